@@ -1,0 +1,22 @@
+/** What a command may touch of the outside world; tests pass their own. */
+export interface CliContext {
+  productVersion: string;
+  /** Directory holding the better-sqlite3 binaries (dist/native next to the bundle). */
+  nativeDir: string;
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+export interface CliCommand {
+  name: string;
+  summary: string;
+  usage: string;
+  run(args: string[], context: CliContext): Promise<number> | number;
+}
+
+/** Bad command-line use: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {}
+
+/** Bad input the user can fix (a missing file, an invalid line): printed as is, exit code 1. */
+export class InputError extends Error {}

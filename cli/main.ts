@@ -1,0 +1,60 @@
+import { NativeBindingMissingError } from '../core/store/sqliteDatabase.ts';
+import { type CliCommand, type CliContext, InputError, UsageError } from './cliContext.ts';
+import { versionCommand } from './commands/version.ts';
+
+/** Every command, one line each. */
+export const cliCommands: readonly CliCommand[] = [versionCommand];
+
+function helpText(): string {
+  const width = Math.max(...cliCommands.map((c) => c.name.length));
+  return [
+    'usage: qrels-studio <command> [options] [files]',
+    '',
+    'commands:',
+    ...cliCommands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    "Run 'qrels-studio <command> --help' for a command's options.",
+    '',
+  ].join('\n');
+}
+
+/** Runs one CLI invocation and returns its exit code; never throws for bad input or bad use. */
+export async function runCli(argv: string[], context: CliContext): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? context.stderr : context.stdout)(helpText());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    context.stdout(`${context.productVersion}\n`);
+    return 0;
+  }
+  const command = cliCommands.find((c) => c.name === name);
+  if (!command) {
+    context.stderr(`qrels-studio: unknown command '${name}'\n\n${helpText()}`);
+    return 2;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    context.stdout(`usage: ${command.usage}\n\n${command.summary}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(args, context);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      context.stderr(`qrels-studio ${command.name}: ${error.message}\nusage: ${command.usage}\n`);
+      return 2;
+    }
+    if (error instanceof InputError || error instanceof NativeBindingMissingError) {
+      context.stderr(`${error.message}\n`);
+      return 1;
+    }
+    const detail =
+      error instanceof Error ? (process.env.QRELS_STUDIO_DEBUG ? error.stack : error.message) : String(error);
+    context.stderr(
+      `qrels-studio ${command.name}: internal error: ${detail}\n` +
+        'This is a bug in Qrels Studio; set QRELS_STUDIO_DEBUG=1 for a stack trace and report it.\n',
+    );
+    return 70;
+  }
+}

@@ -1,0 +1,49 @@
+// `npm test`: everything CI checks, in order — format/lint, types, the production bundles and the .vsix, then every
+// test (unit, integration, Chromium, end-to-end) in one run of Node's test runner.
+// `npm test -- test/core/metrics` runs only the tests under the given paths (after building).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const selected = process.argv.slice(2);
+
+function step(title: string, command: string, args: string[]): void {
+  console.log(`\n▶ ${title}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    console.error(`✗ ${title} failed (exit ${result.status ?? result.signal})`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+function testFiles(paths: string[]): string[] {
+  const found: string[] = [];
+  const visit = (path: string): void => {
+    if (statSync(path).isDirectory()) {
+      for (const entry of readdirSync(path).sort()) visit(join(path, entry));
+    } else if (path.endsWith('.test.ts')) {
+      found.push(relative(root, path));
+    }
+  };
+  for (const path of paths) {
+    const absolute = join(root, path);
+    if (!existsSync(absolute)) {
+      console.error(`no such test path: ${path}`);
+      process.exit(2);
+    }
+    visit(absolute);
+  }
+  return found;
+}
+
+const npx = join(root, 'node_modules', '.bin');
+if (selected.length === 0) {
+  step('lint and format (biome)', join(npx, 'biome'), ['check', '.']);
+  step('type check (tsc --strict)', join(npx, 'tsc'), ['--noEmit', '-p', '.']);
+  step('package (production bundles + .vsix)', 'npm', ['run', '--silent', 'package']);
+} else {
+  step('build', process.execPath, ['scripts/build.ts']);
+}
+const files = testFiles(selected.length > 0 ? selected : ['test']);
+step(`tests (${files.length} files)`, process.execPath, ['--test', '--test-concurrency=2', ...files]);
