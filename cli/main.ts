@@ -1,9 +1,12 @@
+import { FormatError } from '../core/formats/formatError.ts';
+import { FileReadError } from '../core/formats/lineReader.ts';
 import { NativeBindingMissingError } from '../core/store/sqliteDatabase.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from './cliContext.ts';
+import { evalCommand } from './commands/eval.ts';
 import { versionCommand } from './commands/version.ts';
 
 /** Every command, one line each. */
-export const cliCommands: readonly CliCommand[] = [versionCommand];
+export const cliCommands: readonly CliCommand[] = [evalCommand, versionCommand];
 
 function helpText(): string {
   const width = Math.max(...cliCommands.map((c) => c.name.length));
@@ -45,7 +48,12 @@ export async function runCli(argv: string[], context: CliContext): Promise<numbe
       context.stderr(`qrels-studio ${command.name}: ${error.message}\nusage: ${command.usage}\n`);
       return 2;
     }
-    if (error instanceof InputError || error instanceof NativeBindingMissingError) {
+    if (
+      error instanceof InputError ||
+      error instanceof NativeBindingMissingError ||
+      error instanceof FormatError ||
+      error instanceof FileReadError
+    ) {
       context.stderr(`${error.message}\n`);
       return 1;
     }

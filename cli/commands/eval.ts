@@ -1,0 +1,111 @@
+import { readQrels } from '../../core/formats/trecQrels.ts';
+import { readRun } from '../../core/formats/trecRun.ts';
+import { type EvaluationOptions, evaluateRun, type RunEvaluation } from '../../core/metrics/evaluate.ts';
+import { MeasureSpecError, selectMeasures } from '../../core/metrics/measureSelection.ts';
+import { evaluationJson, formatTrecEvalText } from '../../core/metrics/trecEvalOutput.ts';
+import { type CliCommand, UsageError } from '../cliContext.ts';
+
+interface EvalArguments {
+  perQuery: boolean;
+  complete: boolean;
+  json: boolean;
+  relevanceLevel: number;
+  maxRetrieved: number;
+  measureSpecs: string[];
+  files: string[];
+}
+
+function integerOption(flag: string, text: string | undefined, minimum: number): number {
+  if (text === undefined) throw new UsageError(`option -${flag} needs a value`);
+  if (!/^-?\d+$/.test(text) || Number(text) < minimum) {
+    throw new UsageError(
+      `option -${flag}: expected an integer${minimum > -Infinity ? ` ≥ ${minimum}` : ''}, found '${text}'`,
+    );
+  }
+  return Number(text);
+}
+
+/** trec_eval's getopt forms: -q -c, bundled (-qc), values attached (-l2, -mP.5,10) or separate (-l 2, -m map). */
+export function parseEvalArguments(args: readonly string[]): EvalArguments {
+  const parsed: EvalArguments = {
+    perQuery: false,
+    complete: false,
+    json: false,
+    relevanceLevel: 1,
+    maxRetrieved: Number.POSITIVE_INFINITY,
+    measureSpecs: [],
+    files: [],
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--json') {
+      parsed.json = true;
+    } else if (arg === '--') {
+      parsed.files.push(...args.slice(i + 1));
+      break;
+    } else if (arg.startsWith('--')) {
+      throw new UsageError(`unknown option '${arg}'`);
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      for (let j = 1; j < arg.length; j++) {
+        const flag = arg[j]!;
+        if (flag === 'q') parsed.perQuery = true;
+        else if (flag === 'c') parsed.complete = true;
+        else if (flag === 'l' || flag === 'M' || flag === 'm') {
+          const value = j + 1 < arg.length ? arg.slice(j + 1) : args[++i];
+          if (flag === 'l') parsed.relevanceLevel = integerOption('l', value, Number.NEGATIVE_INFINITY);
+          else if (flag === 'M') parsed.maxRetrieved = integerOption('M', value, 0);
+          else if (value === undefined || value === '') throw new UsageError('option -m needs a measure');
+          else parsed.measureSpecs.push(value);
+          break;
+        } else {
+          throw new UsageError(`unknown option '-${flag}'${arg.length > 2 ? ` in '${arg}'` : ''}`);
+        }
+      }
+    } else {
+      parsed.files.push(arg);
+    }
+  }
+  if (parsed.files.length < 2) throw new UsageError('expected a qrels file and at least one run file');
+  return parsed;
+}
+
+export const evalCommand: CliCommand = {
+  name: 'eval',
+  summary: 'evaluate runs against qrels exactly as trec_eval 10 does (text or --json)',
+  usage:
+    'qrels-studio eval [-q] [-c] [-l LEVEL] [-M DEPTH] [-m MEASURE[.CUTOFFS]]... [--json] QRELS RUN [RUN...]\n' +
+    '  -q  also print each query      -c  count qrels queries missing from a run as 0\n' +
+    '  -l  minimum relevant label (1)  -M  evaluate only the top DEPTH documents per query\n' +
+    '  -m  map Rprec bpref recip_rank P recall ndcg ndcg_cut num_q num_ret num_rel num_rel_ret runid,\n' +
+    '      or official (the default) / all_trec; cutoffs as in -m P.5,10',
+  async run(args, context) {
+    const parsed = parseEvalArguments(args);
+    let selection: ReturnType<typeof selectMeasures>;
+    try {
+      selection = selectMeasures(parsed.measureSpecs);
+    } catch (error) {
+      if (error instanceof MeasureSpecError) throw new UsageError(error.message);
+      throw error;
+    }
+    if (selection.skipped.length > 0) {
+      context.stderr(`note: not computed by qrels-studio (trec_eval measures): ${selection.skipped.join(', ')}\n`);
+    }
+    const options: EvaluationOptions = {
+      measures: selection.measures,
+      relevanceLevel: parsed.relevanceLevel,
+      maxRetrieved: parsed.maxRetrieved,
+      complete: parsed.complete,
+    };
+    const [qrelsFile, ...runFiles] = parsed.files as [string, ...string[]];
+    const qrels = await readQrels(qrelsFile);
+    const evaluations: RunEvaluation[] = [];
+    const printRunid = selection.measures.some((s) => s.measure.kind === 'runid');
+    for (const runFile of runFiles) {
+      const evaluation = evaluateRun(qrels, await readRun(runFile, qrels), options);
+      if (parsed.json) evaluations.push(evaluation);
+      else context.stdout(formatTrecEvalText(evaluation, { perQuery: parsed.perQuery, runid: printRunid }));
+    }
+    if (parsed.json) context.stdout(`${JSON.stringify(evaluationJson(evaluations, { perQuery: parsed.perQuery }))}\n`);
+    return 0;
+  },
+};

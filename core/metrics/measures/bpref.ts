@@ -1,0 +1,33 @@
+import { judgedNegative, notJudged } from '../../formats/trecRun.ts';
+import type { TrecMeasure } from '../trecMeasure.ts';
+
+export const bpref: TrecMeasure = {
+  name: 'bpref',
+  help:
+    'Binary preference (Buckley and Voorhees, SIGIR 2004): for each retrieved relevant document, the fraction ' +
+    'of the first R judged non-relevant documents ranked above it, subtracted from 1; unjudged documents are ignored.',
+  kind: 'float',
+  compute(query, options) {
+    const level = options.relevanceLevel;
+    let judgedNonRelevant = 0;
+    for (let label = 0; label < level && label < query.labelCounts.length; label++) {
+      judgedNonRelevant += query.labelCounts[label]!;
+    }
+    const numRel = query.numRel;
+    const ranking = query.ranking;
+    let nonRelevantSoFar = 0;
+    let sum = 0;
+    for (let i = 0; i < ranking.length; i++) {
+      const judgment = ranking[i]!;
+      if (judgment === notJudged || judgment === judgedNegative) continue;
+      if (judgment >= 0 && judgment < level) {
+        nonRelevantSoFar++;
+      } else if (nonRelevantSoFar > 0) {
+        sum += 1 - Math.min(nonRelevantSoFar, numRel) / Math.min(judgedNonRelevant, numRel);
+      } else {
+        sum += 1;
+      }
+    }
+    return numRel > 0 ? sum / numRel : sum;
+  },
+};

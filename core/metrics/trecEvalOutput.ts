@@ -1,0 +1,61 @@
+// trec_eval's text output, byte for byte, and our JSON form of the same numbers.
+import type { MeasureValue, RunEvaluation } from './evaluate.ts';
+
+/**
+ * C's printf("%.4f"): the exact binary value rounded to 4 decimals, an exact tie to even. JavaScript's toFixed is
+ * exact too except on ties, which it rounds up (0.15625 → "0.1563", C prints "0.1562"). A double is an exact tie at
+ * 4 decimals only when it is an odd multiple of 1/32 (x·10⁴ = n + ½ ⇔ x = (2n+1)/(2⁵·5⁴), and a double is dyadic).
+ */
+export function formatFixed4(value: number): string {
+  const scaled32 = value * 32; // exact: scaling by a power of two
+  if (Number.isInteger(scaled32) && scaled32 % 2 !== 0) {
+    const magnitude = Math.abs(value);
+    const floor = Math.floor(magnitude * 10000); // exact: an odd multiple of 312.5, minus the half
+    const rounded = floor % 2 === 0 ? floor : floor + 1;
+    const digits = String(rounded).padStart(5, '0');
+    return `${value < 0 ? '-' : ''}${digits.slice(0, -4)}.${digits.slice(-4)}`;
+  }
+  return value.toFixed(4);
+}
+
+/** printf("%-22s\t%s\t%6.4f\n") (or "%ld" for counts). */
+function line(name: string, qid: string, value: MeasureValue): string {
+  const number = value.integer ? String(value.value) : formatFixed4(value.value).padStart(6);
+  return `${name.padEnd(22)}\t${qid}\t${number}\n`;
+}
+
+export function formatTrecEvalText(evaluation: RunEvaluation, options: { perQuery: boolean; runid: boolean }): string {
+  const out: string[] = [];
+  if (options.perQuery) {
+    for (const query of evaluation.queries) {
+      for (const value of query.values) out.push(line(value.name, query.qid, value));
+    }
+  }
+  if (options.runid) out.push(`${'runid'.padEnd(22)}\tall\t${evaluation.runid}\n`);
+  for (const value of evaluation.all) out.push(line(value.name, 'all', value));
+  return out.join('');
+}
+
+export interface EvaluationJson {
+  runs: {
+    runid: string;
+    file: string;
+    all: Record<string, number>;
+    queries?: Record<string, Record<string, number>>;
+  }[];
+}
+
+export function evaluationJson(evaluations: readonly RunEvaluation[], options: { perQuery: boolean }): EvaluationJson {
+  const record = (values: readonly MeasureValue[]): Record<string, number> =>
+    Object.fromEntries(values.map((v) => [v.name, v.value]));
+  return {
+    runs: evaluations.map((evaluation) => ({
+      runid: evaluation.runid,
+      file: evaluation.file,
+      all: record(evaluation.all),
+      ...(options.perQuery
+        ? { queries: Object.fromEntries(evaluation.queries.map((q) => [q.qid, record(q.values)])) }
+        : {}),
+    })),
+  };
+}

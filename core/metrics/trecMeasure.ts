@@ -1,0 +1,47 @@
+// The shape every trec_eval measure module has (trec_eval's TREC_MEAS, typed): a name, the help text, how its
+// value is printed and averaged, its default cutoffs, and a pure per-query function.
+
+/** One query's evaluated ranking, as trec_eval's form_res_rels builds it. */
+export interface RankedQuery {
+  /** Judgment at each rank (index 0 = rank 1) of the evaluated top documents: a label ≥ 0, or
+   * notJudged (-1, not in the qrels) or judgedNegative (-2, a negative label in the qrels). */
+  ranking: Int32Array;
+  /** Number of judged documents with label ≥ the relevance level (R). */
+  numRel: number;
+  /** Number of judged documents at each label ≥ 0 (index = label). */
+  labelCounts: readonly number[];
+}
+
+export interface MeasureOptions {
+  /** Minimum label counted as relevant by binary measures (trec_eval -l, default 1). */
+  relevanceLevel: number;
+}
+
+/**
+ * - `float`: printed `%6.4f`, averaged over queries;
+ * - `count`: printed as an integer, summed over queries;
+ * - `numQ`, `runid`: the two summary-only lines.
+ */
+export type MeasureKind = 'float' | 'count' | 'numQ' | 'runid';
+
+export interface TrecMeasure {
+  name: string;
+  help: string;
+  kind: MeasureKind;
+  /** Default cutoffs for measures parameterised by rank cutoffs (`-m P.5,10`); absent otherwise. */
+  defaultCutoffs?: readonly number[];
+  /** One value, or one value per cutoff (in the order of `cutoffs`). */
+  compute(query: RankedQuery, options: MeasureOptions, cutoffs: readonly number[]): number | number[];
+}
+
+/** trec_eval's default cutoffs of P, recall and ndcg_cut. */
+export const standardCutoffs: readonly number[] = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
+
+/** Number of relevant documents in the first `depth` ranks. */
+export function relevantInTop(query: RankedQuery, depth: number, relevanceLevel: number): number {
+  const ranking = query.ranking;
+  const end = Math.min(depth, ranking.length);
+  let count = 0;
+  for (let i = 0; i < end; i++) if (ranking[i]! >= relevanceLevel) count++;
+  return count;
+}
