@@ -1,6 +1,5 @@
 import { readQrels } from '../../core/formats/trecQrels.ts';
-import { readRun } from '../../core/formats/trecRun.ts';
-import { type EvaluationOptions, evaluateRun, type RunEvaluation } from '../../core/metrics/evaluate.ts';
+import { type EvaluationOptions, evaluateRunFile, type RunEvaluation } from '../../core/metrics/evaluate.ts';
 import { MeasureSpecError, selectMeasures } from '../../core/metrics/measureSelection.ts';
 import { evaluationJson, formatTrecEvalText } from '../../core/metrics/trecEvalOutput.ts';
 import { type CliCommand, UsageError } from '../cliContext.ts';
@@ -101,7 +100,7 @@ export const evalCommand: CliCommand = {
     const evaluations: RunEvaluation[] = [];
     const printRunid = selection.measures.some((s) => s.measure.kind === 'runid');
     for (const runFile of runFiles) {
-      const evaluation = evaluateRun(qrels, await readRun(runFile, qrels), options);
+      const evaluation = await evaluateRunFile(qrels, runFile, options);
       if (parsed.json) evaluations.push(evaluation);
       else context.stdout(formatTrecEvalText(evaluation, { perQuery: parsed.perQuery, runid: printRunid }));
     }

@@ -1,8 +1,8 @@
-// An exact hash table from (group, byte string) to an entry index, for millions of (query, docid) keys without a
-// JavaScript string or Map entry per key. Keys are copied into one byte pool; a lookup hashes the bytes where
-// they lie in the input buffer and confirms a hit by comparing bytes, so collisions never merge two keys.
-
-const initialEntries = 1 << 12;
+// Exact keyed storage for millions of (group, byte string) keys — (query, docid) pairs — without a JavaScript
+// string or Map entry per key. `ByteKeyStore` copies keys into one byte pool with their metadata interleaved in
+// one Int32Array (one cache line per entry); `ByteKeyIndex` is an open-addressing hash index over a store whose
+// slots hold [hash, entry + 1] side by side. A hit is always confirmed by comparing bytes, so hash collisions can
+// never merge two keys.
 
 export function hashBytes(bytes: Uint8Array, start: number, end: number, group: number): number {
   let h = 0x811c9dc5 ^ Math.imul(group, 0x9e3779b1);
@@ -14,40 +14,94 @@ export function hashBytes(bytes: Uint8Array, start: number, end: number, group: 
   return h | 0;
 }
 
-export class ByteKeyTable {
-  /** Number of entries appended (indexed or not). */
-  count = 0;
-  private pool = new Uint8Array(1 << 16);
-  private poolLength = 0;
-  private groups = new Int32Array(initialEntries);
-  private offsets = new Int32Array(initialEntries);
-  private lengths = new Int32Array(initialEntries);
-  private hashes = new Int32Array(initialEntries);
-  private slots = new Int32Array(initialEntries * 2); // entry index + 1; 0 = empty
-  private indexed = 0;
+const stride = 4; // hash, group, offset, length
 
-  group(entry: number): number {
-    return this.groups[entry]!;
+export class ByteKeyStore {
+  count = 0;
+  private meta: Int32Array<ArrayBuffer>;
+  private pool: Uint8Array<ArrayBuffer>;
+  private poolLength = 0;
+
+  constructor(expectedEntries = 1024, expectedKeyBytes = expectedEntries * 12) {
+    this.meta = new Int32Array(Math.max(expectedEntries, 16) * stride);
+    this.pool = new Uint8Array(Math.max(expectedKeyBytes, 1024));
   }
 
-  /** The entry's key bytes (a view into the pool, valid until the next append). */
-  keyBytes(entry: number): Uint8Array {
-    const offset = this.offsets[entry]!;
-    return this.pool.subarray(offset, offset + this.lengths[entry]!);
+  /** Forgets every entry, keeping the memory for reuse. */
+  clear(): void {
+    this.count = 0;
+    this.poolLength = 0;
+  }
+
+  hash(entry: number): number {
+    return this.meta[entry * stride]!;
+  }
+
+  group(entry: number): number {
+    return this.meta[entry * stride + 1]!;
   }
 
   keyText(entry: number): string {
-    const offset = this.offsets[entry]!;
-    return Buffer.from(this.pool.buffer, offset, this.lengths[entry]!).toString('utf8');
+    const at = entry * stride;
+    return Buffer.from(this.pool.buffer, this.meta[at + 2]!, this.meta[at + 3]!).toString('utf8');
+  }
+
+  /** Appends a key and returns its entry number. */
+  add(group: number, bytes: Uint8Array, start: number, end: number, hash: number): number {
+    const entry = this.count++;
+    let at = entry * stride;
+    if (at === this.meta.length) {
+      const meta = new Int32Array(this.meta.length * 2);
+      meta.set(this.meta);
+      this.meta = meta;
+    }
+    const length = end - start;
+    let offset = this.poolLength;
+    if (offset + length > this.pool.length) {
+      const pool = new Uint8Array(Math.max(this.pool.length * 2, offset + length));
+      pool.set(this.pool.subarray(0, offset));
+      this.pool = pool;
+    }
+    const pool = this.pool;
+    for (let i = start; i < end; i++) pool[offset++] = bytes[i]!;
+    this.poolLength = offset;
+    const meta = this.meta;
+    meta[at++] = hash;
+    meta[at++] = group;
+    meta[at++] = offset - length;
+    meta[at] = length;
+    return entry;
+  }
+
+  /** True when the entry's key is (group, bytes[start, end)). */
+  matches(entry: number, group: number, bytes: Uint8Array, start: number, end: number): boolean {
+    const at = entry * stride;
+    const meta = this.meta;
+    const length = end - start;
+    if (meta[at + 1] !== group || meta[at + 3] !== length) return false;
+    const pool = this.pool;
+    const offset = meta[at + 2]!;
+    for (let i = 0; i < length; i++) if (pool[offset + i] !== bytes[start + i]) return false;
+    return true;
+  }
+
+  /** True when two entries have the same key. */
+  sameKey(a: number, b: number): boolean {
+    const meta = this.meta;
+    const atA = a * stride;
+    const atB = b * stride;
+    if (meta[atA] !== meta[atB] || meta[atA + 1] !== meta[atB + 1] || meta[atA + 3] !== meta[atB + 3]) return false;
+    return this.compareKeys(a, b) === 0;
   }
 
   /** strcmp of the keys of two entries: negative, zero or positive. */
   compareKeys(a: number, b: number): number {
+    const meta = this.meta;
     const pool = this.pool;
-    let i = this.offsets[a]!;
-    let j = this.offsets[b]!;
-    const lengthA = this.lengths[a]!;
-    const lengthB = this.lengths[b]!;
+    let i = meta[a * stride + 2]!;
+    let j = meta[b * stride + 2]!;
+    const lengthA = meta[a * stride + 3]!;
+    const lengthB = meta[b * stride + 3]!;
     const end = i + Math.min(lengthA, lengthB);
     for (; i < end; i++, j++) {
       const d = pool[i]! - pool[j]!;
@@ -55,77 +109,51 @@ export class ByteKeyTable {
     }
     return lengthA - lengthB;
   }
+}
 
-  /** Index of the indexed entry with this key, or -1. */
+/** A hash index over the entries of a store, kept at most half full. */
+export class ByteKeyIndex {
+  private slots: Int32Array<ArrayBuffer>; // pairs [hash, entry + 1]; entry + 1 = 0 marks an empty slot
+  private size = 0;
+  private readonly store: ByteKeyStore;
+
+  constructor(store: ByteKeyStore, expectedEntries = 1024) {
+    this.store = store;
+    let capacity = 16;
+    while (capacity < expectedEntries * 2) capacity *= 2;
+    this.slots = new Int32Array(capacity * 2);
+  }
+
+  /** The entry with this key, or -1. */
   find(group: number, bytes: Uint8Array, start: number, end: number, hash: number): number {
     const slots = this.slots;
-    const mask = slots.length - 1;
-    const length = end - start;
+    const mask = (slots.length >> 1) - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const stored = slots[slot]!;
+      const stored = slots[slot * 2 + 1]!;
       if (stored === 0) return -1;
-      const entry = stored - 1;
-      if (this.hashes[entry] === hash && this.groups[entry] === group && this.lengths[entry] === length) {
-        const offset = this.offsets[entry]!;
-        let i = 0;
-        while (i < length && this.pool[offset + i] === bytes[start + i]) i++;
-        if (i === length) return entry;
-      }
+      if (slots[slot * 2] === hash && this.store.matches(stored - 1, group, bytes, start, end)) return stored - 1;
     }
   }
 
-  /**
-   * Appends an entry with this key and returns its index. With `index` the entry becomes findable (the caller has
-   * checked that the key is not there yet); without, it is stored only (e.g. a duplicate kept for later checks).
-   */
-  append(group: number, bytes: Uint8Array, start: number, end: number, hash: number, index: boolean): number {
-    const entry = this.count++;
-    if (entry === this.groups.length) this.growEntries();
-    const length = end - start;
-    if (this.poolLength + length > this.pool.length) this.growPool(length);
-    this.pool.set(bytes.subarray(start, end), this.poolLength);
-    this.groups[entry] = group;
-    this.offsets[entry] = this.poolLength;
-    this.lengths[entry] = length;
-    this.hashes[entry] = hash;
-    this.poolLength += length;
-    if (index) {
-      if ((this.indexed + 1) * 2 > this.slots.length) this.rehash(this.slots.length * 2);
-      this.place(entry);
-      this.indexed++;
-    }
-    return entry;
+  /** Indexes an entry of the store (whose key the caller knows is not indexed yet). */
+  insert(entry: number): void {
+    if ((this.size + 1) * 2 > this.slots.length >> 1) this.grow(); // load ≤ 1/2: linear probing stays short
+    this.place(this.store.hash(entry), entry);
+    this.size++;
   }
 
-  private place(entry: number): void {
+  private place(hash: number, entry: number): void {
     const slots = this.slots;
-    const mask = slots.length - 1;
-    let slot = this.hashes[entry]! & mask;
-    while (slots[slot] !== 0) slot = (slot + 1) & mask;
-    slots[slot] = entry + 1;
+    const mask = (slots.length >> 1) - 1;
+    let slot = hash & mask;
+    while (slots[slot * 2 + 1] !== 0) slot = (slot + 1) & mask;
+    slots[slot * 2] = hash;
+    slots[slot * 2 + 1] = entry + 1;
   }
 
-  private rehash(size: number): void {
+  private grow(): void {
     const old = this.slots;
-    this.slots = new Int32Array(size);
-    for (let i = 0; i < old.length; i++) if (old[i] !== 0) this.place(old[i]! - 1);
-  }
-
-  private growEntries(): void {
-    const grow = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
-      const b = new Int32Array(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.groups = grow(this.groups);
-    this.offsets = grow(this.offsets);
-    this.lengths = grow(this.lengths);
-    this.hashes = grow(this.hashes);
-  }
-
-  private growPool(needed: number): void {
-    const pool = new Uint8Array(Math.max(this.pool.length * 2, this.poolLength + needed));
-    pool.set(this.pool.subarray(0, this.poolLength));
-    this.pool = pool;
+    this.slots = new Int32Array(old.length * 2);
+    for (let i = 0; i < old.length; i += 2) if (old[i + 1] !== 0) this.place(old[i]!, old[i + 1]! - 1);
   }
 }

@@ -1,6 +1,6 @@
 // Streams a text file (plain or gzip, detected by its magic bytes, not its name) line by line as byte ranges, so
 // millions of lines are read without creating a string per line. Shared by every reader of large files.
-import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 
 /**
@@ -53,6 +53,42 @@ export function isGzipFile(file: string): boolean {
   }
 }
 
+/**
+ * Estimated number of lines of a plain file, from its size and the line density of three 64 KiB samples (start,
+ * middle, end: ids grow longer down a file); used to size column storage once instead of growing it.
+ * Undefined for gzip files (their size says little).
+ */
+export function estimateLineCount(file: string): number | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const size = fstatSync(fd).size;
+    const sample = Buffer.allocUnsafe(Math.min(size, 1 << 16));
+    let sampled = 0;
+    let lines = 0;
+    for (const position of [0, Math.floor((size - sample.length) / 2), size - sample.length]) {
+      const read = readSync(fd, sample, 0, sample.length, position);
+      if (position === 0 && read >= 2 && sample[0] === 0x1f && sample[1] === 0x8b) return undefined;
+      sampled += read;
+      for (let i = sample.indexOf(10); i !== -1 && i < read; i = sample.indexOf(10, i + 1)) lines++;
+    }
+    return sampled === 0 ? 0 : Math.ceil((size * Math.max(lines, 1)) / sampled);
+  } catch (error) {
+    throw new FileReadError(file, error);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The text of line `lineNumber` (1-based) of a file, for positioning a message found after reading. */
+export async function readLineText(file: string, lineNumber: number): Promise<string> {
+  let text = '';
+  await readLines(file, (bytes, start, end, line) => {
+    if (line === lineNumber) text = bytes.toString('utf8', start, end);
+  });
+  return text;
+}
+
 /** Reads `file` and calls `onLine` for each line, in order. Rejects with FileReadError when it cannot be read. */
 export async function readLines(file: string, onLine: LineHandler): Promise<LineReadSummary> {
   const gzip = isGzipFile(file);
@@ -90,7 +126,10 @@ export async function readLines(file: string, onLine: LineHandler): Promise<Line
       if (position < buffer.length) carry = Buffer.from(buffer.subarray(position));
     }
   } catch (error) {
-    throw new FileReadError(file, error);
+    // Errors of the stream (system or zlib, which carry a code) become a FileReadError; an error thrown by the
+    // handler (a FormatError, say) passes through unchanged.
+    if (typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string') throw new FileReadError(file, error);
+    throw error;
   }
   if (carry && carry.length > 0) onLine(carry, 0, carry.length, ++lineNumber);
   return { lines: lineNumber, bytes, endsWithNewline: !carry || carry.length === 0, gzip };

@@ -1,9 +1,10 @@
 // Reader of TREC qrels (`qid iter docid rel`) for evaluation: streamed byte by byte, every malformed line is a
-// positioned FormatError, and a duplicate (qid, docid) is an error as it is in trec_eval.
-import { ByteKeyTable, hashBytes } from './byteKeyTable.ts';
+// positioned FormatError, and a duplicate (qid, docid) is an error as it is in trec_eval. Judgments are kept as
+// numbers and pooled bytes (no string per line): 1M judgments take about 50 MB.
+import { ByteKeyIndex, ByteKeyStore, hashBytes } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
 import { GrowableInt32 } from './growableArrays.ts';
-import { readLines } from './lineReader.ts';
+import { estimateLineCount, readLines } from './lineReader.ts';
 import { displayQueryId, QueryIdCache } from './queryIdCache.ts';
 import { columnOf, FieldSplitter, fieldText, isBlankLine, nextFieldStart, parseIntegerField } from './trecFields.ts';
 
@@ -24,22 +25,27 @@ export interface Qrels {
   queries: QrelsQuery[];
   queryIndex: Map<string, number>;
   /** Key: (query index, docid bytes) → entry; `labels[entry]` is the judgment. */
-  judgments: ByteKeyTable;
+  judgments: ByteKeyStore;
+  judgmentIndex: ByteKeyIndex;
   labels: Int32Array;
-  lines: Int32Array;
-  /** 1-based column of each judgment's docid, for messages. */
-  documentColumns: Int32Array;
+}
+
+/** A data line is any line that is neither blank nor a `#` comment. */
+function isDataLine(bytes: Uint8Array, start: number, end: number): boolean {
+  const first = nextFieldStart(bytes, start, end);
+  return first < end && bytes[first] !== 35;
 }
 
 export async function readQrels(file: string): Promise<Qrels> {
   const queries: QrelsQuery[] = [];
   const queryIndex = new Map<string, number>();
-  const judgments = new ByteKeyTable();
-  const labels = new GrowableInt32();
-  const lines = new GrowableInt32();
-  const documentColumns = new GrowableInt32();
+  const expected = Math.ceil((estimateLineCount(file) ?? 1 << 14) * 1.02);
+  const judgments = new ByteKeyStore(expected);
+  const judgmentIndex = new ByteKeyIndex(judgments, expected);
+  const labels = new GrowableInt32(expected);
   const fields = new FieldSplitter(4);
   let lineNumber = 0;
+  let duplicate: { line: number; column: number; entry: number; docid: string; qid: string } | undefined;
   const queryIds = new QueryIdCache((qid) => {
     let index = queryIndex.get(qid);
     if (index === undefined) {
@@ -51,6 +57,7 @@ export async function readQrels(file: string): Promise<Qrels> {
   });
 
   await readLines(file, (bytes, start, end, line) => {
+    if (duplicate) return;
     lineNumber = line;
     if (isBlankLine(bytes, start, end)) return;
     const count = fields.split(bytes, start, end);
@@ -79,21 +86,20 @@ export async function readQrels(file: string): Promise<Qrels> {
     const docStart = starts[2]!;
     const docEnd = ends[2]!;
     const hash = hashBytes(bytes, docStart, docEnd, query);
-    const previous = judgments.find(query, bytes, docStart, docEnd, hash);
+    const previous = judgmentIndex.find(query, bytes, docStart, docEnd, hash);
     if (previous !== -1) {
-      const qid = displayQueryId(queries[query]!.qid);
-      throw new FormatError(
-        file,
+      // Positioned below, after this pass: finding the first occurrence's line needs another read.
+      duplicate = {
         line,
-        columnOf(bytes, start, docStart),
-        `duplicate judgment of document '${fieldText(bytes, docStart, docEnd)}' for query '${qid}' (first on line ${lines.data[previous]}); trec_eval refuses duplicates`,
-        { line: lines.data[previous]!, column: documentColumns.data[previous]!, message: 'first judgment' },
-      );
+        column: columnOf(bytes, start, docStart),
+        entry: previous,
+        docid: fieldText(bytes, docStart, docEnd),
+        qid: displayQueryId(queries[query]!.qid),
+      };
+      return;
     }
-    judgments.append(query, bytes, docStart, docEnd, hash, true);
+    judgmentIndex.insert(judgments.add(query, bytes, docStart, docEnd, hash));
     labels.push(label);
-    lines.push(line);
-    documentColumns.push(columnOf(bytes, start, docStart));
     if (label >= 0) {
       const counts = queries[query]!.labelCounts;
       while (counts.length <= label) counts.push(0);
@@ -101,13 +107,37 @@ export async function readQrels(file: string): Promise<Qrels> {
     }
   });
 
+  if (duplicate) {
+    const first = await locateDataLine(file, duplicate.entry, 2);
+    throw new FormatError(
+      file,
+      duplicate.line,
+      duplicate.column,
+      `duplicate judgment of document '${duplicate.docid}' for query '${duplicate.qid}' (first on line ${first.line}); trec_eval refuses duplicates`,
+      { line: first.line, column: first.column, message: 'first judgment' },
+    );
+  }
   return {
     file,
     queries,
     queryIndex,
     judgments,
+    judgmentIndex,
     labels: labels.data.subarray(0, labels.length),
-    lines: lines.data.subarray(0, lines.length),
-    documentColumns: documentColumns.data.subarray(0, documentColumns.length),
   };
+}
+
+/** Line and the column of field `field` (0-based) of the `index`-th data line (0-based) of a file. */
+async function locateDataLine(file: string, index: number, field: number): Promise<{ line: number; column: number }> {
+  let seen = 0;
+  let found = { line: 0, column: 1 };
+  const fields = new FieldSplitter(field + 1);
+  await readLines(file, (bytes, start, end, line) => {
+    if (found.line !== 0 || !isDataLine(bytes, start, end)) return;
+    if (seen++ === index) {
+      fields.split(bytes, start, end);
+      found = { line, column: columnOf(bytes, start, fields.starts[field]!) };
+    }
+  });
+  return found;
 }

@@ -1,8 +1,12 @@
 // Reader of a TREC run (`qid Q0 docid rank score tag`) for evaluation against already-read qrels. As trec_eval:
 // the rank column is ignored, fields after the tag are ignored, the runid is the tag of the last line, and
 // queries absent from the qrels are skipped (after their lines are checked). Each retrieved document's judgment
-// is looked up while reading, so nothing but numbers is kept per line.
-import { ByteKeyTable, hashBytes } from './byteKeyTable.ts';
+// is looked up while reading.
+//
+// Runs are written query by query, so the reader hands over one query's retrieved documents as soon as the next
+// query starts and keeps nothing else: memory stays that of one query, whatever the run's size. A run whose
+// queries are interleaved is detected and read again with every query held until the end.
+import { ByteKeyStore, hashBytes } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
 import { GrowableFloat64, GrowableInt32 } from './growableArrays.ts';
 import { readLines } from './lineReader.ts';
@@ -15,35 +19,75 @@ export const notJudged = -1;
 /** Judgment of a document in the qrels with a negative label (trec_eval's RELVALUE_UNJUDGED). */
 export const judgedNegative = -2;
 
-export interface Run {
+/** The retrieved documents of one query, in file order. */
+export class RunQuery {
+  /** Index of the query in the qrels. */
+  query = -1;
+  readonly documents = new ByteKeyStore(256);
+  readonly scores = new GrowableFloat64(256);
+  /** A label ≥ 0, notJudged or judgedNegative. */
+  readonly judgments = new GrowableInt32(256);
+  readonly lines = new GrowableInt32(256);
+  /** 1-based column of each line's docid. */
+  readonly documentColumns = new GrowableInt32(256);
+
+  get count(): number {
+    return this.scores.length;
+  }
+
+  reset(query: number): void {
+    this.query = query;
+    this.documents.clear();
+    this.scores.length = 0;
+    this.judgments.length = 0;
+    this.lines.length = 0;
+    this.documentColumns.length = 0;
+  }
+}
+
+export interface RunSummary {
   file: string;
   /** Tag of the last line, as trec_eval reports it. */
   runid: string;
-  /** Retrieved documents of queries that are in the qrels; group = the qrels' query index. */
-  documents: ByteKeyTable;
-  scores: Float64Array;
-  /** Judgment of each retrieved document: a label ≥ 0, notJudged or judgedNegative. */
-  judgments: Int32Array;
-  lines: Int32Array;
-  /** 1-based column of each line's docid, for messages. */
-  documentColumns: Int32Array;
-  /** A docid retrieved twice for one query: the later entry and the first. */
-  duplicates: { entry: number; first: number }[];
   /** Number of lines of queries the qrels do not have (ignored, as trec_eval does). */
   ignoredLines: number;
 }
 
-export async function readRun(file: string, qrels: Qrels): Promise<Run> {
-  const documents = new ByteKeyTable();
-  const scores = new GrowableFloat64();
-  const judgments = new GrowableInt32();
-  const lines = new GrowableInt32();
-  const documentColumns = new GrowableInt32();
-  const duplicates: { entry: number; first: number }[] = [];
+/** Thrown inside the streaming pass when a query comes back after another one started. */
+class InterleavedQueries extends Error {}
+
+/**
+ * Reads a run and calls `onQuery` once per qrels query it retrieves documents for (the RunQuery object is
+ * reused after the call returns). If the run interleaves queries, `onQuery` may be called again for a query
+ * with its complete list: the later call supersedes the earlier.
+ */
+export async function readRunByQuery(
+  file: string,
+  qrels: Qrels,
+  onQuery: (query: RunQuery) => void,
+): Promise<RunSummary> {
+  try {
+    return await readRunPass(file, qrels, onQuery, true);
+  } catch (error) {
+    if (!(error instanceof InterleavedQueries)) throw error;
+    return readRunPass(file, qrels, onQuery, false);
+  }
+}
+
+async function readRunPass(
+  file: string,
+  qrels: Qrels,
+  onQuery: (query: RunQuery) => void,
+  streaming: boolean,
+): Promise<RunSummary> {
   const fields = new FieldSplitter(6);
   const qrelsLabels = qrels.labels;
+  const qrelsIndex = qrels.judgmentIndex;
+  const finished = new Uint8Array(qrels.queries.length);
+  const held = new Map<number, RunQuery>(); // second pass only
+  let current: RunQuery | undefined;
+  const reusable = new RunQuery();
   let ignoredLines = 0;
-  let runid: string | undefined;
   let runidBytes: Buffer | undefined;
   const queryIds = new QueryIdCache((qid) => qrels.queryIndex.get(qid) ?? -1);
 
@@ -61,7 +105,7 @@ export async function readRun(file: string, qrels: Qrels): Promise<Run> {
       );
     }
     const score = parseFloatField(bytes, starts[4]!, ends[4]!);
-    if (Number.isNaN(score) || !Number.isFinite(score)) {
+    if (!Number.isFinite(score)) {
       throw new FormatError(
         file,
         line,
@@ -69,57 +113,50 @@ export async function readRun(file: string, qrels: Qrels): Promise<Run> {
         `expected a decimal score, found '${fieldText(bytes, starts[4]!, ends[4]!)}'`,
       );
     }
-    // The runid is the last line's tag; keep its bytes only when they change (rarely).
-    const tagLength = ends[5]! - starts[5]!;
-    if (!runidBytes || runidBytes.length !== tagLength || runidBytes.compare(bytes, starts[5]!, ends[5]!) !== 0) {
+    if (!sameBytes(runidBytes, bytes, starts[5]!, ends[5]!))
       runidBytes = Buffer.from(bytes.subarray(starts[5]!, ends[5]!));
-      runid = undefined;
-    }
     const query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
     if (query === -1) {
       ignoredLines++;
       return;
     }
+    if (current?.query !== query) {
+      if (streaming) {
+        if (current) {
+          onQuery(current);
+          finished[current.query] = 1;
+        }
+        if (finished[query]) throw new InterleavedQueries();
+        current = reusable;
+        current.reset(query);
+      } else {
+        current = held.get(query);
+        if (!current) {
+          current = new RunQuery();
+          current.reset(query);
+          held.set(query, current);
+        }
+      }
+    }
     const docStart = starts[2]!;
     const docEnd = ends[2]!;
     const hash = hashBytes(bytes, docStart, docEnd, query);
-    const judged = qrels.judgments.find(query, bytes, docStart, docEnd, hash);
+    const judged = qrelsIndex.find(query, bytes, docStart, docEnd, hash);
     const label = judged === -1 ? notJudged : qrelsLabels[judged]!;
-    const first = documents.find(query, bytes, docStart, docEnd, hash);
-    const entry = documents.append(query, bytes, docStart, docEnd, hash, first === -1);
-    if (first !== -1) duplicates.push({ entry, first });
-    scores.push(score);
-    judgments.push(label < 0 ? judgedNegative : label);
-    lines.push(line);
-    documentColumns.push(columnOf(bytes, start, docStart));
+    current.documents.add(query, bytes, docStart, docEnd, hash);
+    current.scores.push(score);
+    current.judgments.push(label < 0 ? judgedNegative : label);
+    current.lines.push(line);
+    current.documentColumns.push(columnOf(bytes, start, docStart));
   });
 
-  runid ??= runidBytes ? runidBytes.toString('utf8') : '';
-  return {
-    file,
-    runid,
-    documents,
-    scores: scores.data.subarray(0, scores.length),
-    judgments: judgments.data.subarray(0, judgments.length),
-    lines: lines.data.subarray(0, lines.length),
-    documentColumns: documentColumns.data.subarray(0, documentColumns.length),
-    duplicates,
-    ignoredLines,
-  };
+  if (streaming && current) onQuery(current);
+  for (const query of held.values()) onQuery(query);
+  return { file, runid: runidBytes ? runidBytes.toString('utf8') : '', ignoredLines };
 }
 
-/** Text of a retrieved docid, for messages. */
-export function runDocumentId(run: Run, entry: number): string {
-  return run.documents.keyText(entry);
-}
-
-export function duplicateDocumentError(run: Run, later: number, first: number, qid: string): FormatError {
-  const docid = runDocumentId(run, later);
-  return new FormatError(
-    run.file,
-    run.lines[later]!,
-    run.documentColumns[later]!,
-    `document '${docid}' is retrieved twice for query '${qid}' (first on line ${run.lines[first]}); trec_eval refuses duplicate documents in a ranking`,
-    { line: run.lines[first]!, column: run.documentColumns[first]!, message: 'first retrieval' },
-  );
+function sameBytes(known: Buffer | undefined, bytes: Uint8Array, start: number, end: number): boolean {
+  if (!known || known.length !== end - start) return false;
+  for (let i = 0; i < known.length; i++) if (known[i] !== bytes[start + i]) return false;
+  return true;
 }

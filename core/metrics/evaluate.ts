@@ -5,10 +5,12 @@
 //   case it is evaluated as an empty ranking (every measure 0, num_rel still counted);
 // - queries only in the run are ignored; averages are sums over the qrels queries in qid byte order, divided by
 //   the number of queries evaluated.
+
+import type { ByteKeyStore } from '../formats/byteKeyTable.ts';
 import { FormatError } from '../formats/formatError.ts';
 import { compareQueryIds, displayQueryId } from '../formats/queryIdCache.ts';
-import type { Qrels } from '../formats/trecQrels.ts';
-import { duplicateDocumentError, type Run } from '../formats/trecRun.ts';
+import type { Qrels, QrelsQuery } from '../formats/trecQrels.ts';
+import { type RunQuery, readRunByQuery } from '../formats/trecRun.ts';
 import type { RankedQuery, TrecMeasure } from './trecMeasure.ts';
 
 export interface SelectedMeasure {
@@ -52,131 +54,184 @@ function valueNames(selected: SelectedMeasure): string[] {
   return measure.defaultCutoffs ? cutoffs.map((k) => `${measure.name}_${k}`) : [measure.name];
 }
 
-/** Entries of the run grouped by qrels query: entries of query q are order[starts[q] … starts[q+1]). */
-function groupByQuery(run: Run, queryCount: number): { order: Int32Array; starts: Int32Array } {
-  const documents = run.documents;
-  const starts = new Int32Array(queryCount + 1);
-  for (let entry = 0; entry < documents.count; entry++) starts[documents.group(entry) + 1]!++;
-  for (let q = 0; q < queryCount; q++) starts[q + 1]! += starts[q]!;
-  const fill = starts.slice(0, queryCount);
-  const order = new Int32Array(documents.count);
-  for (let entry = 0; entry < documents.count; entry++) order[fill[documents.group(entry)]!++] = entry;
-  return { order, starts };
-}
-
-export function evaluateRun(qrels: Qrels, run: Run, options: EvaluationOptions): RunEvaluation {
-  const queryCount = qrels.queries.length;
-  const { order, starts } = groupByQuery(run, queryCount);
-  const { scores, judgments, documents } = run;
-  // trec_eval's comp_sim_docno: score descending, then docid descending (strcmp).
-  const compare = (a: number, b: number): number => scores[b]! - scores[a]! || documents.compareKeys(b, a);
-
-  const duplicatesByQuery = new Map<number, { entry: number; first: number }[]>();
-  for (const duplicate of run.duplicates) {
-    const q = documents.group(duplicate.entry);
-    const list = duplicatesByQuery.get(q);
-    if (list) list.push(duplicate);
-    else duplicatesByQuery.set(q, [duplicate]);
-  }
-
-  const queryOrder = qrels.queries
-    .map((_, q) => q)
-    .sort((a, b) => compareQueryIds(qrels.queries[a]!.qid, qrels.queries[b]!.qid));
+/** Reads a run file and evaluates it against the qrels. */
+export async function evaluateRunFile(
+  qrels: Qrels,
+  runFile: string,
+  options: EvaluationOptions,
+): Promise<RunEvaluation> {
   const names = options.measures.map(valueNames);
-  const sums = options.measures.map((_, m) => new Float64Array(names[m]!.length));
-  const queries: QueryEvaluation[] = [];
   const measureOptions = { relevanceLevel: options.relevanceLevel };
-  let evaluated = 0;
+  const repeats = new RepeatFinder();
+  const perQuery: (number[] | undefined)[] = new Array(qrels.queries.length);
 
-  for (const q of queryOrder) {
-    const query = qrels.queries[q]!;
-    const begin = starts[q]!;
-    const end = starts[q + 1]!;
-    if (begin === end && !options.complete) {
-      throw new FormatError(
-        qrels.file,
-        query.firstLine,
-        1,
-        `query '${displayQueryId(query.qid)}' is judged here but has no results in ${run.file}. ` +
-          'Evaluating only the queries a run answered would inflate its scores: add results for it, remove it ' +
-          'from the qrels, or pass -c to count it as 0 (as trec_eval -c does).',
-      );
-    }
-    let ranked: ArrayLike<number> = order.subarray(begin, end);
-    for (let i = begin + 1; i < end; i++) {
-      if (compare(order[i - 1]!, order[i]!) > 0) {
-        ranked = Array.from(order.subarray(begin, end)).sort(compare);
-        break;
-      }
-    }
-    const depth = Math.min(ranked.length, options.maxRetrieved);
-    const duplicates = duplicatesByQuery.get(q);
-    if (duplicates) checkDuplicates(run, ranked, depth, duplicates, query.qid);
-
-    const ranking = new Int32Array(depth);
-    for (let i = 0; i < depth; i++) ranking[i] = judgments[ranked[i]!]!;
+  const evaluateQuery = (query: QrelsQuery, ranking: Int32Array): number[] => {
     let numRel = 0;
     for (let label = Math.max(options.relevanceLevel, 0); label < query.labelCounts.length; label++) {
       numRel += query.labelCounts[label]!;
     }
-    const rankedQuery: RankedQuery = { ranking, numRel, labelCounts: query.labelCounts };
+    const ranked: RankedQuery = { ranking, numRel, labelCounts: query.labelCounts };
+    const values: number[] = [];
+    for (const { measure, cutoffs } of options.measures) {
+      if (measure.kind === 'runid' || measure.kind === 'numQ') continue;
+      const computed = measure.compute(ranked, measureOptions, cutoffs);
+      if (typeof computed === 'number') values.push(computed);
+      else values.push(...computed);
+    }
+    return values;
+  };
 
-    const values: MeasureValue[] = [];
-    options.measures.forEach((selected, m) => {
-      const { measure } = selected;
-      if (measure.kind === 'runid' || measure.kind === 'numQ') return;
-      const computed = measure.compute(rankedQuery, measureOptions, selected.cutoffs);
-      const list = typeof computed === 'number' ? [computed] : computed;
-      const sum = sums[m]!;
-      list.forEach((value, i) => {
-        sum[i]! += value;
-        values.push({ name: names[m]![i]!, value, integer: measure.kind === 'count' });
-      });
+  const summary = await readRunByQuery(runFile, qrels, (runQuery) => {
+    const query = qrels.queries[runQuery.query]!;
+    perQuery[runQuery.query] = evaluateQuery(query, rankQuery(runQuery, query, options.maxRetrieved, repeats, runFile));
+  });
+
+  const queryOrder = qrels.queries
+    .map((_, q) => q)
+    .sort((a, b) => compareQueryIds(qrels.queries[a]!.qid, qrels.queries[b]!.qid));
+  const valueMeta = options.measures.flatMap((selected, m) =>
+    selected.measure.kind === 'runid' || selected.measure.kind === 'numQ'
+      ? []
+      : names[m]!.map((name) => ({ name, integer: selected.measure.kind === 'count' })),
+  );
+  const sums = new Float64Array(valueMeta.length);
+  const queries: QueryEvaluation[] = [];
+  for (const q of queryOrder) {
+    const query = qrels.queries[q]!;
+    let values = perQuery[q];
+    if (!values) {
+      if (!options.complete) {
+        throw new FormatError(
+          qrels.file,
+          query.firstLine,
+          1,
+          `query '${displayQueryId(query.qid)}' is judged here but has no results in ${runFile}. ` +
+            'Evaluating only the queries a run answered would inflate its scores: add results for it, remove it ' +
+            'from the qrels, or pass -c to count it as 0 (as trec_eval -c does).',
+        );
+      }
+      values = evaluateQuery(query, new Int32Array(0));
+    }
+    // Summed in qid order, as trec_eval accumulates, so that averages round the same way.
+    for (let i = 0; i < values.length; i++) sums[i]! += values[i]!;
+    queries.push({
+      qid: displayQueryId(query.qid),
+      values: values.map((value, i) => ({ name: valueMeta[i]!.name, value, integer: valueMeta[i]!.integer })),
     });
-    queries.push({ qid: displayQueryId(query.qid), values });
-    evaluated++;
   }
 
+  const evaluated = queryOrder.length;
   const all: MeasureValue[] = [];
-  options.measures.forEach((selected, m) => {
-    const { measure } = selected;
-    if (measure.kind === 'runid') return;
+  let next = 0;
+  for (const { measure, cutoffs } of options.measures) {
+    if (measure.kind === 'runid') continue;
     if (measure.kind === 'numQ') {
       all.push({ name: measure.name, value: evaluated, integer: true });
-      return;
+      continue;
     }
-    names[m]!.forEach((name, i) => {
-      const sum = sums[m]![i]!;
-      all.push(
-        measure.kind === 'count'
-          ? { name, value: sum, integer: true }
-          : { name, value: evaluated > 0 ? sum / evaluated : 0, integer: false },
-      );
-    });
-  });
-  return { runid: run.runid, file: run.file, queries, all };
+    const width = measure.defaultCutoffs ? cutoffs.length : 1;
+    for (let i = 0; i < width; i++, next++) {
+      const { name, integer } = valueMeta[next]!;
+      all.push({ name, value: integer ? sums[next]! : evaluated > 0 ? sums[next]! / evaluated : 0, integer });
+    }
+  }
+  return { runid: summary.runid, file: runFile, queries, all };
+}
+
+/**
+ * trec_eval's ranking of one query (form_res_rels.c): score descending, ties by docid descending (strcmp), cut
+ * to the first `maxRetrieved`, then a docid occurring twice among those is an error. Returns the judgments in
+ * rank order.
+ */
+function rankQuery(
+  runQuery: RunQuery,
+  query: QrelsQuery,
+  maxRetrieved: number,
+  repeats: RepeatFinder,
+  runFile: string,
+): Int32Array {
+  const count = runQuery.count;
+  const scores = runQuery.scores.data;
+  const documents = runQuery.documents;
+  const compare = (a: number, b: number): number => scores[b]! - scores[a]! || documents.compareKeys(b, a);
+  let order: ArrayLike<number> | undefined;
+  for (let i = 1; i < count; i++) {
+    if (compare(i - 1, i) > 0) {
+      order = Array.from({ length: count }, (_, k) => k).sort(compare);
+      break;
+    }
+  }
+  const depth = Math.min(count, maxRetrieved);
+  const duplicates = repeats.find(documents, count);
+  if (duplicates.length > 0) checkDuplicates(runQuery, order, depth, duplicates, query, runFile);
+  const ranking = new Int32Array(depth);
+  const judgments = runQuery.judgments.data;
+  for (let i = 0; i < depth; i++) ranking[i] = judgments[order ? order[i]! : i]!;
+  return ranking;
+}
+
+/** Finds the entries of a store that repeat an earlier entry's key (entries are in file order). */
+class RepeatFinder {
+  private slots = new Int32Array(1024);
+
+  find(store: ByteKeyStore, count: number): { entry: number; first: number }[] {
+    let size = 16;
+    while (size < count * 2) size *= 2;
+    if (size > this.slots.length) this.slots = new Int32Array(size);
+    const slots = this.slots;
+    slots.fill(0, 0, size);
+    const mask = size - 1;
+    const found: { entry: number; first: number }[] = [];
+    for (let entry = 0; entry < count; entry++) {
+      for (let slot = store.hash(entry) & mask; ; slot = (slot + 1) & mask) {
+        const stored = slots[slot]!;
+        if (stored === 0) {
+          slots[slot] = entry + 1;
+          break;
+        }
+        if (store.sameKey(stored - 1, entry)) {
+          found.push({ entry, first: stored - 1 });
+          break;
+        }
+      }
+    }
+    return found;
+  }
 }
 
 function checkDuplicates(
-  run: Run,
-  ranked: ArrayLike<number>,
+  runQuery: RunQuery,
+  order: ArrayLike<number> | undefined,
   depth: number,
   duplicates: { entry: number; first: number }[],
-  qid: string,
+  query: QrelsQuery,
+  runFile: string,
 ): void {
   // trec_eval checks for duplicates after -M truncation: a repeat below the cut is not an error.
   const evaluated = new Set<number>();
-  for (let i = 0; i < depth; i++) evaluated.add(ranked[i]!);
+  for (let i = 0; i < depth; i++) evaluated.add(order ? order[i]! : i);
   const occurrencesByDocid = new Map<number, number[]>();
   for (const { entry, first } of duplicates) {
     const list = occurrencesByDocid.get(first) ?? [first];
     list.push(entry);
     occurrencesByDocid.set(first, list);
   }
+  // Entries are in file order, so the smallest evaluated entries are the earliest lines.
   let report: [number, number] | undefined;
   for (const occurrences of occurrencesByDocid.values()) {
-    const kept = occurrences.filter((e) => evaluated.has(e)).sort((a, b) => run.lines[a]! - run.lines[b]!);
-    if (kept.length >= 2 && (!report || run.lines[kept[1]!]! < run.lines[report[0]]!)) report = [kept[1]!, kept[0]!];
+    const kept = occurrences.filter((e) => evaluated.has(e)).sort((a, b) => a - b);
+    if (kept.length >= 2 && (!report || kept[1]! < report[0])) report = [kept[1]!, kept[0]!];
   }
-  if (report) throw duplicateDocumentError(run, report[0], report[1], displayQueryId(qid));
+  if (!report) return;
+  const [later, first] = report;
+  const lines = runQuery.lines.data;
+  const columns = runQuery.documentColumns.data;
+  throw new FormatError(
+    runFile,
+    lines[later]!,
+    columns[later]!,
+    `document '${runQuery.documents.keyText(later)}' is retrieved twice for query '${displayQueryId(query.qid)}' ` +
+      `(first on line ${lines[first]}); trec_eval refuses duplicate documents in a ranking`,
+    { line: lines[first]!, column: columns[first]!, message: 'first retrieval' },
+  );
 }

@@ -6,8 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readQrels } from '../../../core/formats/trecQrels.ts';
-import { readRun } from '../../../core/formats/trecRun.ts';
-import { evaluateRun } from '../../../core/metrics/evaluate.ts';
+import { evaluateRunFile } from '../../../core/metrics/evaluate.ts';
 import { selectMeasures } from '../../../core/metrics/measureSelection.ts';
 import { formatTrecEvalText } from '../../../core/metrics/trecEvalOutput.ts';
 import { fixturesDir } from '../../helpers.ts';
@@ -100,9 +99,8 @@ for (const c of cases) {
     .join(' ');
   test(`trec_eval ${flags} ${c.qrels} ${c.run} equals ${c.expected} on every supported measure`, async () => {
     const qrels = await readQrels(join(suite, c.qrels));
-    const run = await readRun(join(suite, c.run), qrels);
     const selection = selectMeasures(c.measures);
-    const evaluation = evaluateRun(qrels, run, {
+    const evaluation = await evaluateRunFile(qrels, join(suite, c.run), {
       measures: selection.measures,
       relevanceLevel: c.relevanceLevel ?? 1,
       maxRetrieved: c.maxRetrieved ?? Number.POSITIVE_INFINITY,
@@ -140,8 +138,8 @@ test('gzip-compressed qrels and run give the same numbers as the plain files', a
     complete: false,
   };
   const plainQrels = await readQrels(join(suite, 'qrels.test'));
-  const plain = evaluateRun(plainQrels, await readRun(join(suite, 'results.test'), plainQrels), options);
+  const plain = await evaluateRunFile(plainQrels, join(suite, 'results.test'), options);
   const gzQrels = await readQrels(join(dir, 'q.gz'));
-  const gz = evaluateRun(gzQrels, await readRun(join(dir, 'r'), gzQrels), options);
+  const gz = await evaluateRunFile(gzQrels, join(dir, 'r'), options);
   assert.deepEqual(gz.all, plain.all);
 });

@@ -1,0 +1,113 @@
+// `npm run bench`: times whole CLI processes on generated data and prints each as a ratio to a baseline measured
+// in the same run (a Node process that only reads the same files and counts their lines), so the numbers mean
+// something on a noisy machine. Not a test: it asserts nothing.
+//   data: 10,000 queries × 100 judged documents (1M qrels lines) and a 1M-line run
+import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const dataDir = join(root, 'bench-data');
+const qrelsFile = join(dataDir, 'qrels-10k-x-100.txt');
+const runFile = join(dataDir, 'run-10k-x-100.trec');
+const repetitions = Number(process.env.BENCH_REPETITIONS ?? 5);
+
+/** Deterministic PRNG (mulberry32), so every machine benchmarks the same files. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function writeLines(file: string, produce: (write: (text: string) => void) => void): Promise<void> {
+  const stream = createWriteStream(file);
+  let buffer = '';
+  produce((text) => {
+    buffer += text;
+    if (buffer.length > 1 << 16) {
+      stream.write(buffer);
+      buffer = '';
+    }
+  });
+  stream.write(buffer);
+  stream.end();
+  await once(stream, 'finish');
+}
+
+async function generate(): Promise<void> {
+  if (existsSync(qrelsFile) && existsSync(runFile)) return;
+  mkdirSync(dataDir, { recursive: true });
+  const next = random(20261121);
+  // Each query judges 100 of its 400 candidate documents (graded 0–3) and retrieves 100 of them, half judged.
+  await writeLines(qrelsFile, (write) => {
+    for (let q = 0; q < 10000; q++) {
+      for (let d = 0; d < 100; d++) {
+        const label = next() < 0.6 ? 0 : 1 + Math.floor(next() * 3);
+        write(`q${q} 0 doc${q * 400 + d * 2} ${label}\n`);
+      }
+    }
+  });
+  await writeLines(runFile, (write) => {
+    for (let q = 0; q < 10000; q++) {
+      for (let r = 0; r < 100; r++) {
+        const score = (30 - r * 0.25 - next() * 0.1).toFixed(6);
+        write(`q${q} Q0 doc${q * 400 + r * 3} ${r + 1} ${score} bench\n`);
+      }
+    }
+  });
+}
+
+interface Timing {
+  medianSeconds: number;
+  peakMiB: number;
+}
+
+function time(args: string[]): Timing {
+  const seconds: number[] = [];
+  let peakKiB = 0;
+  for (let i = 0; i < repetitions; i++) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(process.execPath, ['--require', join(root, 'scripts', 'benchPeakMemory.cjs'), ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    seconds.push(Number(process.hrtime.bigint() - start) / 1e9);
+    if (result.status !== 0) throw new Error(`${args.join(' ')} exited with ${result.status}:\n${result.stderr}`);
+    const peak = /bench-peak-rss-kib (\d+)/.exec(result.stderr);
+    if (!peak) throw new Error(`no peak memory report from ${args.join(' ')}:\n${result.stderr}`);
+    peakKiB = Math.max(peakKiB, Number(peak[1]));
+  }
+  seconds.sort((a, b) => a - b);
+  return { medianSeconds: seconds[Math.floor(seconds.length / 2)]!, peakMiB: peakKiB / 1024 };
+}
+
+await generate();
+const cli = join(root, 'bin', 'qrels-studio.cjs');
+if (!existsSync(join(root, 'dist', 'cli.cjs'))) throw new Error("dist/cli.cjs is missing: run 'npm run build' first");
+const countLines = [
+  '-e',
+  `const fs=require('fs');let n=0;for(const f of process.argv.slice(1)){const fd=fs.openSync(f,'r');const b=Buffer.allocUnsafe(1<<20);let r;while((r=fs.readSync(fd,b,0,b.length))>0){let i=-1;while((i=b.indexOf(10,i+1))!==-1&&i<r)n++;}fs.closeSync(fd);}console.log(n)`,
+];
+const megabytes = (file: string): string => (statSync(file).size / 1e6).toFixed(0);
+console.log(
+  `data: ${qrelsFile} (${megabytes(qrelsFile)} MB), ${runFile} (${megabytes(runFile)} MB); median of ${repetitions}`,
+);
+
+const baselineBoth = time([...countLines, qrelsFile, runFile]);
+const baselineQrels = time([...countLines, qrelsFile]);
+const evaluation = time([cli, 'eval', '-m', 'map', '-m', 'ndcg_cut.10', '-m', 'recall.100', qrelsFile, runFile]);
+const lint = time([cli, 'lint', qrelsFile]);
+
+const row = (name: string, t: Timing, baseline: Timing, target: string): string =>
+  `${name.padEnd(44)} ${t.medianSeconds.toFixed(3).padStart(7)} s  ${t.peakMiB.toFixed(0).padStart(5)} MiB  ` +
+  `${(t.medianSeconds / baseline.medianSeconds).toFixed(2).padStart(6)}× baseline   ${target}`;
+console.log(row('baseline: read qrels+run, count lines (node)', baselineBoth, baselineBoth, ''));
+console.log(row('baseline: read qrels, count lines (node)', baselineQrels, baselineQrels, ''));
+console.log(row('eval -m map -m ndcg_cut.10 -m recall.100', evaluation, baselineBoth, 'target ≤ 0.9 s, ≤ 150 MiB'));
+console.log(row('lint qrels (1M lines)', lint, baselineQrels, 'target ≤ 0.5 s'));

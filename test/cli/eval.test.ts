@@ -1,0 +1,106 @@
+// `qrels-studio eval` as a real process: trec_eval's option forms, output, exit codes and messages.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fixturesDir, runCliProcess, scratchDir } from '../helpers.ts';
+
+const suite = join(fixturesDir, 'trec_eval');
+const qrels = join(suite, 'qrels.test');
+const results = join(suite, 'results.test');
+
+test('default output equals trec_eval official lines we support (out.test)', () => {
+  const result = runCliProcess(['eval', qrels, results]);
+  assert.equal(result.status, 0, result.stderr);
+  const expected = readFileSync(join(suite, 'out.test'), 'utf8')
+    .split('\n')
+    .filter((l) => /^(runid|num_q|num_ret|num_rel|num_rel_ret|map|Rprec|bpref|recip_rank|P_\d+) /.test(l));
+  assert.deepEqual(result.stdout.split('\n').slice(0, -1), expected);
+  assert.equal(result.stderr, '');
+});
+
+test('attached and separate option values, and bundled flags, mean the same', () => {
+  const attached = runCliProcess(['eval', '-q', '-c', '-l2', '-M100', '-mP.5,10', '-mndcg_cut.10', qrels, results]);
+  const separate = runCliProcess([
+    'eval',
+    '-qc',
+    '-l',
+    '2',
+    '-M',
+    '100',
+    '-m',
+    'P.5,10',
+    '-m',
+    'ndcg_cut.10',
+    qrels,
+    results,
+  ]);
+  assert.equal(attached.status, 0, attached.stderr);
+  assert.equal(separate.stdout, attached.stdout);
+  assert.match(attached.stdout, /^P_5 {19}\t301\t/m);
+  assert.match(attached.stdout, /^ndcg_cut_10 {11}\tall\t0\.\d{4}$/m);
+  assert.doesNotMatch(attached.stdout, /^P_15 /m);
+});
+
+test('--json carries the same numbers at full precision, per query with -q', () => {
+  const result = runCliProcess(['eval', '--json', '-q', '-m', 'map', '-m', 'num_q', qrels, results, results]);
+  assert.equal(result.status, 0, result.stderr);
+  const json = JSON.parse(result.stdout);
+  assert.equal(json.runs.length, 2);
+  const [run] = json.runs;
+  assert.equal(run.runid, 'STANDARD');
+  assert.equal(run.all.num_q, 3);
+  assert.equal(run.all.map.toFixed(4), '0.1785');
+  assert.deepEqual(Object.keys(run.queries), ['301', '302', '303']);
+  assert.equal(run.queries['301'].map.toFixed(4), '0.0324');
+});
+
+test('several runs print one block each', () => {
+  const result = runCliProcess(['eval', '-m', 'map', qrels, results, results]);
+  assert.equal(result.stdout, 'map                   \tall\t0.1785\nmap                   \tall\t0.1785\n');
+});
+
+test("a missing query without -c is a clear error, not trec_eval's misleading one", () => {
+  const result = runCliProcess(['eval', qrels, join(suite, 'results.trunc')]);
+  assert.equal(result.status, 1);
+  assert.match(
+    result.stderr,
+    /qrels\.test:\d+:1: error: query '302' is judged here but has no results in .*results\.trunc.*pass -c/,
+  );
+  assert.equal(result.stdout, '');
+});
+
+test('bad input files give positioned errors and exit 1, never a stack trace', () => {
+  const dir = scratchDir();
+  const bad = join(dir, 'bad.run');
+  writeFileSync(bad, '301 Q0 FR940202-2-00150 1 2.0 r\n301 Q0 doc 2 high r\n');
+  const result = runCliProcess(['eval', qrels, bad]);
+  assert.equal(result.status, 1);
+  assert.equal(result.stderr, `${bad}:2:14: error: expected a decimal score, found 'high'\n`);
+  const missing = runCliProcess(['eval', join(dir, 'nope.qrels'), results]);
+  assert.equal(missing.status, 1);
+  assert.equal(missing.stderr, `${join(dir, 'nope.qrels')}: cannot read: no such file\n`);
+});
+
+test('bad usage exits 2 with the reason and the usage', () => {
+  for (const [args, reason] of [
+    [['eval', qrels], /expected a qrels file and at least one run file/],
+    [['eval', '-m', 'gm_map', qrels, results], /trec_eval measure 'gm_map' is not computed by qrels-studio/],
+    [['eval', '-m', 'nonsense', qrels, results], /unknown measure 'nonsense'/],
+    [['eval', '-m', 'P.5,5', qrels, results], /cutoff 5 is given twice/],
+    [['eval', '-m', 'P.0', qrels, results], /cutoff '0' is not a positive integer/],
+    [['eval', '-l', 'two', qrels, results], /option -l: expected an integer, found 'two'/],
+    [['eval', '-x', qrels, results], /unknown option '-x'/],
+  ] as const) {
+    const result = runCliProcess([...args]);
+    assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.match(result.stderr, reason);
+    assert.match(result.stderr, /usage: qrels-studio eval/);
+  }
+});
+
+test('-m all_trec says on stderr which trec_eval measures it leaves out', () => {
+  const result = runCliProcess(['eval', '-m', 'all_trec', qrels, results]);
+  assert.equal(result.status, 0);
+  assert.match(result.stderr, /^note: not computed by qrels-studio \(trec_eval measures\): gm_map, iprec_at_recall/);
+});

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatFixed4 } from '../../../core/metrics/trecEvalOutput.ts';
+
+/** printf("%.4f") by exact rational arithmetic: the double's exact value, rounded half to even. */
+function referenceFixed4(x: number): string {
+  const negative = x < 0 || Object.is(x, -0);
+  const magnitude = Math.abs(x);
+  // magnitude = mantissa · 2^exponent exactly.
+  const buffer = new DataView(new ArrayBuffer(8));
+  buffer.setFloat64(0, magnitude);
+  const bits = buffer.getBigUint64(0);
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & ((1n << 52n) - 1n);
+  const mantissa = biased === 0 ? fraction : fraction | (1n << 52n);
+  const exponent = (biased === 0 ? 1 : biased) - 1075;
+  let numerator = mantissa * 10000n;
+  let denominator = 1n;
+  if (exponent >= 0) numerator <<= BigInt(exponent);
+  else denominator <<= BigInt(-exponent);
+  let quotient = numerator / denominator;
+  const twice = (numerator % denominator) * 2n;
+  if (twice > denominator || (twice === denominator && quotient % 2n === 1n)) quotient += 1n;
+  const digits = quotient.toString().padStart(5, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -4)}.${digits.slice(-4)}`;
+}
+
+test('exact ties round half to even like C printf, not up like toFixed', () => {
+  assert.equal(formatFixed4(5 / 32), '0.1562'); // 0.15625
+  assert.equal((5 / 32).toFixed(4), '0.1563', 'JavaScript rounds this tie up');
+  assert.equal(formatFixed4(1 / 32), '0.0312'); // 0.03125
+  assert.equal(formatFixed4(3 / 32), '0.0938'); // 0.09375: 937.5 → 938 (even)
+  assert.equal(formatFixed4(27 / 32), '0.8438'); // 0.84375
+  assert.equal(formatFixed4(1 + 1 / 32), '1.0312');
+  assert.equal(formatFixed4(-5 / 32), '-0.1562');
+});
+
+test('values near a tie that are not exact ties round to the nearer side', () => {
+  assert.equal(formatFixed4(0.15625000000000003), '0.1563');
+  assert.equal(formatFixed4(0.15624999999999997), '0.1562');
+  assert.equal(formatFixed4(0.00005), '0.0001'); // 0.00005 is slightly above 5e-5 in binary
+  assert.equal(formatFixed4(1 / 3), '0.3333');
+  assert.equal(formatFixed4(2 / 3), '0.6667');
+  assert.equal(formatFixed4(0), '0.0000');
+  assert.equal(formatFixed4(1), '1.0000');
+  assert.equal(formatFixed4(1234.5), '1234.5000');
+});
+
+test('matches exact rational rounding on 200,000 ratios that metrics produce (k/n) and on every multiple of 1/64', () => {
+  for (let n = 1; n <= 400; n++) {
+    for (let k = 0; k <= n; k += n > 200 ? 1 : 1) {
+      const x = k / n;
+      assert.equal(formatFixed4(x), referenceFixed4(x), `${k}/${n}`);
+    }
+  }
+  for (let k = 0; k < 6400; k++) assert.equal(formatFixed4(k / 64), referenceFixed4(k / 64), `${k}/64`);
+  let seed = 7;
+  for (let i = 0; i < 100000; i++) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const x = seed / 2147483648;
+    assert.equal(formatFixed4(x), referenceFixed4(x), String(x));
+  }
+});

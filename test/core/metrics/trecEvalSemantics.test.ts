@@ -1,0 +1,198 @@
+// trec_eval's rules on small hand-made files, each checked against numbers worked out by hand.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { FormatError } from '../../../core/formats/formatError.ts';
+import { readQrels } from '../../../core/formats/trecQrels.ts';
+import { type EvaluationOptions, evaluateRunFile, type RunEvaluation } from '../../../core/metrics/evaluate.ts';
+import { selectMeasures } from '../../../core/metrics/measureSelection.ts';
+import { scratchDir } from '../../helpers.ts';
+
+function files(qrels: string, run: string): { qrels: string; run: string } {
+  const dir = scratchDir();
+  writeFileSync(join(dir, 'qrels'), qrels);
+  writeFileSync(join(dir, 'run'), run);
+  return { qrels: join(dir, 'qrels'), run: join(dir, 'run') };
+}
+
+async function evaluate(
+  qrelsText: string,
+  runText: string,
+  options: Partial<EvaluationOptions> & { m?: string[] } = {},
+): Promise<RunEvaluation> {
+  const paths = files(qrelsText, runText);
+  const qrels = await readQrels(paths.qrels);
+  return evaluateRunFile(qrels, paths.run, {
+    measures: selectMeasures(options.m ?? ['all_trec']).measures,
+    relevanceLevel: options.relevanceLevel ?? 1,
+    maxRetrieved: options.maxRetrieved ?? Number.POSITIVE_INFINITY,
+    complete: options.complete ?? false,
+  });
+}
+
+const value = (evaluation: RunEvaluation, name: string, qid?: string): number => {
+  const values = qid ? evaluation.queries.find((q) => q.qid === qid)!.values : evaluation.all;
+  const found = values.find((v) => v.name === name);
+  assert.ok(found, `no value ${name}`);
+  return found.value;
+};
+
+test('ranking: score descending, ties broken by docid descending byte order, rank column ignored', async () => {
+  // All three tie; descending strcmp puts d2 first, then d10, then d1 ("d1" < "d10" < "d2").
+  const evaluation = await evaluate('q 0 d10 1\n', 'q Q0 d1 1 5 r\nq Q0 d10 2 5 r\nq Q0 d2 3 5 r\n', {
+    m: ['recip_rank'],
+  });
+  assert.equal(value(evaluation, 'recip_rank'), 1 / 2);
+  // The rank column says d1 is first; the score says otherwise and wins.
+  const byScore = await evaluate('q 0 d1 1\n', 'q Q0 d1 1 0.5 r\nq Q0 d2 2 0.9 r\n', { m: ['recip_rank'] });
+  assert.equal(value(byScore, 'recip_rank'), 1 / 2);
+});
+
+test('ties compare docids byte by byte (UTF-8 bytes above 0x7f sort after ASCII)', async () => {
+  const evaluation = await evaluate('q 0 é 1\n', 'q Q0 z 1 1 r\nq Q0 é 2 1 r\n', { m: ['recip_rank'] });
+  assert.equal(value(evaluation, 'recip_rank'), 1, 'é (0xC3 0xA9) > z (0x7A), so it ranks first');
+});
+
+test('queries with no relevant document count as 0 in averages; queries only in the run are ignored', async () => {
+  const evaluation = await evaluate('a 0 d1 1\nb 0 d1 0\n', 'a Q0 d1 1 1 r\nb Q0 d1 1 1 r\nc Q0 d1 1 1 r\n', {
+    m: ['num_q', 'map', 'num_ret'],
+  });
+  assert.equal(value(evaluation, 'num_q'), 2);
+  assert.equal(value(evaluation, 'map'), 0.5);
+  assert.equal(value(evaluation, 'num_ret'), 2);
+});
+
+test('a qrels query absent from the run is a positioned error; with -c it counts 0 and keeps its num_rel', async () => {
+  const qrels = 'a 0 d1 1\nb 0 d1 1\nb 0 d2 1\n';
+  await assert.rejects(evaluate(qrels, 'a Q0 d1 1 1 r\n'), (error: FormatError) => {
+    assert.ok(error instanceof FormatError);
+    assert.equal(error.line, 2);
+    assert.match(error.message, /qrels:2:1: error: query 'b' is judged here but has no results in .*run.*pass -c/);
+    return true;
+  });
+  const complete = await evaluate(qrels, 'a Q0 d1 1 1 r\n', {
+    complete: true,
+    m: ['num_q', 'num_rel', 'num_ret', 'map'],
+  });
+  assert.equal(value(complete, 'num_q'), 2);
+  assert.equal(value(complete, 'num_rel'), 3);
+  assert.equal(value(complete, 'num_ret'), 1);
+  assert.equal(value(complete, 'map'), 0.5);
+  assert.equal(value(complete, 'map', 'b'), 0);
+});
+
+test('-l thresholds binary measures but not ndcg (graded gain = label, negative labels gain 0)', async () => {
+  const qrels = 'q 0 a 2\nq 0 b 1\nq 0 c -2\n';
+  const run = 'q Q0 c 1 3 r\nq Q0 b 2 2 r\nq Q0 a 3 1 r\n';
+  const level1 = await evaluate(qrels, run, { m: ['num_rel', 'P.3', 'ndcg'] });
+  const level2 = await evaluate(qrels, run, { m: ['num_rel', 'P.3', 'ndcg'], relevanceLevel: 2 });
+  assert.equal(value(level1, 'num_rel'), 2);
+  assert.equal(value(level2, 'num_rel'), 1);
+  assert.equal(value(level1, 'P_3'), 2 / 3);
+  assert.equal(value(level2, 'P_3'), 1 / 3);
+  // DCG = 0 (c: -2) + 1/log2(3) + 2/log2(4); ideal = 2/log2(2) + 1/log2(3).
+  const expected = (1 / Math.log2(3) + 2 / 2) / (2 + 1 / Math.log2(3));
+  assert.equal(value(level1, 'ndcg'), expected);
+  assert.equal(value(level2, 'ndcg'), expected);
+});
+
+test('bpref ignores documents that are not judged and documents judged negative', async () => {
+  // R = 1 relevant (r), N = 2 judged non-relevant; ranking: x (unjudged), n1, r, n2.
+  const qrels = 'q 0 r 1\nq 0 n1 0\nq 0 n2 0\nq 0 neg -1\n';
+  const run = 'q Q0 x 1 9 t\nq Q0 neg 2 8 t\nq Q0 n1 3 7 t\nq Q0 r 4 6 t\nq Q0 n2 5 5 t\n';
+  const evaluation = await evaluate(qrels, run, { m: ['bpref'] });
+  assert.equal(value(evaluation, 'bpref'), 1 - 1 / 1); // 1 non-relevant above r, min(1, R=1) / min(N=2, R=1)
+});
+
+test('-M keeps the top documents by score; a duplicate below the cut is not an error, above it is', async () => {
+  const qrels = 'q 0 a 1\n';
+  const run = 'q Q0 a 1 3 r\nq Q0 b 2 2 r\nq Q0 a 3 1 r\n';
+  const cut = await evaluate(qrels, run, { maxRetrieved: 2, m: ['num_ret', 'P.2'] });
+  assert.equal(value(cut, 'num_ret'), 2);
+  assert.equal(value(cut, 'P_2'), 0.5);
+  await assert.rejects(evaluate(qrels, run), (error: FormatError) => {
+    assert.equal(error.line, 3);
+    assert.equal(error.column, 6);
+    assert.deepEqual(error.related, { line: 1, column: 6, message: 'first retrieval' });
+    assert.match(error.message, /run:3:6: error: document 'a' is retrieved twice for query 'q' \(first on line 1\)/);
+    return true;
+  });
+});
+
+test('interleaved queries in a run give the same numbers as grouped ones', async () => {
+  const qrels = 'a 0 d1 1\nb 0 d2 1\nb 0 d3 1\n';
+  const grouped = await evaluate(qrels, 'a Q0 d1 1 2 r\na Q0 d9 2 1 r\nb Q0 d3 1 2 r\nb Q0 d2 2 1 r\n');
+  const interleaved = await evaluate(qrels, 'b Q0 d3 1 2 r\na Q0 d9 2 1 r\nb Q0 d2 2 1 r\na Q0 d1 1 2 r\n');
+  assert.deepEqual(interleaved.all, grouped.all);
+  assert.deepEqual(interleaved.queries, grouped.queries);
+});
+
+test('a duplicate in an interleaved run is reported at its own line', async () => {
+  await assert.rejects(
+    evaluate('a 0 d1 1\n', 'a Q0 d1 1 2 r\nb Q0 x 1 2 r\na Q0 d1 2 1 r\n'),
+    /run:3:6: error: document 'd1' is retrieved twice/,
+  );
+});
+
+test('runid is the tag of the last line; comments, blank lines and trailing fields are ignored as in trec_eval', async () => {
+  const evaluation = await evaluate(
+    '# judged by hand\nq 0 a 1\n\n',
+    '# run header\n\nq Q0 a 1 2 first extra fields\nq Q0 b 2 1 second\n',
+    { m: ['num_ret', 'map'] },
+  );
+  assert.equal(evaluation.runid, 'second');
+  assert.equal(value(evaluation, 'num_ret'), 2);
+  assert.equal(value(evaluation, 'map'), 1);
+});
+
+test('scores parse as C strtod would: exponents, signs, long mantissas', async () => {
+  const qrels = 'q 0 a 1\n';
+  const evaluation = await evaluate(qrels, 'q Q0 b 1 1e-3 r\nq Q0 a 2 0.00100000000000000002 r\nq Q0 c 3 -5 r\n', {
+    m: ['recip_rank'],
+  });
+  // 0.00100000000000000002 rounds to the same double as 1e-3; the tie goes to docid: 'b' > 'a'.
+  assert.equal(value(evaluation, 'recip_rank'), 1 / 2);
+});
+
+for (const [name, qrels, run, expected] of [
+  [
+    'qrels with 3 fields',
+    'q 0 a\n',
+    'q Q0 a 1 1 r\n',
+    /qrels:1:6: error: expected 4 fields 'qid iter docid rel', found 3/,
+  ],
+  ['qrels with 5 fields', 'q 0 a 1 extra\n', 'q Q0 a 1 1 r\n', /qrels:1:9: error: expected 4 fields .* found 5/],
+  [
+    'a fractional label',
+    'q 0 a 1\nq 0 b 0.5\n',
+    'q Q0 a 1 1 r\n',
+    /qrels:2:7: error: expected an integer relevance label .*found '0\.5'/,
+  ],
+  [
+    'a duplicate judgment',
+    'q 0 a 1\nq 0 b 1\nq 0 a 0\n',
+    'q Q0 a 1 1 r\n',
+    /qrels:3:5: error: duplicate judgment of document 'a' for query 'q' \(first on line 1\)/,
+  ],
+  [
+    'a run line with 5 fields',
+    'q 0 a 1\n',
+    'q Q0 a 1 1\n',
+    /run:1:11: error: expected 6 fields 'qid Q0 docid rank score tag', found 5/,
+  ],
+  [
+    'a score that is not a number',
+    'q 0 a 1\n',
+    'q Q0 a 1 0x1F r\n',
+    /run:1:10: error: expected a decimal score, found '0x1F'/,
+  ],
+] as const) {
+  test(`${name} is a positioned error`, async () => {
+    await assert.rejects(evaluate(qrels, run), (error: Error) => {
+      assert.ok(error instanceof FormatError, String(error));
+      assert.match(error.message, expected);
+      return true;
+    });
+  });
+}
