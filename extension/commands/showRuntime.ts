@@ -1,17 +1,22 @@
 import { mkdirSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { buildRuntimeReport, formatRuntimeReport } from '../../core/runtime/runtimeReport.ts';
+import { buildRuntimeReport, formatRuntimeReport, type RuntimeReport } from '../../core/runtime/runtimeReport.ts';
 import { locateNativeBinding } from '../../core/store/sqliteDatabase.ts';
+
+/** Builds the runtime report in this extension host (loads the bundled SQLite, opens a WAL database); throws on failure. */
+export function hostRuntimeReport(context: vscode.ExtensionContext): RuntimeReport {
+  return buildRuntimeReport({
+    productVersion: String(context.extension.packageJSON.version),
+    host: `VS Code ${vscode.version} (${vscode.env.appHost})`,
+    nativeBinding: locateNativeBinding(vscode.Uri.joinPath(context.extensionUri, 'dist', 'native').fsPath),
+    scratchDir: context.globalStorageUri.scheme === 'file' ? ensureDir(context.globalStorageUri) : undefined,
+  });
+}
 
 /** "Qrels Studio: Show version and runtime": loads the bundled SQLite in this extension host and reports it. */
 export function showRuntime(context: vscode.ExtensionContext, output: vscode.OutputChannel): void {
   try {
-    const report = buildRuntimeReport({
-      productVersion: String(context.extension.packageJSON.version),
-      host: `VS Code ${vscode.version} (${vscode.env.appHost})`,
-      nativeBinding: locateNativeBinding(vscode.Uri.joinPath(context.extensionUri, 'dist', 'native').fsPath),
-      scratchDir: context.globalStorageUri.scheme === 'file' ? ensureDir(context.globalStorageUri) : undefined,
-    });
+    const report = hostRuntimeReport(context);
     output.appendLine(formatRuntimeReport(report, 'lines'));
     void vscode.window.showInformationMessage(formatRuntimeReport(report, 'line'));
   } catch (error) {

@@ -1,0 +1,76 @@
+// A webview panel speaking the typed protocol: it loads dist/webview/<name>.js (and .css) into a page with a strict
+// CSP, lets the webview read only dist/webview/, routes the webview's requests to the panel's handlers, and holds
+// events while the webview is not ready (before its first `ready`, and while hidden: VS Code drops messages to a
+// hidden webview and re-creates it, which then says `ready` again).
+import { existsSync } from 'node:fs';
+import * as vscode from 'vscode';
+import type { EventData, EventKind, RequestKind } from '../../webview/protocol.ts';
+import { HostChannel, type RequestHandlers } from './hostChannel.ts';
+import { renderWebviewHtml } from './webviewHtml.ts';
+
+export interface PanelHostOptions<K extends RequestKind> {
+  /** The panel's view type, `qrelsStudio.<name>`. */
+  viewType: string;
+  title: string;
+  /** The bundle: webview/<webview>/main.tsx, built to dist/webview/<webview>.js. */
+  webview: string;
+  handlers: RequestHandlers<K>;
+  /** Runs on every `ready`: send the state a freshly (re)created view needs. */
+  onReady?(): void;
+  column?: vscode.ViewColumn;
+  /** Where protocol errors are logged. */
+  output?: vscode.OutputChannel;
+}
+
+export interface PanelHost {
+  readonly panel: vscode.WebviewPanel;
+  postEvent<E extends EventKind>(kind: E, data: EventData<E>): void;
+}
+
+export function createPanelHost<K extends RequestKind>(
+  extensionUri: vscode.Uri,
+  options: PanelHostOptions<K>,
+): PanelHost {
+  const bundleDir = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+  const panel = vscode.window.createWebviewPanel(
+    options.viewType,
+    options.title,
+    options.column ?? vscode.ViewColumn.Active,
+    { enableScripts: true, localResourceRoots: [bundleDir] },
+  );
+  const { webview } = panel;
+  const channel = new HostChannel<K>({
+    post: (message) => webview.postMessage(message),
+    handlers: options.handlers,
+    onReady: options.onReady,
+    onProtocolError: (description) => options.output?.appendLine(`[${options.viewType}] ${description}`),
+  });
+
+  const stylesheet = vscode.Uri.joinPath(bundleDir, `${options.webview}.css`);
+  try {
+    webview.html = renderWebviewHtml({
+      title: options.title,
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(bundleDir, `${options.webview}.js`)).toString(),
+      styleUris: existsSync(stylesheet.fsPath) ? [webview.asWebviewUri(stylesheet).toString()] : [],
+    });
+  } catch (error) {
+    panel.dispose(); // no empty tab left behind
+    throw error;
+  }
+
+  const subscriptions = [
+    webview.onDidReceiveMessage((message: unknown) => channel.receive(message)),
+    panel.onDidChangeViewState(() => {
+      if (!panel.visible) channel.reset();
+    }),
+  ];
+  panel.onDidDispose(() => {
+    for (const subscription of subscriptions) subscription.dispose();
+  });
+
+  return {
+    panel,
+    postEvent: (kind, data) => channel.postEvent(kind, data),
+  };
+}

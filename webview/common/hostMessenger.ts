@@ -1,0 +1,116 @@
+// The webview's end of the protocol (webview/protocol.ts): requests with ids whose promises resolve to a typed
+// Result (never reject), events dispatched to subscribers, and the `ready` handshake. Browser code, no React.
+import {
+  type EventData,
+  type EventKind,
+  type EventMessage,
+  errorValue,
+  isHostToWebviewMessage,
+  type ReplyMessage,
+  type ReplyValue,
+  type RequestKind,
+  type RequestMessage,
+  type RequestParams,
+  type Result,
+  type WebviewToHostMessage,
+} from '../protocol.ts';
+
+/** What `acquireVsCodeApi()` returns inside a VS Code webview (only the parts we use). */
+export interface VsCodeApi {
+  postMessage(message: WebviewToHostMessage): void;
+  getState(): unknown;
+  setState<T>(state: T): T;
+}
+
+declare global {
+  /** Injected by VS Code into every webview; may be called once per page. */
+  function acquireVsCodeApi(): VsCodeApi;
+}
+
+export interface HostMessenger {
+  /** Sends request `kind`; resolves with the host's reply as a Result (an unanswerable request is an error value). */
+  request<K extends RequestKind>(kind: K, params: RequestParams<K>): Promise<Result<ReplyValue<K>>>;
+  /** Calls `listener` for every event `kind`; returns the unsubscribe function. */
+  on<K extends EventKind>(kind: K, listener: (data: EventData<K>) => void): () => void;
+  /** Tells the host the view is mounted and subscribed (sent once per page; later calls do nothing). */
+  ready(): void;
+  /** VS Code's per-webview state, kept while the panel is hidden and restored when it is shown again. */
+  getState(): unknown;
+  setState<T>(state: T): T;
+}
+
+type AnyEventListener = (data: EventData<EventKind>) => void;
+
+/** Builds the messenger over a VS Code API object and the window its messages arrive on. */
+export function createHostMessenger(api: VsCodeApi, target: Window = window): HostMessenger {
+  let nextId = 1;
+  let readySent = false;
+  const pending = new Map<number, (reply: ReplyMessage) => void>();
+  const listeners = new Map<EventKind, Set<AnyEventListener>>();
+
+  const dispatchEvent = (message: EventMessage): void => {
+    for (const listener of listeners.get(message.kind) ?? []) {
+      try {
+        listener(message.data);
+      } catch (error) {
+        console.error(`Qrels Studio: a listener for '${message.kind}' failed`, error);
+      }
+    }
+  };
+
+  target.addEventListener('message', (event: MessageEvent<unknown>) => {
+    const message = event.data;
+    if (!isHostToWebviewMessage(message)) return;
+    if (message.kind === 'reply') {
+      const settle = pending.get(message.id);
+      pending.delete(message.id);
+      settle?.(message);
+    } else {
+      dispatchEvent(message);
+    }
+  });
+
+  return {
+    request<K extends RequestKind>(kind: K, params: RequestParams<K>): Promise<Result<ReplyValue<K>>> {
+      const id = nextId++;
+      return new Promise((resolve) => {
+        // The reply names only the id; the id was issued for `kind`, so its value is ReplyValue<K>.
+        pending.set(id, (reply) => resolve(reply as ReplyMessage<ReplyValue<K>>));
+        try {
+          api.postMessage({ kind, id, params } as RequestMessage);
+        } catch (error) {
+          pending.delete(id);
+          resolve({ ok: false, error: errorValue(error) });
+        }
+      });
+    },
+    on<K extends EventKind>(kind: K, listener: (data: EventData<K>) => void): () => void {
+      let set = listeners.get(kind);
+      if (!set) {
+        set = new Set();
+        listeners.set(kind, set);
+      }
+      // Stored among listeners of every kind; dispatch only ever hands it data of its own kind.
+      const stored = listener as AnyEventListener;
+      set.add(stored);
+      return () => {
+        set.delete(stored);
+      };
+    },
+    ready(): void {
+      if (readySent) return;
+      readySent = true;
+      api.postMessage({ kind: 'ready' });
+    },
+    getState: () => api.getState(),
+    setState: <T>(state: T): T => api.setState(state),
+  };
+}
+
+let pageMessenger: HostMessenger | undefined;
+
+/** The page's one messenger (VS Code hands out its API object once per page). */
+export function hostMessenger(): HostMessenger {
+  pageMessenger ??= createHostMessenger(acquireVsCodeApi());
+  return pageMessenger;
+}

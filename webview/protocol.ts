@@ -1,0 +1,94 @@
+// The one host↔webview message protocol. The extension host (extension/panels/) and every webview (webview/<name>/)
+// compile against this file, so a message one side sends is a message the other side knows, checked by tsc.
+//
+//   webview → host   `ready` once mounted (the host queues events until then), and requests with a numeric `id`
+//   host → webview   one `reply` per request (same `id`; a failure is a value, never a lost rejection), and events
+//
+// Adding a panel's messages = lines in `RequestMap` and `EventMap` below, named `<panel>/<verb>`; nothing else here
+// changes. Besides types it holds only the envelope checks both receivers use; it imports nothing at runtime
+// (core types are `import type`), so it runs in Node and in the browser alike.
+import type { RuntimeReport } from '../core/runtime/runtimeReport.ts';
+
+/** What a failed request carries back: something to show the user, not a stack. */
+export interface ErrorValue {
+  message: string;
+}
+
+/** The outcome of a request: the value, or the error as a value. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
+
+/** No parameters. */
+export type NoParams = Record<string, never>;
+
+/**
+ * Every request a webview can make: its parameters and the value of a successful reply.
+ * Kinds are `<panel>/<verb>`; parameters and values must survive structured clone (plain JSON data).
+ */
+export interface RequestMap {
+  /** Runtime panel: build the runtime report again (loads SQLite, opens a WAL database). */
+  'runtime/check': { params: NoParams; value: RuntimeReport };
+}
+
+/** Every event the host can push to a webview, with its data. Kinds are `<panel>/<what happened>`. */
+export interface EventMap {
+  /** Runtime panel: the report to show (sent once the panel is ready, again after it is re-shown). */
+  'runtime/report': { result: Result<RuntimeReport> };
+}
+
+export type RequestKind = keyof RequestMap;
+export type EventKind = keyof EventMap;
+export type RequestParams<K extends RequestKind> = RequestMap[K]['params'];
+/** The value a successful reply to request `K` carries: `ReplyValue<'runtime/check'>` is `RuntimeReport`. */
+export type ReplyValue<K extends RequestKind> = RequestMap[K]['value'];
+export type EventData<K extends EventKind> = EventMap[K];
+
+/** webview → host: the webview has mounted and subscribed; the host may now post events. */
+export interface ReadyMessage {
+  kind: 'ready';
+}
+
+/** webview → host: request `K` (a discriminated union over all kinds when `K` is left open). */
+export type RequestMessage<K extends RequestKind = RequestKind> = {
+  [P in K]: { kind: P; id: number; params: RequestParams<P> };
+}[K];
+
+/** host → webview: the outcome of request `id`. On the wire `value` is typed by the request the id belongs to. */
+export type ReplyMessage<T = unknown> = { kind: 'reply'; id: number } & Result<T>;
+
+/** host → webview: event `K` (a discriminated union over all kinds when `K` is left open). */
+export type EventMessage<K extends EventKind = EventKind> = {
+  [P in K]: { kind: P; data: EventData<P> };
+}[K];
+
+export type WebviewToHostMessage = ReadyMessage | RequestMessage;
+export type HostToWebviewMessage = ReplyMessage | EventMessage;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * Shape check for what arrives on either side's message channel (both sides receive `unknown`). It checks the
+ * envelope (kind and id); the data inside is trusted to match its kind because both ends compile against this file.
+ */
+export function isWebviewToHostMessage(value: unknown): value is WebviewToHostMessage {
+  if (!isObject(value) || typeof value.kind !== 'string') return false;
+  if (value.kind === 'ready') return true;
+  return Number.isSafeInteger(value.id) && isObject(value.params);
+}
+
+export function isHostToWebviewMessage(value: unknown): value is HostToWebviewMessage {
+  if (!isObject(value) || typeof value.kind !== 'string') return false;
+  if (value.kind === 'reply') {
+    return (
+      Number.isSafeInteger(value.id) &&
+      (value.ok === true || (value.ok === false && isObject(value.error) && typeof value.error.message === 'string'))
+    );
+  }
+  return 'data' in value;
+}
+
+/** A thrown anything, as an error value. */
+export function errorValue(error: unknown): ErrorValue {
+  return { message: error instanceof Error ? error.message : String(error) };
+}
