@@ -1,0 +1,146 @@
+// End to end: the packaged .vsix in a real VS Code (code-server), driven through the command palette by a real
+// Chromium. Proves that the bundled better-sqlite3 binary loads inside code-server's extension host and that a WAL
+// database works there. The first run installs code-server into .cache/ (a minute or two, in the `before` hook).
+//
+// QRELS_STUDIO_SCREENSHOTS=1 also writes the README screenshot, media/screenshots/runtime.png.
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { ensureCodeServer } from '../../scripts/ensureCodeServer.ts';
+import { distDir, repoRoot, scratchDir } from '../helpers.ts';
+import { type Browser, type CodeServer, launchChromium, processesOf, startCodeServer } from './codeServer.ts';
+
+const builtVsix = join(distDir, 'qrels-studio.vsix');
+const version = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version as string;
+const commandTitle = 'Qrels Studio: Show version and runtime';
+
+const scratch = scratchDir('qrels-studio-e2e-');
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+let failed = false;
+
+before(async () => {
+  assert.ok(existsSync(builtVsix), `${builtVsix} is missing: run \`npm run package\` first (\`npm test\` does)`);
+  // The first run installs code-server (minutes, so not under the test's timeout); later runs return at once.
+  await ensureCodeServer();
+});
+
+after(async () => {
+  // Each step runs even if an earlier one throws: no browser or code-server may outlive the test.
+  try {
+    await browser?.close();
+  } finally {
+    try {
+      await server?.stop();
+      assert.deepEqual(processesOf(scratch), [], 'code-server processes left running');
+    } finally {
+      if (failed) console.error(`e2e scratch directory kept for inspection: ${scratch}`);
+      else rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+});
+
+/** Runs a command through the palette: F1, type, wait until the wanted row is the selected one, Enter. */
+async function runFromPalette(page: Page, query: string, row: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(query);
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: row }).waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+}
+
+test('"Show version and runtime" loads the bundled SQLite in code-server\'s extension host', {
+  timeout: 120_000,
+}, async (t) => {
+  let page: Page | undefined;
+  try {
+    // A private copy: other builds may rewrite dist/ while this test runs.
+    const vsix = join(scratch, 'qrels-studio.vsix');
+    copyFileSync(builtVsix, vsix);
+    const folder = join(scratch, 'workspace');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'sample.qrels'), '101 0 doc-17 2\n101 0 doc-42 0\n102 0 doc-08 1\n');
+
+    server = await startCodeServer({ scratch, folder, extensions: [vsix] });
+    browser = await launchChromium(join(scratch, 'chromium'), { viewport: { width: 1280, height: 720 } });
+    page = browser.page;
+
+    const started = Date.now();
+    await page.goto(server.workbenchUrl);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 30_000 });
+    // The explorer lists the workspace once the workbench has restored; only then do keybindings reach the palette.
+    const fileRow = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'sample.qrels' });
+    await fileRow.waitFor({ timeout: 30_000 });
+    await fileRow.click();
+    await page.locator('.editor-instance .view-lines', { hasText: 'doc-17' }).waitFor({ timeout: 10_000 });
+
+    await runFromPalette(page, `>${commandTitle}`, commandTitle);
+    const toast = page.locator('.notification-toast', { hasText: `Qrels Studio ${version} ·` });
+    await toast.waitFor({ state: 'visible', timeout: 30_000 });
+    const message = ((await toast.locator('.notification-list-item-message').textContent()) ?? '').trim();
+    t.diagnostic(`notification: ${message}`);
+    t.diagnostic(`workbench to notification: ${Date.now() - started} ms`);
+
+    assert.match(message, new RegExp(`^Qrels Studio ${version.replaceAll('.', '\\.')} · host VS Code \\d+\\.\\d+`));
+    assert.ok(message.includes('Node.js 24'), message);
+    assert.match(message, /Node\.js 24\.\d+\.\d+ \(N-API 10, ABI 137\)/);
+    assert.ok(message.includes('SQLite 3.'), message);
+    assert.ok(message.includes('journal wal, WAL read-back ok'), message);
+    assert.match(message, new RegExp(`platform ${process.platform}-${process.arch}`));
+
+    // The output channel names the binary that was loaded: the one shipped in the installed extension.
+    await runFromPalette(page, '>Output: Show Output Channels', 'Output: Show Output Channels');
+    await page.locator('.quick-input-widget input').fill('Qrels Studio');
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Qrels Studio' }).waitFor();
+    await page.keyboard.press('Enter');
+    const outputLines = page.locator('.part.panel .view-lines', { hasText: 'better_sqlite3' });
+    await outputLines.waitFor({ timeout: 10_000 });
+    // Monaco renders spaces as no-break spaces and soft-wraps long lines: compare without any whitespace.
+    const output = ((await outputLines.textContent()) ?? '').replace(/\s+/g, '');
+    const binding = join(
+      server.extensionsDir,
+      `qrels-studio.qrels-studio-${version}`,
+      'dist',
+      'native',
+      `better_sqlite3-${process.platform}-${process.arch}.node`,
+    );
+    assert.ok(output.includes(binding.replace(/\s+/g, '')), `output channel does not name ${binding}:\n${output}`);
+
+    // Negative checks: no error notification from the command, and the extension host did not report a failed
+    // activation or a binding that could not be loaded.
+    const errors = await page.locator('.notification-toast', { hasText: 'Qrels Studio:' }).allInnerTexts();
+    assert.deepEqual(errors, [], 'an error notification appeared');
+    assert.equal(await page.locator('.notification-toast .codicon-error').count(), 0, 'a notification shows an error');
+    const hostLog = server.extensionHostLog();
+    assert.match(hostLog, /qrels-studio\.qrels-studio/, 'the extension host log does not mention the extension');
+    assert.doesNotMatch(hostLog, /Activating extension .?qrels-studio\.qrels-studio.? failed/i);
+    assert.doesNotMatch(hostLog, /NODE_MODULE_VERSION|invalid ELF header|Runtime check failed/);
+
+    // Expanded, the notification shows the whole report: that is the picture for the README.
+    await toast.hover();
+    await toast.locator('.codicon-notifications-expand').click();
+    await page
+      .locator('.notification-toast.notification-fade-in-done', { hasText: `Qrels Studio ${version}` })
+      .waitFor();
+    const screenshot =
+      process.env.QRELS_STUDIO_SCREENSHOTS === '1'
+        ? join(repoRoot, 'media', 'screenshots', 'runtime.png')
+        : join(scratch, 'runtime.png');
+    mkdirSync(join(screenshot, '..'), { recursive: true });
+    await page.screenshot({ path: screenshot });
+    t.diagnostic(`screenshot: ${screenshot}`);
+  } catch (error) {
+    failed = true;
+    if (page) {
+      await page.screenshot({ path: join(scratch, 'failure.png') }).catch(() => {});
+      const rows = await page.locator('.quick-input-widget .monaco-list-row').allTextContents();
+      if (rows.length > 0) t.diagnostic(`command palette at failure:\n${rows.join('\n')}`);
+    }
+    if (server) t.diagnostic(`code-server output:\n${server.output().slice(-4000)}`);
+    t.diagnostic(`failure screenshot and logs: ${scratch}`);
+    throw error;
+  }
+});
