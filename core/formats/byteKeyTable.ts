@@ -111,7 +111,10 @@ export class ByteKeyStore {
   }
 }
 
-/** A hash index over the entries of a store, kept at most half full. */
+/**
+ * A hash index over the entries of a store, at most three quarters full (between 3/8 and 3/4 after sizing to a
+ * power of two: the next doubling would cost as much memory as the judgments themselves).
+ */
 export class ByteKeyIndex {
   private slots: Int32Array<ArrayBuffer>; // pairs [hash, entry + 1]; entry + 1 = 0 marks an empty slot
   private size = 0;
@@ -120,7 +123,7 @@ export class ByteKeyIndex {
   constructor(store: ByteKeyStore, expectedEntries = 1024) {
     this.store = store;
     let capacity = 16;
-    while (capacity < expectedEntries * 2) capacity *= 2;
+    while (capacity * 3 < expectedEntries * 4) capacity *= 2;
     this.slots = new Int32Array(capacity * 2);
   }
 
@@ -137,7 +140,7 @@ export class ByteKeyIndex {
 
   /** Indexes an entry of the store (whose key the caller knows is not indexed yet). */
   insert(entry: number): void {
-    if ((this.size + 1) * 2 > this.slots.length >> 1) this.grow(); // load ≤ 1/2: linear probing stays short
+    if ((this.size + 1) * 4 > (this.slots.length >> 1) * 3) this.grow();
     this.place(this.store.hash(entry), entry);
     this.size++;
   }

@@ -38,7 +38,7 @@ export class FileReadError extends Error {
   }
 }
 
-const chunkSize = 1 << 20;
+const chunkSize = 1 << 19;
 
 export function isGzipFile(file: string): boolean {
   let fd: number | undefined;
