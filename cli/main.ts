@@ -3,10 +3,11 @@ import { FileReadError } from '../core/formats/lineReader.ts';
 import { NativeBindingMissingError } from '../core/store/sqliteDatabase.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from './cliContext.ts';
 import { evalCommand } from './commands/eval.ts';
+import { lintCommand } from './commands/lint.ts';
 import { versionCommand } from './commands/version.ts';
 
 /** Every command, one line each. */
-export const cliCommands: readonly CliCommand[] = [evalCommand, versionCommand];
+export const cliCommands: readonly CliCommand[] = [evalCommand, lintCommand, versionCommand];
 
 function helpText(): string {
   const width = Math.max(...cliCommands.map((c) => c.name.length));

@@ -6,8 +6,9 @@ import { createGunzip } from 'node:zlib';
 /**
  * Called once per line: `bytes[start, end)` is the line without its `\n` (a `\r` before it is kept: callers
  * decide whether CRLF matters). `lineNumber` is 1-based. The buffer is reused after the call returns.
+ * Returning `false` stops the reading (the rest of the file is not read).
  */
-export type LineHandler = (bytes: Buffer, start: number, end: number, lineNumber: number) => void;
+export type LineHandler = (bytes: Buffer, start: number, end: number, lineNumber: number) => unknown;
 
 export interface LineReadSummary {
   lines: number;
@@ -15,6 +16,8 @@ export interface LineReadSummary {
   /** false when the last line is not terminated by `\n` (an empty file counts as terminated). */
   endsWithNewline: boolean;
   gzip: boolean;
+  /** True when the handler stopped the reading before the end of the file. */
+  stopped: boolean;
 }
 
 export class FileReadError extends Error {
@@ -84,7 +87,9 @@ export function estimateLineCount(file: string): number | undefined {
 export async function readLineText(file: string, lineNumber: number): Promise<string> {
   let text = '';
   await readLines(file, (bytes, start, end, line) => {
-    if (line === lineNumber) text = bytes.toString('utf8', start, end);
+    if (line < lineNumber) return true;
+    text = bytes.toString('utf8', start, end);
+    return false;
   });
   return text;
 }
@@ -99,8 +104,9 @@ export async function readLines(file: string, onLine: LineHandler): Promise<Line
   let carry: Buffer | undefined; // an unfinished line from the previous chunk
   let lineNumber = 0;
   let bytes = 0;
+  let stopped = false;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    reading: for await (const chunk of stream as AsyncIterable<Buffer>) {
       bytes += chunk.length;
       let buffer = chunk;
       let position = 0;
@@ -111,15 +117,21 @@ export async function readLines(file: string, onLine: LineHandler): Promise<Line
           continue;
         }
         buffer = Buffer.concat([carry, chunk.subarray(0, newline + 1)]);
-        onLine(buffer, 0, buffer.length - 1, ++lineNumber);
         carry = undefined;
+        if (onLine(buffer, 0, buffer.length - 1, ++lineNumber) === false) {
+          stopped = true;
+          break; // leaving the loop destroys the stream
+        }
         buffer = chunk;
         position = newline + 1;
       }
       for (;;) {
         const newline = buffer.indexOf(10, position);
         if (newline === -1) break;
-        onLine(buffer, position, newline, ++lineNumber);
+        if (onLine(buffer, position, newline, ++lineNumber) === false) {
+          stopped = true;
+          break reading;
+        }
         position = newline + 1;
       }
       // Copy, so the stream's chunk can be released.
@@ -131,6 +143,7 @@ export async function readLines(file: string, onLine: LineHandler): Promise<Line
     if (typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string') throw new FileReadError(file, error);
     throw error;
   }
-  if (carry && carry.length > 0) onLine(carry, 0, carry.length, ++lineNumber);
-  return { lines: lineNumber, bytes, endsWithNewline: !carry || carry.length === 0, gzip };
+  if (stopped) return { lines: lineNumber, bytes, endsWithNewline: true, gzip, stopped };
+  if (carry && carry.length > 0) stopped = onLine(carry, 0, carry.length, ++lineNumber) === false;
+  return { lines: lineNumber, bytes, endsWithNewline: !carry || carry.length === 0, gzip, stopped };
 }

@@ -30,10 +30,9 @@ export interface Qrels {
   labels: Int32Array;
 }
 
-/** A data line is any line that is neither blank nor a `#` comment. */
+/** A data line is any line that is neither blank nor a comment. */
 function isDataLine(bytes: Uint8Array, start: number, end: number): boolean {
-  const first = nextFieldStart(bytes, start, end);
-  return first < end && bytes[first] !== 35;
+  return bytes[start] !== 35 && !isBlankLine(bytes, start, end);
 }
 
 export async function readQrels(file: string): Promise<Qrels> {
@@ -57,12 +56,11 @@ export async function readQrels(file: string): Promise<Qrels> {
   });
 
   await readLines(file, (bytes, start, end, line) => {
-    if (duplicate) return;
     lineNumber = line;
     if (isBlankLine(bytes, start, end)) return;
     const count = fields.split(bytes, start, end);
     const { starts, ends } = fields;
-    if (bytes[starts[0]!] === 35) return; // '#' comment line
+    if (bytes[start] === 35) return; // '#' in the first byte: a comment (trec_eval's get_qrels.c)
     if (count !== 4) {
       throw new FormatError(
         file,
@@ -96,7 +94,7 @@ export async function readQrels(file: string): Promise<Qrels> {
         docid: fieldText(bytes, docStart, docEnd),
         qid: displayQueryId(queries[query]!.qid),
       };
-      return;
+      return false;
     }
     judgmentIndex.insert(judgments.add(query, bytes, docStart, docEnd, hash));
     labels.push(label);
@@ -133,11 +131,10 @@ async function locateDataLine(file: string, index: number, field: number): Promi
   let found = { line: 0, column: 1 };
   const fields = new FieldSplitter(field + 1);
   await readLines(file, (bytes, start, end, line) => {
-    if (found.line !== 0 || !isDataLine(bytes, start, end)) return;
-    if (seen++ === index) {
-      fields.split(bytes, start, end);
-      found = { line, column: columnOf(bytes, start, fields.starts[field]!) };
-    }
+    if (!isDataLine(bytes, start, end) || seen++ !== index) return true;
+    fields.split(bytes, start, end);
+    found = { line, column: columnOf(bytes, start, fields.starts[field]!) };
+    return false;
   });
   return found;
 }

@@ -1,0 +1,12 @@
+// Lints a file on disk (plain or gzip, streamed as byte ranges: no string per line). Rejects with the reader's
+// FileReadError ("FILE: cannot read: no such file") when the file cannot be read.
+import { estimateLineCount, readLines } from '../formats/lineReader.ts';
+import { LintSession } from './lintSession.ts';
+import type { LintOptions, LintResult } from './types.ts';
+
+/** `path` is read; `name` (default: `path`) is what diagnostics call the file. */
+export async function lintFile(path: string, options: LintOptions & { name?: string } = {}): Promise<LintResult> {
+  const session = new LintSession(options.name ?? path, options.type, estimateLineCount(path));
+  const summary = await readLines(path, session.addLine);
+  return session.finish({ lines: summary.lines, endsWithNewline: summary.endsWithNewline });
+}

@@ -1,0 +1,260 @@
+// The linter's one pass over a file, fed line by line (byte ranges) by lintFile (from disk, plain or gzip) or
+// lintText (an editor's document). It keeps the first lines until it knows the file type, then runs every rule
+// for that type on each line: the session splits each line once and derives the facts rules share (interned
+// query, (query, docid) pair and its first occurrence, label, rank, score), and the rules report.
+//
+// Cascade guard: when more than half of the first 100 content lines are malformed for the type (detected or
+// forced), the file is clearly something else; the session says so in one error and reports nothing more.
+import { parseFloatField, parseIntegerField } from '../formats/trecFields.ts';
+import { type Detection, detectFileType, fileTypeName, type SampleLine } from './detectFileType.ts';
+import { type FileFormat, fileFormats } from './fileFormats.ts';
+import { LineView } from './lineView.ts';
+import { PairIndex } from './pairIndex.ts';
+import { QueryIndex } from './queryIndex.ts';
+import { lintRules } from './registry.ts';
+import type { FileEnd, LintRule, Problem, RuleCheck, RuleContext } from './rule.ts';
+import { emptyFile } from './rules/emptyFile.ts';
+import { fileType } from './rules/fileType.ts';
+import { unsupportedFormat } from './rules/unsupportedFormat.ts';
+import type { DetectedFileType, LintDiagnostic, LintFileType, LintResult } from './types.ts';
+
+/** Content lines looked at before deciding the type, and for the cascade guard. */
+const sampleContentLines = 100;
+/** Below this many sample content lines, malformed lines are reported one by one (a file being typed). */
+const guardMinimumLines = 10;
+const sampleMaxLines = 2000;
+const sampleMaxBytes = 1 << 20;
+
+export class LintSession {
+  readonly file: string;
+  private readonly forcedType: LintFileType | undefined;
+  private readonly diagnostics: LintDiagnostic[] = [];
+  private readonly view = new LineView();
+  private readonly queries = new QueryIndex();
+  private readonly pairs: PairIndex;
+  private readonly expectedLines: number;
+
+  private sample: SampleLine[] | undefined = [];
+  private sampleContent = 0;
+  private sampleBytes = 0;
+  private stopped = false;
+  private type: DetectedFileType = 'empty';
+  private format: FileFormat | undefined;
+  private lineChecks: ((line: LineView) => void)[] = [];
+  private endChecks: ((file: FileEnd) => void)[] = [];
+  // Counted while the sample is replayed, for the cascade guard.
+  private counting = false;
+  private countedLines = 0;
+  private malformedLines = 0;
+  private firstMalformed = 0;
+
+  /** `expectedLines`, when known, sizes the pair storage once instead of growing it. */
+  constructor(file: string, forcedType?: LintFileType, expectedLines = 4096) {
+    this.file = file;
+    this.forcedType = forcedType;
+    this.expectedLines = Math.min(Math.max(expectedLines, 1024), 1 << 22);
+    this.pairs = new PairIndex(this.expectedLines);
+  }
+
+  /**
+   * Takes the next line: `bytes[start, end)` without its `\n`, `lineNumber` 1-based and consecutive. Returns false
+   * once the session has stopped (a file it will not lint further), so the reader can stop too.
+   */
+  readonly addLine = (bytes: Uint8Array, start: number, end: number, lineNumber: number): boolean => {
+    if (this.stopped) return false;
+    const sample = this.sample;
+    if (sample === undefined) {
+      this.process(bytes, start, end, lineNumber);
+      return !this.stopped;
+    }
+    const copy = bytes.slice(start, end);
+    sample.push({ bytes: copy, number: lineNumber });
+    this.sampleBytes += copy.length;
+    if (!isBlankOrComment(copy)) this.sampleContent++;
+    if (
+      this.sampleContent >= sampleContentLines ||
+      sample.length >= sampleMaxLines ||
+      this.sampleBytes >= sampleMaxBytes
+    ) {
+      this.decide();
+    }
+    return !this.stopped;
+  };
+
+  /** Ends the file and returns every diagnostic, sorted by position. */
+  finish(file: FileEnd): LintResult {
+    if (this.sample !== undefined) this.decide();
+    if (!this.stopped) for (const check of this.endChecks) check(file);
+    this.diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
+    return { file: this.file, type: this.type, diagnostics: this.diagnostics };
+  }
+
+  /** Decides the file type from the sample, then lints the sample lines and applies the cascade guard. */
+  private decide(): void {
+    const sample = this.sample!;
+    this.sample = undefined;
+    const detection = detectFileType(sample);
+    const type = this.forcedType ?? detection.type;
+    this.type = type;
+    if (detection.type === 'empty') {
+      this.reportFileLevel(
+        emptyFile,
+        sample,
+        'no judgment or ranking lines: the file is empty or holds only blank and comment lines',
+      );
+      return;
+    }
+    if (type === 'prels') {
+      this.reportFileLevel(unsupportedFormat, sample, 'this is a prels file (statAP), not a qrels file; not linted');
+      return;
+    }
+    if (type === 'unknown' || type === 'empty') {
+      this.reportFileLevel(
+        fileType,
+        sample,
+        `cannot tell what kind of file this is: ${detection.description}; TREC qrels have 4 columns ` +
+          '(qid iter docid rel), TREC runs 6 (qid Q0 docid rank score tag), BEIR qrels 3 tab-separated ' +
+          '(query-id corpus-id score) under a header; not linted',
+      );
+      return;
+    }
+    this.start(fileFormats[type]);
+    this.counting = true;
+    for (const line of sample) this.process(line.bytes, 0, line.bytes.length, line.number);
+    this.counting = false;
+    if (this.countedLines >= guardMinimumLines && this.malformedLines * 2 > this.countedLines) {
+      this.tripGuard(detection);
+    }
+  }
+
+  private start(format: FileFormat): void {
+    this.format = format;
+    const context: RuleContext = {
+      file: this.file,
+      format,
+      queries: this.queries,
+      pairs: this.pairs,
+      expectedLines: this.expectedLines,
+      report: () => {},
+    };
+    for (const rule of lintRules) {
+      if (!rule.create || !rule.fileTypes.includes(format.type)) continue;
+      const check: RuleCheck = rule.create({ ...context, report: (problem) => this.report(rule, problem) });
+      if (check.line) this.lineChecks.push(check.line);
+      if (check.end) this.endChecks.push(check.end);
+    }
+  }
+
+  private process(bytes: Uint8Array, start: number, end: number, lineNumber: number): void {
+    const format = this.format!;
+    const line = this.view;
+    line.reset(bytes, start, end, lineNumber);
+    if (format.header && lineNumber === 1) {
+      line.kind = 'header';
+    } else if (line.isBlank()) {
+      line.kind = 'blank';
+    } else if (
+      (format.comments === 'first-byte' && bytes[line.start] === 35) ||
+      (format.comments === 'first-non-blank' && line.firstNonSpace() === 35)
+    ) {
+      line.kind = 'comment';
+    }
+    if (line.kind === 'content' || line.kind === 'header') {
+      if (format.separator === 'tab') line.splitOnTabs();
+      else line.splitOnWhitespace();
+    }
+    if (line.kind === 'content') this.derive(line, format);
+    const checks = this.lineChecks;
+    for (let i = 0; i < checks.length; i++) checks[i]!(line);
+  }
+
+  /** The facts of a content line every rule shares. */
+  private derive(line: LineView, format: FileFormat): void {
+    const columns = format.columns.length;
+    line.wellFormed = line.fieldCount === columns || (line.fieldCount > columns && format.extraColumns === 'ignored');
+    let valid = line.wellFormed;
+    if (line.wellFormed) {
+      line.qid = this.queries.intern(line, 0);
+      this.pairs.add(line, format.docidField);
+      const bytes = line.bytes;
+      if (format.labelField >= 0) {
+        let from = line.starts[format.labelField]!;
+        let to = line.ends[format.labelField]!;
+        if (format.separator === 'tab') {
+          // Python's int() accepts surrounding spaces.
+          while (from < to && bytes[from] === 32) from++;
+          while (to > from && bytes[to - 1] === 32) to--;
+        }
+        line.label = parseIntegerField(bytes, from, to);
+        valid = !Number.isNaN(line.label);
+      }
+      if (format.scoreField >= 0) {
+        line.rank = parseIntegerField(bytes, line.starts[format.rankField]!, line.ends[format.rankField]!);
+        line.score = parseFloatField(bytes, line.starts[format.scoreField]!, line.ends[format.scoreField]!);
+        valid = !Number.isNaN(line.score);
+      }
+    }
+    if (this.counting) {
+      this.countedLines++;
+      if (!valid && this.malformedLines++ === 0) this.firstMalformed = line.number;
+    }
+  }
+
+  private tripGuard(detection: Detection): void {
+    const format = this.format!;
+    const example = this.diagnostics.find((d) => d.line === this.firstMalformed && d.severity === 'error');
+    this.diagnostics.length = 0;
+    this.lineChecks = [];
+    this.endChecks = [];
+    this.stopped = true;
+    const looksLike =
+      detection.type !== format.type && detection.type !== 'unknown' && detection.type !== 'empty'
+        ? `; it looks like ${fileTypeName(detection.type)} (${detection.description})`
+        : '';
+    const firstProblem = example ? ` (line ${example.line}: ${example.message})` : '';
+    this.report(fileType, {
+      line: example?.line ?? this.firstMalformed,
+      column: example?.column ?? 1,
+      endColumn: example?.endColumn ?? 1,
+      message:
+        `${this.malformedLines} of the first ${this.countedLines} lines are not valid ${format.name} lines` +
+        `${firstProblem}${looksLike}; the rest of the file is not linted`,
+    });
+  }
+
+  private reportFileLevel(rule: LintRule, sample: readonly SampleLine[], message: string): void {
+    this.stopped = true;
+    const first = sample.find((line) => !isBlankOrComment(line.bytes));
+    const line = this.view;
+    if (first) line.reset(first.bytes, 0, first.bytes.length, first.number);
+    this.report(rule, {
+      line: first?.number ?? 1,
+      column: 1,
+      endColumn: first ? line.endColumn() : 1,
+      message,
+    });
+  }
+
+  private report(rule: LintRule, problem: Problem): void {
+    this.diagnostics.push({
+      file: this.file,
+      line: problem.line,
+      column: problem.column,
+      endLine: problem.endLine ?? problem.line,
+      endColumn: problem.endColumn,
+      severity: rule.severity,
+      rule: rule.id,
+      message: problem.message,
+      ...(problem.related ? { related: problem.related } : {}),
+    });
+  }
+}
+
+function isBlankOrComment(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    return c === 35;
+  }
+  return true;
+}

@@ -1,0 +1,19 @@
+// Lints a document held in memory (an editor buffer) with exactly the per-line code lintFile uses.
+import { LintSession } from './lintSession.ts';
+import type { LintFileType, LintResult } from './types.ts';
+
+export function lintText(text: string, type?: LintFileType, file = '<text>'): LintResult {
+  const bytes = Buffer.from(text, 'utf8');
+  const session = new LintSession(file, type);
+  let lineNumber = 0;
+  let position = 0;
+  for (;;) {
+    const newline = bytes.indexOf(10, position);
+    if (newline === -1) break;
+    session.addLine(bytes, position, newline, ++lineNumber);
+    position = newline + 1;
+  }
+  const endsWithNewline = position === bytes.length;
+  if (!endsWithNewline) session.addLine(bytes, position, bytes.length, ++lineNumber);
+  return session.finish({ lines: lineNumber, endsWithNewline });
+}

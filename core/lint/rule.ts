@@ -1,0 +1,61 @@
+// A lint rule is a record: its id, severity, one-line description, the file types it checks, and a factory for
+// its per-file check. The session calls `line` for every line in order (comments and blank lines included; a
+// rule looks at `line.kind`) and `end` once after the last line. Rules with no `create` are reported by the
+// session itself (file-level verdicts such as an undetectable file type).
+import type { FileFormat } from './fileFormats.ts';
+import type { LineView } from './lineView.ts';
+import type { PairIndex } from './pairIndex.ts';
+import type { QueryIndex } from './queryIndex.ts';
+import type { LintFileType, LintSeverity, RelatedPosition } from './types.ts';
+
+export interface LintRule {
+  readonly id: string;
+  readonly severity: LintSeverity;
+  /** What the rule checks and why it matters, in a sentence or two (help text, hover). */
+  readonly description: string;
+  readonly fileTypes: readonly LintFileType[];
+  create?(context: RuleContext): RuleCheck;
+}
+
+export interface RuleCheck {
+  line?(line: LineView): void;
+  end?(file: FileEnd): void;
+}
+
+export interface FileEnd {
+  /** Number of lines (a last line without `\n` counts). */
+  lines: number;
+  endsWithNewline: boolean;
+}
+
+/** A problem as a rule reports it; severity, rule id and file are added by the session. */
+export interface Problem {
+  line: number;
+  column: number;
+  endColumn: number;
+  /** Defaults to `line`. */
+  endLine?: number;
+  message: string;
+  related?: RelatedPosition;
+}
+
+export interface RuleContext {
+  readonly file: string;
+  readonly format: FileFormat;
+  readonly queries: QueryIndex;
+  readonly pairs: PairIndex;
+  /** Roughly how many lines the file has (from its size), to size per-line storage once. */
+  readonly expectedLines: number;
+  report(problem: Problem): void;
+}
+
+/** Quotes a value for a message. */
+export function quote(text: string): string {
+  return `'${text}'`;
+}
+
+/** "1 line" / "3 lines". */
+export function plural(count: number, noun: string): string {
+  const digits = String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${digits} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,49 @@
+import type { LintRule } from '../rule.ts';
+
+// trec_eval's qrels reader (get_qrels.c) skips a comment line and then parses the next line as a judgment without
+// checking whether it is a comment too; after a comment on the last line it reads past the end of its buffer.
+
+export const commentPlacement: LintRule = {
+  id: 'comment-placement',
+  severity: 'warning',
+  description:
+    "A qrels comment trec_eval mishandles: its reader skips one '#' line and parses the next line as a judgment " +
+    'even when it is a comment, and a comment on the last line makes it read past the end of the file.',
+  fileTypes: ['qrels'],
+  create({ report }) {
+    // Whether the previous line is a comment trec_eval skips: after it, the next line is parsed whatever it is.
+    let previousSkipped = false;
+    let lastComment = { line: 0, endColumn: 0 };
+    let lastLine = 0;
+    return {
+      line(line) {
+        lastLine = line.number;
+        if (line.kind !== 'comment') {
+          previousSkipped = false;
+          return;
+        }
+        previousSkipped = !previousSkipped;
+        if (!previousSkipped) {
+          report({
+            line: line.number,
+            column: 1,
+            endColumn: line.endColumn(),
+            message:
+              'comment right after another comment: trec_eval skips only one comment line at a time and reads ' +
+              "this one as a judgment ('Malformed line' unless it has exactly 4 fields)",
+          });
+        }
+        lastComment = { line: line.number, endColumn: line.endColumn() };
+      },
+      end() {
+        if (lastComment.line === 0 || lastComment.line !== lastLine) return;
+        report({
+          line: lastComment.line,
+          column: 1,
+          endColumn: lastComment.endColumn,
+          message: 'comment on the last line: trec_eval reads past the end of the file after it; end with a judgment',
+        });
+      },
+    };
+  },
+};
