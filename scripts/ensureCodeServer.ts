@@ -245,10 +245,16 @@ function readMarker(): Marker | undefined {
   }
 }
 
-/** This Node first on PATH, so `npm`, the lifecycle scripts and node-gyp all run on it. */
+/**
+ * This Node first on PATH, so `npm`, the lifecycle scripts and node-gyp all run on it; and not the user agent an
+ * outer npm set: npm reads npm_config_user_agent as its own, and code-server's postinstall takes the Node version
+ * from it, so an outer `npm test` on the system Node 20 made it refuse. (Dropping every npm_* variable instead
+ * made the nested install hang here.)
+ */
 function installEnv(): NodeJS.ProcessEnv {
+  const { npm_config_user_agent: _outerUserAgent, ...env } = process.env;
   return {
-    ...process.env,
+    ...env,
     PATH: [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter),
     npm_config_update_notifier: 'false',
   };
