@@ -7,7 +7,7 @@
 // CPU cache, where a table of a million pairs would miss on almost every lookup). The first time a query comes
 // back after another one, every pair so far goes into one index over the whole store, which serves from then on.
 import { ByteKeyIndex, ByteKeyStore, hashBytes } from '../formats/byteKeyTable.ts';
-import { growInt32, growUint8 } from './growable.ts';
+import { growInt32, growUint8 } from '../formats/growableArrays.ts';
 import type { LineView } from './lineView.ts';
 
 export class PairIndex {

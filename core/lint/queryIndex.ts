@@ -1,7 +1,7 @@
 // Query ids of the file being linted, interned to small integers from their bytes (no string per line), with the
 // position of each query's first line for diagnostics that point at a query.
 import { ByteKeyIndex, ByteKeyStore, hashBytes } from '../formats/byteKeyTable.ts';
-import { growInt32, growUint8 } from './growable.ts';
+import { growInt32, growUint8 } from '../formats/growableArrays.ts';
 import type { LineView } from './lineView.ts';
 
 export class QueryIndex {

@@ -1,4 +1,4 @@
-import { growInt32, growUint8 } from '../growable.ts';
+import { growInt32, growUint8 } from '../../formats/growableArrays.ts';
 import { type LintRule, plural, quote } from '../rule.ts';
 
 function labels(count: number): string {

@@ -1,4 +1,4 @@
-import { growFloat64, growInt32 } from '../growable.ts';
+import { growFloat64, growInt32 } from '../../formats/growableArrays.ts';
 import { type LintRule, plural, quote } from '../rule.ts';
 
 // trec_eval ignores the rank column: it sorts each query's documents by score, highest first, and breaks ties by
