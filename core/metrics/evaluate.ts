@@ -60,6 +60,10 @@ export async function evaluateRunFile(
   runFile: string,
   options: EvaluationOptions,
 ): Promise<RunEvaluation> {
+  if (qrels.queries.length === 0) {
+    // trec_eval stops too ("No queries with both results and relevance info"); averages over nothing mean nothing.
+    throw new FormatError(qrels.file, 1, 1, 'the qrels file has no judgments (it is empty or only comments)');
+  }
   const names = options.measures.map(valueNames);
   const measureOptions = { relevanceLevel: options.relevanceLevel };
   const repeats = new RepeatFinder();

@@ -176,6 +176,12 @@ for (const [name, qrels, run, expected] of [
     /qrels:3:5: error: duplicate judgment of document 'a' for query 'q' \(first on line 1\)/,
   ],
   [
+    'an empty qrels file',
+    '# nothing judged yet\n',
+    'q Q0 a 1 1 r\n',
+    /qrels:1:1: error: the qrels file has no judgments/,
+  ],
+  [
     'a run line with 5 fields',
     'q 0 a 1\n',
     'q Q0 a 1 1\n',
