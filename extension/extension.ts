@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { showRuntime } from './commands/showRuntime.ts';
+import { startLanguageClientWhenNeeded, stopLanguageClient } from './languageClient.ts';
 import { openRuntimePanel } from './panels/runtimePanel.ts';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -17,6 +18,9 @@ export function activate(context: vscode.ExtensionContext): void {
       }
     }),
   );
+  startLanguageClientWhenNeeded(context);
 }
 
-export function deactivate(): void {}
+export function deactivate(): Promise<void> {
+  return stopLanguageClient();
+}

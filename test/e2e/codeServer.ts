@@ -308,3 +308,28 @@ export async function launchChromium(
   const page = context.pages()[0] ?? (await context.newPage());
   return { context, page, close: () => context.close() };
 }
+
+/**
+ * Runs a command through the palette: F1, type, wait until the wanted row is the selected one, Enter. The palette
+ * lists what was registered when it opened, and on a busy machine an extension's commands can register a few
+ * seconds after the workbench shows: a palette without the row is closed and opened again, until `timeoutMs`.
+ */
+export async function runFromPalette(page: Page, query: string, row: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const input = page.locator('.quick-input-widget input');
+  const wanted = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: row });
+  for (;;) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(query);
+    try {
+      await wanted.waitFor({ timeout: Math.max(1000, Math.min(5000, deadline - Date.now())) });
+      break;
+    } catch (error) {
+      if (Date.now() >= deadline) throw error;
+      await page.keyboard.press('Escape');
+      await input.waitFor({ state: 'hidden', timeout: 10_000 });
+    }
+  }
+  await page.keyboard.press('Enter');
+}

@@ -10,7 +10,14 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { ensureCodeServer } from '../../scripts/ensureCodeServer.ts';
 import { distDir, repoRoot, scratchDir } from '../helpers.ts';
-import { type Browser, type CodeServer, launchChromium, processesOf, startCodeServer } from './codeServer.ts';
+import {
+  type Browser,
+  type CodeServer,
+  launchChromium,
+  processesOf,
+  runFromPalette,
+  startCodeServer,
+} from './codeServer.ts';
 
 const builtVsix = join(distDir, 'qrels-studio.vsix');
 const version = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version as string;
@@ -41,16 +48,6 @@ after(async () => {
     }
   }
 });
-
-/** Runs a command through the palette: F1, type, wait until the wanted row is the selected one, Enter. */
-async function runFromPalette(page: Page, query: string, row: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(query);
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: row }).waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Enter');
-}
 
 test('"Show version and runtime" loads the bundled SQLite in code-server\'s extension host', {
   timeout: 120_000,
