@@ -4,13 +4,17 @@
 // Everything lives in a scratch directory (HOME, XDG dirs, user data, extensions, config), never the user's home.
 // Every process code-server starts carries a marker in its environment, so stop() can find and kill all of them —
 // the extension host and language servers included — and check that none is left.
+
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { after, before, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { ensureCodeServer } from '../../scripts/ensureCodeServer.ts';
+import { distDir, scratchDir } from '../helpers.ts';
 import { assertChromiumInstalled, chromiumArgs, chromiumPath } from '../webview/chromium.ts';
 
 const markerVariable = 'QRELS_STUDIO_E2E_RUN';
@@ -332,4 +336,99 @@ export async function runFromPalette(page: Page, query: string, row: string, tim
     }
   }
   await page.keyboard.press('Enter');
+}
+
+export interface WorkbenchSession {
+  page: Page;
+  server: CodeServer;
+  /** Everything this test writes lives here; kept (with failure.png) when the test fails. */
+  scratch: string;
+}
+
+export interface WorkbenchTestOptions {
+  /** Files of the workspace folder, by name. */
+  files: Record<string, string>;
+  /** The file opened in an editor before `body` runs, and a piece of its text that shows it is displayed. */
+  open: { file: string; text: string };
+}
+
+/**
+ * One end-to-end test file's test: the packaged .vsix (a private copy: builds may rewrite dist/ meanwhile) in a
+ * fresh code-server with the workbench open in Chromium on a workspace holding `files`, `open.file` in an editor.
+ * Registers the hooks that install code-server once (outside the test's timeout) and that stop Chromium,
+ * code-server and everything it started even when the test fails, checking that nothing is left running.
+ */
+export function workbenchTest(
+  name: string,
+  options: WorkbenchTestOptions,
+  body: (session: WorkbenchSession, t: TestContext) => Promise<void>,
+): void {
+  const builtVsix = join(distDir, 'qrels-studio.vsix');
+  const scratch = scratchDir('qrels-studio-e2e-');
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let failed = false;
+
+  before(async () => {
+    assert.ok(existsSync(builtVsix), `${builtVsix} is missing: run \`npm run package\` first (\`npm test\` does)`);
+    await ensureCodeServer();
+  });
+
+  after(async () => {
+    try {
+      await browser?.close();
+    } finally {
+      try {
+        await server?.stop();
+        assert.deepEqual(processesOf(scratch), [], 'code-server processes left running');
+      } finally {
+        if (failed) console.error(`e2e scratch directory kept for inspection: ${scratch}`);
+        else rmSync(scratch, { recursive: true, force: true });
+      }
+    }
+  });
+
+  test(name, { timeout: 120_000 }, async (t) => {
+    let page: Page | undefined;
+    try {
+      const vsix = join(scratch, 'qrels-studio.vsix');
+      copyFileSync(builtVsix, vsix);
+      const folder = join(scratch, 'workspace');
+      mkdirSync(folder, { recursive: true });
+      for (const [file, text] of Object.entries(options.files)) writeFileSync(join(folder, file), text);
+
+      server = await startCodeServer({ scratch, folder, extensions: [vsix] });
+      browser = await launchChromium(join(scratch, 'chromium'), { viewport: { width: 1280, height: 720 } });
+      page = browser.page;
+      const started = Date.now();
+      await page.goto(server.workbenchUrl);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 30_000 });
+      // The explorer lists the workspace once the workbench has restored; only then do keybindings reach it.
+      const fileRow = page.locator('.explorer-folders-view .monaco-list-row', { hasText: options.open.file });
+      await fileRow.waitFor({ timeout: 30_000 });
+      await fileRow.click();
+      await page.locator('.editor-instance .view-lines', { hasText: options.open.text }).waitFor({ timeout: 10_000 });
+      t.diagnostic(`workbench ready with ${options.open.file} in ${Date.now() - started} ms`);
+
+      await body({ page, server, scratch }, t);
+    } catch (error) {
+      failed = true;
+      if (page) {
+        await page.screenshot({ path: join(scratch, 'failure.png') }).catch(() => {});
+        const rows = await page.locator('.quick-input-widget .monaco-list-row').allTextContents();
+        if (rows.length > 0) t.diagnostic(`command palette at failure:\n${rows.join('\n')}`);
+        const panel = await page
+          .locator('.part.panel')
+          .innerText()
+          .catch(() => '');
+        if (panel) t.diagnostic(`panel at failure:\n${panel.slice(0, 4000)}`);
+      }
+      if (server) {
+        t.diagnostic(`code-server output:\n${server.output().slice(-4000)}`);
+        t.diagnostic(`extension host log:\n${server.extensionHostLog().slice(-4000)}`);
+      }
+      t.diagnostic(`failure screenshot and logs: ${scratch}`);
+      throw error;
+    }
+  });
 }

@@ -4,76 +4,22 @@
 //
 // QRELS_STUDIO_SCREENSHOTS=1 also writes the README screenshot, media/screenshots/runtime.png.
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { ensureCodeServer } from '../../scripts/ensureCodeServer.ts';
-import { distDir, repoRoot, scratchDir } from '../helpers.ts';
-import {
-  type Browser,
-  type CodeServer,
-  launchChromium,
-  processesOf,
-  runFromPalette,
-  startCodeServer,
-} from './codeServer.ts';
+import { repoRoot } from '../helpers.ts';
+import { runFromPalette, workbenchTest } from './codeServer.ts';
 
-const builtVsix = join(distDir, 'qrels-studio.vsix');
 const version = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version as string;
 const commandTitle = 'Qrels Studio: Show version and runtime';
 
-const scratch = scratchDir('qrels-studio-e2e-');
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
-let failed = false;
-
-before(async () => {
-  assert.ok(existsSync(builtVsix), `${builtVsix} is missing: run \`npm run package\` first (\`npm test\` does)`);
-  // The first run installs code-server (minutes, so not under the test's timeout); later runs return at once.
-  await ensureCodeServer();
-});
-
-after(async () => {
-  // Each step runs even if an earlier one throws: no browser or code-server may outlive the test.
-  try {
-    await browser?.close();
-  } finally {
-    try {
-      await server?.stop();
-      assert.deepEqual(processesOf(scratch), [], 'code-server processes left running');
-    } finally {
-      if (failed) console.error(`e2e scratch directory kept for inspection: ${scratch}`);
-      else rmSync(scratch, { recursive: true, force: true });
-    }
-  }
-});
-
-test('"Show version and runtime" loads the bundled SQLite in code-server\'s extension host', {
-  timeout: 120_000,
-}, async (t) => {
-  let page: Page | undefined;
-  try {
-    // A private copy: other builds may rewrite dist/ while this test runs.
-    const vsix = join(scratch, 'qrels-studio.vsix');
-    copyFileSync(builtVsix, vsix);
-    const folder = join(scratch, 'workspace');
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'sample.qrels'), '101 0 doc-17 2\n101 0 doc-42 0\n102 0 doc-08 1\n');
-
-    server = await startCodeServer({ scratch, folder, extensions: [vsix] });
-    browser = await launchChromium(join(scratch, 'chromium'), { viewport: { width: 1280, height: 720 } });
-    page = browser.page;
-
+workbenchTest(
+  '"Show version and runtime" loads the bundled SQLite in code-server\'s extension host',
+  {
+    files: { 'sample.qrels': '101 0 doc-17 2\n101 0 doc-42 0\n102 0 doc-08 1\n' },
+    open: { file: 'sample.qrels', text: 'doc-17' },
+  },
+  async ({ page, server, scratch }, t) => {
     const started = Date.now();
-    await page.goto(server.workbenchUrl);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 30_000 });
-    // The explorer lists the workspace once the workbench has restored; only then do keybindings reach the palette.
-    const fileRow = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'sample.qrels' });
-    await fileRow.waitFor({ timeout: 30_000 });
-    await fileRow.click();
-    await page.locator('.editor-instance .view-lines', { hasText: 'doc-17' }).waitFor({ timeout: 10_000 });
-
     await runFromPalette(page, `>${commandTitle}`, commandTitle);
     const toast = page.locator('.notification-toast', { hasText: `Qrels Studio ${version} ·` });
     await toast.waitFor({ state: 'visible', timeout: 30_000 });
@@ -129,15 +75,5 @@ test('"Show version and runtime" loads the bundled SQLite in code-server\'s exte
     mkdirSync(join(screenshot, '..'), { recursive: true });
     await page.screenshot({ path: screenshot });
     t.diagnostic(`screenshot: ${screenshot}`);
-  } catch (error) {
-    failed = true;
-    if (page) {
-      await page.screenshot({ path: join(scratch, 'failure.png') }).catch(() => {});
-      const rows = await page.locator('.quick-input-widget .monaco-list-row').allTextContents();
-      if (rows.length > 0) t.diagnostic(`command palette at failure:\n${rows.join('\n')}`);
-    }
-    if (server) t.diagnostic(`code-server output:\n${server.output().slice(-4000)}`);
-    t.diagnostic(`failure screenshot and logs: ${scratch}`);
-    throw error;
-  }
-});
+  },
+);
