@@ -4,7 +4,7 @@ export interface CliContext {
   /** Directory holding the better-sqlite3 binaries (dist/native next to the bundle). */
   nativeDir: string;
   cwd: string;
-  stdout: (text: string) => void;
+  stdout: (text: string | Uint8Array) => void;
   stderr: (text: string) => void;
 }
 

@@ -17,9 +17,7 @@ interface EvalArguments {
 function integerOption(flag: string, text: string | undefined, minimum: number): number {
   if (text === undefined) throw new UsageError(`option -${flag} needs a value`);
   if (!/^-?\d+$/.test(text) || Number(text) < minimum) {
-    throw new UsageError(
-      `option -${flag}: expected an integer${minimum > -Infinity ? ` ≥ ${minimum}` : ''}, found '${text}'`,
-    );
+    throw new UsageError(`option -${flag}: expected an integer ≥ ${minimum}, found '${text}'`);
   }
   return Number(text);
 }
@@ -51,7 +49,8 @@ export function parseEvalArguments(args: readonly string[]): EvalArguments {
         else if (flag === 'c') parsed.complete = true;
         else if (flag === 'l' || flag === 'M' || flag === 'm') {
           const value = j + 1 < arg.length ? arg.slice(j + 1) : args[++i];
-          if (flag === 'l') parsed.relevanceLevel = integerOption('l', value, Number.NEGATIVE_INFINITY);
+          // Negative levels would count unjudged documents as relevant; trec_eval's numbers for them are nonsense.
+          if (flag === 'l') parsed.relevanceLevel = integerOption('l', value, 0);
           else if (flag === 'M') parsed.maxRetrieved = integerOption('M', value, 0);
           else if (value === undefined || value === '') throw new UsageError('option -m needs a measure');
           else parsed.measureSpecs.push(value);
@@ -102,7 +101,11 @@ export const evalCommand: CliCommand = {
     for (const runFile of runFiles) {
       const evaluation = await evaluateRunFile(qrels, runFile, options);
       if (parsed.json) evaluations.push(evaluation);
-      else context.stdout(formatTrecEvalText(evaluation, { perQuery: parsed.perQuery, runid: printRunid }));
+      // qids and the runid are byte strings (latin1): written back as the bytes they were, as trec_eval does.
+      else
+        context.stdout(
+          Buffer.from(formatTrecEvalText(evaluation, { perQuery: parsed.perQuery, runid: printRunid }), 'latin1'),
+        );
     }
     if (parsed.json) context.stdout(`${JSON.stringify(evaluationJson(evaluations, { perQuery: parsed.perQuery }))}\n`);
     return 0;

@@ -24,7 +24,7 @@ export class ByteKeyStore {
 
   constructor(expectedEntries = 1024, expectedKeyBytes = expectedEntries * 12) {
     this.meta = new Int32Array(Math.max(expectedEntries, 16) * stride);
-    this.pool = new Uint8Array(Math.max(expectedKeyBytes, 1024));
+    this.pool = new Uint8Array(Math.max(expectedKeyBytes, 64));
   }
 
   /** Forgets every entry, keeping the memory for reuse. */
@@ -158,5 +158,70 @@ export class ByteKeyIndex {
     const old = this.slots;
     this.slots = new Int32Array(old.length * 2);
     for (let i = 0; i < old.length; i += 2) if (old[i + 1] !== 0) this.place(old[i]!, old[i + 1]! - 1);
+  }
+}
+
+/**
+ * A hash index whose slots are partitioned by group: each group (query) gets its own small open-addressing region,
+ * so the lookups of one query's documents stay within a few cache lines instead of striding over one big table.
+ * Built once from a complete store; building finds the keys the store holds twice.
+ */
+export class GroupedByteKeyIndex {
+  private readonly store: ByteKeyStore;
+  private readonly regionStart: Int32Array; // per group: first slot; the region ends where the next one starts
+  private readonly slots: Int32Array; // pairs [hash, entry + 1]
+
+  /** Keys found again while building: the later entry and the first one (entries in store order). */
+  readonly repeats: { entry: number; first: number }[] = [];
+
+  constructor(store: ByteKeyStore, groupCount: number) {
+    this.store = store;
+    const counts = new Int32Array(groupCount);
+    for (let entry = 0; entry < store.count; entry++) counts[store.group(entry)]!++;
+    this.regionStart = new Int32Array(groupCount + 1);
+    let total = 0;
+    for (let group = 0; group < groupCount; group++) {
+      this.regionStart[group] = total;
+      total += Math.ceil(counts[group]! * 1.5) + 1; // load ≤ 2/3, and never full
+    }
+    this.regionStart[groupCount] = total;
+    this.slots = new Int32Array(total * 2);
+    for (let entry = 0; entry < store.count; entry++) this.insert(entry);
+  }
+
+  private insert(entry: number): void {
+    const store = this.store;
+    const group = store.group(entry);
+    const hash = store.hash(entry);
+    const base = this.regionStart[group]!;
+    const size = this.regionStart[group + 1]! - base;
+    const slots = this.slots;
+    for (let probe = (hash >>> 0) % size; ; probe = probe + 1 === size ? 0 : probe + 1) {
+      const at = (base + probe) * 2;
+      const stored = slots[at + 1]!;
+      if (stored === 0) {
+        slots[at] = hash;
+        slots[at + 1] = entry + 1;
+        return;
+      }
+      if (slots[at] === hash && store.sameKey(stored - 1, entry)) {
+        this.repeats.push({ entry, first: stored - 1 });
+        return;
+      }
+    }
+  }
+
+  /** The entry with this key, or -1 (also for a group the store never had). */
+  find(group: number, bytes: Uint8Array, start: number, end: number, hash: number): number {
+    if (group + 1 >= this.regionStart.length) return -1;
+    const base = this.regionStart[group]!;
+    const size = this.regionStart[group + 1]! - base;
+    const slots = this.slots;
+    for (let probe = (hash >>> 0) % size; ; probe = probe + 1 === size ? 0 : probe + 1) {
+      const at = (base + probe) * 2;
+      const stored = slots[at + 1]!;
+      if (stored === 0) return -1;
+      if (slots[at] === hash && this.store.matches(stored - 1, group, bytes, start, end)) return stored - 1;
+    }
   }
 }

@@ -1,6 +1,7 @@
 // Streams a text file (plain or gzip, detected by its magic bytes, not its name) line by line as byte ranges, so
 // millions of lines are read without creating a string per line. Shared by every reader of large files.
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
 /**
@@ -43,19 +44,6 @@ export class FileReadError extends Error {
 
 const chunkSize = 1 << 19;
 
-export function isGzipFile(file: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const head = Buffer.alloc(2);
-    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } catch (error) {
-    throw new FileReadError(file, error);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 /**
  * Estimated number of lines of a plain file, from its size and the line density of three 64 KiB samples (start,
  * middle, end: ids grow longer down a file); used to size column storage once instead of growing it.
@@ -65,7 +53,9 @@ export function estimateLineCount(file: string): number | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
-    const size = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return undefined; // a pipe or a device: no size, and no seeking
+    const size = stat.size;
     const sample = Buffer.allocUnsafe(Math.min(size, 1 << 16));
     let sampled = 0;
     let lines = 0;
@@ -94,33 +84,78 @@ export async function readLineText(file: string, lineNumber: number): Promise<st
   return text;
 }
 
+/**
+ * The file's content as a stream of chunks, gunzipped when its first bytes are gzip's magic number. Sniffing the
+ * first chunk instead of seeking keeps pipes and process substitution (`<(zcat …)`) readable.
+ */
+interface Content {
+  chunks: AsyncIterable<Buffer>;
+  gzip: boolean;
+  /** Releases the file when reading stops early. */
+  close(): void;
+}
+
+async function openContent(file: string): Promise<Content> {
+  const source = createReadStream(file, { highWaterMark: chunkSize });
+  const close = (): void => {
+    source.destroy();
+  };
+  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const first = await iterator.next().catch((error: unknown) => {
+    close();
+    throw error;
+  });
+  const rest: AsyncIterable<Buffer> = { [Symbol.asyncIterator]: () => iterator };
+  if (first.done) return { chunks: rest, gzip: false, close };
+  const head: Buffer = first.value;
+  async function* plain(): AsyncGenerator<Buffer> {
+    yield head;
+    yield* rest;
+  }
+  const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+  if (!gzip) return { chunks: plain(), gzip, close };
+  const gunzip = createGunzip({ chunkSize });
+  Readable.from(plain())
+    .on('error', (error) => gunzip.destroy(error))
+    .pipe(gunzip);
+  return {
+    chunks: gunzip,
+    gzip,
+    close: () => {
+      gunzip.destroy();
+      close();
+    },
+  };
+}
+
 /** Reads `file` and calls `onLine` for each line, in order. Rejects with FileReadError when it cannot be read. */
 export async function readLines(file: string, onLine: LineHandler): Promise<LineReadSummary> {
-  const gzip = isGzipFile(file);
-  const source = createReadStream(file, { highWaterMark: chunkSize });
-  const stream = gzip ? source.pipe(createGunzip({ chunkSize })) : source;
-  if (gzip) source.on('error', (error) => stream.destroy(error));
-
-  let carry: Buffer | undefined; // an unfinished line from the previous chunk
+  let carry: Buffer | undefined; // an unfinished line from the previous chunks
+  let carryParts: Buffer[] = []; // chunks without a newline, joined once the line ends (no quadratic copying)
   let lineNumber = 0;
   let bytes = 0;
   let stopped = false;
+  let gzip = false;
+  let content: Content | undefined;
   try {
-    reading: for await (const chunk of stream as AsyncIterable<Buffer>) {
+    content = await openContent(file);
+    gzip = content.gzip;
+    reading: for await (const chunk of content.chunks) {
       bytes += chunk.length;
       let buffer = chunk;
       let position = 0;
       if (carry) {
         const newline = chunk.indexOf(10);
         if (newline === -1) {
-          carry = Buffer.concat([carry, chunk]);
+          carryParts.push(chunk);
           continue;
         }
-        buffer = Buffer.concat([carry, chunk.subarray(0, newline + 1)]);
+        buffer = Buffer.concat([carry, ...carryParts, chunk.subarray(0, newline + 1)]);
         carry = undefined;
+        carryParts = [];
         if (onLine(buffer, 0, buffer.length - 1, ++lineNumber) === false) {
           stopped = true;
-          break; // leaving the loop destroys the stream
+          break;
         }
         buffer = chunk;
         position = newline + 1;
@@ -142,8 +177,11 @@ export async function readLines(file: string, onLine: LineHandler): Promise<Line
     // handler (a FormatError, say) passes through unchanged.
     if (typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string') throw new FileReadError(file, error);
     throw error;
+  } finally {
+    content?.close();
   }
   if (stopped) return { lines: lineNumber, bytes, endsWithNewline: true, gzip, stopped };
+  if (carry && carryParts.length > 0) carry = Buffer.concat([carry, ...carryParts]);
   if (carry && carry.length > 0) stopped = onLine(carry, 0, carry.length, ++lineNumber) === false;
   return { lines: lineNumber, bytes, endsWithNewline: !carry || carry.length === 0, gzip, stopped };
 }

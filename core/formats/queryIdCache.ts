@@ -1,13 +1,19 @@
-// Maps the qid field of each line to a small integer without creating a string per line: files are grouped by
-// query in practice, so the qid is compared byte by byte with the previous line's first.
+// Maps the qid field of each line to a small integer without creating a string per line: the qid is compared
+// byte by byte with the previous line's first (files are grouped by query in practice), then looked up by its
+// bytes; only a qid never seen before becomes a string.
+import { ByteKeyIndex, ByteKeyStore, hashBytes } from './byteKeyTable.ts';
+import { GrowableInt32 } from './growableArrays.ts';
 
 export class QueryIdCache {
   private last = Buffer.alloc(256);
   private lastLength = -1;
   private lastIndex = -1;
+  private readonly seen = new ByteKeyStore(64, 1024);
+  private readonly seenIndex = new ByteKeyIndex(this.seen, 64);
+  private readonly resolved = new GrowableInt32(64);
   private readonly resolve: (qid: string) => number;
 
-  /** `resolve` is called once per run of equal qids with the qid decoded as latin1 (bytes kept 1:1). */
+  /** `resolve` is called once per distinct qid, with the qid decoded as latin1 (bytes kept 1:1). */
   constructor(resolve: (qid: string) => number) {
     this.resolve = resolve;
   }
@@ -19,19 +25,38 @@ export class QueryIdCache {
       while (i < length && this.last[i] === bytes[start + i]) i++;
       if (i === length) return this.lastIndex;
     }
+    const hash = hashBytes(bytes, start, end, 0);
+    let entry = this.seenIndex.find(0, bytes, start, end, hash);
+    if (entry === -1) {
+      entry = this.seen.add(0, bytes, start, end, hash);
+      this.seenIndex.insert(entry);
+      this.resolved.push(this.resolve(bytes.toString('latin1', start, end)));
+    }
     if (length > this.last.length) this.last = Buffer.alloc(length * 2);
     bytes.copy(this.last, 0, start, end);
     this.lastLength = length;
-    this.lastIndex = this.resolve(bytes.toString('latin1', start, end));
+    this.lastIndex = this.resolved.data[entry]!;
     return this.lastIndex;
   }
 }
 
-/** Query ids are kept as latin1 strings so that JavaScript's string order is C's strcmp byte order. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A byte-string id (latin1) as text: decoded as UTF-8 when it is valid UTF-8 (almost always), else shown
+ * byte for byte as latin1 so that two different ids never print the same.
+ */
 export function displayQueryId(latin1: string): string {
-  return Buffer.from(latin1, 'latin1').toString('utf8');
+  // Pure ASCII needs no decoding.
+  if (!/[^\x00-\x7f]/.test(latin1)) return latin1;
+  try {
+    return strictUtf8.decode(Buffer.from(latin1, 'latin1'));
+  } catch {
+    return latin1;
+  }
 }
 
+/** Query ids are kept as latin1 strings so that JavaScript's string order is C's strcmp byte order. */
 export function compareQueryIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -78,13 +78,13 @@ const powersOfTen = [
   1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
   1e21, 1e22,
 ];
-const decimalNumber = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * Parses a decimal floating-point field to the same double C's strtod gives (correctly rounded). Plain decimals
  * with at most 15 significant digits take the exact fast path (an integer mantissa divided by an exact power of
  * ten is correctly rounded by IEEE division); anything else goes through the engine's own correctly rounded
- * parser. Returns NaN when the field is not a decimal number (hex, "inf", "nan" and trailing junk are refused).
+ * parser. Returns NaN when the field is not a decimal number (hex, "inf", "nan" and trailing junk are refused),
+ * ±Infinity when it is one beyond the range of a double.
  */
 export function parseFloatField(bytes: Uint8Array, start: number, end: number): number {
   let i = start;
@@ -118,9 +118,33 @@ export function parseFloatField(bytes: Uint8Array, start: number, end: number): 
   return parseFloatSlow(bytes, start, end);
 }
 
+/** True when bytes[start, end) is `[+-]?(digits[.digits?]|.digits)([eE][+-]?digits)?`. */
+function isDecimalNumber(bytes: Uint8Array, start: number, end: number): boolean {
+  let i = start;
+  if (i < end && (bytes[i] === 43 || bytes[i] === 45)) i++;
+  const integerStart = i;
+  while (i < end && bytes[i]! >= 48 && bytes[i]! <= 57) i++;
+  let digits = i - integerStart;
+  if (i < end && bytes[i] === 46) {
+    const fractionStart = ++i;
+    while (i < end && bytes[i]! >= 48 && bytes[i]! <= 57) i++;
+    digits += i - fractionStart;
+  }
+  if (digits === 0) return false;
+  if (i < end && (bytes[i] === 101 || bytes[i] === 69)) {
+    i++;
+    if (i < end && (bytes[i] === 43 || bytes[i] === 45)) i++;
+    const exponentStart = i;
+    while (i < end && bytes[i]! >= 48 && bytes[i]! <= 57) i++;
+    if (i === exponentStart) return false;
+  }
+  return i === end;
+}
+
 function parseFloatSlow(bytes: Uint8Array, start: number, end: number): number {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1');
-  return decimalNumber.test(text) ? Number(text) : Number.NaN;
+  if (!isDecimalNumber(bytes, start, end)) return Number.NaN;
+  // Long mantissas and exponents: the engine's parser is correctly rounded, like strtod.
+  return Number(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1'));
 }
 
 /** The field as text for messages, shortened so a pathological line cannot flood the terminal. */

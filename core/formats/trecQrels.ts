@@ -1,23 +1,23 @@
 // Reader of TREC qrels (`qid iter docid rel`) for evaluation: streamed byte by byte, every malformed line is a
 // positioned FormatError, and a duplicate (qid, docid) is an error as it is in trec_eval. Judgments are kept as
 // numbers and pooled bytes (no string per line): 1M judgments take about 50 MB.
-import { ByteKeyIndex, ByteKeyStore, hashBytes } from './byteKeyTable.ts';
+import { ByteKeyStore, GroupedByteKeyIndex, hashBytes } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
 import { GrowableInt32 } from './growableArrays.ts';
 import { estimateLineCount, readLines } from './lineReader.ts';
 import { displayQueryId, QueryIdCache } from './queryIdCache.ts';
 import { columnOf, FieldSplitter, fieldText, isBlankLine, nextFieldStart, parseIntegerField } from './trecFields.ts';
 
-/** Labels index per-query count arrays; real qrels use 0–16, trec_eval documents -127…127. */
-const maximumLabel = 65535;
+/** Labels are kept as 32-bit integers; real qrels use -2…16, trec_eval documents -127…127. */
+const maximumLabel = 2 ** 31 - 1;
 
 export interface QrelsQuery {
   /** The qid as latin1 (byte order = string order); see displayQueryId. */
   qid: string;
   /** Line of the query's first judgment. */
   firstLine: number;
-  /** Number of judged documents at each label ≥ 0 (index = label). */
-  labelCounts: number[];
+  /** Number of judged documents at each label ≥ 0: distinct labels ascending, with their counts. */
+  labelCounts: { labels: number[]; counts: number[] };
 }
 
 export interface Qrels {
@@ -26,7 +26,7 @@ export interface Qrels {
   queryIndex: Map<string, number>;
   /** Key: (query index, docid bytes) → entry; `labels[entry]` is the judgment. */
   judgments: ByteKeyStore;
-  judgmentIndex: ByteKeyIndex;
+  judgmentIndex: GroupedByteKeyIndex;
   labels: Int32Array;
 }
 
@@ -40,27 +40,24 @@ export async function readQrels(file: string): Promise<Qrels> {
   const queryIndex = new Map<string, number>();
   const expected = Math.ceil((estimateLineCount(file) ?? 1 << 14) * 1.02);
   const judgments = new ByteKeyStore(expected);
-  const judgmentIndex = new ByteKeyIndex(judgments, expected);
   const labels = new GrowableInt32(expected);
   const fields = new FieldSplitter(4);
   let lineNumber = 0;
-  let duplicate: { line: number; column: number; entry: number; docid: string; qid: string } | undefined;
   const queryIds = new QueryIdCache((qid) => {
     let index = queryIndex.get(qid);
     if (index === undefined) {
       index = queries.length;
       queryIndex.set(qid, index);
-      queries.push({ qid, firstLine: lineNumber, labelCounts: [] });
+      queries.push({ qid, firstLine: lineNumber, labelCounts: { labels: [], counts: [] } });
     }
     return index;
   });
 
   await readLines(file, (bytes, start, end, line) => {
     lineNumber = line;
-    if (isBlankLine(bytes, start, end)) return;
+    if (bytes[start] === 35 || isBlankLine(bytes, start, end)) return; // '#' in the first byte: a comment
     const count = fields.split(bytes, start, end);
     const { starts, ends } = fields;
-    if (bytes[start] === 35) return; // '#' in the first byte: a comment (trec_eval's get_qrels.c)
     if (count !== 4) {
       throw new FormatError(
         file,
@@ -84,35 +81,25 @@ export async function readQrels(file: string): Promise<Qrels> {
     const docStart = starts[2]!;
     const docEnd = ends[2]!;
     const hash = hashBytes(bytes, docStart, docEnd, query);
-    const previous = judgmentIndex.find(query, bytes, docStart, docEnd, hash);
-    if (previous !== -1) {
-      // Positioned below, after this pass: finding the first occurrence's line needs another read.
-      duplicate = {
-        line,
-        column: columnOf(bytes, start, docStart),
-        entry: previous,
-        docid: fieldText(bytes, docStart, docEnd),
-        qid: displayQueryId(queries[query]!.qid),
-      };
-      return false;
-    }
-    judgmentIndex.insert(judgments.add(query, bytes, docStart, docEnd, hash));
-    labels.push(label);
-    if (label >= 0) {
-      const counts = queries[query]!.labelCounts;
-      while (counts.length <= label) counts.push(0);
-      counts[label]!++;
-    }
+    judgments.add(query, bytes, docStart, docEnd, hash);
+    labels.push(label < 0 ? -1 : label); // any negative label means judged-but-unusable (trec_eval's "unjudged")
+    if (label >= 0) countLabel(queries[query]!.labelCounts, label);
   });
 
-  if (duplicate) {
-    const first = await locateDataLine(file, duplicate.entry, 2);
+  // Duplicates are found while indexing, one small region per query (see GroupedByteKeyIndex); the first
+  // repeat in file order is reported. Entry n is the n-th data line, so a second read finds both lines.
+  const judgmentIndex = new GroupedByteKeyIndex(judgments, queries.length);
+  if (judgmentIndex.repeats.length > 0) {
+    const repeat = judgmentIndex.repeats.reduce((a, b) => (b.entry < a.entry ? b : a));
+    const [first, again] = await locateDataLines(file, [repeat.first, repeat.entry], 2);
+    const docid = judgments.keyText(repeat.entry);
+    const qid = displayQueryId(queries[judgments.group(repeat.entry)]!.qid);
     throw new FormatError(
       file,
-      duplicate.line,
-      duplicate.column,
-      `duplicate judgment of document '${duplicate.docid}' for query '${duplicate.qid}' (first on line ${first.line}); trec_eval refuses duplicates`,
-      { line: first.line, column: first.column, message: 'first judgment' },
+      again!.line,
+      again!.column,
+      `duplicate judgment of document '${docid}' for query '${qid}' (first on line ${first!.line}); trec_eval refuses duplicates`,
+      { line: first!.line, column: first!.column, message: 'first judgment' },
     );
   }
   return {
@@ -125,16 +112,36 @@ export async function readQrels(file: string): Promise<Qrels> {
   };
 }
 
-/** Line and the column of field `field` (0-based) of the `index`-th data line (0-based) of a file. */
-async function locateDataLine(file: string, index: number, field: number): Promise<{ line: number; column: number }> {
-  let seen = 0;
-  let found = { line: 0, column: 1 };
+/** Adds one judgment with this label (≥ 0) to a query's sorted label counts. */
+function countLabel(labelCounts: { labels: number[]; counts: number[] }, label: number): void {
+  const { labels, counts } = labelCounts;
+  let i = labels.length - 1;
+  while (i >= 0 && labels[i]! > label) i--;
+  if (i >= 0 && labels[i] === label) counts[i]!++;
+  else {
+    labels.splice(i + 1, 0, label);
+    counts.splice(i + 1, 0, 1);
+  }
+}
+
+/** Line and column of field `field` (0-based) of the data lines with these indexes (0-based), in that order. */
+async function locateDataLines(
+  file: string,
+  indexes: number[],
+  field: number,
+): Promise<{ line: number; column: number }[]> {
+  const found = new Map<number, { line: number; column: number }>();
+  const last = Math.max(...indexes);
   const fields = new FieldSplitter(field + 1);
+  let seen = 0;
   await readLines(file, (bytes, start, end, line) => {
-    if (!isDataLine(bytes, start, end) || seen++ !== index) return true;
-    fields.split(bytes, start, end);
-    found = { line, column: columnOf(bytes, start, fields.starts[field]!) };
-    return false;
+    if (!isDataLine(bytes, start, end)) return true;
+    const index = seen++;
+    if (indexes.includes(index)) {
+      fields.split(bytes, start, end);
+      found.set(index, { line, column: columnOf(bytes, start, fields.starts[field]!) });
+    }
+    return index < last;
   });
-  return found;
+  return indexes.map((index) => found.get(index) ?? { line: 0, column: 1 });
 }

@@ -23,13 +23,22 @@ export const judgedNegative = -2;
 export class RunQuery {
   /** Index of the query in the qrels. */
   query = -1;
-  readonly documents = new ByteKeyStore(256);
-  readonly scores = new GrowableFloat64(256);
+  readonly documents: ByteKeyStore;
+  readonly scores: GrowableFloat64;
   /** A label ≥ 0, notJudged or judgedNegative. */
-  readonly judgments = new GrowableInt32(256);
-  readonly lines = new GrowableInt32(256);
+  readonly judgments: GrowableInt32;
+  readonly lines: GrowableInt32;
   /** 1-based column of each line's docid. */
-  readonly documentColumns = new GrowableInt32(256);
+  readonly documentColumns: GrowableInt32;
+
+  /** `capacity`: documents expected (storage grows past it). */
+  constructor(capacity: number) {
+    this.documents = new ByteKeyStore(capacity, capacity * 12);
+    this.scores = new GrowableFloat64(capacity);
+    this.judgments = new GrowableInt32(capacity);
+    this.lines = new GrowableInt32(capacity);
+    this.documentColumns = new GrowableInt32(capacity);
+  }
 
   get count(): number {
     return this.scores.length;
@@ -47,7 +56,7 @@ export class RunQuery {
 
 export interface RunSummary {
   file: string;
-  /** Tag of the last line, as trec_eval reports it. */
+  /** Tag of the last line, as trec_eval reports it (bytes as latin1; see displayQueryId). */
   runid: string;
   /** Number of lines of queries the qrels do not have (ignored, as trec_eval does). */
   ignoredLines: number;
@@ -86,9 +95,21 @@ async function readRunPass(
   const finished = new Uint8Array(qrels.queries.length);
   const held = new Map<number, RunQuery>(); // second pass only
   let current: RunQuery | undefined;
-  const reusable = new RunQuery();
+  const reusable = new RunQuery(1024);
   let ignoredLines = 0;
+  let dataLines = 0;
   let runidBytes: Buffer | undefined;
+  // In the streaming pass an error about a query (a duplicate within -M, say) waits for the end of the file: if
+  // the query comes back later, the second pass judges it whole, as trec_eval does.
+  let heldError: { error: unknown } | undefined;
+  const deliver = (query: RunQuery): void => {
+    if (heldError) return;
+    try {
+      onQuery(query);
+    } catch (error) {
+      heldError = { error };
+    }
+  };
   const queryIds = new QueryIdCache((qid) => qrels.queryIndex.get(qid) ?? -1);
 
   await readLines(file, (bytes, start, end, line) => {
@@ -106,13 +127,17 @@ async function readRunPass(
     }
     const score = parseFloatField(bytes, starts[4]!, ends[4]!);
     if (!Number.isFinite(score)) {
+      const text = fieldText(bytes, starts[4]!, ends[4]!);
       throw new FormatError(
         file,
         line,
         columnOf(bytes, start, starts[4]!),
-        `expected a decimal score, found '${fieldText(bytes, starts[4]!, ends[4]!)}'`,
+        Number.isNaN(score)
+          ? `expected a decimal score, found '${text}'`
+          : `score '${text}' is beyond the range of a double`,
       );
     }
+    dataLines++;
     if (!sameBytes(runidBytes, bytes, starts[5]!, ends[5]!))
       runidBytes = Buffer.from(bytes.subarray(starts[5]!, ends[5]!));
     const query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
@@ -123,7 +148,7 @@ async function readRunPass(
     if (current?.query !== query) {
       if (streaming) {
         if (current) {
-          onQuery(current);
+          deliver(current);
           finished[current.query] = 1;
         }
         if (finished[query]) throw new InterleavedQueries();
@@ -132,7 +157,7 @@ async function readRunPass(
       } else {
         current = held.get(query);
         if (!current) {
-          current = new RunQuery();
+          current = new RunQuery(16); // one per query until the end: start small
           current.reset(query);
           held.set(query, current);
         }
@@ -142,17 +167,21 @@ async function readRunPass(
     const docEnd = ends[2]!;
     const hash = hashBytes(bytes, docStart, docEnd, query);
     const judged = qrelsIndex.find(query, bytes, docStart, docEnd, hash);
-    const label = judged === -1 ? notJudged : qrelsLabels[judged]!;
+    const label = judged === -1 ? notJudged : qrelsLabels[judged]! < 0 ? judgedNegative : qrelsLabels[judged]!;
     current.documents.add(query, bytes, docStart, docEnd, hash);
     current.scores.push(score);
-    current.judgments.push(label < 0 ? judgedNegative : label);
+    current.judgments.push(label);
     current.lines.push(line);
     current.documentColumns.push(columnOf(bytes, start, docStart));
   });
 
-  if (streaming && current) onQuery(current);
+  if (dataLines === 0) {
+    throw new FormatError(file, 1, 1, 'the run has no results (it is empty or only comments)');
+  }
+  if (streaming && current) deliver(current);
+  if (heldError) throw heldError.error;
   for (const query of held.values()) onQuery(query);
-  return { file, runid: runidBytes ? runidBytes.toString('utf8') : '', ignoredLines };
+  return { file, runid: runidBytes ? runidBytes.toString('latin1') : '', ignoredLines };
 }
 
 function sameBytes(known: Buffer | undefined, bytes: Uint8Array, start: number, end: number): boolean {

@@ -11,7 +11,7 @@ import { FormatError } from '../formats/formatError.ts';
 import { compareQueryIds, displayQueryId } from '../formats/queryIdCache.ts';
 import type { Qrels, QrelsQuery } from '../formats/trecQrels.ts';
 import { type RunQuery, readRunByQuery } from '../formats/trecRun.ts';
-import type { RankedQuery, TrecMeasure } from './trecMeasure.ts';
+import { judgedAtLeast, type RankedQuery, type TrecMeasure } from './trecMeasure.ts';
 
 export interface SelectedMeasure {
   measure: TrecMeasure;
@@ -36,7 +36,7 @@ export interface MeasureValue {
 }
 
 export interface QueryEvaluation {
-  /** The qid as written in the files (UTF-8 decoded). */
+  /** The qid's bytes as latin1 (see displayQueryId for text). */
   qid: string;
   values: MeasureValue[];
 }
@@ -70,10 +70,7 @@ export async function evaluateRunFile(
   const perQuery: (number[] | undefined)[] = new Array(qrels.queries.length);
 
   const evaluateQuery = (query: QrelsQuery, ranking: Int32Array): number[] => {
-    let numRel = 0;
-    for (let label = Math.max(options.relevanceLevel, 0); label < query.labelCounts.length; label++) {
-      numRel += query.labelCounts[label]!;
-    }
+    const numRel = judgedAtLeast(query.labelCounts, options.relevanceLevel);
     const ranked: RankedQuery = { ranking, numRel, labelCounts: query.labelCounts };
     const values: number[] = [];
     for (const { measure, cutoffs } of options.measures) {
@@ -119,7 +116,7 @@ export async function evaluateRunFile(
     // Summed in qid order, as trec_eval accumulates, so that averages round the same way.
     for (let i = 0; i < values.length; i++) sums[i]! += values[i]!;
     queries.push({
-      qid: displayQueryId(query.qid),
+      qid: query.qid,
       values: values.map((value, i) => ({ name: valueMeta[i]!.name, value, integer: valueMeta[i]!.integer })),
     });
   }

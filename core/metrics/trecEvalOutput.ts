@@ -1,4 +1,5 @@
 // trec_eval's text output, byte for byte, and our JSON form of the same numbers.
+import { displayQueryId } from '../formats/queryIdCache.ts';
 import type { MeasureValue, RunEvaluation } from './evaluate.ts';
 
 /**
@@ -24,6 +25,7 @@ function line(name: string, qid: string, value: MeasureValue): string {
   return `${name.padEnd(22)}\t${qid}\t${number}\n`;
 }
 
+/** The text trec_eval prints; qids and runid are byte strings (latin1): write the result as latin1 bytes. */
 export function formatTrecEvalText(evaluation: RunEvaluation, options: { perQuery: boolean; runid: boolean }): string {
   const out: string[] = [];
   if (options.perQuery) {
@@ -50,11 +52,11 @@ export function evaluationJson(evaluations: readonly RunEvaluation[], options: {
     Object.fromEntries(values.map((v) => [v.name, v.value]));
   return {
     runs: evaluations.map((evaluation) => ({
-      runid: evaluation.runid,
+      runid: displayQueryId(evaluation.runid),
       file: evaluation.file,
       all: record(evaluation.all),
       ...(options.perQuery
-        ? { queries: Object.fromEntries(evaluation.queries.map((q) => [q.qid, record(q.values)])) }
+        ? { queries: Object.fromEntries(evaluation.queries.map((q) => [displayQueryId(q.qid), record(q.values)])) }
         : {}),
     })),
   };

@@ -1,6 +1,22 @@
 // The shape every trec_eval measure module has (trec_eval's TREC_MEAS, typed): a name, the help text, how its
 // value is printed and averaged, its default cutoffs, and a pure per-query function.
 
+/** Judged documents per label ≥ 0: distinct labels ascending, and how many documents carry each. Sparse, so a
+ * large label costs nothing (trec_eval's labels are longs). */
+export interface LabelCounts {
+  readonly labels: readonly number[];
+  readonly counts: readonly number[];
+}
+
+/** Number of judged documents whose label is at least `minimum` (labels < 0 are never counted). */
+export function judgedAtLeast(labelCounts: LabelCounts, minimum: number): number {
+  let total = 0;
+  for (let i = labelCounts.labels.length - 1; i >= 0 && labelCounts.labels[i]! >= minimum; i--) {
+    total += labelCounts.counts[i]!;
+  }
+  return total;
+}
+
 /** One query's evaluated ranking, as trec_eval's form_res_rels builds it. */
 export interface RankedQuery {
   /** Judgment at each rank (index 0 = rank 1) of the evaluated top documents: a label ≥ 0, or
@@ -8,8 +24,8 @@ export interface RankedQuery {
   ranking: Int32Array;
   /** Number of judged documents with label ≥ the relevance level (R). */
   numRel: number;
-  /** Number of judged documents at each label ≥ 0 (index = label). */
-  labelCounts: readonly number[];
+  /** Number of judged documents at each label ≥ 0. */
+  labelCounts: LabelCounts;
 }
 
 export interface MeasureOptions {

@@ -1,9 +1,10 @@
 // `qrels-studio eval` as a real process: trec_eval's option forms, output, exit codes and messages.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fixturesDir, runCliProcess, scratchDir } from '../helpers.ts';
+import { cliLauncher, fixturesDir, runCliProcess, scratchDir } from '../helpers.ts';
 
 const suite = join(fixturesDir, 'trec_eval');
 const qrels = join(suite, 'qrels.test');
@@ -89,7 +90,8 @@ test('bad usage exits 2 with the reason and the usage', () => {
     [['eval', '-m', 'nonsense', qrels, results], /unknown measure 'nonsense'/],
     [['eval', '-m', 'P.5,5', qrels, results], /cutoff 5 is given twice/],
     [['eval', '-m', 'P.0', qrels, results], /cutoff '0' is not a positive integer/],
-    [['eval', '-l', 'two', qrels, results], /option -l: expected an integer, found 'two'/],
+    [['eval', '-l', 'two', qrels, results], /option -l: expected an integer ≥ 0, found 'two'/],
+    [['eval', '-l-1', qrels, results], /option -l: expected an integer ≥ 0, found '-1'/],
     [['eval', '-x', qrels, results], /unknown option '-x'/],
   ] as const) {
     const result = runCliProcess([...args]);
@@ -97,6 +99,29 @@ test('bad usage exits 2 with the reason and the usage', () => {
     assert.match(result.stderr, reason);
     assert.match(result.stderr, /usage: qrels-studio eval/);
   }
+});
+
+test('qids and run tags that are not UTF-8 are written back byte for byte, and stay distinct in JSON', () => {
+  const dir = scratchDir();
+  const qrelsFile = join(dir, 'latin1.qrels');
+  const runFile = join(dir, 'latin1.run');
+  writeFileSync(qrelsFile, Buffer.from('q\xe9 0 d 1\nq\xe8 0 d 1\n', 'latin1'));
+  writeFileSync(runFile, Buffer.from('q\xe9 Q0 d 1 1 run\xe9\nq\xe8 Q0 x 1 1 run\xe9\n', 'latin1'));
+  const text = spawnSync(process.execPath, [cliLauncher, 'eval', '-q', '-m', 'map', qrelsFile, runFile]);
+  assert.equal(text.status, 0, text.stderr.toString());
+  const bytes = text.stdout.toString('latin1');
+  assert.ok(bytes.includes('map                   \tq\xe8\t0.0000\n'), bytes);
+  assert.ok(bytes.includes('map                   \tq\xe9\t1.0000\n'), bytes);
+  const json = JSON.parse(runCliProcess(['eval', '--json', '-q', '-m', 'map', qrelsFile, runFile]).stdout);
+  assert.equal(Object.keys(json.runs[0].queries).length, 2);
+  assert.equal(json.runs[0].runid, 'run\u00e9');
+});
+
+test('files can come through pipes and process substitution, gzip included', () => {
+  const script = `"${process.execPath}" "${cliLauncher}" eval -m map <(gzip -c "${qrels}") <(cat "${results}")`;
+  const result = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stdout, 'map                   \tall\t0.1785\n');
 });
 
 test('-m all_trec says on stderr which trec_eval measures it leaves out', () => {

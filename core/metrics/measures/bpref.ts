@@ -1,5 +1,5 @@
 import { judgedNegative, notJudged } from '../../formats/trecRun.ts';
-import type { TrecMeasure } from '../trecMeasure.ts';
+import { judgedAtLeast, type TrecMeasure } from '../trecMeasure.ts';
 
 export const bpref: TrecMeasure = {
   name: 'bpref',
@@ -9,10 +9,7 @@ export const bpref: TrecMeasure = {
   kind: 'float',
   compute(query, options) {
     const level = options.relevanceLevel;
-    let judgedNonRelevant = 0;
-    for (let label = 0; label < level && label < query.labelCounts.length; label++) {
-      judgedNonRelevant += query.labelCounts[label]!;
-    }
+    const judgedNonRelevant = judgedAtLeast(query.labelCounts, 0) - judgedAtLeast(query.labelCounts, level);
     const numRel = query.numRel;
     const ranking = query.ranking;
     let nonRelevantSoFar = 0;

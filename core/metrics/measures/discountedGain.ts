@@ -2,6 +2,8 @@
 // and discount log2(rank + 1), and the ideal DCG from the query's label counts. The relevance level (-l) does not
 // apply: graded gains use every label.
 
+import type { LabelCounts } from '../trecMeasure.ts';
+
 /** DCG of the first `depth` ranks, summed in rank order as trec_eval does. */
 export function rankingDcg(ranking: Int32Array, depth: number): number {
   const end = Math.min(depth, ranking.length);
@@ -14,11 +16,13 @@ export function rankingDcg(ranking: Int32Array, depth: number): number {
 }
 
 /** Ideal DCG of the first `depth` ranks: the judged labels in decreasing order. */
-export function idealDcg(labelCounts: readonly number[], depth: number): number {
+export function idealDcg(labelCounts: LabelCounts, depth: number): number {
   let dcg = 0;
   let rank = 0;
-  for (let label = labelCounts.length - 1; label > 0 && rank < depth; label--) {
-    const count = labelCounts[label]!;
+  for (let i = labelCounts.labels.length - 1; i >= 0 && rank < depth; i--) {
+    const label = labelCounts.labels[i]!;
+    if (label <= 0) break;
+    const count = labelCounts.counts[i]!;
     for (let j = 0; j < count && rank < depth; j++, rank++) dcg += label / Math.log2(rank + 2);
   }
   return dcg;

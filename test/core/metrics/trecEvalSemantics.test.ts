@@ -155,6 +155,49 @@ test('scores parse as C strtod would: exponents, signs, long mantissas', async (
   assert.equal(value(evaluation, 'recip_rank'), 1 / 2);
 });
 
+test('an interleaved run is ranked whole before -M cuts it: a repeat below the cut is no error', async () => {
+  // A's lines are split by B's; d1 appears twice but both fall below the cut of 2 (d2 .9, d3 .8 rank first).
+  const qrels = 'A 0 d2 1\nA 0 d1 1\nB 0 x 1\n';
+  const run = 'A Q0 d1 1 0.5 t\nA Q0 d1 2 0.4 t\nB Q0 x 1 1 t\nA Q0 d2 3 0.9 t\nA Q0 d3 4 0.8 t\n';
+  const evaluation = await evaluate(qrels, run, { maxRetrieved: 2, m: ['map'] });
+  assert.equal(value(evaluation, 'map', 'A'), 0.5);
+  assert.equal(value(evaluation, 'map', 'B'), 1);
+  assert.equal(value(evaluation, 'map'), 0.75);
+});
+
+test('every negative label is judged-but-not-relevant, however large its magnitude', async () => {
+  const evaluation = await evaluate('1 0 d1 -4294967295\n1 0 d2 1\n', '1 Q0 d1 1 0.9 t\n1 Q0 d2 2 0.8 t\n', {
+    m: ['num_rel', 'num_rel_ret', 'map', 'ndcg'],
+  });
+  assert.equal(value(evaluation, 'num_rel'), 1);
+  assert.equal(value(evaluation, 'num_rel_ret'), 1);
+  assert.equal(value(evaluation, 'map'), 0.5);
+  assert.equal(value(evaluation, 'ndcg'), 1 / Math.log2(3));
+});
+
+test('large labels cost nothing per query (label counts are sparse)', async () => {
+  const lines: string[] = [];
+  const runLines: string[] = [];
+  for (let q = 0; q < 5000; q++) {
+    lines.push(`q${q} 0 d 2147483647`);
+    runLines.push(`q${q} Q0 d 1 1 r`);
+  }
+  const evaluation = await evaluate(`${lines.join('\n')}\n`, `${runLines.join('\n')}\n`, { m: ['ndcg', 'num_q'] });
+  assert.equal(value(evaluation, 'num_q'), 5000);
+  assert.equal(value(evaluation, 'ndcg'), 1);
+});
+
+test('an empty run is an error, even with -c', async () => {
+  await assert.rejects(evaluate('q 0 a 1\n', '', { complete: true }), /run:1:1: error: the run has no results/);
+});
+
+test('a score beyond the range of a double says so', async () => {
+  await assert.rejects(
+    evaluate('q 0 a 1\n', 'q Q0 a 1 1e400 r\n'),
+    /run:1:10: error: score '1e400' is beyond the range/,
+  );
+});
+
 for (const [name, qrels, run, expected] of [
   [
     'qrels with 3 fields',
