@@ -121,21 +121,15 @@ export async function evaluateRunFile(
     });
   }
 
+  // Counts are summed, the rest averaged over every qrels query (there is at least one). num_q precedes every
+  // valued measure in trec_eval's order, and runid is printed apart.
   const evaluated = queryOrder.length;
-  const all: MeasureValue[] = [];
-  let next = 0;
-  for (const { measure, cutoffs } of options.measures) {
-    if (measure.kind === 'runid') continue;
-    if (measure.kind === 'numQ') {
-      all.push({ name: measure.name, value: evaluated, integer: true });
-      continue;
-    }
-    const width = measure.defaultCutoffs ? cutoffs.length : 1;
-    for (let i = 0; i < width; i++, next++) {
-      const { name, integer } = valueMeta[next]!;
-      all.push({ name, value: integer ? sums[next]! : evaluated > 0 ? sums[next]! / evaluated : 0, integer });
-    }
-  }
+  const all: MeasureValue[] = options.measures.some((s) => s.measure.kind === 'numQ')
+    ? [{ name: 'num_q', value: evaluated, integer: true }]
+    : [];
+  valueMeta.forEach(({ name, integer }, i) => {
+    all.push({ name, value: integer ? sums[i]! : sums[i]! / evaluated, integer });
+  });
   return { runid: summary.runid, file: runFile, queries, all };
 }
 
