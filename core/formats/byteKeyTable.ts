@@ -73,6 +73,13 @@ export class ByteKeyStore {
     return entry;
   }
 
+  /** Appends a copy of another store's entry (same key, group and hash). */
+  copyFrom(other: ByteKeyStore, entry: number): number {
+    const at = entry * stride;
+    const offset = other.meta[at + 2]!;
+    return this.add(other.meta[at + 1]!, other.pool, offset, offset + other.meta[at + 3]!, other.meta[at]!);
+  }
+
   /** True when the entry's key is (group, bytes[start, end)). */
   matches(entry: number, group: number, bytes: Uint8Array, start: number, end: number): boolean {
     const at = entry * stride;

@@ -9,7 +9,7 @@
 import { ByteKeyStore, hashBytes } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
 import { GrowableFloat64, GrowableInt32 } from './growableArrays.ts';
-import { readLines } from './lineReader.ts';
+import { estimateLineCount, readLines } from './lineReader.ts';
 import { QueryIdCache } from './queryIdCache.ts';
 import { columnOf, FieldSplitter, fieldText, isBlankLine, parseFloatField } from './trecFields.ts';
 import type { Qrels } from './trecQrels.ts';
@@ -42,6 +42,15 @@ export class RunQuery {
 
   get count(): number {
     return this.scores.length;
+  }
+
+  /** Appends document `i` of another RunQuery. */
+  copyFrom(other: RunQuery, i: number): void {
+    this.documents.copyFrom(other.documents, i);
+    this.scores.push(other.scores.data[i]!);
+    this.judgments.push(other.judgments.data[i]!);
+    this.lines.push(other.lines.data[i]!);
+    this.documentColumns.push(other.documentColumns.data[i]!);
   }
 
   reset(query: number): void {
@@ -93,9 +102,10 @@ async function readRunPass(
   const qrelsLabels = qrels.labels;
   const qrelsIndex = qrels.judgmentIndex;
   const finished = new Uint8Array(qrels.queries.length);
-  const held = new Map<number, RunQuery>(); // second pass only
-  let current: RunQuery | undefined;
   const reusable = new RunQuery(1024);
+  // Second pass: every query's documents in one columnar store, handed over query by query at the end.
+  const whole = streaming ? undefined : new RunQuery(Math.ceil((estimateLineCount(file) ?? 1 << 14) * 1.02));
+  let current: RunQuery | undefined = whole;
   let ignoredLines = 0;
   let dataLines = 0;
   let runidBytes: Buffer | undefined;
@@ -145,34 +155,25 @@ async function readRunPass(
       ignoredLines++;
       return;
     }
-    if (current?.query !== query) {
-      if (streaming) {
-        if (current) {
-          deliver(current);
-          finished[current.query] = 1;
-        }
-        if (finished[query]) throw new InterleavedQueries();
-        current = reusable;
-        current.reset(query);
-      } else {
-        current = held.get(query);
-        if (!current) {
-          current = new RunQuery(16); // one per query until the end: start small
-          current.reset(query);
-          held.set(query, current);
-        }
+    if (streaming && current?.query !== query) {
+      if (current) {
+        deliver(current);
+        finished[current.query] = 1;
       }
+      if (finished[query]) throw new InterleavedQueries();
+      current = reusable;
+      current.reset(query);
     }
     const docStart = starts[2]!;
     const docEnd = ends[2]!;
     const hash = hashBytes(bytes, docStart, docEnd, query);
     const judged = qrelsIndex.find(query, bytes, docStart, docEnd, hash);
     const label = judged === -1 ? notJudged : qrelsLabels[judged]! < 0 ? judgedNegative : qrelsLabels[judged]!;
-    current.documents.add(query, bytes, docStart, docEnd, hash);
-    current.scores.push(score);
-    current.judgments.push(label);
-    current.lines.push(line);
-    current.documentColumns.push(columnOf(bytes, start, docStart));
+    current!.documents.add(query, bytes, docStart, docEnd, hash);
+    current!.scores.push(score);
+    current!.judgments.push(label);
+    current!.lines.push(line);
+    current!.documentColumns.push(columnOf(bytes, start, docStart));
   });
 
   if (dataLines === 0) {
@@ -180,8 +181,25 @@ async function readRunPass(
   }
   if (streaming && current) deliver(current);
   if (heldError) throw heldError.error;
-  for (const query of held.values()) onQuery(query);
+  if (whole) deliverByQuery(whole, qrels.queries.length, reusable, onQuery);
   return { file, runid: runidBytes ? runidBytes.toString('latin1') : '', ignoredLines };
+}
+
+/** Hands over the documents of `whole` query by query (file order within a query), copied into `into`. */
+function deliverByQuery(whole: RunQuery, queryCount: number, into: RunQuery, onQuery: (query: RunQuery) => void): void {
+  const documents = whole.documents;
+  const starts = new Int32Array(queryCount + 1);
+  for (let i = 0; i < whole.count; i++) starts[documents.group(i) + 1]!++;
+  for (let q = 0; q < queryCount; q++) starts[q + 1]! += starts[q]!;
+  const order = new Int32Array(whole.count);
+  const fill = starts.slice(0, queryCount);
+  for (let i = 0; i < whole.count; i++) order[fill[documents.group(i)]!++] = i;
+  for (let q = 0; q < queryCount; q++) {
+    if (starts[q] === starts[q + 1]) continue;
+    into.reset(q);
+    for (let k = starts[q]!; k < starts[q + 1]!; k++) into.copyFrom(whole, order[k]!);
+    onQuery(into);
+  }
 }
 
 function sameBytes(known: Buffer | undefined, bytes: Uint8Array, start: number, end: number): boolean {
