@@ -73,17 +73,6 @@ export function estimateLineCount(file: string): number | undefined {
   }
 }
 
-/** The text of line `lineNumber` (1-based) of a file, for positioning a message found after reading. */
-export async function readLineText(file: string, lineNumber: number): Promise<string> {
-  let text = '';
-  await readLines(file, (bytes, start, end, line) => {
-    if (line < lineNumber) return true;
-    text = bytes.toString('utf8', start, end);
-    return false;
-  });
-  return text;
-}
-
 /**
  * The file's content as a stream of chunks, gunzipped when its first bytes are gzip's magic number. Sniffing the
  * first chunk instead of seeking keeps pipes and process substitution (`<(zcat …)`) readable.

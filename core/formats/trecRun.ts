@@ -64,11 +64,8 @@ export class RunQuery {
 }
 
 export interface RunSummary {
-  file: string;
   /** Tag of the last line, as trec_eval reports it (bytes as latin1; see displayQueryId). */
   runid: string;
-  /** Number of lines of queries the qrels do not have (ignored, as trec_eval does). */
-  ignoredLines: number;
 }
 
 /** Thrown inside the streaming pass when a query comes back after another one started. */
@@ -106,7 +103,6 @@ async function readRunPass(
   // Second pass: every query's documents in one columnar store, handed over query by query at the end.
   const whole = streaming ? undefined : new RunQuery(Math.ceil((estimateLineCount(file) ?? 1 << 14) * 1.02));
   let current: RunQuery | undefined = whole;
-  let ignoredLines = 0;
   let dataLines = 0;
   let runidBytes: Buffer | undefined;
   // In the streaming pass an error about a query (a duplicate within -M, say) waits for the end of the file: if
@@ -151,10 +147,7 @@ async function readRunPass(
     if (!sameBytes(runidBytes, bytes, starts[5]!, ends[5]!))
       runidBytes = Buffer.from(bytes.subarray(starts[5]!, ends[5]!));
     const query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
-    if (query === -1) {
-      ignoredLines++;
-      return;
-    }
+    if (query === -1) return; // a query the qrels do not have: ignored, as trec_eval does
     if (streaming && current?.query !== query) {
       if (current) {
         deliver(current);
@@ -182,7 +175,7 @@ async function readRunPass(
   if (streaming && current) deliver(current);
   if (heldError) throw heldError.error;
   if (whole) deliverByQuery(whole, qrels.queries.length, reusable, onQuery);
-  return { file, runid: runidBytes ? runidBytes.toString('latin1') : '', ignoredLines };
+  return { runid: runidBytes ? runidBytes.toString('latin1') : '' };
 }
 
 /** Hands over the documents of `whole` query by query (file order within a query), copied into `into`. */
