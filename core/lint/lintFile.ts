@@ -6,7 +6,10 @@ import type { LintOptions, LintResult } from './types.ts';
 
 /** `path` is read; `name` (default: `path`) is what diagnostics call the file. */
 export async function lintFile(path: string, options: LintOptions & { name?: string } = {}): Promise<LintResult> {
-  const session = new LintSession(options.name ?? path, options.type, estimateLineCount(path));
+  const session = new LintSession(options.name ?? path, {
+    type: options.type,
+    expectedLines: estimateLineCount(path),
+  });
   const summary = await readLines(path, session.addLine);
   return session.finish({ lines: summary.lines, endsWithNewline: summary.endsWithNewline });
 }

@@ -12,11 +12,17 @@ import { LineView } from './lineView.ts';
 import { PairIndex } from './pairIndex.ts';
 import { QueryIndex } from './queryIndex.ts';
 import { lintRules } from './registry.ts';
-import type { FileEnd, LintRule, Problem, RuleCheck, RuleContext } from './rule.ts';
+import type { FileEnd, LintRule, Problem, RuleCheck, RuleContext, RuleScope } from './rule.ts';
 import { emptyFile } from './rules/emptyFile.ts';
 import { fileType } from './rules/fileType.ts';
 import { unsupportedFormat } from './rules/unsupportedFormat.ts';
-import type { DetectedFileType, LintDiagnostic, LintFileType, LintResult } from './types.ts';
+import {
+  compareDiagnostics,
+  type DetectedFileType,
+  type LintDiagnostic,
+  type LintFileType,
+  type LintResult,
+} from './types.ts';
 
 /** Content lines looked at before deciding the type, and for the cascade guard. */
 const sampleContentLines = 100;
@@ -24,6 +30,22 @@ const sampleContentLines = 100;
 const guardMinimumLines = 10;
 const sampleMaxLines = 2000;
 const sampleMaxBytes = 1 << 20;
+
+/**
+ * How much of the lint a session does. A whole lint ('all', the default) runs every rule. The editor's incremental
+ * lint (incrementalLint.ts) splits it: one 'file' session over every line runs the file-scope rules, type detection
+ * and the cascade guard, without interning queries and pairs; 'query' sessions over the lines of one query each
+ * (type forced, no guard) run the query-scope rules.
+ */
+export type SessionScope = 'all' | RuleScope;
+
+export interface SessionOptions {
+  /** Lint as this type instead of detecting it. */
+  type?: LintFileType;
+  /** Roughly how many lines are coming, to size per-line storage once. */
+  expectedLines?: number;
+  scope?: SessionScope;
+}
 
 export class LintSession {
   readonly file: string;
@@ -38,6 +60,8 @@ export class LintSession {
   private sampleContent = 0;
   private sampleBytes = 0;
   private stopped = false;
+  /** The number of the last line the type was decided from (0 until then). */
+  private sampleEnd = 0;
   private type: DetectedFileType = 'empty';
   private format: FileFormat | undefined;
   private lineChecks: ((line: LineView) => void)[] = [];
@@ -48,12 +72,23 @@ export class LintSession {
   private malformedLines = 0;
   private firstMalformed = 0;
 
-  /** `expectedLines`, when known, sizes the pair storage once instead of growing it. */
-  constructor(file: string, forcedType?: LintFileType, expectedLines = 4096) {
+  private readonly scope: SessionScope;
+  /** Whether lines past the sample are split and their values parsed (not when no running rule reads them). */
+  private splitLines = true;
+
+  constructor(file: string, options: SessionOptions = {}) {
     this.file = file;
-    this.forcedType = forcedType;
-    this.expectedLines = Math.min(Math.max(expectedLines, 1024), 1 << 22);
-    this.pairs = new PairIndex(this.expectedLines);
+    this.forcedType = options.type;
+    this.scope = options.scope ?? 'all';
+    this.expectedLines = Math.min(Math.max(options.expectedLines ?? 4096, 1024), 1 << 22);
+    this.pairs = new PairIndex(this.scope === 'file' ? 1024 : this.expectedLines);
+    if (this.scope === 'query') {
+      // The lines of one query of a file whose type (and cascade guard) the file-scope session decided.
+      if (options.type === undefined) throw new Error('a query-scope lint session needs the file type');
+      this.sample = undefined;
+      this.type = options.type;
+      this.start(fileFormats[options.type]);
+    }
   }
 
   /**
@@ -85,14 +120,25 @@ export class LintSession {
   finish(file: FileEnd): LintResult {
     if (this.sample !== undefined) this.decide();
     if (!this.stopped) for (const check of this.endChecks) check(file);
-    this.diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
+    this.diagnostics.sort(compareDiagnostics);
     return { file: this.file, type: this.type, diagnostics: this.diagnostics };
+  }
+
+  /** Whether the session stopped linting: a file-level verdict (empty, unknown, prels) or the cascade guard. */
+  get hasStopped(): boolean {
+    return this.stopped;
+  }
+
+  /** The last line of the first lines the file type and the cascade guard were decided from. */
+  get sampleLastLine(): number {
+    return this.sampleEnd;
   }
 
   /** Decides the file type from the sample, then lints the sample lines and applies the cascade guard. */
   private decide(): void {
     const sample = this.sample!;
     this.sample = undefined;
+    this.sampleEnd = sample.at(-1)?.number ?? 0;
     const detection = detectFileType(sample);
     const type = this.forcedType ?? detection.type;
     this.type = type;
@@ -137,12 +183,16 @@ export class LintSession {
       expectedLines: this.expectedLines,
       report: () => {},
     };
+    let readsFields = this.scope !== 'file';
     for (const rule of lintRules) {
       if (!rule.create || !rule.fileTypes.includes(format.type)) continue;
+      if (this.scope !== 'all' && rule.scope !== this.scope) continue;
+      if (rule.readsFields) readsFields = true;
       const check: RuleCheck = rule.create({ ...context, report: (problem) => this.report(rule, problem) });
       if (check.line) this.lineChecks.push(check.line);
       if (check.end) this.endChecks.push(check.end);
     }
+    this.splitLines = readsFields;
   }
 
   private process(bytes: Uint8Array, start: number, end: number, lineNumber: number): void {
@@ -159,11 +209,11 @@ export class LintSession {
     ) {
       line.kind = 'comment';
     }
-    if (line.kind === 'content' || line.kind === 'header') {
+    if ((line.kind === 'content' || line.kind === 'header') && (this.splitLines || this.counting)) {
       if (format.separator === 'tab') line.splitOnTabs();
       else line.splitOnWhitespace();
     }
-    if (line.kind === 'content') this.derive(line, format);
+    if (line.kind === 'content' && (this.splitLines || this.counting)) this.derive(line, format);
     const checks = this.lineChecks;
     for (let i = 0; i < checks.length; i++) checks[i]!(line);
   }
@@ -174,8 +224,10 @@ export class LintSession {
     line.wellFormed = line.fieldCount === columns || (line.fieldCount > columns && format.extraColumns === 'ignored');
     let valid = line.wellFormed;
     if (line.wellFormed) {
-      line.qid = this.queries.intern(line, 0);
-      this.pairs.add(line, format.docidField);
+      if (this.scope !== 'file') {
+        line.qid = this.queries.intern(line, 0);
+        this.pairs.add(line, format.docidField);
+      }
       const bytes = line.bytes;
       if (format.labelField >= 0) {
         let from = line.starts[format.labelField]!;

@@ -4,7 +4,7 @@ import type { LintFileType, LintResult } from './types.ts';
 
 export function lintText(text: string, type?: LintFileType, file = '<text>'): LintResult {
   const bytes = Buffer.from(text, 'utf8');
-  const session = new LintSession(file, type);
+  const session = new LintSession(file, { type });
   let lineNumber = 0;
   let position = 0;
   for (;;) {

@@ -21,6 +21,7 @@ export function repeatedPairRule(wording: RepeatedPairWording): LintRule {
     severity: 'error',
     description: wording.description,
     fileTypes: wording.fileTypes,
+    scope: 'query',
     create({ format, queries, pairs, report }) {
       const field = format.docidField;
       const consequence = wording.consequence(format.type);

@@ -14,8 +14,22 @@ export interface LintRule {
   /** What the rule checks and why it matters, in a sentence or two (help text, hover). */
   readonly description: string;
   readonly fileTypes: readonly LintFileType[];
+  /**
+   * What the rule's findings depend on. 'query': the line alone, or the lines of the same query (so a file's
+   * findings are the union of its queries' findings, which lets the editor re-check only the queries an edit
+   * touched). 'file': the whole file (line 1, the last line, adjacent lines, counts over all lines).
+   * A 'file' rule must not read the line's interned query or pair: the file-wide pass does not derive them.
+   */
+  readonly scope: RuleScope;
+  /**
+   * A 'file' rule that reads a content line's fields or parsed values (not just its kind and ending) says so: when
+   * no such rule runs, the file-scope session does not split lines after the first ones.
+   */
+  readonly readsFields?: boolean;
   create?(context: RuleContext): RuleCheck;
 }
+
+export type RuleScope = 'file' | 'query';
 
 export interface RuleCheck {
   line?(line: LineView): void;

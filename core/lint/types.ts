@@ -42,3 +42,15 @@ export interface LintOptions {
   /** Lint as this type instead of detecting it from the content. */
   type?: LintFileType;
 }
+
+/** The order diagnostics are listed in: by position, then by rule and message (so the order is the same however a file was linted). */
+export function compareDiagnostics(a: LintDiagnostic, b: LintDiagnostic): number {
+  return (
+    a.line - b.line ||
+    a.column - b.column ||
+    a.endLine - b.endLine ||
+    a.endColumn - b.endColumn ||
+    (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) ||
+    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+  );
+}

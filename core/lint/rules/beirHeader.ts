@@ -8,6 +8,8 @@ export const beirHeader: LintRule = {
     'A BEIR qrels TSV whose first line is a judgment instead of the header (query-id, corpus-id, score separated by tabs): the ' +
     'BEIR loader always skips the first line, so that judgment is silently lost.',
   fileTypes: ['beir-qrels'],
+  scope: 'file',
+  readsFields: true,
   create({ report }) {
     return {
       line(line) {

@@ -7,6 +7,7 @@ export const byteOrderMark: LintRule = {
     'The file starts with a UTF-8 byte order mark. trec_eval (and Python reading it as utf-8) keep it as part of ' +
     'the first field, so the first query id differs from the same id elsewhere.',
   fileTypes: ['qrels', 'run', 'beir-qrels'],
+  scope: 'file',
   create({ format, report }) {
     return {
       line(line) {

@@ -9,6 +9,7 @@ export const columnCount: LintRule = {
     'BEIR: query-id, corpus-id, score separated by tabs), more than trec_eval accepts in qrels, or is empty where ' +
     'the reader rejects empty lines.',
   fileTypes: ['qrels', 'run', 'beir-qrels'],
+  scope: 'query',
   create({ format, report }) {
     const expected = format.columns.length;
     const shape = describeColumns(format);

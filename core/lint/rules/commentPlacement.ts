@@ -10,6 +10,7 @@ export const commentPlacement: LintRule = {
     "A qrels comment trec_eval mishandles: its reader skips one '#' line and parses the next line as a judgment " +
     'even when it is a comment, and a comment on the last line makes it read past the end of the file.',
   fileTypes: ['qrels'],
+  scope: 'file',
   create({ report }) {
     // Whether the previous line is a comment trec_eval skips: after it, the next line is parsed whatever it is.
     let previousSkipped = false;

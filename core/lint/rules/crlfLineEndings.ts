@@ -7,6 +7,7 @@ export const crlfLineEndings: LintRule = {
     "Windows line endings (\\r\\n). trec_eval copes, but tools that split lines on '\\n' keep a '\\r' at the end " +
     'of the last field (the label, the run tag). Reported once per file with the count.',
   fileTypes: ['qrels', 'run', 'beir-qrels'],
+  scope: 'file',
   create({ report }) {
     let count = 0;
     let first = { line: 0, column: 0 };

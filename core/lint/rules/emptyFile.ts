@@ -5,4 +5,5 @@ export const emptyFile: LintRule = {
   severity: 'warning',
   description: 'The file has no judgment or ranking lines at all (it is empty, or holds only blank or comment lines).',
   fileTypes: [],
+  scope: 'file',
 };

@@ -8,6 +8,8 @@ export const extraColumns: LintRule = {
     'Lines with more columns than the format has, which the reader silently ignores (fields after the run tag, ' +
     'after the BEIR score). Reported once per file, at the first such line, with the count.',
   fileTypes: ['run', 'beir-qrels'],
+  scope: 'file',
+  readsFields: true,
   create({ format, report }) {
     const expected = format.columns.length;
     let count = 0;

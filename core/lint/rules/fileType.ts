@@ -8,4 +8,5 @@ export const fileType: LintRule = {
     'type it was told: more than half of the first 100 lines are wrong for it. Said once, instead of one error per ' +
     'line; nothing else is reported for the file.',
   fileTypes: [],
+  scope: 'file',
 };

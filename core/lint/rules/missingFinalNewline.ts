@@ -7,6 +7,7 @@ export const missingFinalNewline: LintRule = {
     "The last line does not end with a newline: concatenating files (cat a b) glues it to the next file's first " +
     'line, and some line-based tools drop it.',
   fileTypes: ['qrels', 'run', 'beir-qrels'],
+  scope: 'file',
   create({ report }) {
     const last = { line: 0, column: 1 };
     return {

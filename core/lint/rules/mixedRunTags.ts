@@ -15,6 +15,8 @@ export const mixedRunTags: LintRule = {
     'line, so a concatenation of runs is evaluated as one. Reported once per different tag, at its first line, ' +
     "pointing at the file's first tag.",
   fileTypes: ['run'],
+  scope: 'file',
+  readsFields: true,
   create({ format, report }) {
     const field = format.tagField;
     const uses = new Map<string, TagUse>();

@@ -13,6 +13,7 @@ export const noRelevantDocument: LintRule = {
     'undefined and it pulls averages down. Real collections have such queries; this is a hint, at the first line ' +
     'of the query.',
   fileTypes: ['qrels', 'beir-qrels'],
+  scope: 'query',
   create({ queries, report }) {
     let judged = new Int32Array(1024);
     let relevant = new Uint8Array(1024);

@@ -13,6 +13,7 @@ export const nonIntegerLabel: LintRule = {
     'A relevance label that is not an integer. trec_eval reads qrels labels with atol, so 1.5 silently becomes 1 ' +
     'and "high" becomes 0; the BEIR loader fails on int(). Negative labels (-2) and large ones (16) are fine.',
   fileTypes: ['qrels', 'beir-qrels'],
+  scope: 'query',
   create({ format, report }) {
     const field = format.labelField;
     const what = format.type === 'beir-qrels' ? 'score' : 'relevance label';

@@ -7,6 +7,8 @@ export const rankNotInteger: LintRule = {
     'A run rank that is not an integer. trec_eval ignores the rank column (it sorts by score), but other tools ' +
     'read it, and the rank/score check cannot use the line. Reported once per file with the count.',
   fileTypes: ['run'],
+  scope: 'file',
+  readsFields: true,
   create({ format, report }) {
     const field = format.rankField;
     let count = 0;

@@ -17,6 +17,7 @@ export const rankScoreDisagreement: LintRule = {
     'by docid descending, ranks ignored), so the evaluated ranking is not the one the ranks describe. One warning ' +
     'per query, at the first disagreement in rank order.',
   fileTypes: ['run'],
+  scope: 'query',
   create({ format, queries, pairs, expectedLines, report }) {
     let count = 0;
     let qids = new Int32Array(expectedLines);

@@ -14,6 +14,7 @@ export const scoreNotNumber: LintRule = {
     'A run score that is not a decimal number. trec_eval reads scores with atof and ranks by them, so "1,5" ' +
     'silently becomes 1 and "high" becomes 0; nan, inf and hexadecimal are refused too.',
   fileTypes: ['run'],
+  scope: 'query',
   create({ format, report }) {
     const field = format.scoreField;
     return {

@@ -7,6 +7,7 @@ export const trailingWhitespace: LintRule = {
     'Spaces or tabs at the end of lines. trec_eval ignores them, but a TSV reader sees an extra empty field and ' +
     'naive split(" ") calls an empty last column. Reported once per file with the count.',
   fileTypes: ['qrels', 'run', 'beir-qrels'],
+  scope: 'file',
   create({ report }) {
     let count = 0;
     let first = { line: 0, column: 0, endColumn: 0 };

@@ -7,4 +7,5 @@ export const unsupportedFormat: LintRule = {
     'A recognised format that is not a qrels or run file, such as a statAP/MQ prels file (qid docid rel stratum ' +
     'probability): named once and not linted, instead of one column-count error per line.',
   fileTypes: [],
+  scope: 'file',
 };
