@@ -15,6 +15,7 @@
 import { type FileFormat, fileFormats } from './fileFormats.ts';
 import { LintSession, type SessionScope } from './lintSession.ts';
 import { findLintRule } from './registry.ts';
+import type { StudyLintContext } from './studyContext.ts';
 import {
   compareDiagnostics,
   type DetectedFileType,
@@ -70,14 +71,22 @@ export class IncrementalLint {
   readonly file: string;
   /** The type to lint as when the content cannot tell (the editor's language id), if any. */
   private readonly declared: LintFileType | undefined;
+  private study: StudyLintContext | undefined;
   private state: LintedFile | undefined;
   private needsWhole = true;
   private mayHaveCarriageReturn = false;
   lastStats: IncrementalLintStats = { whole: true, filePass: true, groupsLinted: 0, linesLinted: 0 };
 
-  constructor(file: string, declared?: LintFileType) {
+  constructor(file: string, declared?: LintFileType, study?: StudyLintContext) {
     this.file = file;
     this.declared = declared;
+    this.study = study;
+  }
+
+  /** Uses another study's ids and scale (or none) from the next lint on, which re-checks the whole text. */
+  setStudy(study: StudyLintContext | undefined): void {
+    this.study = study;
+    this.needsWhole = true;
   }
 
   /** The next lint re-checks the whole text (a full-text change, or a change it cannot follow). */
@@ -250,7 +259,12 @@ export class IncrementalLint {
     if (lines.length === 0) return [];
     const texts = lines.map((number) => document.line(number - 1));
     const bytes = Buffer.from(texts.join('\n'), 'utf8');
-    const session = new LintSession(this.file, { type, scope: 'query', expectedLines: lines.length });
+    const session = new LintSession(this.file, {
+      type,
+      scope: 'query',
+      expectedLines: lines.length,
+      study: this.study,
+    });
     let position = 0;
     for (let i = 0; i < lines.length; i++) {
       const newline = i + 1 < lines.length ? bytes.indexOf(10, position) : bytes.length;
@@ -269,7 +283,7 @@ export class IncrementalLint {
 
   private runSession(text: string, scope: SessionScope, type: LintFileType | undefined): SessionOutcome {
     const bytes = Buffer.from(text, 'utf8');
-    const session = new LintSession(this.file, { type, scope });
+    const session = new LintSession(this.file, { type, scope, study: this.study });
     let lineNumber = 0;
     let position = 0;
     for (;;) {

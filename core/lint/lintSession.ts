@@ -16,6 +16,7 @@ import type { FileEnd, LintRule, Problem, RuleCheck, RuleContext, RuleScope } fr
 import { emptyFile } from './rules/emptyFile.ts';
 import { fileType } from './rules/fileType.ts';
 import { unsupportedFormat } from './rules/unsupportedFormat.ts';
+import type { StudyLintContext } from './studyContext.ts';
 import {
   compareDiagnostics,
   type DetectedFileType,
@@ -45,6 +46,8 @@ export interface SessionOptions {
   /** Roughly how many lines are coming, to size per-line storage once. */
   expectedLines?: number;
   scope?: SessionScope;
+  /** The study that uses the file, for the study-aware rules. */
+  study?: StudyLintContext;
 }
 
 export class LintSession {
@@ -73,6 +76,7 @@ export class LintSession {
   private firstMalformed = 0;
 
   private readonly scope: SessionScope;
+  private readonly study: StudyLintContext | undefined;
   /** Whether lines past the sample are split and their values parsed (not when no running rule reads them). */
   private splitLines = true;
 
@@ -80,6 +84,7 @@ export class LintSession {
     this.file = file;
     this.forcedType = options.type;
     this.scope = options.scope ?? 'all';
+    this.study = options.study;
     this.expectedLines = Math.min(Math.max(options.expectedLines ?? 4096, 1024), 1 << 22);
     this.pairs = new PairIndex(this.scope === 'file' ? 1024 : this.expectedLines);
     if (this.scope === 'query') {
@@ -181,6 +186,7 @@ export class LintSession {
       queries: this.queries,
       pairs: this.pairs,
       expectedLines: this.expectedLines,
+      study: this.study,
       report: () => {},
     };
     let readsFields = this.scope !== 'file';

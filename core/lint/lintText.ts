@@ -1,10 +1,11 @@
 // Lints a document held in memory (an editor buffer) with exactly the per-line code lintFile uses.
 import { LintSession } from './lintSession.ts';
+import type { StudyLintContext } from './studyContext.ts';
 import type { LintFileType, LintResult } from './types.ts';
 
-export function lintText(text: string, type?: LintFileType, file = '<text>'): LintResult {
+export function lintText(text: string, type?: LintFileType, file = '<text>', study?: StudyLintContext): LintResult {
   const bytes = Buffer.from(text, 'utf8');
-  const session = new LintSession(file, { type });
+  const session = new LintSession(file, { type, study });
   let lineNumber = 0;
   let position = 0;
   for (;;) {

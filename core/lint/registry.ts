@@ -10,6 +10,7 @@ import { duplicatePair } from './rules/duplicatePair.ts';
 import { emptyFile } from './rules/emptyFile.ts';
 import { extraColumns } from './rules/extraColumns.ts';
 import { fileType } from './rules/fileType.ts';
+import { labelOutsideScale } from './rules/labelOutsideScale.ts';
 import { missingFinalNewline } from './rules/missingFinalNewline.ts';
 import { mixedRunTags } from './rules/mixedRunTags.ts';
 import { nonIntegerLabel } from './rules/nonIntegerLabel.ts';
@@ -18,6 +19,8 @@ import { rankNotInteger } from './rules/rankNotInteger.ts';
 import { rankScoreDisagreement } from './rules/rankScoreDisagreement.ts';
 import { scoreNotNumber } from './rules/scoreNotNumber.ts';
 import { trailingWhitespace } from './rules/trailingWhitespace.ts';
+import { unknownDocument } from './rules/unknownDocument.ts';
+import { unknownQuery } from './rules/unknownQuery.ts';
 import { unsupportedFormat } from './rules/unsupportedFormat.ts';
 
 export const lintRules: readonly LintRule[] = [
@@ -34,6 +37,9 @@ export const lintRules: readonly LintRule[] = [
   mixedRunTags,
   rankScoreDisagreement,
   noRelevantDocument,
+  unknownQuery,
+  unknownDocument,
+  labelOutsideScale,
   beirHeader,
   commentPlacement,
   byteOrderMark,

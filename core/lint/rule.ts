@@ -6,6 +6,7 @@ import type { FileFormat } from './fileFormats.ts';
 import type { LineView } from './lineView.ts';
 import type { PairIndex } from './pairIndex.ts';
 import type { QueryIndex } from './queryIndex.ts';
+import type { StudyLintContext } from './studyContext.ts';
 import type { LintFileType, LintSeverity, RelatedPosition } from './types.ts';
 
 export interface LintRule {
@@ -60,6 +61,8 @@ export interface RuleContext {
   readonly pairs: PairIndex;
   /** Roughly how many lines the file has (from its size), to size per-line storage once. */
   readonly expectedLines: number;
+  /** The study that uses the file, when one does (for the study-aware rules). */
+  readonly study: StudyLintContext | undefined;
   report(problem: Problem): void;
 }
 
