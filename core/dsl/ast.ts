@@ -1,0 +1,277 @@
+// The syntax tree of a study file, as the parser builds it. Every node keeps the ranges of its parts so checks
+// and editor services can point at the exact token. Parts a broken statement lacks are `undefined` (the parser
+// has reported why), so checks look only at what is there.
+import type { TextRange } from './types.ts';
+
+export interface NameNode {
+  text: string;
+  range: TextRange;
+}
+
+export interface StringNode {
+  /** The decoded value (escapes applied). */
+  value: string;
+  /** Includes the quotes. */
+  range: TextRange;
+}
+
+export interface NumberNode {
+  /** NaN when the token was malformed (already reported by the lexer). */
+  value: number;
+  text: string;
+  integer: boolean;
+  range: TextRange;
+}
+
+export interface StudyFileAst {
+  blocks: BlockNode[];
+}
+
+export type BlockKind = 'study' | 'review';
+
+export interface BlockNode {
+  kind: BlockKind;
+  keyword: TextRange;
+  name?: StringNode;
+  /** From the keyword to the closing `}` (or the last token of the block when it is not closed). */
+  range: TextRange;
+  open?: TextRange;
+  close?: TextRange;
+  statements: StatementNode[];
+}
+
+interface StatementBase {
+  keyword: TextRange;
+  /** From the keyword to the last token of the statement. */
+  range: TextRange;
+}
+
+export type SourceKind = 'queries' | 'corpus' | 'items';
+
+/** `role: field` in a `queries`, `corpus` or `items` mapping. The value is a field name, or for `format` a format. */
+export interface FieldMapping {
+  role: NameNode;
+  value?: NameNode;
+  range: TextRange;
+}
+
+export interface TitleStatement extends StatementBase {
+  kind: 'title';
+  value?: StringNode;
+}
+
+export interface GuidelinesStatement extends StatementBase {
+  kind: 'guidelines';
+  path?: StringNode;
+}
+
+export interface SourceStatement<K extends SourceKind = SourceKind> extends StatementBase {
+  kind: K;
+  path?: StringNode;
+  mappings: FieldMapping[];
+  /** The `{ … }` of the mapping, when there is one. */
+  mappingRange?: TextRange;
+}
+
+export interface PoolStatement extends StatementBase {
+  kind: 'pool';
+  path?: StringNode;
+  depth?: NumberNode;
+}
+
+export interface ScaleEntry {
+  value: NumberNode;
+  label?: StringNode;
+  key?: StringNode;
+  description?: StringNode;
+  range: TextRange;
+}
+
+export interface ScaleStatement extends StatementBase {
+  kind: 'scale';
+  scaleKind?: NameNode;
+  entries: ScaleEntry[];
+}
+
+export interface AspectStatement extends StatementBase {
+  kind: 'aspect';
+  name?: NameNode;
+  question?: StringNode;
+}
+
+export interface ConditionsStatement extends StatementBase {
+  kind: 'conditions';
+  field?: NameNode;
+}
+
+export interface DeriveStatement extends StatementBase {
+  kind: 'derive';
+  target?: NameNode;
+  expression?: Expression;
+}
+
+/** `annotators`, `verdicts`: a list of names. */
+export interface NameListStatement<K extends 'annotators' | 'verdicts' = 'annotators' | 'verdicts'>
+  extends StatementBase {
+  kind: K;
+  names: NameNode[];
+}
+
+export interface AdjudicatorStatement extends StatementBase {
+  kind: 'adjudicator';
+  name?: NameNode;
+}
+
+export interface OverlapStatement extends StatementBase {
+  kind: 'overlap';
+  count?: NumberNode;
+}
+
+export interface BlindStatement extends StatementBase {
+  kind: 'blind';
+}
+
+export type JudgeOptionName = 'endpoint' | 'prompt' | 'temperature' | 'votes' | 'max_tokens' | 'seed';
+
+export interface JudgeOption {
+  name: JudgeOptionName;
+  nameRange: TextRange;
+  value?: StringNode | NumberNode;
+  range: TextRange;
+}
+
+export interface JudgeStatement extends StatementBase {
+  kind: 'judge';
+  model?: StringNode;
+  options: JudgeOption[];
+}
+
+export interface AgreementStatement extends StatementBase {
+  kind: 'agreement';
+  metric?: NameNode;
+  level?: NameNode;
+  target?: NumberNode;
+}
+
+export interface ExportStatement extends StatementBase {
+  kind: 'export';
+  what?: NameNode;
+  path?: StringNode;
+  source?: NameNode;
+  /** The range of `per document`, when present. */
+  perDocument?: TextRange;
+}
+
+export interface ImportStatement extends StatementBase {
+  kind: 'import';
+  what?: NameNode;
+  path?: StringNode;
+  /** The annotator id the imported labels are recorded under (`as crowd`). */
+  as?: NameNode;
+}
+
+export interface TaxonomyEntry {
+  code: NameNode;
+  label?: StringNode;
+  range: TextRange;
+}
+
+export interface TaxonomyStatement extends StatementBase {
+  kind: 'taxonomy';
+  entries: TaxonomyEntry[];
+}
+
+export interface RubricDimension {
+  name: NameNode;
+  description?: StringNode;
+  range: TextRange;
+}
+
+export interface RubricStatement extends StatementBase {
+  kind: 'rubric';
+  levels: NameNode[];
+  dimensions: RubricDimension[];
+}
+
+export type StatementNode =
+  | TitleStatement
+  | GuidelinesStatement
+  | SourceStatement<'queries'>
+  | SourceStatement<'corpus'>
+  | SourceStatement<'items'>
+  | PoolStatement
+  | ScaleStatement
+  | AspectStatement
+  | ConditionsStatement
+  | DeriveStatement
+  | NameListStatement<'annotators'>
+  | NameListStatement<'verdicts'>
+  | AdjudicatorStatement
+  | OverlapStatement
+  | BlindStatement
+  | JudgeStatement
+  | AgreementStatement
+  | ExportStatement
+  | ImportStatement
+  | TaxonomyStatement
+  | RubricStatement;
+
+export type StatementKind = StatementNode['kind'];
+
+export type BinaryOperator = '||' | '&&' | '==' | '!=' | '<' | '<=' | '>' | '>=';
+
+export type Expression =
+  | { kind: 'number'; value: number; range: TextRange }
+  | { kind: 'name'; name: string; range: TextRange }
+  | { kind: 'call'; callee: NameNode; args: Expression[]; range: TextRange }
+  | { kind: 'not'; operand: Expression; range: TextRange }
+  | { kind: 'binary'; operator: BinaryOperator; left: Expression; right: Expression; range: TextRange }
+  | { kind: 'conditional'; test: Expression; whenTrue: Expression; whenFalse: Expression; range: TextRange };
+
+/** Statements of `kind` in `block`, in order. */
+export function statementsOf<K extends StatementKind>(
+  block: BlockNode,
+  kind: K,
+): Extract<StatementNode, { kind: K }>[] {
+  return block.statements.filter((s): s is Extract<StatementNode, { kind: K }> => s.kind === kind);
+}
+
+/** The first statement of `kind` in `block`. */
+export function statementOf<K extends StatementKind>(
+  block: BlockNode,
+  kind: K,
+): Extract<StatementNode, { kind: K }> | undefined {
+  return block.statements.find((s): s is Extract<StatementNode, { kind: K }> => s.kind === kind);
+}
+
+/** The `queries`, `corpus` and `items` statements of `block`. */
+export function sourceStatements(block: BlockNode): SourceStatement[] {
+  return block.statements.filter(
+    (s): s is SourceStatement => s.kind === 'queries' || s.kind === 'corpus' || s.kind === 'items',
+  );
+}
+
+/** Every sub-expression of `expression`, itself first (iterative: expressions can be deep). */
+export function expressionNodes(expression: Expression): Expression[] {
+  const out: Expression[] = [];
+  const stack: Expression[] = [expression];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    out.push(node);
+    switch (node.kind) {
+      case 'call':
+        for (let i = node.args.length - 1; i >= 0; i--) stack.push(node.args[i]!);
+        break;
+      case 'not':
+        stack.push(node.operand);
+        break;
+      case 'binary':
+        stack.push(node.right, node.left);
+        break;
+      case 'conditional':
+        stack.push(node.whenFalse, node.whenTrue, node.test);
+        break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,23 @@
+import { sourceStatements } from '../ast.ts';
+import { requiredRoles } from '../keywords.ts';
+import { eachBlock, listWords, type StudyCheck } from './check.ts';
+
+export const missingRole: StudyCheck = {
+  code: 'missing-role',
+  severity: 'error',
+  description:
+    'A mapping without a required role: queries need `id` and `text`, corpora `id` and `body`, items `id` and `text`.',
+  check(context) {
+    eachBlock(context, (block, report) => {
+      for (const source of sourceStatements(block)) {
+        const required = requiredRoles[source.kind];
+        const missing = required.filter((r) => !source.mappings.some((m) => m.role.text === r));
+        if (missing.length === 0) continue;
+        report({
+          range: source.path?.range ?? source.keyword,
+          message: `the \`${source.kind}\` mapping has no ${listWords(missing)}: expected \`{ ${required.map((r) => `${r}: FIELD`).join('  ')} }\``,
+        });
+      }
+    });
+  },
+};

@@ -1,0 +1,65 @@
+// Every semantic check, one line each. Adding a check: one module in this folder plus one line here.
+import { agreementLevel } from './agreementLevel.ts';
+import { agreementTarget } from './agreementTarget.ts';
+import type { StudyCheck } from './check.ts';
+import { deriveFunction } from './deriveFunction.ts';
+import { deriveNames } from './deriveNames.ts';
+import { deriveValues } from './deriveValues.ts';
+import { duplicateAnnotator } from './duplicateAnnotator.ts';
+import { duplicateAspect } from './duplicateAspect.ts';
+import { duplicateBlockName } from './duplicateBlockName.ts';
+import { duplicateJudge } from './duplicateJudge.ts';
+import { duplicateRole } from './duplicateRole.ts';
+import { duplicateRubricName } from './duplicateRubricName.ts';
+import { duplicateScaleKey } from './duplicateScaleKey.ts';
+import { duplicateScaleValue } from './duplicateScaleValue.ts';
+import { duplicateTaxonomyCode } from './duplicateTaxonomyCode.ts';
+import { duplicateVerdict } from './duplicateVerdict.ts';
+import { exportRequirements } from './exportRequirements.ts';
+import { judgeEndpoint } from './judgeEndpoint.ts';
+import { judgeNumbers } from './judgeNumbers.ts';
+import { keyLength } from './keyLength.ts';
+import { missingRole } from './missingRole.ts';
+import { missingStatement } from './missingStatement.ts';
+import { navigationKey } from './navigationKey.ts';
+import { overlapRange } from './overlapRange.ts';
+import { poolDepth } from './poolDepth.ts';
+import { repeatedJudgeOption } from './repeatedJudgeOption.ts';
+import { repeatedStatement } from './repeatedStatement.ts';
+import { scaleSize } from './scaleSize.ts';
+import { unknownRole } from './unknownRole.ts';
+
+export const studyChecks: readonly StudyCheck[] = [
+  duplicateBlockName,
+  missingStatement,
+  repeatedStatement,
+  unknownRole,
+  missingRole,
+  duplicateRole,
+  scaleSize,
+  duplicateScaleValue,
+  duplicateScaleKey,
+  keyLength,
+  navigationKey,
+  duplicateAspect,
+  deriveNames,
+  deriveFunction,
+  deriveValues,
+  duplicateAnnotator,
+  overlapRange,
+  duplicateJudge,
+  judgeEndpoint,
+  judgeNumbers,
+  repeatedJudgeOption,
+  agreementLevel,
+  agreementTarget,
+  poolDepth,
+  exportRequirements,
+  duplicateTaxonomyCode,
+  duplicateRubricName,
+  duplicateVerdict,
+];
+
+export function findStudyCheck(code: string): StudyCheck | undefined {
+  return studyChecks.find((check) => check.code === code);
+}

@@ -1,0 +1,61 @@
+import { type NameNode, type SourceKind, sourceStatements, statementOf } from '../ast.ts';
+import { closestWords } from '../editDistance.ts';
+import { existingReferences, type FileCheck, type FileCheckContext } from './fileCheck.ts';
+
+const fieldsShown = 12;
+
+function listFields(fields: readonly string[]): string {
+  if (fields.length === 0) return 'none';
+  const shown = fields.slice(0, fieldsShown).join(', ');
+  return fields.length > fieldsShown ? `${shown}, …` : shown;
+}
+
+function reportUnknown(context: FileCheckContext, field: NameNode, path: string, fields: readonly string[]): void {
+  const close = closestWords(field.text, fields);
+  // A field written as a string keeps its quotes in the fix; a bare name stays bare when it can.
+  const quoted = context.text[field.range.start] === '"';
+  const spell = (w: string) => (quoted || !/^[\p{L}_][\p{L}\p{N}_-]*$/u.test(w) ? JSON.stringify(w) : w);
+  context.report({
+    range: field.range,
+    message:
+      `field '${field.text}' is not in ${path} (its fields: ${listFields(fields)})` +
+      (close.length > 0 ? `; did you mean ${close.map((w) => `'${w}'`).join(' or ')}?` : ''),
+    ...(close.length > 0 && {
+      fixes: close.map((w) => ({ title: `Use field '${w}'`, edits: [{ range: field.range, newText: spell(w) }] })),
+    }),
+  });
+}
+
+export const unknownField: FileCheck = {
+  code: 'unknown-field',
+  severity: 'error',
+  description:
+    'A mapped field (`id: qid`) or the `conditions from` field is not a field of the data file (its JSONL keys or ' +
+    'its CSV/TSV header).',
+  async check(context) {
+    const existing = new Set((await existingReferences(context, ['queries', 'corpus', 'items'])).map((r) => r.path));
+    for (const block of context.file.blocks) {
+      const fieldsBySource = new Map<SourceKind, string[]>();
+      for (const source of sourceStatements(block)) {
+        if (!source.path || !existing.has(source.path)) continue;
+        const answer = await context.readFields(context.resolve(source.path.value));
+        if ('problem' in answer) continue;
+        fieldsBySource.set(source.kind, answer.fields);
+        for (const mapping of source.mappings) {
+          if (!mapping.value || (source.kind === 'corpus' && mapping.role.text === 'format')) continue;
+          if (answer.fields.includes(mapping.value.text)) continue;
+          reportUnknown(context, mapping.value, source.path.value, answer.fields);
+        }
+      }
+      const conditions = statementOf(block, 'conditions');
+      const queries = statementOf(block, 'queries');
+      const queryFields = fieldsBySource.get('queries');
+      if (conditions?.field && queries?.path && queryFields) {
+        const isRole = queries.mappings.some((m) => m.role.text === conditions.field!.text);
+        if (!isRole && !queryFields.includes(conditions.field.text)) {
+          reportUnknown(context, conditions.field, queries.path.value, queryFields);
+        }
+      }
+    }
+  },
+};

@@ -1,0 +1,849 @@
+// The one table of the study language's words: every keyword, clause word, enumerated value and mapping role,
+// with the syntax it takes, what it means and an example. Hover shows these entries, completion offers them,
+// the parser's word sets (what a study takes, what a judge block takes, …) are read from here, and the
+// unknown-keyword error lists them. Adding a word to the language starts with a line here.
+import type { BlockKind, JudgeOptionName, SourceKind } from './ast.ts';
+
+export type KeywordContext =
+  | 'block'
+  | 'statement'
+  | 'judge-option'
+  | 'clause'
+  | 'scale-kind'
+  | 'agreement-metric'
+  | 'agreement-level'
+  | 'export-kind'
+  | 'import-kind'
+  | 'label-source'
+  | 'format'
+  | 'function'
+  | 'expression-name'
+  | 'queries-role'
+  | 'corpus-role'
+  | 'items-role';
+
+export interface KeywordDoc {
+  /** Unique: the same word can mean different things in different places (`judge`, `all`, `ordinal`). */
+  id: string;
+  word: string;
+  context: KeywordContext;
+  /** The blocks the word is valid in. */
+  blocks: readonly BlockKind[];
+  syntax: string;
+  doc: string;
+  /** A statement (or, for `block` words, a file) that uses the word. */
+  example: string;
+}
+
+const both: readonly BlockKind[] = ['study', 'review'];
+const study: readonly BlockKind[] = ['study'];
+const review: readonly BlockKind[] = ['review'];
+
+function entry(
+  context: KeywordContext,
+  word: string,
+  blocks: readonly BlockKind[],
+  syntax: string,
+  doc: string,
+  example: string,
+  id = `${context}:${word}`,
+): KeywordDoc {
+  return { id, word, context, blocks, syntax, doc, example };
+}
+
+const judgeExample = (option: string) => `judge "gpt-4.1-mini" { ${option} }`;
+
+export const keywordDocs: readonly KeywordDoc[] = [
+  entry(
+    'block',
+    'study',
+    both,
+    'study "name" { … }',
+    'A relevance-labelling study: queries × documents from a pool, labelled on a scale by annotators (and ' +
+      'optionally an LLM judge). Each study gets its own task database next to the study file.',
+    'study "dev" {\n  queries "q.jsonl" { id: qid text: query }\n}',
+  ),
+  entry(
+    'block',
+    'review',
+    both,
+    'review "name" { … }',
+    'A review of generated text (instructions, query rewrites): each item gets a verdict, a taxonomy type and ' +
+      'rubric ratings.',
+    'review "instructions" {\n  items "gen.jsonl" { id: iid text: instruction }\n}',
+  ),
+
+  entry(
+    'statement',
+    'title',
+    both,
+    'title "text"',
+    'The title shown in the labelling and review views.',
+    'title "WQT dev"',
+  ),
+  entry(
+    'statement',
+    'guidelines',
+    both,
+    'guidelines "path"',
+    'The annotation guidelines (Markdown), shown next to every item. Relative paths start at the study file.',
+    'guidelines "guidelines.md"',
+  ),
+  entry(
+    'statement',
+    'queries',
+    study,
+    'queries "path" { role: field … }',
+    'The queries file (JSONL, CSV or TSV) and which of its fields plays which role. Roles: `id` and `text` ' +
+      '(required), `instruction`, `parent` (the query a rewrite or variant comes from), `type`.',
+    'queries "data/queries.jsonl" { id: qid  text: query }',
+  ),
+  entry(
+    'statement',
+    'corpus',
+    study,
+    'corpus "path" { role: field … }',
+    'The documents (JSONL, CSV or TSV) and the fields that hold them. Roles: `id` and `body` (required), ' +
+      '`title`, `format` (`markdown`, `html`, `text` or `json`), `parent` (the document a chunk was cut from).',
+    'corpus "data/tables.jsonl" { id: table_id  body: table  format: markdown }',
+  ),
+  entry(
+    'statement',
+    'pool',
+    study,
+    'pool "run path" depth N',
+    'Adds the top `N` documents per query of a TREC run to the pool of pairs to label. Repeat it for every run; ' +
+      'pairs found by several runs are labelled once.',
+    'pool "runs/bm25.trec" depth 20',
+  ),
+  entry(
+    'statement',
+    'scale',
+    study,
+    'scale ordinal|nominal|binary { VALUE "label" key "k" ["description"] … }',
+    'The labels annotators choose from: an integer value (negative allowed: `-2` junk), a label, the one-key ' +
+      'shortcut in the labelling view and an optional description. `j k u n ?` are the view’s navigation keys.',
+    'scale ordinal {\n    0 "Off-topic" key "0"\n    1 "On topic" key "1"\n  }',
+  ),
+  entry(
+    'statement',
+    'aspect',
+    study,
+    'aspect NAME "question"',
+    'A yes/no question asked for every pair, next to the label. `derive` can turn aspects into the label.',
+    'aspect topical "Is the table on the query\'s topic?"',
+  ),
+  entry(
+    'statement',
+    'conditions',
+    study,
+    'conditions from FIELD',
+    'Per-condition checkboxes: the conditions of each query are read from a query field (a list, or a role ' +
+      'name such as `instruction`). In `derive`, `all(conditions)` and `any(conditions)` test them.',
+    'conditions from instruction',
+  ),
+  entry(
+    'statement',
+    'derive',
+    study,
+    'derive label = EXPRESSION',
+    'Computes the label from the aspects and conditions instead of asking for it. The expression uses ' +
+      '`a ? b : c`, `all(…)`, `any(…)`, `!`, `&&`, `||`, comparisons, integers and declared names only; every ' +
+      'value it can produce must be a scale value.',
+    'derive label = topical ? 1 : 0',
+  ),
+  entry(
+    'statement',
+    'annotators',
+    both,
+    'annotators NAME …',
+    'The people who label. Names are ids; quote a name that is also a keyword (`"blind"`).',
+    'annotators alice bob carol',
+  ),
+  entry(
+    'statement',
+    'adjudicator',
+    both,
+    'adjudicator NAME',
+    'Who resolves disagreements (`export … from adjudicated` uses their decisions).',
+    'adjudicator dana',
+  ),
+  entry(
+    'statement',
+    'overlap',
+    both,
+    'overlap N',
+    'How many annotators label each item (at least 1, at most the number of annotators).',
+    'overlap 2',
+  ),
+  entry(
+    'statement',
+    'blind',
+    both,
+    'blind',
+    'Hide LLM suggestions and other annotators’ labels from annotators while they label.',
+    'blind',
+  ),
+  entry(
+    'statement',
+    'judge',
+    both,
+    'judge "model" { endpoint "url" prompt "path" temperature T votes N max_tokens N seed N }',
+    'An LLM judge on an OpenAI-compatible endpoint that pre-labels items. The API key never comes from the ' +
+      'workspace (SecretStorage or `OPENAI_API_KEY`).',
+    'judge "gpt-4.1-mini" { votes 3 }',
+  ),
+  entry(
+    'statement',
+    'agreement',
+    both,
+    'agreement krippendorff|cohen|fleiss|percent [LEVEL] [target T]',
+    'The agreement statistic reported for this study, its level of measurement or weighting, and the value ' +
+      'the team aims for (in (0, 1]).',
+    'agreement krippendorff ordinal target 0.67',
+  ),
+  entry(
+    'statement',
+    'export',
+    both,
+    'export qrels|labels|verdicts "path" [from adjudicated|majority|all|judge] [per document]',
+    'Writes results to a file: `qrels` (TREC qrels), `labels` (every judgment with its provenance) or ' +
+      '`verdicts` (review decisions).',
+    'export qrels "qrels/dev.qrels" from adjudicated',
+  ),
+  entry(
+    'statement',
+    'import',
+    study,
+    'import qrels "path" [as NAME]',
+    'Loads existing judgments (a TREC qrels file) into the study, recorded under the annotator id after `as` ' +
+      '(default `imported`): crowd labels, an earlier round, another team’s qrels.',
+    'import qrels "qrels/crowd.qrels" as crowd',
+  ),
+  entry(
+    'statement',
+    'items',
+    review,
+    'items "path" { role: field … }',
+    'The items to review (JSONL, CSV or TSV). Roles: `id` and `text` (required), `parent` (the query the item ' +
+      'was generated for), `type` (its taxonomy code), `model` (the generator), `source` (the text it rewrites, ' +
+      'for the word diff).',
+    'items "gen/instructions.jsonl" { id: iid  text: instruction }',
+  ),
+  entry(
+    'statement',
+    'taxonomy',
+    review,
+    'taxonomy { CODE "label" … }',
+    'The types an item can have, as short codes with labels.',
+    'taxonomy { C1 "Semantic boundary"  C2 "Exclusive topic" }',
+  ),
+  entry(
+    'statement',
+    'rubric',
+    review,
+    'rubric levels LEVEL … { DIMENSION ["description"] … }',
+    'Rating dimensions, each rated on the levels listed after `levels` (best first).',
+    'rubric levels excellent acceptable poor { clarity  faithfulness }',
+  ),
+  entry(
+    'statement',
+    'verdicts',
+    review,
+    'verdicts NAME …',
+    'The decisions a reviewer can take on an item.',
+    'verdicts accept edit reject',
+  ),
+
+  entry(
+    'judge-option',
+    'endpoint',
+    both,
+    'endpoint "url"',
+    'Base URL of the OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama). Defaults to the settings.',
+    judgeExample('endpoint "https://api.openai.com/v1"'),
+  ),
+  entry(
+    'judge-option',
+    'prompt',
+    both,
+    'prompt "path"',
+    'The prompt template. `{{name}}` inserts a mapped role (`{{text}}`, `{{body}}`, …) or `{{scale}}`, ' +
+      '`{{aspects}}`, `{{conditions}}`. Without it the built-in prompt for the study kind is used.',
+    judgeExample('prompt "prompts/judge.md"'),
+  ),
+  entry(
+    'judge-option',
+    'temperature',
+    both,
+    'temperature T',
+    'Sampling temperature, 0 to 2.',
+    judgeExample('temperature 0'),
+  ),
+  entry(
+    'judge-option',
+    'votes',
+    both,
+    'votes N',
+    'Samples per item (at least 1): the label is the majority, the spread is kept.',
+    judgeExample('votes 3'),
+  ),
+  entry(
+    'judge-option',
+    'max_tokens',
+    both,
+    'max_tokens N',
+    'Upper bound on the tokens of each answer.',
+    judgeExample('max_tokens 512'),
+  ),
+  entry(
+    'judge-option',
+    'seed',
+    both,
+    'seed N',
+    'Sampling seed sent to endpoints that honour it.',
+    judgeExample('seed 42'),
+  ),
+
+  entry(
+    'clause',
+    'depth',
+    study,
+    'pool "run" depth N',
+    'How many documents per query the run adds to the pool (at least 1).',
+    'pool "runs/bm25.trec" depth 20',
+  ),
+  entry(
+    'clause',
+    'key',
+    study,
+    'VALUE "label" key "k"',
+    'The one-character key that picks this value in the labelling view.',
+    'scale binary {\n    0 "No" key "0"\n    1 "Yes" key "1"\n  }',
+  ),
+  entry(
+    'clause',
+    'from',
+    study,
+    'conditions from FIELD',
+    'The query field (or mapped role) the conditions are read from.',
+    'conditions from instruction',
+    'clause:conditions-from',
+  ),
+  entry(
+    'clause',
+    'from',
+    both,
+    'export … from SOURCE',
+    'Which labels to export: `adjudicated`, `majority`, `all` or `judge`.',
+    'export qrels "out.qrels" from majority',
+    'clause:export-from',
+  ),
+  entry(
+    'clause',
+    'target',
+    both,
+    'agreement … target T',
+    'The agreement the team aims for, in (0, 1]; the agreement view marks values below it.',
+    'agreement cohen target 0.7',
+  ),
+  entry(
+    'clause',
+    'levels',
+    review,
+    'rubric levels LEVEL … { … }',
+    'The rating levels of the rubric, best first.',
+    'rubric levels good bad { clarity }',
+  ),
+  entry(
+    'clause',
+    'per',
+    study,
+    'export qrels "path" … per document',
+    'Labels passages but exports documents: each document gets the best label of its chunks (MaxP), through ' +
+      'the corpus `parent` role.',
+    'export qrels "doc.qrels" from adjudicated per document',
+  ),
+  entry(
+    'clause',
+    'document',
+    study,
+    'per document',
+    'See `per`: aggregate chunk labels to their parent document by their maximum.',
+    'export qrels "doc.qrels" per document',
+  ),
+  entry(
+    'clause',
+    'as',
+    study,
+    'import qrels "path" as NAME',
+    'The annotator id the imported judgments are recorded under.',
+    'import qrels "old.qrels" as crowd',
+  ),
+  entry(
+    'clause',
+    'label',
+    study,
+    'derive label = …',
+    'The study label, the one thing `derive` computes.',
+    'derive label = topical ? 1 : 0',
+    'clause:derive-label',
+  ),
+
+  entry(
+    'scale-kind',
+    'ordinal',
+    study,
+    'scale ordinal { … }',
+    'Values are ordered (graded relevance).',
+    'scale ordinal { 0 "No" key "0" }',
+  ),
+  entry(
+    'scale-kind',
+    'nominal',
+    study,
+    'scale nominal { … }',
+    'Values are unordered categories.',
+    'scale nominal { 0 "A" key "a" }',
+  ),
+  entry(
+    'scale-kind',
+    'binary',
+    study,
+    'scale binary { … }',
+    'Exactly two values (relevant or not).',
+    'scale binary { 0 "No" key "0"  1 "Yes" key "1" }',
+  ),
+
+  entry(
+    'agreement-metric',
+    'krippendorff',
+    both,
+    'agreement krippendorff [nominal|ordinal|interval|ratio]',
+    "Krippendorff's α: any number of annotators, missing labels allowed.",
+    'agreement krippendorff ordinal',
+  ),
+  entry(
+    'agreement-metric',
+    'cohen',
+    both,
+    'agreement cohen [nominal|linear|quadratic]',
+    "Cohen's κ between each pair of annotators, unweighted (`nominal`) or weighted.",
+    'agreement cohen quadratic',
+  ),
+  entry(
+    'agreement-metric',
+    'fleiss',
+    both,
+    'agreement fleiss',
+    "Fleiss' κ: a fixed number of raters per item.",
+    'agreement fleiss',
+  ),
+  entry(
+    'agreement-metric',
+    'percent',
+    both,
+    'agreement percent',
+    'Share of items on which annotators agree.',
+    'agreement percent',
+  ),
+
+  entry(
+    'agreement-level',
+    'nominal',
+    both,
+    'agreement krippendorff nominal',
+    'Labels compared as categories (any difference is a full disagreement).',
+    'agreement krippendorff nominal',
+  ),
+  entry(
+    'agreement-level',
+    'ordinal',
+    both,
+    'agreement krippendorff ordinal',
+    'Labels compared by rank (Krippendorff only).',
+    'agreement krippendorff ordinal',
+  ),
+  entry(
+    'agreement-level',
+    'interval',
+    both,
+    'agreement krippendorff interval',
+    'Labels compared by squared difference (Krippendorff only).',
+    'agreement krippendorff interval',
+  ),
+  entry(
+    'agreement-level',
+    'ratio',
+    both,
+    'agreement krippendorff ratio',
+    'Labels compared as ratios (Krippendorff only).',
+    'agreement krippendorff ratio',
+  ),
+  entry(
+    'agreement-level',
+    'linear',
+    both,
+    'agreement cohen linear',
+    "Linearly weighted Cohen's κ.",
+    'agreement cohen linear',
+  ),
+  entry(
+    'agreement-level',
+    'quadratic',
+    both,
+    'agreement cohen quadratic',
+    "Quadratically weighted Cohen's κ.",
+    'agreement cohen quadratic',
+  ),
+
+  entry(
+    'export-kind',
+    'qrels',
+    study,
+    'export qrels "path"',
+    'TREC qrels: `qid 0 docid label`.',
+    'export qrels "out.qrels"',
+  ),
+  entry(
+    'export-kind',
+    'labels',
+    both,
+    'export labels "path"',
+    'Every judgment in long format with its provenance (annotator, time, source), for merging team files.',
+    'export labels "labels/alice.tsv" from all',
+  ),
+  entry(
+    'export-kind',
+    'verdicts',
+    review,
+    'export verdicts "path"',
+    'Review decisions, edited texts and rubric ratings, one item per line.',
+    'export verdicts "review/verdicts.jsonl"',
+  ),
+  entry(
+    'import-kind',
+    'qrels',
+    study,
+    'import qrels "path"',
+    'A TREC qrels file.',
+    'import qrels "old.qrels"',
+    'import-kind:qrels',
+  ),
+
+  entry(
+    'label-source',
+    'adjudicated',
+    both,
+    'from adjudicated',
+    'The adjudicator’s decision where annotators disagree, the agreed label elsewhere.',
+    'export qrels "out.qrels" from adjudicated',
+  ),
+  entry(
+    'label-source',
+    'majority',
+    both,
+    'from majority',
+    'The most frequent human label (ties: the lower value).',
+    'export qrels "out.qrels" from majority',
+  ),
+  entry('label-source', 'all', both, 'from all', 'Every judgment, one line each.', 'export labels "all.tsv" from all'),
+  entry(
+    'label-source',
+    'judge',
+    both,
+    'from judge',
+    'The LLM judge’s labels (majority of its votes).',
+    'export qrels "llm.qrels" from judge',
+  ),
+
+  entry(
+    'format',
+    'markdown',
+    study,
+    'format: markdown',
+    'Document bodies are Markdown (tables rendered).',
+    'corpus "c.jsonl" { id: id body: b format: markdown }',
+  ),
+  entry(
+    'format',
+    'html',
+    study,
+    'format: html',
+    'Document bodies are HTML, sanitised so only table markup survives.',
+    'corpus "c.jsonl" { id: id body: b format: html }',
+  ),
+  entry(
+    'format',
+    'text',
+    study,
+    'format: text',
+    'Document bodies are plain text.',
+    'corpus "c.jsonl" { id: id body: b format: text }',
+  ),
+  entry(
+    'format',
+    'json',
+    study,
+    'format: json',
+    'Document bodies are JSON (nested arrays: first row header).',
+    'corpus "c.jsonl" { id: id body: b format: json }',
+  ),
+
+  entry(
+    'function',
+    'all',
+    study,
+    'all(NAME, …)',
+    'True when every argument holds; `all(conditions)`: every condition is satisfied.',
+    'derive label = all(conditions) ? 1 : 0',
+  ),
+  entry(
+    'function',
+    'any',
+    study,
+    'any(NAME, …)',
+    'True when at least one argument holds.',
+    'derive label = any(conditions) ? 1 : 0',
+  ),
+  entry(
+    'expression-name',
+    'conditions',
+    study,
+    'all(conditions)',
+    'The per-condition checkboxes of the pair (needs `conditions from FIELD`).',
+    'derive label = all(conditions) ? 1 : 0',
+  ),
+
+  entry(
+    'queries-role',
+    'id',
+    study,
+    'id: FIELD',
+    'The query id used in runs and qrels (required).',
+    'queries "q.jsonl" { id: qid text: query }',
+  ),
+  entry(
+    'queries-role',
+    'text',
+    study,
+    'text: FIELD',
+    'The query text shown to annotators (required).',
+    'queries "q.jsonl" { id: qid text: query }',
+  ),
+  entry(
+    'queries-role',
+    'instruction',
+    study,
+    'instruction: FIELD',
+    'The instruction or narrative that says what counts as relevant.',
+    'queries "q.jsonl" { id: qid text: q instruction: ins }',
+  ),
+  entry(
+    'queries-role',
+    'parent',
+    study,
+    'parent: FIELD',
+    'The id of the query this one rewrites or varies.',
+    'queries "q.jsonl" { id: qid text: q parent: pid }',
+  ),
+  entry(
+    'queries-role',
+    'type',
+    study,
+    'type: FIELD',
+    'A category for per-type breakdowns (instruction type, task).',
+    'queries "q.jsonl" { id: qid text: q type: kind }',
+  ),
+  entry(
+    'corpus-role',
+    'id',
+    study,
+    'id: FIELD',
+    'The document id used in runs and qrels (required).',
+    'corpus "c.jsonl" { id: did body: text }',
+  ),
+  entry(
+    'corpus-role',
+    'body',
+    study,
+    'body: FIELD',
+    'The document content shown to annotators (required).',
+    'corpus "c.jsonl" { id: did body: text }',
+  ),
+  entry(
+    'corpus-role',
+    'title',
+    study,
+    'title: FIELD',
+    'The document title or table caption.',
+    'corpus "c.jsonl" { id: did body: text title: caption }',
+  ),
+  entry(
+    'corpus-role',
+    'format',
+    study,
+    'format: markdown|html|text|json',
+    'How bodies are rendered (a format, not a field).',
+    'corpus "c.jsonl" { id: did body: text format: html }',
+  ),
+  entry(
+    'corpus-role',
+    'parent',
+    study,
+    'parent: FIELD',
+    'For chunks: the id of the document the chunk was cut from (`per document` exports use it).',
+    'corpus "c.jsonl" { id: did body: text parent: doc }',
+  ),
+  entry('items-role', 'id', review, 'id: FIELD', 'The item id (required).', 'items "i.jsonl" { id: iid text: t }'),
+  entry(
+    'items-role',
+    'text',
+    review,
+    'text: FIELD',
+    'The generated text under review (required).',
+    'items "i.jsonl" { id: iid text: t }',
+  ),
+  entry(
+    'items-role',
+    'parent',
+    review,
+    'parent: FIELD',
+    'The query the item was generated for.',
+    'items "i.jsonl" { id: iid text: t parent: qid }',
+  ),
+  entry(
+    'items-role',
+    'type',
+    review,
+    'type: FIELD',
+    'The item’s taxonomy code.',
+    'items "i.jsonl" { id: iid text: t type: kind }',
+  ),
+  entry(
+    'items-role',
+    'model',
+    review,
+    'model: FIELD',
+    'The model that generated the item.',
+    'items "i.jsonl" { id: iid text: t model: generator }',
+  ),
+  entry(
+    'items-role',
+    'source',
+    review,
+    'source: FIELD',
+    'The text the item rewrites, for the word diff.',
+    'items "i.jsonl" { id: iid text: t source: original }',
+  ),
+];
+
+const byId = new Map(keywordDocs.map((d) => [d.id, d]));
+
+export function keywordDoc(id: string): KeywordDoc | undefined {
+  return byId.get(id);
+}
+
+function words(context: KeywordContext, block?: BlockKind): string[] {
+  return keywordDocs
+    .filter((d) => d.context === context && (block === undefined || d.blocks.includes(block)))
+    .map((d) => d.word);
+}
+
+export const blockKeywords: readonly BlockKind[] = ['study', 'review'];
+export const statementKeywords: Readonly<Record<BlockKind, readonly string[]>> = {
+  study: words('statement', 'study'),
+  review: words('statement', 'review'),
+};
+export const judgeOptions = words('judge-option') as JudgeOptionName[];
+export const scaleKinds = words('scale-kind');
+export const agreementMetrics = words('agreement-metric');
+export const agreementLevels = words('agreement-level');
+export const exportKinds: Readonly<Record<BlockKind, readonly string[]>> = {
+  study: words('export-kind', 'study'),
+  review: words('export-kind', 'review'),
+};
+export const importKinds = words('import-kind');
+export const labelSources = words('label-source');
+export const documentFormats = words('format');
+export const expressionFunctions = words('function');
+export const sourceRoles: Readonly<Record<SourceKind, readonly string[]>> = {
+  queries: words('queries-role'),
+  corpus: words('corpus-role'),
+  items: words('items-role'),
+};
+export const requiredRoles: Readonly<Record<SourceKind, readonly string[]>> = {
+  queries: ['id', 'text'],
+  corpus: ['id', 'body'],
+  items: ['id', 'text'],
+};
+/** The levels each agreement metric accepts after its name. */
+export const levelsOfMetric: Readonly<Record<string, readonly string[]>> = {
+  krippendorff: ['nominal', 'ordinal', 'interval', 'ratio'],
+  cohen: ['nominal', 'linear', 'quadratic'],
+  fleiss: ['nominal'],
+  percent: ['nominal'],
+};
+/** The labelling view's own keys: a scale key equal to one would never reach the scale. */
+export const navigationKeys: readonly string[] = ['j', 'k', 'u', 'n', '?'];
+
+/** Statements that may appear more than once in a block; every other one is single. */
+export const repeatableStatements: ReadonlySet<string> = new Set([
+  'pool',
+  'aspect',
+  'judge',
+  'agreement',
+  'export',
+  'import',
+]);
+/** Statements a block must have. */
+export const requiredStatements: Readonly<Record<BlockKind, readonly string[]>> = {
+  study: ['queries', 'corpus', 'scale'],
+  review: ['items'],
+};
+
+/** Hover text for a keyword entry. */
+export function keywordMarkdown(doc: KeywordDoc): string {
+  const where =
+    doc.context === 'statement'
+      ? `${doc.blocks.map((b) => `\`${b}\``).join(' and ')} statement`
+      : describe(doc.context);
+  return `**${doc.word}** — ${where}\n\n\`\`\`assess\n${doc.syntax}\n\`\`\`\n\n${doc.doc}`;
+}
+
+function describe(context: KeywordContext): string {
+  switch (context) {
+    case 'block':
+      return 'block';
+    case 'statement':
+      return 'statement';
+    case 'judge-option':
+      return '`judge` option';
+    case 'clause':
+      return 'clause';
+    case 'scale-kind':
+      return 'scale kind';
+    case 'agreement-metric':
+      return 'agreement statistic';
+    case 'agreement-level':
+      return 'agreement level';
+    case 'export-kind':
+      return 'export kind';
+    case 'import-kind':
+      return 'import kind';
+    case 'label-source':
+      return 'label source';
+    case 'format':
+      return 'document format';
+    case 'function':
+      return '`derive` function';
+    case 'expression-name':
+      return '`derive` name';
+    case 'queries-role':
+      return '`queries` role';
+    case 'corpus-role':
+      return '`corpus` role';
+    case 'items-role':
+      return '`items` role';
+  }
+}

@@ -1,0 +1,329 @@
+// The studies and reviews of a study file as plain data (no ranges, no tokens): what the task database, the
+// judge and the exporters read. Built from whatever parsed; callers that need a sound study check the
+// diagnostics first (lintStudyText) and refuse a file with errors.
+import type { BinaryOperator, BlockNode, Expression, JudgeOptionName, SourceStatement, StringNode } from './ast.ts';
+import { statementOf, statementsOf } from './ast.ts';
+import { resolveStudyPath } from './fileChecks/fileCheck.ts';
+import type { ParsedStudyFile } from './types.ts';
+
+export interface FileRef {
+  /** As written in the study file. */
+  path: string;
+  /** Resolved against the study file's directory, when resolveStudies was given its path. */
+  absolutePath?: string;
+}
+
+export interface DataSourceModel extends FileRef {
+  /** role → field name (`{ id: 'qid', text: 'query' }`); `format` is not here. */
+  fields: Record<string, string>;
+}
+
+export interface CorpusModel extends DataSourceModel {
+  format?: 'markdown' | 'html' | 'text' | 'json';
+}
+
+export interface PoolModel extends FileRef {
+  depth: number;
+}
+
+export interface ScaleEntryModel {
+  value: number;
+  label: string;
+  key: string;
+  description?: string;
+}
+
+export interface ScaleModel {
+  kind: 'ordinal' | 'nominal' | 'binary';
+  entries: ScaleEntryModel[];
+}
+
+export type DeriveExpression =
+  | { kind: 'number'; value: number }
+  | { kind: 'name'; name: string }
+  | { kind: 'call'; fn: string; args: DeriveExpression[] }
+  | { kind: 'not'; operand: DeriveExpression }
+  | { kind: 'binary'; operator: BinaryOperator; left: DeriveExpression; right: DeriveExpression }
+  | { kind: 'conditional'; test: DeriveExpression; whenTrue: DeriveExpression; whenFalse: DeriveExpression };
+
+export interface JudgeModel {
+  model: string;
+  endpoint?: string;
+  prompt?: FileRef;
+  temperature?: number;
+  votes?: number;
+  maxTokens?: number;
+  seed?: number;
+}
+
+export interface AgreementModel {
+  metric: 'krippendorff' | 'cohen' | 'fleiss' | 'percent';
+  level?: string;
+  target?: number;
+}
+
+export interface ExportModel extends FileRef {
+  what: 'qrels' | 'labels' | 'verdicts';
+  /** `adjudicated` unless the study says otherwise. */
+  from: 'adjudicated' | 'majority' | 'all' | 'judge';
+  perDocument: boolean;
+}
+
+export interface ImportModel extends FileRef {
+  what: 'qrels';
+  /** The annotator id the judgments are recorded under (`imported` by default). */
+  as: string;
+}
+
+interface BlockModelBase {
+  name: string;
+  title?: string;
+  guidelines?: FileRef;
+  annotators: string[];
+  adjudicator?: string;
+  overlap?: number;
+  blind: boolean;
+  judges: JudgeModel[];
+  agreement: AgreementModel[];
+  exports: ExportModel[];
+}
+
+export interface StudyModel extends BlockModelBase {
+  kind: 'study';
+  queries?: DataSourceModel;
+  corpus?: CorpusModel;
+  pools: PoolModel[];
+  scale?: ScaleModel;
+  aspects: { name: string; question: string }[];
+  /** The query field (or role) the per-query conditions are read from. */
+  conditionsFrom?: string;
+  derive?: DeriveExpression;
+  imports: ImportModel[];
+}
+
+export interface ReviewModel extends BlockModelBase {
+  kind: 'review';
+  items?: DataSourceModel;
+  taxonomy: { code: string; label: string }[];
+  rubric?: { levels: string[]; dimensions: { name: string; description?: string }[] };
+  verdicts: string[];
+}
+
+export interface StudyFileModel {
+  studies: StudyModel[];
+  reviews: ReviewModel[];
+}
+
+/** The file's blocks as plain data; with `studyPath`, file references also carry their absolute path. */
+export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): StudyFileModel {
+  const fileRef = (path: StringNode): FileRef => ({
+    path: path.value,
+    ...(studyPath !== undefined && { absolutePath: resolveStudyPath(studyPath, path.value) }),
+  });
+  const source = (statement: SourceStatement | undefined): DataSourceModel | undefined => {
+    if (!statement?.path) return undefined;
+    const fields: Record<string, string> = {};
+    for (const m of statement.mappings) if (m.value && m.role.text !== 'format') fields[m.role.text] = m.value.text;
+    return { ...fileRef(statement.path), fields };
+  };
+  const common = (block: BlockNode): BlockModelBase => {
+    const title = statementOf(block, 'title')?.value?.value;
+    const guidelines = statementOf(block, 'guidelines')?.path;
+    const adjudicator = statementOf(block, 'adjudicator')?.name?.text;
+    const overlap = statementOf(block, 'overlap')?.count?.value;
+    return {
+      name: block.name?.value ?? '',
+      ...(title !== undefined && { title }),
+      ...(guidelines && { guidelines: fileRef(guidelines) }),
+      annotators: [...new Set(statementsOf(block, 'annotators').flatMap((s) => s.names.map((n) => n.text)))],
+      ...(adjudicator !== undefined && { adjudicator }),
+      ...(overlap !== undefined && Number.isFinite(overlap) && { overlap }),
+      blind: statementOf(block, 'blind') !== undefined,
+      judges: statementsOf(block, 'judge').flatMap((judge) => {
+        if (!judge.model) return [];
+        const model: JudgeModel = { model: judge.model.value };
+        const numbers: Partial<Record<JudgeOptionName, 'temperature' | 'votes' | 'maxTokens' | 'seed'>> = {
+          temperature: 'temperature',
+          votes: 'votes',
+          max_tokens: 'maxTokens',
+          seed: 'seed',
+        };
+        for (const option of judge.options) {
+          const value = option.value?.value;
+          if (value === undefined) continue;
+          if (option.name === 'endpoint' && typeof value === 'string') model.endpoint = value;
+          else if (option.name === 'prompt' && typeof value === 'string')
+            model.prompt = fileRef(option.value as StringNode);
+          else if (typeof value === 'number' && Number.isFinite(value) && numbers[option.name])
+            model[numbers[option.name]!] = value;
+        }
+        return [model];
+      }),
+      agreement: statementsOf(block, 'agreement').flatMap((a) =>
+        a.metric
+          ? [
+              {
+                metric: a.metric.text as AgreementModel['metric'],
+                ...(a.level && { level: a.level.text }),
+                ...(a.target && Number.isFinite(a.target.value) && { target: a.target.value }),
+              },
+            ]
+          : [],
+      ),
+      exports: statementsOf(block, 'export').flatMap((e) =>
+        e.what && e.path
+          ? [
+              {
+                ...fileRef(e.path),
+                what: e.what.text as ExportModel['what'],
+                from: (e.source?.text ?? 'adjudicated') as ExportModel['from'],
+                perDocument: e.perDocument !== undefined,
+              },
+            ]
+          : [],
+      ),
+    };
+  };
+
+  const studies: StudyModel[] = [];
+  const reviews: ReviewModel[] = [];
+  for (const block of parsed.ast.blocks) {
+    if (block.kind === 'review') {
+      const rubric = statementOf(block, 'rubric');
+      const items = source(statementOf(block, 'items'));
+      reviews.push({
+        kind: 'review',
+        ...common(block),
+        ...(items && { items }),
+        taxonomy: statementsOf(block, 'taxonomy').flatMap((t) =>
+          t.entries.map((e) => ({ code: e.code.text, label: e.label?.value ?? '' })),
+        ),
+        ...(rubric && {
+          rubric: {
+            levels: rubric.levels.map((l) => l.text),
+            dimensions: rubric.dimensions.map((d) => ({
+              name: d.name.text,
+              ...(d.description && { description: d.description.value }),
+            })),
+          },
+        }),
+        verdicts: statementsOf(block, 'verdicts').flatMap((v) => v.names.map((n) => n.text)),
+      });
+      continue;
+    }
+    const corpusStatement = statementOf(block, 'corpus');
+    const corpusSource = source(corpusStatement);
+    const format = corpusStatement?.mappings.find((m) => m.role.text === 'format')?.value?.text;
+    const queries = source(statementOf(block, 'queries'));
+    const scale = statementOf(block, 'scale');
+    const conditionsFrom = statementOf(block, 'conditions')?.field?.text;
+    const derive = statementOf(block, 'derive')?.expression;
+    studies.push({
+      kind: 'study',
+      ...common(block),
+      ...(queries && { queries }),
+      ...(corpusSource && { corpus: { ...corpusSource, ...(format && { format: format as CorpusModel['format'] }) } }),
+      pools: statementsOf(block, 'pool').flatMap((p) =>
+        p.path && p.depth && Number.isFinite(p.depth.value) ? [{ ...fileRef(p.path), depth: p.depth.value }] : [],
+      ),
+      ...(scale?.scaleKind && {
+        scale: {
+          kind: scale.scaleKind.text as ScaleModel['kind'],
+          entries: scale.entries.flatMap((e) =>
+            e.label && e.key && Number.isFinite(e.value.value)
+              ? [
+                  {
+                    value: e.value.value,
+                    label: e.label.value,
+                    key: e.key.value,
+                    ...(e.description && { description: e.description.value }),
+                  },
+                ]
+              : [],
+          ),
+        },
+      }),
+      aspects: statementsOf(block, 'aspect').flatMap((a) =>
+        a.name && a.question ? [{ name: a.name.text, question: a.question.value }] : [],
+      ),
+      ...(conditionsFrom !== undefined && { conditionsFrom }),
+      ...(derive && { derive: plainExpression(derive) }),
+      imports: statementsOf(block, 'import').flatMap((i) =>
+        i.what && i.path ? [{ ...fileRef(i.path), what: 'qrels' as const, as: i.as?.text ?? 'imported' }] : [],
+      ),
+    });
+  }
+  return { studies, reviews };
+}
+
+function plainExpression(node: Expression): DeriveExpression {
+  switch (node.kind) {
+    case 'number':
+      return { kind: 'number', value: node.value };
+    case 'name':
+      return { kind: 'name', name: node.name };
+    case 'call':
+      return { kind: 'call', fn: node.callee.text, args: node.args.map(plainExpression) };
+    case 'not':
+      return { kind: 'not', operand: plainExpression(node.operand) };
+    case 'binary':
+      return {
+        kind: 'binary',
+        operator: node.operator,
+        left: plainExpression(node.left),
+        right: plainExpression(node.right),
+      };
+    case 'conditional':
+      return {
+        kind: 'conditional',
+        test: plainExpression(node.test),
+        whenTrue: plainExpression(node.whenTrue),
+        whenFalse: plainExpression(node.whenFalse),
+      };
+  }
+}
+
+/**
+ * The label a derive expression gives for one pair: `aspects` are the yes/no answers, `conditions` the
+ * per-condition checkboxes. Yes/no values count as 1/0 where a number is needed. Undeclared names count as no
+ * (the checks have reported them).
+ */
+export function evaluateDerive(
+  expression: DeriveExpression,
+  answers: { aspects: Readonly<Record<string, boolean>>; conditions: readonly boolean[] },
+): number {
+  const value = (node: DeriveExpression): number => {
+    switch (node.kind) {
+      case 'number':
+        return node.value;
+      case 'name':
+        return answers.aspects[node.name] ? 1 : 0;
+      case 'call': {
+        const values = node.args.flatMap((arg) =>
+          arg.kind === 'name' && arg.name === 'conditions' ? answers.conditions.map((c) => (c ? 1 : 0)) : [value(arg)],
+        );
+        return (node.fn === 'all' ? values.every((v) => v !== 0) : values.some((v) => v !== 0)) ? 1 : 0;
+      }
+      case 'not':
+        return value(node.operand) === 0 ? 1 : 0;
+      case 'binary': {
+        const left = value(node.left);
+        if (node.operator === '&&') return left !== 0 && value(node.right) !== 0 ? 1 : 0;
+        if (node.operator === '||') return left !== 0 || value(node.right) !== 0 ? 1 : 0;
+        const right = value(node.right);
+        const comparisons: Record<string, boolean> = {
+          '==': left === right,
+          '!=': left !== right,
+          '<': left < right,
+          '<=': left <= right,
+          '>': left > right,
+          '>=': left >= right,
+        };
+        return comparisons[node.operator] ? 1 : 0;
+      }
+      case 'conditional':
+        return value(node.test) !== 0 ? value(node.whenTrue) : value(node.whenFalse);
+    }
+  };
+  return value(expression);
+}

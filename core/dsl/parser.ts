@@ -1,0 +1,1074 @@
+// Recursive-descent parser of study files with error recovery. It reports every syntax error in one pass: after
+// an error it skips to the next statement keyword or `}` of the block it is in (a `{ … }` it meets while skipping
+// is skipped whole), so one mistake gives one diagnostic. Blocks are not recursive in this grammar; only derive
+// expressions are, and their depth is capped (a 10,000-deep `((((` is one diagnostic, not a stack overflow).
+// While parsing it annotates tokens with what they are (highlighting, hover) and where statements and list
+// entries start (formatting). In completion mode it parses the text up to the cursor and records what it would
+// have accepted at the end: the words, paths and names completion offers.
+import type {
+  AgreementStatement,
+  BinaryOperator,
+  BlockKind,
+  BlockNode,
+  ExportStatement,
+  Expression,
+  FieldMapping,
+  JudgeOption,
+  JudgeOptionName,
+  NameNode,
+  NumberNode,
+  RubricDimension,
+  ScaleEntry,
+  SourceKind,
+  StatementNode,
+  StringNode,
+  StudyFileAst,
+  TaxonomyEntry,
+} from './ast.ts';
+import { closestWords } from './editDistance.ts';
+import {
+  agreementLevels,
+  agreementMetrics,
+  blockKeywords,
+  documentFormats,
+  exportKinds,
+  importKinds,
+  judgeOptions,
+  type KeywordContext,
+  labelSources,
+  scaleKinds,
+  sourceRoles,
+  statementKeywords,
+} from './keywords.ts';
+import { lex, showCharacters, type Token } from './lexer.ts';
+import { offsetToLineColumn } from './textPosition.ts';
+import type { DslDiagnostic, DslFix, ParsedStudyFile, TextRange } from './types.ts';
+
+/** Deeper derive expressions (or `{` nests met while skipping) are reported and skipped, not recursed into. */
+export const maxNestingDepth = 100;
+
+/** What the parser would have accepted where the text ended (completion mode). */
+export type Expectation =
+  | { kind: 'words'; ids: string[] }
+  | { kind: 'path'; statement: string }
+  | { kind: 'field'; source: SourceKind; role: string }
+  | { kind: 'query-field' }
+  | { kind: 'derive-operand' };
+
+class TooDeep extends Error {}
+
+const allStatementWords = new Set([...statementKeywords.study, ...statementKeywords.review]);
+const comparisonOperators = new Set(['<', '<=', '>', '>=']);
+
+function docIds(context: KeywordContext, words: readonly string[]): string[] {
+  return words.map((w) => `${context}:${w}`);
+}
+
+class Parser {
+  private readonly text: string;
+  private readonly tokens: Token[];
+  private readonly eofRange: TextRange;
+  private pos = 0;
+  private lastConsumed: Token | undefined;
+  /** Set after an error: the enclosing loop skips tokens silently until a place it can resume. */
+  private recovering = false;
+  private deepReported = false;
+  readonly diagnostics: DslDiagnostic[] = [];
+  readonly expectations: Expectation[] | undefined;
+  private collecting: boolean;
+  private block: BlockKind = 'study';
+
+  constructor(text: string, allTokens: Token[], collectExpectations: boolean) {
+    this.text = text;
+    this.tokens = allTokens.filter((t) => t.kind !== 'comment' && t.kind !== 'invalid');
+    const last = this.tokens.at(-1) ?? allTokens.at(-1);
+    this.eofRange = last ? { start: last.start, end: last.end } : { start: text.length, end: text.length };
+    this.expectations = collectExpectations ? [] : undefined;
+    this.collecting = collectExpectations;
+  }
+
+  // ---- token access ----
+
+  private peek(ahead = 0): Token | undefined {
+    return this.tokens[this.pos + ahead];
+  }
+
+  private advance(): Token {
+    const token = this.tokens[this.pos++]!;
+    this.lastConsumed = token;
+    return token;
+  }
+
+  private isPunct(token: Token | undefined, text: string): boolean {
+    return token?.kind === 'punct' && token.text === text;
+  }
+
+  private isWord(token: Token | undefined, word: string): boolean {
+    return token?.kind === 'name' && token.text === word;
+  }
+
+  private endOfLast(fallback: TextRange): TextRange {
+    return this.lastConsumed ? { start: fallback.start, end: this.lastConsumed.end } : fallback;
+  }
+
+  private rangeOf(token: Token): TextRange {
+    return { start: token.start, end: token.end };
+  }
+
+  // ---- errors and expectations ----
+
+  private describe(token: Token | undefined): string {
+    if (!token) return 'the end of the file';
+    if (token.kind === 'string') {
+      const shown = showCharacters(token.text);
+      return shown.length > 40 ? `${shown.slice(0, 37)}…"` : shown;
+    }
+    return `\`${showCharacters(token.text)}\``;
+  }
+
+  /** Reports an error. Errors about a token that was consumed need no recovery; the others `recover`. */
+  private report(
+    code: string,
+    range: TextRange,
+    message: string,
+    extra: { fixes?: DslFix[]; related?: DslDiagnostic['related'] } = {},
+    recover = false,
+  ): void {
+    this.diagnostics.push({ range, severity: 'error', code, message, ...extra });
+    if (recover) this.recovering = true;
+  }
+
+  /** Reports "expected WHAT, found X" at the current token (the last token at the end of the file). */
+  private expected(what: string, code = 'unexpected-token'): void {
+    const token = this.peek();
+    if (!token) this.collecting = false;
+    this.report(
+      code,
+      token ? this.rangeOf(token) : this.eofRange,
+      `expected ${what}, found ${this.describe(token)}`,
+      {},
+      true,
+    );
+  }
+
+  private offer(expectation: Expectation): void {
+    if (this.collecting && this.peek() === undefined) this.expectations!.push(expectation);
+  }
+
+  private offerWords(context: KeywordContext, words: readonly string[]): void {
+    if (this.collecting && this.peek() === undefined)
+      this.expectations!.push({ kind: 'words', ids: docIds(context, words) });
+  }
+
+  private didYouMean(token: Token, candidates: readonly string[]): { hint: string; fixes?: DslFix[] } {
+    const close = closestWords(token.text, candidates);
+    if (close.length === 0) return { hint: '' };
+    return {
+      hint: `; did you mean ${close.map((w) => `\`${w}\``).join(' or ')}?`,
+      fixes: close.map((w) => ({
+        title: `Replace \`${token.text}\` with \`${w}\``,
+        edits: [{ range: this.rangeOf(token), newText: w }],
+      })),
+    };
+  }
+
+  private unknownKeyword(token: Token, valid: readonly string[], where: string): void {
+    const { hint, fixes } = this.didYouMean(token, valid);
+    this.report(
+      'unknown-keyword',
+      this.rangeOf(token),
+      `unknown keyword \`${token.text}\` ${where} (valid here: ${valid.join(', ')})${hint}`,
+      fixes ? { fixes } : {},
+      true,
+    );
+  }
+
+  private unclosed(what: string, open: TextRange | undefined): void {
+    const token = this.peek();
+    if (!token) this.collecting = false;
+    const found = token ? `found ${this.describe(token)}` : 'found the end of the file';
+    const where = open ? ` (opened at line ${offsetToLineColumn(this.text, open.start).line})` : '';
+    this.report(
+      'unclosed-block',
+      token ? this.rangeOf(token) : this.eofRange,
+      `expected \`}\` to close ${what}${where}, ${found}`,
+      open ? { related: { range: open, message: `${what} opens here` } } : {},
+      true,
+    );
+  }
+
+  // ---- recovery ----
+
+  private isStatementWord(token: Token | undefined): boolean {
+    return token?.kind === 'name' && allStatementWords.has(token.text);
+  }
+
+  /** A `study "…"` or `review "…"` header: where a block that lacks its `}` must end. */
+  private atBlockHeader(): boolean {
+    const token = this.peek();
+    return (
+      token?.kind === 'name' && (token.text === 'study' || token.text === 'review') && this.peek(1)?.kind === 'string'
+    );
+  }
+
+  /** Skips one token, or a whole balanced `{ … }` / `( … )` group. */
+  private skipOne(): void {
+    const first = this.advance();
+    if (!this.isPunct(first, '{') && !this.isPunct(first, '(')) return;
+    const open = first.text;
+    const close = open === '{' ? '}' : ')';
+    let depth = 1;
+    while (depth > 0) {
+      const token = this.peek();
+      if (!token) return;
+      this.advance();
+      if (this.isPunct(token, open)) {
+        depth++;
+        if (depth > maxNestingDepth) this.reportTooDeep(token, open === '{' ? 'blocks' : 'parentheses');
+      } else if (this.isPunct(token, close)) {
+        depth--;
+      }
+    }
+  }
+
+  private reportTooDeep(token: Token, what: string): void {
+    if (this.deepReported) return;
+    this.deepReported = true;
+    this.report(
+      'too-deep',
+      this.rangeOf(token),
+      `${what} nested deeper than ${maxNestingDepth} levels: expected at most ${maxNestingDepth}, found more (the rest is skipped)`,
+    );
+  }
+
+  // ---- file and blocks ----
+
+  parseFile(): StudyFileAst {
+    const blocks: BlockNode[] = [];
+    for (;;) {
+      this.offerWords('block', blockKeywords);
+      const token = this.peek();
+      if (!token) break;
+      if (this.isWord(token, 'study') || this.isWord(token, 'review')) {
+        this.recovering = false;
+        blocks.push(this.parseBlock(token.text as BlockKind));
+        continue;
+      }
+      if (!this.recovering) {
+        if (token.kind === 'name') this.unknownKeyword(token, blockKeywords, 'at the top level of a study file');
+        else this.expected('`study "name" { … }` or `review "name" { … }`');
+      }
+      this.skipOne();
+    }
+    return { blocks };
+  }
+
+  private parseBlock(kind: BlockKind): BlockNode {
+    this.block = kind;
+    const keywordToken = this.advance();
+    this.mark(keywordToken, 'keyword', `block:${kind}`, 'statement');
+    const keyword = this.rangeOf(keywordToken);
+    const block: BlockNode = { kind, keyword, range: keyword, statements: [] };
+    const name = this.expectString(`a string with the ${kind} name after \`${kind}\``);
+    if (name) block.name = name;
+    const label = name ? `${kind} ${JSON.stringify(name.value)}` : `the ${kind}`;
+    if (this.isPunct(this.peek(), '{')) {
+      const open = this.advance();
+      open.layout = 'body';
+      block.open = this.rangeOf(open);
+    } else if (!this.recovering) {
+      this.expected(`\`{\` to open the body of ${label}`);
+    }
+    for (;;) {
+      this.offerWords('statement', statementKeywords[kind]);
+      const token = this.peek();
+      if (!token) {
+        if (block.open || !this.recovering) this.unclosed(label, block.open);
+        break;
+      }
+      if (this.isPunct(token, '}')) {
+        block.close = this.rangeOf(this.advance());
+        this.recovering = false;
+        break;
+      }
+      if (this.atBlockHeader()) {
+        this.unclosed(label, block.open);
+        this.recovering = false;
+        break;
+      }
+      if (token.kind === 'name' && statementKeywords[kind].includes(token.text)) {
+        this.recovering = false;
+        const statement = this.parseStatement(token.text);
+        if (statement) block.statements.push(statement);
+        continue;
+      }
+      if (this.isStatementWord(token)) {
+        const other = kind === 'study' ? 'review' : 'study';
+        this.report(
+          'unknown-keyword',
+          this.rangeOf(token),
+          `\`${token.text}\` is a ${other} statement, not valid in a ${kind} (valid here: ${statementKeywords[kind].join(', ')})`,
+        );
+        this.parseStatement(token.text);
+        continue;
+      }
+      // Statements usually start lines: a name at the start of a line ends the skip after an error.
+      if (token.kind === 'name' && (!this.recovering || token.newlinesBefore > 0)) {
+        this.unknownKeyword(token, statementKeywords[kind], `in a ${kind}`);
+      } else if (!this.recovering) {
+        this.expected(`a ${kind} statement (${statementKeywords[kind].join(', ')}) or \`}\``);
+      }
+      this.skipOne();
+    }
+    block.range = this.endOfLast(keyword);
+    return block;
+  }
+
+  private mark(token: Token, semantic: Token['semantic'], doc?: string, starts?: Token['starts']): void {
+    token.semantic = semantic;
+    if (doc !== undefined) token.doc = doc;
+    if (starts !== undefined) token.starts = starts;
+  }
+
+  // ---- statements ----
+
+  private parseStatement(word: string): StatementNode | undefined {
+    const keywordToken = this.advance();
+    this.mark(keywordToken, 'keyword', `statement:${word}`, 'statement');
+    const keyword = this.rangeOf(keywordToken);
+    const statement = this.parseStatementBody(word, keyword);
+    if (statement) statement.range = this.endOfLast(keyword);
+    return statement;
+  }
+
+  private parseStatementBody(word: string, keyword: TextRange): StatementNode | undefined {
+    const range = keyword;
+    switch (word) {
+      case 'title': {
+        const value = this.expectString('a string with the title after `title`');
+        return { kind: 'title', keyword, range, ...(value && { value }) };
+      }
+      case 'guidelines': {
+        const path = this.expectPath('guidelines', 'a string with the guidelines path after `guidelines`');
+        return { kind: 'guidelines', keyword, range, ...(path && { path }) };
+      }
+      case 'queries':
+      case 'corpus':
+      case 'items':
+        return this.parseSource(word, keyword);
+      case 'pool': {
+        const path = this.expectPath('pool', 'a string with the run file path after `pool`');
+        if (!path) return { kind: 'pool', keyword, range };
+        const depth = this.parseClause('depth', 'clause:depth', () =>
+          this.expectInteger('an integer after `depth` (documents per query)'),
+        );
+        if (depth === null) this.expected('`depth N` after the run path');
+        return { kind: 'pool', keyword, range, path, ...(depth && { depth }) };
+      }
+      case 'scale':
+        return this.parseScale(keyword);
+      case 'aspect': {
+        const name = this.expectName('an aspect name after `aspect`');
+        const question = name && this.expectString(`a string with the question of aspect \`${name.text}\``);
+        return { kind: 'aspect', keyword, range, ...(name && { name }), ...(question && { question }) };
+      }
+      case 'conditions': {
+        const from = this.peek();
+        this.offerWords('clause', ['conditions-from']);
+        if (!this.isWord(from, 'from')) {
+          this.expected('`from` and the query field the conditions are read from');
+          return { kind: 'conditions', keyword, range };
+        }
+        this.mark(this.advance(), 'keyword', 'clause:conditions-from');
+        this.offer({ kind: 'query-field' });
+        const field = this.expectNameOrString('the query field the conditions are read from after `from`');
+        return { kind: 'conditions', keyword, range, ...(field && { field }) };
+      }
+      case 'derive':
+        return this.parseDerive(keyword);
+      case 'annotators':
+      case 'verdicts': {
+        const names = this.parseNameList();
+        if (names.length === 0)
+          this.expected(
+            word === 'annotators' ? 'annotator names after `annotators`' : 'verdict names after `verdicts`',
+          );
+        return { kind: word, keyword, range, names };
+      }
+      case 'adjudicator': {
+        const name = this.expectNameOrString("the adjudicator's name after `adjudicator`");
+        return { kind: 'adjudicator', keyword, range, ...(name && { name }) };
+      }
+      case 'overlap': {
+        const count = this.expectInteger('an integer after `overlap` (annotators per item)');
+        return { kind: 'overlap', keyword, range, ...(count && { count }) };
+      }
+      case 'blind':
+        return { kind: 'blind', keyword, range };
+      case 'judge':
+        return this.parseJudge(keyword);
+      case 'agreement':
+        return this.parseAgreement(keyword);
+      case 'export':
+        return this.parseExport(keyword);
+      case 'import': {
+        const what = this.expectWord(importKinds, 'import-kind', 'what to import (qrels) after `import`');
+        const path = this.expectPath('import', 'a string with the path of the file to import');
+        const as = this.parseClause('as', 'clause:as', () => this.expectNameOrString('an annotator id after `as`'));
+        return { kind: 'import', keyword, range, ...(what && { what }), ...(path && { path }), ...(as && { as }) };
+      }
+      case 'taxonomy':
+        return this.parseTaxonomy(keyword);
+      case 'rubric':
+        return this.parseRubric(keyword);
+    }
+    return undefined;
+  }
+
+  /**
+   * An optional clause `WORD value`: returns the value, `undefined` when the word is there but the value is
+   * not (already reported), or `null` when the word is absent.
+   */
+  private parseClause<T>(word: string, doc: string, value: () => T | undefined): T | undefined | null {
+    if (this.recovering) return null;
+    this.offer({ kind: 'words', ids: [doc] });
+    if (!this.isWord(this.peek(), word)) return null;
+    this.mark(this.advance(), 'keyword', doc);
+    return value();
+  }
+
+  private parseSource(kind: SourceKind, keyword: TextRange): StatementNode {
+    const path = this.expectPath(kind, `a string with the path of the ${kind} file after \`${kind}\``);
+    const mappings: FieldMapping[] = [];
+    const statement = { kind, keyword, range: keyword, mappings, ...(path && { path }) };
+    if (!this.isPunct(this.peek(), '{')) return statement;
+    const open = this.advance();
+    open.layout = 'list';
+    const openRange = this.rangeOf(open);
+    const roles = sourceRoles[kind];
+    const context: KeywordContext = `${kind}-role`;
+    const outerRecovering = this.recovering;
+    this.recovering = false;
+    for (;;) {
+      this.offerWords(context, roles);
+      const token = this.peek();
+      if (this.isPunct(token, '}')) {
+        this.advance();
+        break;
+      }
+      if (!token || (this.isStatementWord(token) && !this.isPunct(this.peek(1), ':')) || this.atBlockHeader()) {
+        this.unclosed(`the \`${kind}\` field mapping`, openRange);
+        return { ...statement, mappingRange: this.endOfLast(openRange) };
+      }
+      if (token.kind === 'name' && this.isPunct(this.peek(1), ':')) {
+        this.recovering = false;
+        const roleToken = this.advance();
+        this.mark(
+          roleToken,
+          'property',
+          roles.includes(roleToken.text) ? `${context}:${roleToken.text}` : undefined,
+          'entry',
+        );
+        this.advance();
+        const role = { text: roleToken.text, range: this.rangeOf(roleToken) };
+        let value: NameNode | undefined;
+        if (kind === 'corpus' && role.text === 'format') {
+          value = this.expectWord(documentFormats, 'format', 'a format (markdown, html, text or json) after `format:`');
+        } else {
+          this.offer({ kind: 'field', source: kind, role: role.text });
+          value = this.expectNameOrString(`the name of the field that holds the ${role.text} after \`${role.text}:\``);
+        }
+        mappings.push({ role, range: this.endOfLast(role.range), ...(value && { value }) });
+        continue;
+      }
+      if (!this.recovering) {
+        if (token.kind === 'name') {
+          this.advance();
+          this.expected(`\`:\` and a field name after the role \`${token.text}\` (mappings read \`role: field\`)`);
+          continue;
+        }
+        this.expected(`a mapping \`role: field\` (roles: ${roles.join(', ')}) or \`}\``);
+      }
+      this.skipOne();
+    }
+    this.recovering = outerRecovering;
+    return { ...statement, mappingRange: this.endOfLast(openRange) };
+  }
+
+  private parseScale(keyword: TextRange): StatementNode {
+    const scaleKind = this.expectWord(
+      scaleKinds,
+      'scale-kind',
+      'the scale kind (ordinal, nominal or binary) after `scale`',
+    );
+    const entries: ScaleEntry[] = [];
+    const statement = { kind: 'scale' as const, keyword, range: keyword, entries, ...(scaleKind && { scaleKind }) };
+    if (!this.isPunct(this.peek(), '{')) {
+      if (!this.recovering) this.expected('`{` and the scale values (`VALUE "label" key "k"`)');
+      return statement;
+    }
+    const open = this.advance();
+    open.layout = 'scale';
+    const openRange = this.rangeOf(open);
+    this.recovering = false;
+    for (;;) {
+      const token = this.peek();
+      if (this.isPunct(token, '}')) {
+        this.advance();
+        break;
+      }
+      if (!token || this.isStatementWord(token) || this.atBlockHeader()) {
+        this.unclosed('the scale', openRange);
+        return statement;
+      }
+      if (token.kind === 'number') {
+        this.recovering = false;
+        entries.push(this.parseScaleEntry());
+        continue;
+      }
+      if (!this.recovering) this.expected('a scale value (`VALUE "label" key "k" ["description"]`) or `}`');
+      this.skipOne();
+    }
+    this.recovering = false;
+    return statement;
+  }
+
+  private parseScaleEntry(): ScaleEntry {
+    const valueToken = this.advance();
+    valueToken.starts = 'entry';
+    const value = this.numberNode(valueToken);
+    if (!valueToken.integer && !Number.isNaN(valueToken.number)) {
+      this.report('expected-integer', value.range, `expected an integer scale value, found \`${valueToken.text}\``);
+    }
+    const entry: ScaleEntry = { value, range: value.range };
+    const label = this.expectString(`a string with the label of scale value ${valueToken.text}`);
+    if (label) {
+      entry.label = label;
+      const key = this.parseClause('key', 'clause:key', () =>
+        this.expectString(`a one-character string after \`key\` (the key that picks ${valueToken.text})`),
+      );
+      if (key === null) this.expected(`\`key "k"\` after the label of scale value ${valueToken.text}`);
+      else if (key) {
+        entry.key = key;
+        if (this.peek()?.kind === 'string') entry.description = this.stringNode(this.advance());
+      }
+    }
+    entry.range = this.endOfLast(value.range);
+    return entry;
+  }
+
+  private parseDerive(keyword: TextRange): StatementNode {
+    this.offerWords('clause', ['derive-label']);
+    const target = this.expectName('what to derive (`label`) after `derive`');
+    if (!target) return { kind: 'derive', keyword, range: keyword };
+    if (target.text === 'label') this.peekBehind().doc = 'clause:derive-label';
+    this.peekBehind().semantic = 'keyword';
+    if (!this.isPunct(this.peek(), '=')) {
+      this.expected(`\`=\` after \`derive ${target.text}\``);
+      return { kind: 'derive', keyword, range: keyword, target };
+    }
+    this.mark(this.advance(), 'operator');
+    let expression: Expression | undefined;
+    try {
+      expression = this.parseExpression(0);
+    } catch (error) {
+      if (!(error instanceof TooDeep)) throw error;
+      this.skipExpressionRest();
+    }
+    return { kind: 'derive', keyword, range: keyword, target, ...(expression && { expression }) };
+  }
+
+  private peekBehind(): Token {
+    return this.lastConsumed!;
+  }
+
+  private parseJudge(keyword: TextRange): StatementNode {
+    const model = this.expectString('a string with the model name after `judge`');
+    const options: JudgeOption[] = [];
+    const statement = { kind: 'judge' as const, keyword, range: keyword, options, ...(model && { model }) };
+    if (!this.isPunct(this.peek(), '{')) return statement;
+    const open = this.advance();
+    open.layout = 'list';
+    const openRange = this.rangeOf(open);
+    this.recovering = false;
+    for (;;) {
+      this.offerWords('judge-option', judgeOptions);
+      const token = this.peek();
+      if (this.isPunct(token, '}')) {
+        this.advance();
+        break;
+      }
+      if (
+        !token ||
+        this.atBlockHeader() ||
+        (this.isStatementWord(token) && !judgeOptions.includes(token.text as JudgeOptionName))
+      ) {
+        this.unclosed('the `judge` block', openRange);
+        return statement;
+      }
+      if (token.kind === 'name' && judgeOptions.includes(token.text as JudgeOptionName)) {
+        this.recovering = false;
+        options.push(this.parseJudgeOption());
+        continue;
+      }
+      if (!this.recovering) {
+        if (token.kind === 'name') this.unknownKeyword(token, judgeOptions, 'in a `judge` block');
+        else this.expected(`a judge option (${judgeOptions.join(', ')}) or \`}\``);
+      }
+      this.skipOne();
+    }
+    this.recovering = false;
+    return statement;
+  }
+
+  private parseJudgeOption(): JudgeOption {
+    const nameToken = this.advance();
+    const name = nameToken.text as JudgeOptionName;
+    this.mark(nameToken, 'keyword', `judge-option:${name}`, 'entry');
+    const nameRange = this.rangeOf(nameToken);
+    let value: StringNode | NumberNode | undefined;
+    switch (name) {
+      case 'endpoint':
+        value = this.expectString('a string with the endpoint URL after `endpoint`');
+        break;
+      case 'prompt':
+        value = this.expectPath('prompt', 'a string with the prompt template path after `prompt`');
+        break;
+      case 'temperature':
+        value = this.expectNumber('a number after `temperature` (0 to 2)');
+        break;
+      default:
+        value = this.expectInteger(`an integer after \`${name}\``);
+    }
+    return { name, nameRange, range: this.endOfLast(nameRange), ...(value && { value }) };
+  }
+
+  private parseAgreement(keyword: TextRange): StatementNode {
+    const metric = this.expectWord(
+      agreementMetrics,
+      'agreement-metric',
+      `the agreement statistic (${agreementMetrics.join(', ')}) after \`agreement\``,
+    );
+    const statement: AgreementStatement = { kind: 'agreement', keyword, range: keyword, ...(metric && { metric }) };
+    if (this.recovering) return statement;
+    this.offerWords('agreement-level', agreementLevels);
+    const next = this.peek();
+    if (next?.kind === 'name' && !this.isWord(next, 'target') && !this.isStatementWord(next) && !this.atBlockHeader()) {
+      const level = this.expectWord(
+        agreementLevels,
+        'agreement-level',
+        `a level (${agreementLevels.join(', ')}) or \`target\``,
+      );
+      if (level) statement.level = level;
+    }
+    const target = this.parseClause('target', 'clause:target', () =>
+      this.expectNumber('a number in (0, 1] after `target`'),
+    );
+    if (target) statement.target = target;
+    return statement;
+  }
+
+  private parseExport(keyword: TextRange): StatementNode {
+    const kinds = exportKinds[this.block];
+    const what = this.expectWord(kinds, 'export-kind', `what to export (${kinds.join(', ')}) after \`export\``);
+    const path = this.expectPath('export', `a string with the path to write after \`export ${what?.text ?? ''}\``);
+    const statement: ExportStatement = {
+      kind: 'export',
+      keyword,
+      range: keyword,
+      ...(what && { what }),
+      ...(path && { path }),
+    };
+    const source = this.parseClause('from', 'clause:export-from', () =>
+      this.expectWord(labelSources, 'label-source', `a label source (${labelSources.join(', ')}) after \`from\``),
+    );
+    if (source) statement.source = source;
+    if (this.block === 'study' && !this.recovering) {
+      this.offer({ kind: 'words', ids: ['clause:per'] });
+      if (this.isWord(this.peek(), 'per')) {
+        const per = this.advance();
+        this.mark(per, 'keyword', 'clause:per');
+        this.offer({ kind: 'words', ids: ['clause:document'] });
+        if (this.isWord(this.peek(), 'document')) {
+          this.mark(this.advance(), 'keyword', 'clause:document');
+          statement.perDocument = this.endOfLast(this.rangeOf(per));
+        } else {
+          this.expected('`document` after `per`');
+        }
+      }
+    }
+    return statement;
+  }
+
+  private parseTaxonomy(keyword: TextRange): StatementNode {
+    const entries: TaxonomyEntry[] = [];
+    const statement = { kind: 'taxonomy' as const, keyword, range: keyword, entries };
+    if (!this.isPunct(this.peek(), '{')) {
+      this.expected('`{` and the taxonomy codes (`CODE "label"`) after `taxonomy`');
+      return statement;
+    }
+    this.parseList('the taxonomy', 'a taxonomy entry (`CODE "label"`) or `}`', (token) => {
+      this.mark(token, 'variable', undefined, 'entry');
+      const code = { text: token.text, range: this.rangeOf(token) };
+      const label = this.expectString(`a string with the label of \`${token.text}\``);
+      entries.push({ code, range: this.endOfLast(code.range), ...(label && { label }) });
+    });
+    return statement;
+  }
+
+  private parseRubric(keyword: TextRange): StatementNode {
+    const levels: NameNode[] = [];
+    const dimensions: RubricDimension[] = [];
+    const statement = { kind: 'rubric' as const, keyword, range: keyword, levels, dimensions };
+    this.offerWords('clause', ['levels']);
+    if (!this.isWord(this.peek(), 'levels')) {
+      this.expected('`levels` and the rating levels after `rubric`');
+      return statement;
+    }
+    this.mark(this.advance(), 'keyword', 'clause:levels');
+    while (this.peek()?.kind === 'name' && !this.isStatementWord(this.peek())) {
+      const token = this.advance();
+      token.semantic = 'enumMember';
+      levels.push({ text: token.text, range: this.rangeOf(token) });
+    }
+    if (levels.length === 0) {
+      this.expected('rating levels (names, best first) after `levels`');
+      return statement;
+    }
+    if (!this.isPunct(this.peek(), '{')) {
+      this.expected('`{` and the rubric dimensions after the levels');
+      return statement;
+    }
+    this.parseList('the rubric', 'a rubric dimension (a name, optionally a description string) or `}`', (token) => {
+      this.mark(token, 'variable', undefined, 'entry');
+      const name = { text: token.text, range: this.rangeOf(token) };
+      const description = this.peek()?.kind === 'string' ? this.stringNode(this.advance()) : undefined;
+      dimensions.push({ name, range: this.endOfLast(name.range), ...(description && { description }) });
+    });
+    return statement;
+  }
+
+  /** A `{ NAME … }` list (taxonomy, rubric dimensions); `entry` parses one entry from its name. */
+  private parseList(what: string, expectedEntry: string, entry: (name: Token) => void): void {
+    const open = this.advance();
+    open.layout = 'list';
+    const openRange = this.rangeOf(open);
+    this.recovering = false;
+    for (;;) {
+      const token = this.peek();
+      if (this.isPunct(token, '}')) {
+        this.advance();
+        break;
+      }
+      if (!token || this.isStatementWord(token) || this.atBlockHeader()) {
+        this.unclosed(what, openRange);
+        return;
+      }
+      if (token.kind === 'name') {
+        this.recovering = false;
+        entry(this.advance());
+        continue;
+      }
+      if (!this.recovering) this.expected(expectedEntry);
+      this.skipOne();
+    }
+    this.recovering = false;
+  }
+
+  /** Names (or quoted names) up to the next statement keyword. */
+  private parseNameList(): NameNode[] {
+    const names: NameNode[] = [];
+    for (;;) {
+      const token = this.peek();
+      if (!token || this.atBlockHeader()) break;
+      if (token.kind === 'string') {
+        names.push({ text: this.stringNode(this.advance()).value, range: this.rangeOf(token) });
+      } else if (token.kind === 'name' && !this.isStatementWord(token)) {
+        this.advance().semantic = 'variable';
+        names.push({ text: token.text, range: this.rangeOf(token) });
+      } else {
+        break;
+      }
+    }
+    return names;
+  }
+
+  // ---- derive expressions ----
+
+  private enter(depth: number): number {
+    if (depth >= maxNestingDepth) {
+      const token = this.peek();
+      if (token) this.reportTooDeep(token, 'expression (parentheses, `!`, `?:`, calls)');
+      throw new TooDeep();
+    }
+    return depth + 1;
+  }
+
+  /** After a too-deep expression: skips what can still belong to it. */
+  private skipExpressionRest(): void {
+    for (;;) {
+      const token = this.peek();
+      if (!token || token.kind === 'string' || this.isStatementWord(token) || this.atBlockHeader()) return;
+      if (this.isPunct(token, '{') || this.isPunct(token, '}')) return;
+      this.advance();
+    }
+  }
+
+  /** `depth` counts the nesting constructs around the expression: `( )`, `!`, call arguments, `?:` branches. */
+  private parseExpression(depth: number): Expression | undefined {
+    const test = this.parseBinary(depth, 0);
+    if (!test || !this.isPunct(this.peek(), '?')) return test;
+    this.mark(this.advance(), 'operator');
+    depth = this.enter(depth);
+    const whenTrue = this.parseExpression(depth);
+    if (!whenTrue) return undefined;
+    if (!this.isPunct(this.peek(), ':')) {
+      this.expected('`:` and the value when the condition is false');
+      return undefined;
+    }
+    this.mark(this.advance(), 'operator');
+    const whenFalse = this.parseExpression(depth);
+    if (!whenFalse) return undefined;
+    return {
+      kind: 'conditional',
+      test,
+      whenTrue,
+      whenFalse,
+      range: { start: test.range.start, end: whenFalse.range.end },
+    };
+  }
+
+  private static readonly levels: readonly ((op: string) => boolean)[] = [
+    (op) => op === '||',
+    (op) => op === '&&',
+    (op) => op === '==' || op === '!=',
+    (op) => comparisonOperators.has(op),
+  ];
+
+  /** Left-associative binary operators by precedence level (0: `||` … 3: comparisons). */
+  private parseBinary(depth: number, level: number): Expression | undefined {
+    if (level >= Parser.levels.length) return this.parseUnary(depth);
+    const matches = Parser.levels[level]!;
+    let left = this.parseBinary(depth, level + 1);
+    while (left) {
+      const token = this.peek();
+      if (token?.kind !== 'punct' || !matches(token.text)) break;
+      this.mark(this.advance(), 'operator');
+      const right = this.parseBinary(depth, level + 1);
+      if (!right) return undefined;
+      left = {
+        kind: 'binary',
+        operator: token.text as BinaryOperator,
+        left,
+        right,
+        range: { start: left.range.start, end: right.range.end },
+      };
+    }
+    return left;
+  }
+
+  private parseUnary(depth: number): Expression | undefined {
+    const token = this.peek();
+    if (!this.isPunct(token, '!')) return this.parsePrimary(depth);
+    depth = this.enter(depth);
+    this.mark(this.advance(), 'operator');
+    const operand = this.parseUnary(depth);
+    return operand && { kind: 'not', operand, range: { start: token!.start, end: operand.range.end } };
+  }
+
+  private parsePrimary(depth: number): Expression | undefined {
+    this.offer({ kind: 'derive-operand' });
+    const token = this.peek();
+    const what = 'a name, a number, `(` or `!` in the `derive` expression';
+    if (!token) {
+      this.expected(what);
+      return undefined;
+    }
+    if (token.kind === 'number') {
+      this.advance();
+      if (!token.integer && !Number.isNaN(token.number)) {
+        this.report('expected-integer', this.rangeOf(token), `expected an integer, found \`${token.text}\``);
+      }
+      return { kind: 'number', value: token.number!, range: this.rangeOf(token) };
+    }
+    if (token.kind === 'name') {
+      if (this.isStatementWord(token) && token.newlinesBefore > 0) {
+        this.expected(what);
+        return undefined;
+      }
+      this.advance();
+      if (this.isPunct(this.peek(), '(')) return this.parseCall(token, depth);
+      this.mark(token, 'variable', token.text === 'conditions' ? 'expression-name:conditions' : undefined);
+      return { kind: 'name', name: token.text, range: this.rangeOf(token) };
+    }
+    if (this.isPunct(token, '(')) {
+      depth = this.enter(depth);
+      this.advance();
+      const inner = this.parseExpression(depth);
+      if (!inner) return undefined;
+      if (!this.isPunct(this.peek(), ')')) {
+        this.expected('`)` to close the `(`');
+        return undefined;
+      }
+      const close = this.advance();
+      return { ...inner, range: { start: token.start, end: close.end } };
+    }
+    this.expected(what);
+    return undefined;
+  }
+
+  private parseCall(callee: Token, depth: number): Expression | undefined {
+    this.mark(callee, 'keyword', `function:${callee.text}`);
+    if (callee.text !== 'all' && callee.text !== 'any') callee.semantic = 'variable';
+    this.advance();
+    const args: Expression[] = [];
+    if (!this.isPunct(this.peek(), ')')) {
+      depth = this.enter(depth);
+      for (;;) {
+        const argument = this.parseExpression(depth);
+        if (!argument) return undefined;
+        args.push(argument);
+        if (!this.isPunct(this.peek(), ',')) break;
+        this.advance();
+      }
+    }
+    if (!this.isPunct(this.peek(), ')')) {
+      this.expected(`\`,\` or \`)\` in the arguments of \`${callee.text}\``);
+      return undefined;
+    }
+    const close = this.advance();
+    return {
+      kind: 'call',
+      callee: { text: callee.text, range: this.rangeOf(callee) },
+      args,
+      range: { start: callee.start, end: close.end },
+    };
+  }
+
+  // ---- terminals ----
+
+  private stringNode(token: Token): StringNode {
+    token.semantic = 'string';
+    return { value: token.value ?? '', range: this.rangeOf(token) };
+  }
+
+  private numberNode(token: Token): NumberNode {
+    token.semantic = 'number';
+    return {
+      value: token.number ?? Number.NaN,
+      text: token.text,
+      integer: token.integer === true,
+      range: this.rangeOf(token),
+    };
+  }
+
+  private expectString(what: string): StringNode | undefined {
+    if (this.peek()?.kind === 'string') return this.stringNode(this.advance());
+    this.expected(what);
+    return undefined;
+  }
+
+  private expectPath(statement: string, what: string): StringNode | undefined {
+    this.offer({ kind: 'path', statement });
+    return this.expectString(what);
+  }
+
+  private expectName(what: string): NameNode | undefined {
+    const token = this.peek();
+    if (token?.kind === 'name' && !(this.isStatementWord(token) && token.newlinesBefore > 0)) {
+      this.advance().semantic = 'variable';
+      return { text: token.text, range: this.rangeOf(token) };
+    }
+    this.expected(what);
+    return undefined;
+  }
+
+  /** A name, or a quoted name (for field names with spaces or other characters). */
+  private expectNameOrString(what: string): NameNode | undefined {
+    const token = this.peek();
+    if (token?.kind === 'string') return { text: this.stringNode(this.advance()).value, range: this.rangeOf(token) };
+    return this.expectName(what);
+  }
+
+  private expectNumber(what: string): NumberNode | undefined {
+    if (this.peek()?.kind === 'number') return this.numberNode(this.advance());
+    this.expected(what);
+    return undefined;
+  }
+
+  private expectInteger(what: string): NumberNode | undefined {
+    const token = this.peek();
+    if (token?.kind !== 'number') {
+      this.expected(what);
+      return undefined;
+    }
+    const node = this.numberNode(this.advance());
+    if (!token.integer && !Number.isNaN(token.number)) {
+      this.report('expected-integer', node.range, `expected ${what}, found \`${token.text}\``);
+    }
+    return node;
+  }
+
+  /** One of `words` (an enumerated value). A misspelt one is consumed and reported with its likely fix. */
+  private expectWord(words: readonly string[], context: KeywordContext, what: string): NameNode | undefined {
+    this.offerWords(context, words);
+    const token = this.peek();
+    const nextStatement = this.isStatementWord(token) && token!.newlinesBefore > 0 && !words.includes(token!.text);
+    if (token?.kind !== 'name' || nextStatement || this.atBlockHeader()) {
+      this.expected(what);
+      return undefined;
+    }
+    this.advance();
+    if (words.includes(token.text)) {
+      this.mark(token, 'enumMember', `${context}:${token.text}`);
+      return { text: token.text, range: this.rangeOf(token) };
+    }
+    const { hint, fixes } = this.didYouMean(token, words);
+    this.report(
+      'unknown-value',
+      this.rangeOf(token),
+      `expected ${what}, found \`${token.text}\`${hint}`,
+      fixes ? { fixes } : {},
+    );
+    return undefined;
+  }
+}
+
+function sortDiagnostics(diagnostics: DslDiagnostic[]): DslDiagnostic[] {
+  return diagnostics.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
+}
+
+/** Parses a study file: the tree, the lexical and syntax errors, the annotated tokens. Never throws. */
+export function parseStudyFile(text: string): ParsedStudyFile {
+  try {
+    const { tokens, diagnostics } = lex(text);
+    const parser = new Parser(text, tokens, false);
+    const ast = parser.parseFile();
+    return { text, ast, tokens, diagnostics: sortDiagnostics([...diagnostics, ...parser.diagnostics]) };
+  } catch (error) {
+    // A bug in the parser must not take the language server or the CLI down with it: it becomes a diagnostic
+    // (the property tests check that no input gets here).
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      text,
+      ast: { blocks: [] },
+      tokens: [],
+      diagnostics: [
+        {
+          range: { start: 0, end: Math.min(1, text.length) },
+          severity: 'error',
+          code: 'internal-error',
+          message: `the study parser failed: ${message}`,
+        },
+      ],
+    };
+  }
+}
+
+/** Completion mode: what the parser would accept at the end of `prefix`, and the tree of the prefix. */
+export function expectationsAt(prefix: string): { expectations: Expectation[]; ast: StudyFileAst } {
+  const { tokens } = lex(prefix);
+  const parser = new Parser(prefix, tokens, true);
+  const ast = parser.parseFile();
+  return { expectations: parser.expectations ?? [], ast };
+}

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { evaluateDerive, resolveStudies } from '../../../core/dsl/model.ts';
+import { parseStudyFile } from '../../../core/dsl/parser.ts';
+import { sketch } from './dslTestHelpers.ts';
+
+test('the sketch as plain data for the task database', () => {
+  const { studies, reviews } = resolveStudies(parseStudyFile(sketch), '/data/wqt/wqt-dev.assess');
+  const at = (path: string) => ({ path, absolutePath: `/data/wqt/${path}` });
+  assert.deepEqual(studies, [
+    {
+      kind: 'study',
+      name: 'wqt-dev',
+      title: 'WQT dev — does the table satisfy the instruction?',
+      guidelines: at('guidelines.md'),
+      annotators: ['alice', 'bob', 'carol'],
+      overlap: 2,
+      blind: true,
+      judges: [
+        {
+          model: 'gpt-4.1-mini',
+          endpoint: 'https://api.openai.com/v1',
+          prompt: at('prompts/judge.md'),
+          temperature: 0,
+          votes: 3,
+        },
+      ],
+      agreement: [{ metric: 'krippendorff', level: 'ordinal', target: 0.67 }],
+      exports: [{ ...at('qrels/wqt-dev.qrels'), what: 'qrels', from: 'adjudicated', perDocument: false }],
+      queries: { ...at('data/queries.jsonl'), fields: { id: 'qid', text: 'query', instruction: 'instruction' } },
+      corpus: {
+        ...at('data/tables.jsonl'),
+        fields: { id: 'table_id', body: 'table', title: 'caption' },
+        format: 'markdown',
+      },
+      pools: [
+        { ...at('runs/bm25.trec'), depth: 20 },
+        { ...at('runs/e5.trec'), depth: 20 },
+      ],
+      scale: {
+        kind: 'ordinal',
+        entries: [
+          { value: 0, label: 'Off-topic', key: '0' },
+          { value: 1, label: 'Violates', key: '1', description: 'On topic, breaks the instruction' },
+          { value: 2, label: 'Complies', key: '2', description: 'On topic and meets every constraint' },
+        ],
+      },
+      aspects: [{ name: 'topical', question: "Is the table on the query's topic?" }],
+      conditionsFrom: 'instruction',
+      derive: {
+        kind: 'conditional',
+        test: { kind: 'call', fn: 'all', args: [{ kind: 'name', name: 'conditions' }] },
+        whenTrue: { kind: 'number', value: 2 },
+        whenFalse: {
+          kind: 'conditional',
+          test: { kind: 'name', name: 'topical' },
+          whenTrue: { kind: 'number', value: 1 },
+          whenFalse: { kind: 'number', value: 0 },
+        },
+      },
+      imports: [],
+    },
+  ]);
+  assert.deepEqual(reviews, [
+    {
+      kind: 'review',
+      name: 'instructions',
+      annotators: [],
+      blind: false,
+      judges: [],
+      agreement: [],
+      exports: [],
+      items: {
+        ...at('gen/instructions.jsonl'),
+        fields: { id: 'iid', text: 'instruction', parent: 'qid', type: 'type', model: 'generator' },
+      },
+      taxonomy: [
+        { code: 'C1', label: 'Semantic boundary' },
+        { code: 'C2', label: 'Exclusive topic' },
+        { code: 'S1', label: 'Attribute-centric' },
+        { code: 'S2', label: 'Entity-centric' },
+        { code: 'S3', label: 'Granularity-centric' },
+      ],
+      rubric: {
+        levels: ['excellent', 'acceptable', 'poor'],
+        dimensions: [
+          { name: 'semantic_expansion' },
+          { name: 'semantic_consistency' },
+          { name: 'query_dependency' },
+          { name: 'constraint_abstraction' },
+          { name: 'category_focus' },
+          { name: 'internal_consistency' },
+        ],
+      },
+      verdicts: ['accept', 'edit', 'reject'],
+    },
+  ]);
+});
+
+test('without a study path, file references carry only the path as written', () => {
+  const { studies } = resolveStudies(parseStudyFile(sketch));
+  assert.deepEqual(studies[0]!.guidelines, { path: 'guidelines.md' });
+});
+
+test('the sketch derive: every condition → 2, else on topic → 1, else 0', () => {
+  const derive = resolveStudies(parseStudyFile(sketch)).studies[0]!.derive!;
+  assert.equal(evaluateDerive(derive, { aspects: { topical: true }, conditions: [true, true] }), 2);
+  assert.equal(evaluateDerive(derive, { aspects: { topical: true }, conditions: [true, false] }), 1);
+  assert.equal(evaluateDerive(derive, { aspects: { topical: false }, conditions: [false] }), 0);
+});
+
+test('derive operators: !, &&, ||, comparisons, any(), negative values', () => {
+  const derive = (expression: string) =>
+    resolveStudies(parseStudyFile(`study "s" { derive label = ${expression} }`)).studies[0]!.derive!;
+  const answers = { aspects: { a: true, b: false }, conditions: [false, true] };
+  assert.equal(evaluateDerive(derive('!b && (a || b) ? 3 : -2'), answers), 3);
+  assert.equal(evaluateDerive(derive('any(conditions) && !all(conditions) ? 1 : 0'), answers), 1);
+  assert.equal(evaluateDerive(derive('a == b ? 1 : a >= b ? 2 : 0'), answers), 2);
+  assert.equal(evaluateDerive(derive('a != b && b < a && a <= 1 && b > -1 ? 5 : 0'), answers), 5);
+});

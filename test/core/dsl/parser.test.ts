@@ -1,0 +1,193 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { statementOf, statementsOf } from '../../../core/dsl/ast.ts';
+import { checkStudyFile } from '../../../core/dsl/lint.ts';
+import { parseStudyFile } from '../../../core/dsl/parser.ts';
+import { diagnose, sketch, studyWith } from './dslTestHelpers.ts';
+
+test('the DESIGN.md sketch parses and checks with zero diagnostics', () => {
+  const parsed = parseStudyFile(sketch);
+  assert.deepEqual(parsed.diagnostics, []);
+  assert.deepEqual(checkStudyFile(parsed), []);
+});
+
+test('the sketch becomes the tree its statements describe', () => {
+  const { ast } = parseStudyFile(sketch);
+  assert.deepEqual(
+    ast.blocks.map((b) => [b.kind, b.name?.value]),
+    [
+      ['study', 'wqt-dev'],
+      ['review', 'instructions'],
+    ],
+  );
+  const study = ast.blocks[0]!;
+  assert.deepEqual(
+    study.statements.map((s) => s.kind),
+    [
+      'title',
+      'guidelines',
+      'queries',
+      'corpus',
+      'pool',
+      'pool',
+      'scale',
+      'aspect',
+      'conditions',
+      'derive',
+      'annotators',
+      'overlap',
+      'blind',
+      'judge',
+      'agreement',
+      'export',
+    ],
+  );
+  const corpus = statementOf(study, 'corpus')!;
+  assert.deepEqual(
+    corpus.mappings.map((m) => [m.role.text, m.value?.text]),
+    [
+      ['id', 'table_id'],
+      ['body', 'table'],
+      ['format', 'markdown'],
+      ['title', 'caption'],
+    ],
+  );
+  assert.deepEqual(
+    statementsOf(study, 'pool').map((p) => [p.path?.value, p.depth?.value]),
+    [
+      ['runs/bm25.trec', 20],
+      ['runs/e5.trec', 20],
+    ],
+  );
+  const scale = statementOf(study, 'scale')!;
+  assert.deepEqual(
+    scale.entries.map((e) => [e.value.value, e.label?.value, e.key?.value, e.description?.value]),
+    [
+      [0, 'Off-topic', '0', undefined],
+      [1, 'Violates', '1', 'On topic, breaks the instruction'],
+      [2, 'Complies', '2', 'On topic and meets every constraint'],
+    ],
+  );
+  // all(conditions) ? 2 : (topical ? 1 : 0) — the conditional is right-associative.
+  const derive = statementOf(study, 'derive')!.expression!;
+  assert.equal(derive.kind, 'conditional');
+  if (derive.kind !== 'conditional') return;
+  assert.equal(derive.test.kind, 'call');
+  assert.equal(derive.whenFalse.kind, 'conditional');
+  const judge = statementOf(study, 'judge')!;
+  assert.deepEqual(
+    judge.options.map((o) => [o.name, o.value?.value]),
+    [
+      ['endpoint', 'https://api.openai.com/v1'],
+      ['prompt', 'prompts/judge.md'],
+      ['temperature', 0],
+      ['votes', 3],
+    ],
+  );
+  const review = ast.blocks[1]!;
+  const rubric = statementOf(review, 'rubric')!;
+  assert.deepEqual(
+    rubric.levels.map((l) => l.text),
+    ['excellent', 'acceptable', 'poor'],
+  );
+  assert.equal(rubric.dimensions.length, 6);
+  assert.deepEqual(
+    statementOf(review, 'taxonomy')!.entries.map((e) => e.code.text),
+    ['C1', 'C2', 'S1', 'S2', 'S3'],
+  );
+});
+
+test('every construct of the grammar parses: negative values, options, imports, per-document exports, strings as names', () => {
+  const text = [
+    'study "crumb" {',
+    '  queries "q.tsv" { id: "query-id"  text: text  parent: orig  type: task }',
+    '  corpus "c.jsonl" { id: _id  body: text  title: title  format: json  parent: doc }',
+    '  scale nominal {',
+    '    -2 "Junk" key "x" "Spam or broken"',
+    '    0 "Not relevant" key "0"',
+    '    1 "Relevant" key "1"',
+    '  }',
+    '  aspect fresh "Up to date?"',
+    '  aspect exact "Exact answer?"',
+    '  derive label = !fresh || (exact && fresh != exact) ? 0 : any(fresh, exact) ? 1 : -2',
+    '  annotators "blind" bob',
+    '  adjudicator carol',
+    '  overlap 2',
+    '  judge "llama" { endpoint "http://127.0.0.1:8000/v1"  temperature 0.7  votes 5  max_tokens 256  seed 7 }',
+    '  judge "qwen"',
+    '  agreement cohen quadratic',
+    '  agreement krippendorff ratio target 1',
+    '  import qrels "old.qrels" as crowd',
+    '  export qrels "doc.qrels" from majority per document',
+    '  export labels "all.tsv" from all',
+    '}',
+    'review "rewrites" {',
+    '  title "Query rewrites"',
+    '  guidelines "review.md"',
+    '  items "r.jsonl" { id: rid  text: rewrite  source: original  model: m }',
+    '  rubric levels good bad { fidelity "Keeps every constraint"  fluency }',
+    '  verdicts accept edit reject',
+    '  annotators ann',
+    '  judge "critic" { prompt "critic.md" }',
+    '  agreement percent',
+    '  export verdicts "verdicts.jsonl" from adjudicated',
+    '}',
+  ].join('\n');
+  assert.deepEqual(diagnose(text), []);
+  const study = parseStudyFile(text).ast.blocks[0]!;
+  assert.equal(statementOf(study, 'scale')!.entries[0]!.value.value, -2);
+  assert.deepEqual(
+    statementOf(study, 'annotators')!.names.map((n) => n.text),
+    ['blind', 'bob'],
+  );
+  assert.equal(statementOf(study, 'queries')!.mappings[0]!.value!.text, 'query-id');
+  assert.ok(statementOf(study, 'export')!.perDocument);
+  assert.equal(statementOf(study, 'import')!.as!.text, 'crowd');
+});
+
+test('strings: escapes decode, any Unicode and NUL inside strings is kept', () => {
+  const parsed = parseStudyFile(studyWith('title "say \\"hi\\" C:\\\\x — 表 😀 \u0000"'));
+  assert.deepEqual(parsed.diagnostics, []);
+  assert.equal(statementOf(parsed.ast.blocks[0]!, 'title')!.value!.value, 'say "hi" C:\\x — 表 😀 \u0000');
+});
+
+test('names may be any Unicode letters', () => {
+  const parsed = parseStudyFile(studyWith('aspect pertinência "Pertinente?"', 'annotators José 李 Ωmega'));
+  assert.deepEqual(parsed.diagnostics, []);
+  assert.deepEqual(
+    statementOf(parsed.ast.blocks[0]!, 'annotators')!.names.map((n) => n.text),
+    ['José', '李', 'Ωmega'],
+  );
+});
+
+test('an empty file, a file of comments and whitespace: no diagnostics, no blocks', () => {
+  for (const text of ['', '   \n\n', '# only a comment\n# another\n', '\ufeff']) {
+    const parsed = parseStudyFile(text);
+    assert.deepEqual(parsed.diagnostics, [], JSON.stringify(text));
+    assert.equal(parsed.ast.blocks.length, 0);
+  }
+});
+
+test('a 5,000-line study file parses in well under 50 ms', () => {
+  const lines: string[] = [];
+  for (let i = 0; lines.length < 4990; i++) {
+    lines.push(
+      `pool "runs/run${i}.trec" depth 20  # run ${i}`,
+      `aspect a${i} "Question ${i}?"`,
+      `judge "m${i}" { endpoint "https://example.org/v1"  votes 3 }`,
+      `export labels "out/${i}.tsv" from all`,
+    );
+  }
+  const text = studyWith(...lines);
+  assert.ok(text.split('\n').length >= 5000);
+  parseStudyFile(text); // warm-up: the first call includes compiling the parser
+  const times: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    const start = performance.now();
+    const parsed = parseStudyFile(text);
+    times.push(performance.now() - start);
+    assert.equal(parsed.diagnostics.length, 0);
+  }
+  const median = times.sort((a, b) => a - b)[2]!;
+  assert.ok(median < 50, `median parse time ${median.toFixed(1)} ms`);
+});

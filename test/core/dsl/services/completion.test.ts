@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { statementKeywords } from '../../../../core/dsl/keywords.ts';
+import { parseStudyFile } from '../../../../core/dsl/parser.ts';
+import { completionsAt, type DslCompletion } from '../../../../core/dsl/services/completion.ts';
+import { offsetOf, sketch, studyWith } from '../dslTestHelpers.ts';
+
+const labels = (items: DslCompletion[]) => items.map((c) => c.label);
+
+function complete(text: string, offset: number, context = {}): DslCompletion[] {
+  return completionsAt(parseStudyFile(text), offset, context);
+}
+
+test('at the start of a study statement: study keywords, not review ones', () => {
+  const items = complete(sketch, offsetOf(sketch, '  aspect topical', 2));
+  assert.deepEqual(labels(items), [...statementKeywords.study]);
+  for (const only of ['items', 'taxonomy', 'rubric', 'verdicts']) assert.ok(!labels(items).includes(only));
+  assert.ok(items.every((c) => c.kind === 'keyword'));
+});
+
+test('at the start of a review statement: review keywords, not study ones', () => {
+  const items = complete(sketch, offsetOf(sketch, '  verdicts accept', 2));
+  assert.deepEqual(labels(items), [...statementKeywords.review]);
+  for (const only of ['queries', 'corpus', 'pool', 'scale', 'derive']) assert.ok(!labels(items).includes(only));
+});
+
+test('a partly typed keyword: the same list, replacing the word', () => {
+  const text = studyWith('guid');
+  const at = offsetOf(text, 'guid', 4);
+  const items = complete(text, at);
+  assert.ok(labels(items).includes('guidelines'));
+  assert.deepEqual(items[0]!.range, { start: at - 4, end: at });
+});
+
+test('at the top level: study and review', () => {
+  assert.deepEqual(labels(complete('', 0)), ['study', 'review']);
+  assert.deepEqual(labels(complete(sketch, offsetOf(sketch, 'review "instructions"'))), ['study', 'review']);
+});
+
+test('after a keyword, only what may follow it', () => {
+  const at = (text: string, needle: string, delta: number) => labels(complete(text, offsetOf(text, needle, delta)));
+  assert.deepEqual(at(studyWith('scale '), 'scale \n', 6), ['ordinal', 'nominal', 'binary']);
+  assert.deepEqual(at(studyWith('agreement '), 'agreement \n', 10), ['krippendorff', 'cohen', 'fleiss', 'percent']);
+  assert.deepEqual(at(studyWith('export qrels "x" from '), 'from \n', 5), ['adjudicated', 'majority', 'all', 'judge']);
+  assert.deepEqual(at(studyWith('pool "r.trec" '), '" \n', 2), ['depth']);
+  assert.deepEqual(at(sketch, 'temperature 0', 0), [
+    'endpoint',
+    'prompt',
+    'temperature',
+    'votes',
+    'max_tokens',
+    'seed',
+  ]);
+  assert.deepEqual(at(sketch, 'markdown', 0), ['markdown', 'html', 'text', 'json']);
+  // After a complete agreement statistic: a level, `target`, or the next statement.
+  const afterMetric = at(studyWith('agreement krippendorff '), 'krippendorff \n', 13);
+  assert.deepEqual(afterMetric.slice(0, 7), [
+    'nominal',
+    'ordinal',
+    'interval',
+    'ratio',
+    'linear',
+    'quadratic',
+    'target',
+  ]);
+  assert.ok(afterMetric.includes('title'));
+});
+
+test('in a mapping: the roles of that source; after `role:` the fields of its data file', () => {
+  const roles = complete(sketch, offsetOf(sketch, 'id: table_id'));
+  assert.deepEqual(labels(roles), ['id', 'body', 'title', 'format', 'parent']);
+  const fieldsOf = (source: string) => (source === 'corpus' ? ['table_id', 'table', 'caption', 'page title'] : ['qid']);
+  const fields = complete(sketch, offsetOf(sketch, 'table_id', 3), { fieldsOf });
+  assert.deepEqual(labels(fields), ['table_id', 'table', 'caption', 'page title']);
+  assert.ok(fields.every((c) => c.kind === 'field'));
+  assert.equal(fields[3]!.insertText, '"page title"', 'a field that is not a bare name is inserted quoted');
+  const at = offsetOf(sketch, 'table_id');
+  assert.deepEqual(fields[0]!.range, { start: at, end: at + 'table_id'.length });
+});
+
+test('inside a path string: the host paths for the typed prefix, replacing the string content', () => {
+  const text = studyWith('guidelines "docs/gu');
+  const at = text.indexOf('"docs/gu') + 8;
+  const seen: string[] = [];
+  const items = complete(text, at, {
+    paths: (prefix: string) => {
+      seen.push(prefix);
+      return ['docs/guide.md', 'docs/guidelines.md'];
+    },
+  });
+  assert.deepEqual(seen, ['docs/gu']);
+  assert.deepEqual(labels(items), ['docs/guide.md', 'docs/guidelines.md']);
+  assert.ok(items.every((c) => c.kind === 'path'));
+  assert.deepEqual(items[0]!.range, { start: text.indexOf('"docs/gu') + 1, end: text.indexOf('"docs/gu') + 8 });
+  // Not in a string that is not a path.
+  assert.deepEqual(complete(sketch, offsetOf(sketch, '"WQT dev', 3), { paths: () => ['x'] }), []);
+});
+
+test('in a derive expression: declared aspects, conditions, all/any and the scale values', () => {
+  const items = complete(sketch, offsetOf(sketch, 'topical ? 1'));
+  assert.deepEqual(labels(items), ['topical', 'conditions', 'all', 'any', '0', '1', '2']);
+  assert.equal(items.find((c) => c.label === 'topical')!.detail, "Is the table on the query's topic?");
+  assert.equal(items.find((c) => c.label === '2')!.kind, 'value');
+});
+
+test('no completion inside a comment', () => {
+  assert.deepEqual(complete(sketch, offsetOf(sketch, '# optional', 4)), []);
+});
