@@ -15,6 +15,7 @@ import { missingFinalNewline } from './rules/missingFinalNewline.ts';
 import { mixedRunTags } from './rules/mixedRunTags.ts';
 import { nonIntegerLabel } from './rules/nonIntegerLabel.ts';
 import { noRelevantDocument } from './rules/noRelevantDocument.ts';
+import { queryMissingFromRun } from './rules/queryMissingFromRun.ts';
 import { rankNotInteger } from './rules/rankNotInteger.ts';
 import { rankScoreDisagreement } from './rules/rankScoreDisagreement.ts';
 import { scoreNotNumber } from './rules/scoreNotNumber.ts';
@@ -40,6 +41,7 @@ export const lintRules: readonly LintRule[] = [
   unknownQuery,
   unknownDocument,
   labelOutsideScale,
+  queryMissingFromRun,
   beirHeader,
   commentPlacement,
   byteOrderMark,

@@ -16,4 +16,6 @@ export interface StudyLintContext {
   readonly corpus?: StudyIdSource;
   /** The labels the scale allows. */
   readonly scaleValues?: readonly number[];
+  /** The queries of the study's qrels (its exported or imported qrels file), which every run must rank. */
+  readonly qrels?: { readonly source: string; readonly queryIds: ReadonlySet<string> };
 }

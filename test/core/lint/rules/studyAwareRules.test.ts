@@ -44,3 +44,24 @@ test('without a study the study-aware rules say nothing', () => {
     [],
   );
 });
+
+test('qrels queries the run does not rank: one warning on the first line, listing them', () => {
+  const withQrels: StudyLintContext = {
+    name: "study 's'",
+    qrels: { source: 'qrels/s.qrels', queryIds: new Set(['q1', 'q2', 'q3']) },
+  };
+  const run = 'q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 1.5 r\n';
+  const found = lintText(run, undefined, '<text>', withQrels).diagnostics.filter(
+    (d) => d.rule === 'query-missing-from-run',
+  );
+  assert.deepEqual(found.map(where), ['1:1-1:3 warning query-missing-from-run']);
+  assert.equal(
+    found[0]!.message,
+    "2 queries of qrels/s.qrels have no ranking in this run: 'q2', 'q3'; trec_eval 10 stops with an error unless run with -c",
+  );
+  const complete = `${run}q2 Q0 d1 1 1 r\nq3 Q0 d1 1 1 r\n`;
+  assert.deepEqual(
+    lintText(complete, undefined, '<text>', withQrels).diagnostics.filter((d) => d.rule === 'query-missing-from-run'),
+    [],
+  );
+});
