@@ -1,17 +1,75 @@
+// `qrels-studio lint`: the same findings as the editor. A study file (*.assess) gets core/dsl's syntax, semantic
+// and cross-file checks; qrels, runs and BEIR qrels core/lint's rules (the content decides the type); a JSONL/CSV/
+// TSV record file (by its name, when its content is not TREC data) core/lint/records' rules. With `--study FILE`,
+// qrels and runs are also checked against that study's queries, corpus and scale.
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { readFieldNames } from '../../core/data/fieldNames.ts';
+import { formatFromFileName } from '../../core/data/recordFormat.ts';
+import { lintStudyText, nodeStudyHost, offsetToLineColumn } from '../../core/dsl/index.ts';
+import type { DslDiagnostic } from '../../core/dsl/types.ts';
 import { FileReadError } from '../../core/formats/lineReader.ts';
 import { lintFile } from '../../core/lint/lintFile.ts';
+import { lintRecordFile } from '../../core/lint/records/lintRecordFile.ts';
+import type { StudyLintContext } from '../../core/lint/studyContext.ts';
+import { loadStudyLintContext } from '../../core/lint/studyLoader.ts';
 import { type LintDiagnostic, type LintFileType, lintFileTypes } from '../../core/lint/types.ts';
-import { type CliCommand, UsageError } from '../cliContext.ts';
+import { type CliCommand, InputError, UsageError } from '../cliContext.ts';
 
 interface LintArguments {
   type: LintFileType | undefined;
   json: boolean;
+  study: string | undefined;
   files: string[];
 }
 
+/** A study file's diagnostics in core/lint's shape (1-based lines, code point columns). */
+export function studyDiagnostics(file: string, text: string, found: readonly DslDiagnostic[]): LintDiagnostic[] {
+  return found.map((d) => {
+    const start = offsetToLineColumn(text, d.range.start);
+    const end = offsetToLineColumn(text, d.range.end);
+    return {
+      file,
+      line: start.line,
+      column: start.column,
+      endLine: end.line,
+      endColumn: end.column,
+      severity: d.severity,
+      rule: d.code,
+      message: d.message,
+    };
+  });
+}
+
+/** Lints one file of any kind the linter knows. */
+async function lintAnyFile(
+  path: string,
+  name: string,
+  type: LintFileType | undefined,
+  study: StudyLintContext | undefined,
+): Promise<LintDiagnostic[]> {
+  if (path.endsWith('.assess')) {
+    const text = await readStudyText(path, name);
+    const found = await lintStudyText(text, path, nodeStudyHost({ readFields: (p) => readFieldNames(p) }));
+    return studyDiagnostics(name, text, found);
+  }
+  const result = await lintFile(path, { type, name, study });
+  if (type === undefined && result.type === 'unknown' && formatFromFileName(path.replace(/\.gz$/, '')) !== undefined) {
+    return (await lintRecordFile(path, { file: name })).diagnostics;
+  }
+  return result.diagnostics;
+}
+
+async function readStudyText(path: string, name: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new FileReadError(name, error);
+  }
+}
+
 function parseArguments(args: string[]): LintArguments {
-  const parsed: LintArguments = { type: undefined, json: false, files: [] };
+  const parsed: LintArguments = { type: undefined, json: false, study: undefined, files: [] };
   const setType = (value: string | undefined): void => {
     if (value === undefined || value === '') throw new UsageError('--type needs a value: qrels, run or beir-qrels');
     if (!lintFileTypes.includes(value as LintFileType)) {
@@ -26,7 +84,11 @@ function parseArguments(args: string[]): LintArguments {
       break;
     }
     if (arg === '--json') parsed.json = true;
-    else if (arg === '--type') setType(args[++i]);
+    else if (arg === '--study' || arg.startsWith('--study=')) {
+      const value = arg === '--study' ? args[++i] : arg.slice('--study='.length);
+      if (value === undefined || value === '') throw new UsageError('--study needs a study file (*.assess)');
+      parsed.study = value;
+    } else if (arg === '--type') setType(args[++i]);
     else if (arg.startsWith('--type=')) setType(arg.slice('--type='.length));
     else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option '${arg}'`);
     else parsed.files.push(arg);
@@ -41,16 +103,34 @@ function formatDiagnostic(d: LintDiagnostic): string {
 
 export const lintCommand: CliCommand = {
   name: 'lint',
-  summary: 'check qrels, run and BEIR qrels files (plain or .gz) for what trec_eval would reject or misread',
-  usage: 'qrels-studio lint [--type qrels|run|beir-qrels] [--json] FILE...',
+  summary:
+    'check study files (*.assess), qrels, runs, BEIR qrels (plain or .gz) and JSONL/CSV/TSV data files; ' +
+    'with --study, against a study',
+  usage: 'qrels-studio lint [--type qrels|run|beir-qrels] [--study STUDY.assess] [--json] FILE...',
   async run(args, context) {
-    const { type, json, files } = parseArguments(args);
+    const { type, json, study: studyFile, files } = parseArguments(args);
     let failed = false;
     const all: LintDiagnostic[] = [];
+    let study: StudyLintContext | undefined;
+    if (studyFile !== undefined) {
+      const path = resolve(context.cwd, studyFile);
+      let loaded: Awaited<ReturnType<typeof loadStudyLintContext>>;
+      try {
+        loaded = await loadStudyLintContext(path);
+      } catch (error) {
+        throw new InputError(`${studyFile}: cannot read the study: ${error instanceof Error ? error.message : error}`);
+      }
+      if (!loaded.ok) {
+        for (const d of studyDiagnostics(studyFile, loaded.text, loaded.diagnostics))
+          context.stderr(formatDiagnostic(d));
+        throw new InputError(`${studyFile} has errors: fix them before checking data files against it`);
+      }
+      study = loaded.context;
+    }
     for (const file of files) {
       let diagnostics: LintDiagnostic[];
       try {
-        ({ diagnostics } = await lintFile(resolve(context.cwd, file), { type, name: file }));
+        diagnostics = await lintAnyFile(resolve(context.cwd, file), file, type, study);
       } catch (error) {
         if (!(error instanceof FileReadError)) throw error;
         context.stderr(`${file}: ${error.message.slice(error.message.indexOf('cannot read:'))}\n`);

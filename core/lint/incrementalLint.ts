@@ -14,6 +14,7 @@
 // line numbers and core/lint's (which split on '\n' only) could differ.
 import { type FileFormat, fileFormats } from './fileFormats.ts';
 import { LintSession, type SessionScope } from './lintSession.ts';
+import { lintTextWith } from './lintText.ts';
 import { findLintRule } from './registry.ts';
 import type { StudyLintContext } from './studyContext.ts';
 import {
@@ -282,19 +283,8 @@ export class IncrementalLint {
   }
 
   private runSession(text: string, scope: SessionScope, type: LintFileType | undefined): SessionOutcome {
-    const bytes = Buffer.from(text, 'utf8');
     const session = new LintSession(this.file, { type, scope, study: this.study });
-    let lineNumber = 0;
-    let position = 0;
-    for (;;) {
-      const newline = bytes.indexOf(10, position);
-      if (newline === -1) break;
-      session.addLine(bytes, position, newline, ++lineNumber);
-      position = newline + 1;
-    }
-    const endsWithNewline = position === bytes.length;
-    if (!endsWithNewline) session.addLine(bytes, position, bytes.length, ++lineNumber);
-    const result = session.finish({ lines: lineNumber, endsWithNewline });
+    const result = lintTextWith(session, text);
     return {
       type: result.type,
       diagnostics: result.diagnostics,

@@ -4,8 +4,12 @@ import type { StudyLintContext } from './studyContext.ts';
 import type { LintFileType, LintResult } from './types.ts';
 
 export function lintText(text: string, type?: LintFileType, file = '<text>', study?: StudyLintContext): LintResult {
+  return lintTextWith(new LintSession(file, { type, study }), text);
+}
+
+/** Feeds `text` to `session` line by line and finishes it. */
+export function lintTextWith(session: LintSession, text: string): LintResult {
   const bytes = Buffer.from(text, 'utf8');
-  const session = new LintSession(file, { type, study });
   let lineNumber = 0;
   let position = 0;
   for (;;) {

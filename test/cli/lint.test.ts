@@ -118,7 +118,7 @@ test('bad options are usage errors (exit 2) with the usage line', () => {
     assert.equal(result.status, 2, args.join(' '));
     assert.match(
       result.stderr,
-      /^qrels-studio lint: .+\nusage: qrels-studio lint \[--type qrels\|run\|beir-qrels\] \[--json\] FILE\.\.\.\n$/,
+      /^qrels-studio lint: .+\nusage: qrels-studio lint \[--type qrels\|run\|beir-qrels\] \[--study STUDY\.assess\] \[--json\] FILE\.\.\.\n$/,
     );
     assert.equal(result.stdout, '');
   }
@@ -127,5 +127,62 @@ test('bad options are usage errors (exit 2) with the usage line', () => {
 test('--help prints the usage', () => {
   const result = runCliProcess(['lint', '--help']);
   assert.equal(result.status, 0);
-  assert.match(result.stdout, /^usage: qrels-studio lint \[--type qrels\|run\|beir-qrels\] \[--json\] FILE\.\.\./);
+  assert.match(
+    result.stdout,
+    /^usage: qrels-studio lint \[--type qrels\|run\|beir-qrels\] \[--study STUDY\.assess\] \[--json\] FILE\.\.\./,
+  );
+});
+
+test('a study file is linted with the same checks as in the editor: every problem, positioned, exit 1', () => {
+  const cwd = writeFiles({ 'bad.assess': 'study "s" {\n  guidlines "g.md"\n  scale ordinal { 0 "no" key "j" }\n}\n' });
+  const result = runCliProcess(['lint', 'bad.assess'], { cwd });
+  assert.equal(result.status, 1, result.stderr);
+  const lines = result.stdout.trimEnd().split('\n');
+  assert.deepEqual(
+    lines.map((line) => `${line.split(' [')[0]!} ${/\[([a-z-]+)\]/.exec(line)![1]}`),
+    [
+      'bad.assess:1:7: error missing-statement',
+      'bad.assess:2:3: error unknown-keyword',
+      'bad.assess:3:3: error scale-size',
+      'bad.assess:3:30: error navigation-key',
+    ],
+  );
+});
+
+test('--study checks qrels against the study; JSONL data files get positioned record errors', () => {
+  const cwd = writeFiles({
+    's.assess':
+      'study "s" {\n  queries "q.jsonl" { id: qid text: query }\n  corpus "c.jsonl" { id: _id body: text }\n' +
+      '  scale ordinal { 0 "no" key "0"  1 "yes" key "1" }\n}\n',
+    'q.jsonl': '{"qid":"q1","query":"a"}\n',
+    'c.jsonl': '{"_id":"d1","text":"x"}\n{"_id":"d1","text":"y"}\n{"_id":"d2" "text":"z"}\n',
+    'qrels.txt': 'q1 0 d1 1\nq2 0 d9 2\n',
+  });
+  const result = runCliProcess(['lint', '--study', 's.assess', 'qrels.txt', 'c.jsonl'], { cwd });
+  assert.equal(result.status, 1, result.stderr);
+  assert.deepEqual(
+    result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.slice(0, line.indexOf(']') + 1)),
+    [
+      'qrels.txt:2:1: warning [unknown-query]',
+      'qrels.txt:2:6: warning [unknown-document]',
+      'qrels.txt:2:9: error [label-outside-scale]',
+      'c.jsonl:2:8: error [duplicate-id]',
+      'c.jsonl:3:13: error [invalid-json]',
+    ],
+  );
+});
+
+test('a study with errors is refused before any data file is checked against it', () => {
+  const cwd = writeFiles({
+    's.assess': 'study "s" {\n  queries "missing.jsonl" { id: qid text: q }\n}\n',
+    'qrels.txt': 'q1 0 d1 1\n',
+  });
+  const result = runCliProcess(['lint', '--study', 's.assess', 'qrels.txt'], { cwd });
+  assert.equal(result.status, 1);
+  assert.equal(result.stdout, '');
+  assert.match(result.stderr, /s\.assess:2:11: error \[file-not-found\]/);
+  assert.match(result.stderr, /s\.assess has errors: fix them before checking data files against it/);
 });
