@@ -31,9 +31,19 @@ const severities: Record<LintSeverity, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
+/** Turns core/lint positions (1-based lines, 1-based code point columns) into LSP positions. */
+export interface PositionMapper {
+  range(line: number, column: number, endLine: number, endColumn: number): Range;
+  position(line: number, column: number): Position;
+}
+
 /** The LSP diagnostics of `result`, a lint of `document`'s current text. */
 export function toLspDiagnostics(document: TextDocument, result: LintResult): Diagnostic[] {
-  const positions = new LintPositions(document);
+  return toLspDiagnosticsAt(document.uri, result, new LintPositions(document));
+}
+
+/** The LSP diagnostics of `result` for `uri`, positioned by `positions`. */
+export function toLspDiagnosticsAt(uri: string, result: LintResult, positions: PositionMapper): Diagnostic[] {
   let shown = result.diagnostics;
   let hidden: LintDiagnostic[] = [];
   if (shown.length > maxPublishedDiagnostics) {
@@ -43,7 +53,7 @@ export function toLspDiagnostics(document: TextDocument, result: LintResult): Di
     shown = ordered.slice(0, maxPublishedDiagnostics);
     hidden = ordered.slice(maxPublishedDiagnostics);
   }
-  const diagnostics = shown.map((d) => toLspDiagnostic(document.uri, positions, d));
+  const diagnostics = shown.map((d) => toLspDiagnostic(uri, positions, d));
   const firstHidden = hidden[0];
   if (firstHidden !== undefined) {
     const at = positions.position(firstHidden.line, firstHidden.column);
@@ -60,7 +70,7 @@ export function toLspDiagnostics(document: TextDocument, result: LintResult): Di
   return diagnostics;
 }
 
-function toLspDiagnostic(uri: string, positions: LintPositions, d: LintDiagnostic): Diagnostic {
+function toLspDiagnostic(uri: string, positions: PositionMapper, d: LintDiagnostic): Diagnostic {
   const diagnostic: Diagnostic = {
     range: positions.range(d.line, d.column, d.endLine, d.endColumn),
     severity: severities[d.severity],
@@ -85,7 +95,7 @@ function toLspDiagnostic(uri: string, positions: LintPositions, d: LintDiagnosti
 }
 
 /** Turns core/lint positions into LSP positions in one document. */
-export class LintPositions {
+export class LintPositions implements PositionMapper {
   private readonly document: TextDocument;
   private readonly text: string;
   /** Offsets of the '\n' characters found so far, in order (found on demand). */
@@ -140,4 +150,31 @@ export class LintPositions {
 
 function isLowSurrogate(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
+/** Positions in lines known by their text (a file read from disk: only the lines diagnostics point at). */
+export class LineTextPositions implements PositionMapper {
+  private readonly lines: ReadonlyMap<number, string>;
+
+  /** `lines`: 1-based line number → its text (without the line break). */
+  constructor(lines: ReadonlyMap<number, string>) {
+    this.lines = lines;
+  }
+
+  range(line: number, column: number, endLine: number, endColumn: number): Range {
+    return { start: this.position(line, column), end: this.position(endLine, endColumn) };
+  }
+
+  position(line: number, column: number): Position {
+    const text = this.lines.get(line) ?? '';
+    let offset = line === 1 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    let end = text.length;
+    if (end > offset && text.charCodeAt(end - 1) === 13) end--;
+    for (let character = 1; character < column && offset < end; character++) {
+      const unit = text.charCodeAt(offset);
+      offset +=
+        unit >= 0xd800 && unit <= 0xdbff && offset + 1 < end && isLowSurrogate(text.charCodeAt(offset + 1)) ? 2 : 1;
+    }
+    return { line: line - 1, character: Math.min(offset, end) };
+  }
 }

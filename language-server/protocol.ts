@@ -1,13 +1,11 @@
 // What the extension (the language client) and the language server both compile against, in one place (as
-// vscode-eslint's `$shared/customMessages.ts` and rust-analyzer's `lsp_ext.ts`). No imports: the extension bundle
-// takes this file without pulling in any of the server.
-//
-// No custom LSP request or notification yet: the server speaks standard LSP only (text document sync,
-// publishDiagnostics). A custom one is declared here, typed, when a feature needs it.
+// vscode-eslint's `$shared/customMessages.ts` and rust-analyzer's `lsp_ext.ts`). Only a type import from
+// vscode-jsonrpc: the extension bundle takes this file without pulling in any of the server.
+import { NotificationType, RequestType0 } from 'vscode-jsonrpc';
 
 /**
  * The editor languages of the data files the server lints (package.json `contributes.languages`), each with the
- * lint type it stands for when the content alone does not tell. The client's document selector is these ids.
+ * lint type it stands for when the content alone does not tell.
  */
 export const dataLanguages = {
   qrels: 'qrels',
@@ -17,3 +15,30 @@ export const dataLanguages = {
 export type DataLanguageId = keyof typeof dataLanguages;
 
 export const dataLanguageIds = Object.keys(dataLanguages) as DataLanguageId[];
+
+/** The study file language. */
+export const studyLanguageId = 'assess';
+
+/** Record files (queries, corpora, generated items) the server lints too: by language id, or by file name. */
+export const recordLanguageIds = ['jsonl', 'csv', 'tsv'] as const;
+export const recordFilePatterns = ['**/*.jsonl', '**/*.csv', '**/*.tsv'] as const;
+
+export interface LintFileOnDiskParams {
+  /** A file: URI. */
+  uri: string;
+}
+
+/**
+ * Client → server: lint this file from disk and publish its diagnostics. Sent for files the editor shows but does
+ * not hand to extensions (over 50 MB), when they are opened and saved. Plain notification: any client may send it.
+ */
+export const lintFileOnDisk = new NotificationType<LintFileOnDiskParams>('qrelsStudio/lintFileOnDisk');
+
+export interface ServerMemory {
+  /** The server process's peak resident set size so far. */
+  peakRssBytes: number;
+  rssBytes: number;
+}
+
+/** Client → server: how much memory the server uses (the bench reads it; a status view may). */
+export const serverMemory = new RequestType0<ServerMemory, void>('qrelsStudio/serverMemory');

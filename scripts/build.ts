@@ -26,6 +26,8 @@ const nodeBundle: BuildOptions = {
   minify: production,
   legalComments: 'none',
   define: { QRELS_STUDIO_VERSION: JSON.stringify(version) },
+  // jsonc-parser's "main" is a UMD build whose require('./impl/…') calls esbuild cannot follow; its ES build bundles.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   logLevel: 'warning',
 };
 

@@ -4,6 +4,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   createMessageConnection,
   type MessageConnection,
@@ -35,6 +36,13 @@ export interface LanguageServerProcess {
   close(uri: string): void;
   /** The next diagnostics published for `uri` that no earlier call took. */
   nextDiagnostics(uri: string): Promise<PublishDiagnosticsParams>;
+  /** Takes published diagnostics for `uri` until one satisfies `accept` (a server re-publishes as indexes load). */
+  diagnosticsWhere(
+    uri: string,
+    accept: (params: PublishDiagnosticsParams) => boolean,
+  ): Promise<PublishDiagnosticsParams>;
+  /** Sends a request and waits (bounded) for its response. */
+  request<R>(method: string, params: unknown): Promise<R>;
   /** Diagnostics published for `uri` that no call has taken yet. */
   untaken(uri: string): PublishDiagnosticsParams[];
   /** shutdown, then exit; resolves with the exit code (or signal) once the process has ended. */
@@ -45,8 +53,8 @@ export interface LanguageServerProcess {
   kill(): Promise<void>;
 }
 
-/** Starts dist/server.cjs with this Node and `--stdio`, and initializes it. */
-export async function startLanguageServer(): Promise<LanguageServerProcess> {
+/** Starts dist/server.cjs with this Node and `--stdio`, and initializes it (with `workspaceFolder` as its root). */
+export async function startLanguageServer(options: { workspaceFolder?: string } = {}): Promise<LanguageServerProcess> {
   if (!existsSync(serverBundle)) throw new Error(`${serverBundle} is missing: run \`npm run build\` first`);
   const child = spawn(process.execPath, [serverBundle, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -72,7 +80,10 @@ export async function startLanguageServer(): Promise<LanguageServerProcess> {
 
   const initializeParams: InitializeParams = {
     processId: process.pid,
-    rootUri: null,
+    rootUri: options.workspaceFolder ? pathToFileURL(options.workspaceFolder).href : null,
+    ...(options.workspaceFolder
+      ? { workspaceFolders: [{ uri: pathToFileURL(options.workspaceFolder).href, name: 'workspace' }] }
+      : {}),
     capabilities: {
       textDocument: {
         synchronization: { didSave: true, dynamicRegistration: false },
@@ -88,7 +99,7 @@ export async function startLanguageServer(): Promise<LanguageServerProcess> {
   );
   await connection.sendNotification('initialized', {});
 
-  return {
+  const server: LanguageServerProcess = {
     child,
     connection,
     initializeResult,
@@ -116,6 +127,15 @@ export async function startLanguageServer(): Promise<LanguageServerProcess> {
       });
       return withTimeout(published, `diagnostics for ${uri}`, () => stderr);
     },
+    async diagnosticsWhere(uri, accept) {
+      for (;;) {
+        const params = await server.nextDiagnostics(uri);
+        if (accept(params)) return params;
+      }
+    },
+    request(method, params) {
+      return withTimeout(connection.sendRequest(method, params), `the ${method} response`, () => stderr);
+    },
     untaken(uri) {
       return [...(queues.get(uri) ?? [])];
     },
@@ -133,6 +153,7 @@ export async function startLanguageServer(): Promise<LanguageServerProcess> {
       connection.dispose();
     },
   };
+  return server;
 }
 
 function withTimeout<T>(promise: Promise<T>, what: string, stderr: () => string): Promise<T> {

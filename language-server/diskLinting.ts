@@ -1,0 +1,73 @@
+// Lints files the editor does not hand over: VS Code keeps documents over 50 MB from extensions (a 1M-line run is
+// ~55 MB), so the client names such a file (protocol.ts `lintFileOnDisk`) when it is opened or saved, and the
+// server lints it from disk with the streaming linters core/lint uses in the CLI, then publishes its diagnostics.
+// Positions need the text of the lines they point at (columns are UTF-16 in LSP): a second streaming pass reads
+// just those lines.
+import type { PublishDiagnosticsParams } from 'vscode-languageserver';
+import { formatFromFileName } from '../core/data/recordFormat.ts';
+import { FileReadError, readLines } from '../core/formats/lineReader.ts';
+import { lintFile } from '../core/lint/lintFile.ts';
+import { lintRecordFile } from '../core/lint/records/lintRecordFile.ts';
+import type { LintResult } from '../core/lint/types.ts';
+import { isLintFileType } from './dataLinting.ts';
+import { LineTextPositions, maxPublishedDiagnostics, toLspDiagnosticsAt } from './diagnostics.ts';
+import type { StudyWorkspace } from './studyWorkspace.ts';
+import { uriToPath } from './studyWorkspace.ts';
+
+export class DiskLinting {
+  private readonly workspace: StudyWorkspace;
+  private readonly publish: (params: PublishDiagnosticsParams) => void;
+  /** The lint running per uri: a newer request waits for it, then runs (a save during a lint is not lost). */
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(workspace: StudyWorkspace, publish: (params: PublishDiagnosticsParams) => void) {
+    this.workspace = workspace;
+    this.publish = publish;
+  }
+
+  lint(uri: string): Promise<void> {
+    const previous = this.running.get(uri) ?? Promise.resolve();
+    const next = previous.then(() => this.lintNow(uri));
+    this.running.set(uri, next);
+    void next.finally(() => {
+      if (this.running.get(uri) === next) this.running.delete(uri);
+    });
+    return next;
+  }
+
+  private async lintNow(uri: string): Promise<void> {
+    const path = uriToPath(uri);
+    if (path === undefined) return;
+    let result: LintResult;
+    try {
+      result = await lintFile(path, { name: uri, study: this.workspace.studyContextFor(uri) });
+      if (!isLintFileType(result.type) && formatFromFileName(path.replace(/\.gz$/, '')) !== undefined) {
+        const records = await lintRecordFile(path, { file: uri });
+        result = { file: uri, type: 'unknown', diagnostics: records.diagnostics };
+      }
+    } catch (error) {
+      if (error instanceof FileReadError) {
+        this.publish({ uri, diagnostics: [] });
+        return;
+      }
+      throw error;
+    }
+    // The lines the published diagnostics (and their related positions) point at.
+    const wanted = new Set<number>();
+    for (const d of result.diagnostics.slice(0, maxPublishedDiagnostics + 1)) {
+      wanted.add(d.line);
+      wanted.add(d.endLine);
+      if (d.related) wanted.add(d.related.line);
+    }
+    const lines = new Map<number, string>();
+    const decoder = new TextDecoder();
+    const last = Math.max(0, ...wanted);
+    if (wanted.size > 0) {
+      await readLines(path, (bytes, start, end, number) => {
+        if (wanted.has(number)) lines.set(number, decoder.decode(bytes.subarray(start, end)));
+        return number < last;
+      });
+    }
+    this.publish({ uri, diagnostics: toLspDiagnosticsAt(uri, result, new LineTextPositions(lines)) });
+  }
+}
