@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { benchLanguageServer } from './benchLanguageServer.ts';
 
 const root = join(import.meta.dirname, '..');
 const dataDir = join(root, 'bench-data');
@@ -111,3 +112,23 @@ console.log(row('baseline: read qrels+run, count lines (node)', baselineBoth, ba
 console.log(row('baseline: read qrels, count lines (node)', baselineQrels, baselineQrels, ''));
 console.log(row('eval -m map -m ndcg_cut.10 -m recall.100', evaluation, baselineBoth, 'target ≤ 0.9 s, ≤ 150 MiB'));
 console.log(row('lint qrels (1M lines)', lint, baselineQrels, 'target ≤ 0.5 s'));
+
+// The language server over LSP (see benchLanguageServer.ts): first diagnostics after didOpen and after a one-line
+// edit of the 1M-line qrels document, as ratios to a plain parse (lines, then fields) of the same text.
+const server = await benchLanguageServer(root, qrelsFile, 5);
+const editsSorted = [...server.editSeconds].sort((a, b) => a - b);
+const editMedian = editsSorted[Math.floor(editsSorted.length / 2)]!;
+const lspRow = (name: string, seconds: number, target: string): string =>
+  `${name.padEnd(44)} ${seconds.toFixed(3).padStart(7)} s  ${server.peakMiB.toFixed(0).padStart(5)} MiB  ` +
+  `${(seconds / server.plainParseSeconds).toFixed(2).padStart(6)}× plain parse   ${target}`;
+console.log(
+  `${'baseline: plain parse of the qrels text'.padEnd(44)} ${server.plainParseSeconds.toFixed(3).padStart(7)} s`,
+);
+console.log(lspRow('LSP didOpen → diagnostics (1M-line qrels)', server.openSeconds, 'target ≤ 1 s'));
+console.log(
+  lspRow(
+    `LSP one-line edit → diagnostics (median of ${server.editSeconds.length})`,
+    editMedian,
+    `target ≤ 0.1 s (all: ${server.editSeconds.map((s) => s.toFixed(3)).join(', ')})`,
+  ),
+);
