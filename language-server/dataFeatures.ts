@@ -6,7 +6,7 @@
 import type { CodeAction, CompletionItem, Diagnostic, Hover, Position, Range, TextEdit } from 'vscode-languageserver';
 import { CodeActionKind, CompletionItemKind } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { formatFromFileName } from '../core/data/recordFormat.ts';
+import { recordFileByName } from '../core/data/recordFormat.ts';
 import { fileFormats } from '../core/lint/fileFormats.ts';
 import { lintRecordText } from '../core/lint/records/lintRecordText.ts';
 import type { LintFileType, LintResult } from '../core/lint/types.ts';
@@ -19,9 +19,6 @@ import { idFieldOf, type StudySource, type StudyWorkspace, uriToPath } from './s
 const maxCompletions = 200;
 /** Characters of a document's body shown on hover. */
 const hoverBodyCharacters = 400;
-
-/** The languages whose documents are record files (JSONL, CSV, TSV). */
-const recordLanguages = new Set(['jsonl', 'json-lines', 'csv', 'tsv']);
 
 interface Field {
   index: number;
@@ -64,23 +61,25 @@ export class DataFeatures {
   }
 
   lint(document: TextDocument): LintResult | undefined {
-    const result = this.linting.lint(document);
-    if (result !== undefined) {
+    const byName = this.recordFileByName(document);
+    const result = byName === 'records' ? undefined : this.linting.lint(document);
+    if (result !== undefined && (byName === undefined || isLintFileType(result.type))) {
       if (isLintFileType(result.type)) this.types.set(document.uri, result.type);
       return result;
     }
     this.types.delete(document.uri);
-    if (!this.isRecordDocument(document)) return undefined;
+    if (byName === undefined) return undefined;
     const source = this.sourceOf(document.uri);
     const mapping = source === undefined ? undefined : Object.fromEntries(source.fields);
     const records = lintRecordText(document.getText(), { file: document.uri, ...(mapping ? { mapping } : {}) });
     return { file: records.file, type: 'unknown', diagnostics: records.diagnostics };
   }
 
-  private isRecordDocument(document: TextDocument): boolean {
-    if (recordLanguages.has(document.languageId)) return true;
-    const path = uriToPath(document.uri) ?? document.uri;
-    return formatFromFileName(path.replace(/\.gz$/, '')) !== undefined;
+  /** Whether the document is a record file by its language or name (see core/data recordFileByName). */
+  private recordFileByName(document: TextDocument): 'records' | 'records-unless-trec' | undefined {
+    if (document.languageId === 'jsonl' || document.languageId === 'csv') return 'records';
+    if (document.languageId === 'tsv') return 'records-unless-trec';
+    return recordFileByName((uriToPath(document.uri) ?? document.uri).replace(/\.gz$/, ''));
   }
 
   /** The study source (queries, corpus) a record file is, if a study reads it. */

@@ -4,7 +4,7 @@
 // Positions need the text of the lines they point at (columns are UTF-16 in LSP): a second streaming pass reads
 // just those lines.
 import type { PublishDiagnosticsParams } from 'vscode-languageserver';
-import { formatFromFileName } from '../core/data/recordFormat.ts';
+import { recordFileByName } from '../core/data/recordFormat.ts';
 import { FileReadError, readLines } from '../core/formats/lineReader.ts';
 import { lintFile } from '../core/lint/lintFile.ts';
 import { lintRecordFile } from '../core/lint/records/lintRecordFile.ts';
@@ -40,8 +40,12 @@ export class DiskLinting {
     if (path === undefined) return;
     let result: LintResult;
     try {
-      result = await lintFile(path, { name: uri, study: this.workspace.studyContextFor(uri) });
-      if (!isLintFileType(result.type) && formatFromFileName(path.replace(/\.gz$/, '')) !== undefined) {
+      const byName = recordFileByName(path);
+      result =
+        byName === 'records'
+          ? { file: uri, type: 'unknown', diagnostics: [] }
+          : await lintFile(path, { name: uri, study: this.workspace.studyContextFor(uri) });
+      if (byName !== undefined && !isLintFileType(result.type)) {
         const records = await lintRecordFile(path, { file: uri });
         result = { file: uri, type: 'unknown', diagnostics: records.diagnostics };
       }

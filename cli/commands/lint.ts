@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { readFieldNames } from '../../core/data/fieldNames.ts';
-import { formatFromFileName } from '../../core/data/recordFormat.ts';
+import { recordFileByName } from '../../core/data/recordFormat.ts';
 import { lintStudyText, nodeStudyHost, offsetToLineColumn } from '../../core/dsl/index.ts';
 import type { DslDiagnostic } from '../../core/dsl/types.ts';
 import { FileReadError } from '../../core/formats/lineReader.ts';
@@ -53,8 +53,10 @@ async function lintAnyFile(
     const found = await lintStudyText(text, path, nodeStudyHost({ readFields: (p) => readFieldNames(p) }));
     return studyDiagnostics(name, text, found);
   }
+  const byName = type === undefined ? recordFileByName(path) : undefined;
+  if (byName === 'records') return (await lintRecordFile(path, { file: name })).diagnostics;
   const result = await lintFile(path, { type, name, study });
-  if (type === undefined && result.type === 'unknown' && formatFromFileName(path.replace(/\.gz$/, '')) !== undefined) {
+  if (byName === 'records-unless-trec' && !lintFileTypes.includes(result.type as LintFileType)) {
     return (await lintRecordFile(path, { file: name })).diagnostics;
   }
   return result.diagnostics;

@@ -61,3 +61,14 @@ export function isBlankText(text: string): boolean {
   }
   return true;
 }
+
+/**
+ * What a file name says about linting a file as records: JSONL and CSV files are records whatever their content
+ * looks like (a JSON line has whitespace-separated "columns" too); a TSV file may also be BEIR qrels, so it is
+ * records only when its content is not TREC data. Undefined: not a record file name.
+ */
+export function recordFileByName(name: string): 'records' | 'records-unless-trec' | undefined {
+  const format = formatFromFileName(name);
+  if (format === undefined) return undefined;
+  return format === 'tsv' ? 'records-unless-trec' : 'records';
+}

@@ -184,3 +184,25 @@ test("a run of a study is checked against the study's qrels: queries it does not
     await server.kill();
   }
 });
+
+test("a study's queries file is linted as records with the study's field mapping", async () => {
+  const root = studyWorkspace();
+  const server = await startLanguageServer({ workspaceFolder: root });
+  try {
+    const uri = pathToFileURL(join(root, 'data', 'queries.jsonl')).href;
+    // Line 2 lacks the mapped `instruction` field; line 3 repeats q1; line 4 is broken JSON.
+    const text =
+      '{"qid": "q1", "query": "a", "instruction": "b"}\n{"qid": "q2", "query": "c"}\n' +
+      '{"qid": "q1", "query": "d", "instruction": "e"}\n{"qid": "q3" "query": "f"}\n';
+    server.open(uri, 'jsonl', 1, text);
+    const published = await server.diagnosticsWhere(uri, (p) => p.diagnostics.length > 0);
+    assert.deepEqual(published.diagnostics.map(brief), [
+      '1:0-1:27 missing-field',
+      '2:8-2:12 duplicate-id',
+      '3:13-3:20 invalid-json',
+    ]);
+    assert.match(String(published.diagnostics[0]!.message), /instruction/);
+  } finally {
+    await server.kill();
+  }
+});
