@@ -34,7 +34,10 @@ function isServedDocument(document: vscode.TextDocument): boolean {
   return languages.includes(document.languageId) || /\.(assess|jsonl|csv|tsv)$/.test(document.uri.path);
 }
 
-/** Starts the language server now if a served document is open, otherwise when the first one opens. */
+/**
+ * Starts the language server now if a served document is open, otherwise when the first one opens — or when a tab
+ * shows a data file too large to be synced (no document ever opens for it), or the workspace has a study file.
+ */
 export function startLanguageClientWhenNeeded(context: vscode.ExtensionContext): void {
   if (vscode.workspace.textDocuments.some(isServedDocument)) {
     startLanguageClient(context);
@@ -46,9 +49,40 @@ export function startLanguageClientWhenNeeded(context: vscode.ExtensionContext):
     startLanguageClient(context);
   });
   context.subscriptions.push(listener);
+  const startForLargeFile = async (uris: readonly vscode.Uri[]): Promise<void> => {
+    for (const uri of uris) if (await isLargeFile(uri)) startLanguageClient(context);
+  };
+  void startForLargeFile(openTabUris());
+  const tabs = vscode.window.tabGroups.onDidChangeTabs((event) => {
+    if (client !== undefined) tabs.dispose();
+    else void startForLargeFile(event.opened.flatMap(tabUri));
+  });
+  context.subscriptions.push(tabs);
   void vscode.workspace.findFiles('**/*.assess', '**/node_modules/**', 1).then((found) => {
     if (found.length > 0) startLanguageClient(context);
   });
+}
+
+function tabUri(tab: vscode.Tab): vscode.Uri[] {
+  return tab.input instanceof vscode.TabInputText ? [tab.input.uri] : [];
+}
+
+function openTabUris(): vscode.Uri[] {
+  return vscode.window.tabGroups.all.flatMap((group) => group.tabs.flatMap(tabUri));
+}
+
+/** Names of the data files the server lints (qrels, runs, record files; also gzipped). */
+const dataFileName = /(\.(qrels|run|trec|res|txt|tsv|csv|jsonl|ndjson)(\.gz)?$|qrels)/i;
+
+/** A data file on disk over the sync limit that no open document holds. */
+async function isLargeFile(uri: vscode.Uri): Promise<boolean> {
+  if (uri.scheme !== 'file' || !dataFileName.test(uri.path)) return false;
+  if (vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString())) return false;
+  try {
+    return (await stat(uri.fsPath)).size > syncLimitBytes;
+  } catch {
+    return false;
+  }
 }
 
 function startLanguageClient(context: vscode.ExtensionContext): void {
@@ -84,31 +118,21 @@ function startLanguageClient(context: vscode.ExtensionContext): void {
 function watchLargeFiles(context: vscode.ExtensionContext, started: LanguageClient): void {
   const linted = new Set<string>();
   const lintIfLarge = async (uri: vscode.Uri): Promise<void> => {
-    if (uri.scheme !== 'file') return;
-    if (vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString())) return;
-    try {
-      if ((await stat(uri.fsPath)).size <= syncLimitBytes) return;
-    } catch {
-      return;
-    }
+    if (!(await isLargeFile(uri))) return;
     linted.add(uri.toString());
     await started.sendNotification(lintFileOnDisk, { uri: uri.toString() });
   };
-  const openTabs = (): vscode.Uri[] =>
-    vscode.window.tabGroups.all.flatMap((group) =>
-      group.tabs.flatMap((tab) => (tab.input instanceof vscode.TabInputText ? [tab.input.uri] : [])),
-    );
-  for (const uri of openTabs()) void lintIfLarge(uri);
+  for (const uri of openTabUris()) void lintIfLarge(uri);
   context.subscriptions.push(
     vscode.window.tabGroups.onDidChangeTabs((event) => {
-      for (const tab of event.opened) if (tab.input instanceof vscode.TabInputText) void lintIfLarge(tab.input.uri);
+      for (const uri of event.opened.flatMap(tabUri)) void lintIfLarge(uri);
     }),
   );
   const watcher = vscode.workspace.createFileSystemWatcher('**/*');
   context.subscriptions.push(
     watcher,
     watcher.onDidChange((uri) => {
-      if (linted.has(uri.toString()) && openTabs().some((open) => open.toString() === uri.toString())) {
+      if (linted.has(uri.toString()) && openTabUris().some((open) => open.toString() === uri.toString())) {
         void lintIfLarge(uri);
       }
     }),

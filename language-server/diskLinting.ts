@@ -48,6 +48,9 @@ export class DiskLinting {
       if (byName !== undefined && !isLintFileType(result.type)) {
         const records = await lintRecordFile(path, { file: uri });
         result = { file: uri, type: 'unknown', diagnostics: records.diagnostics };
+      } else if (!isLintFileType(result.type)) {
+        // Not a data file after all (a large log named .txt): as for an open document, nothing to say.
+        result = { file: uri, type: result.type, diagnostics: [] };
       }
     } catch (error) {
       if (error instanceof FileReadError) {

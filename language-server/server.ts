@@ -103,7 +103,12 @@ connection.onRequest(serverMemory, () => ({
   peakRssBytes: process.resourceUsage().maxRSS * 1024,
   rssBytes: process.memoryUsage.rss(),
 }));
-connection.onDidChangeWatchedFiles(() => refreshAfterStudyChange());
+// Study files and data files changed outside the editor (the client watches them): indexes of changed files are
+// dropped, the studies read again.
+connection.onDidChangeWatchedFiles(({ changes }) => {
+  for (const change of changes) workspace.dataFileSaved(change.uri);
+  refreshAfterStudyChange();
+});
 
 function refreshAfterStudyChange(): void {
   void workspace.scan().then(() => {

@@ -134,7 +134,7 @@ export class StudyWorkspace {
     if (file !== undefined) file.open = false;
   }
 
-  /** A file was saved: when a study reads it (queries, corpus), its index is rebuilt. True when a study uses it. */
+  /** A file was saved or changed on disk: an index of it (queries, corpus, qrels) is rebuilt. True when a study uses it. */
   dataFileSaved(uri: string): boolean {
     const path = uriToPath(uri);
     if (path === undefined) return false;
