@@ -41,7 +41,6 @@ import {
   statementKeywords,
 } from './keywords.ts';
 import { lex, showCharacters, type Token } from './lexer.ts';
-import { offsetToLineColumn } from './textPosition.ts';
 import type { DslDiagnostic, DslFix, ParsedStudyFile, TextRange } from './types.ts';
 
 /** Deeper derive expressions (or `{` nests met while skipping) are reported and skipped, not recursed into. */
@@ -183,11 +182,30 @@ class Parser {
     );
   }
 
+  /** Offsets of the text's '\n's, found once: each unclosed block names its line, and there can be thousands. */
+  private newlines: number[] | undefined;
+
+  /** The 1-based line of `offset` (binary search over the newlines). */
+  private lineOf(offset: number): number {
+    if (this.newlines === undefined) {
+      this.newlines = [];
+      for (let at = this.text.indexOf('\n'); at !== -1; at = this.text.indexOf('\n', at + 1)) this.newlines.push(at);
+    }
+    let low = 0;
+    let high = this.newlines.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.newlines[mid]! < offset) low = mid + 1;
+      else high = mid;
+    }
+    return low + 1;
+  }
+
   private unclosed(what: string, open: TextRange | undefined): void {
     const token = this.peek();
     if (!token) this.collecting = false;
     const found = token ? `found ${this.describe(token)}` : 'found the end of the file';
-    const where = open ? ` (opened at line ${offsetToLineColumn(this.text, open.start).line})` : '';
+    const where = open ? ` (opened at line ${this.lineOf(open.start)})` : '';
     this.report(
       'unclosed-block',
       token ? this.rangeOf(token) : this.eofRange,

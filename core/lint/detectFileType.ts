@@ -35,6 +35,14 @@ function integerAt(line: LineView, field: number): boolean {
   return !Number.isNaN(parseIntegerField(line.bytes, start, end));
 }
 
+function hasText(line: LineView, field: number): boolean {
+  for (let i = line.starts[field]!; i < line.ends[field]!; i++) {
+    const c = line.bytes[i]!;
+    if (c !== 32 && (c < 9 || c > 13)) return true;
+  }
+  return false;
+}
+
 function numberAt(line: LineView, field: number): boolean {
   return !Number.isNaN(parseFloatField(line.bytes, line.starts[field]!, line.ends[field]!));
 }
@@ -60,7 +68,8 @@ export function detectFileType(sample: readonly SampleLine[]): Detection {
     const first = line.firstNonSpace();
     if (first === -1 || first === 35 /* # */) continue;
     line.splitOnTabs();
-    const tabs3 = line.fieldCount === 3;
+    // Three tab-separated fields, none of them empty (a space-separated line ending in two tabs is not BEIR).
+    const tabs3 = line.fieldCount === 3 && [0, 1, 2].every((field) => hasText(line, field));
     const beirRow = tabs3 && integerAt(line, 2);
     const beirHeader = tabs3 && !beirRow;
     const beirStandardHeader = beirHeader && isStandardBeirHeader(line);

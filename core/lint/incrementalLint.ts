@@ -99,7 +99,8 @@ export class IncrementalLint {
   applyChange(change: LineChange): void {
     if (this.needsWhole) return;
     const state = this.state!;
-    if (state.groups === undefined || change.added.some((line) => line.includes('\r'))) {
+    // Line 1 is special (a BEIR header, a byte order mark): an edit that moves or replaces it re-lints the whole text.
+    if (state.groups === undefined || change.from === 0 || change.added.some((line) => line.includes('\r'))) {
       this.needsWhole = true;
       return;
     }
@@ -359,11 +360,15 @@ function shiftLines(lines: number[], from: number, delta: number): void {
   for (let i = low; i < lines.length; i++) lines[i]! += delta;
 }
 
-/** Shifts diagnostics at or after line `from` (none of them names a line in its message: see applyChange). */
+/**
+ * Shifts diagnostics at or after line `from` (none of them names a line in its message: see applyChange). Shifted
+ * ones are copies: results already returned keep their positions.
+ */
 function shiftDiagnostics(diagnostics: LintDiagnostic[], from: number, delta: number): void {
-  for (const d of diagnostics) {
-    if (d.line >= from) d.line += delta;
-    if (d.endLine >= from) d.endLine += delta;
+  for (let i = 0; i < diagnostics.length; i++) {
+    const d = diagnostics[i]!;
+    if (d.endLine < from) continue;
+    diagnostics[i] = { ...d, line: d.line >= from ? d.line + delta : d.line, endLine: d.endLine + delta };
   }
 }
 

@@ -171,13 +171,36 @@ export class RecordView {
 
   /** JSONL: the line's syntax tree (jsonc-parser), built once, only for records a rule needs positions inside. */
   tree(): Node | undefined {
-    if (this.treeCache === null) this.treeCache = parseTree(this.text);
+    // jsonc-parser's parseTree recurses once per level: a line nesting thousands of arrays would overflow the stack.
+    // Past maxTreeDepth no positions inside the record are given; rules fall back to the whole record.
+    if (this.treeCache === null)
+      this.treeCache = nestingDepth(this.text) > maxTreeDepth ? undefined : parseTree(this.text);
     return this.treeCache;
   }
 
   nodeSpan(node: Node): Span {
     return this.span(node.offset, node.offset + node.length);
   }
+}
+
+/** Deeper JSON than this gets no syntax tree (see RecordView.tree). */
+const maxTreeDepth = 512;
+
+/** The deepest nesting of arrays and objects in a JSON text (brackets inside strings do not count). */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 /* [ */ || c === 123 /* { */) deepest = Math.max(deepest, ++depth);
+    else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
+  }
+  return deepest;
 }
 
 /** The child of an object (by key) or array (by index) node. */

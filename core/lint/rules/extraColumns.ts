@@ -18,10 +18,12 @@ export const extraColumns: LintRule = {
       line(line) {
         if (line.kind !== 'content' || line.fieldCount <= expected) return;
         if (count++ === 0) {
+          const column = line.fieldColumn(expected);
+          // An empty extra field after a trailing tab starts past the trimmed end: mark the empty field itself.
           first = {
             line: line.number,
-            column: line.fieldColumn(expected),
-            endColumn: line.column(line.trimmedEnd()),
+            column,
+            endColumn: Math.max(column, line.column(line.trimmedEnd())),
             found: line.fieldCount,
           };
         }
