@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { lintRecordText } from '../../../core/lint/records/lintRecordText.ts';
-import { recordKinds } from '../../../core/lint/records/types.ts';
+import { type RecordLintOptions, recordKinds } from '../../../core/lint/records/types.ts';
 import { type FuzzTarget, fuzzParameters, type InputRecorder, timed } from '../harness.ts';
 import { mutatedDocument } from '../mutations.ts';
 import { checkLintRanges } from '../rangeChecks.ts';
