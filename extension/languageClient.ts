@@ -126,6 +126,14 @@ function watchLargeFiles(context: vscode.ExtensionContext, started: LanguageClie
   context.subscriptions.push(
     vscode.window.tabGroups.onDidChangeTabs((event) => {
       for (const uri of event.opened.flatMap(tabUri)) void lintIfLarge(uri);
+      // Closed in its last tab: its diagnostics go (no document close tells the server).
+      const open = new Set(openTabUris().map((uri) => uri.toString()));
+      for (const uri of event.closed.flatMap(tabUri)) {
+        const key = uri.toString();
+        if (!linted.has(key) || open.has(key)) continue;
+        linted.delete(key);
+        void started.sendNotification(lintFileOnDisk, { uri: key, closed: true });
+      }
     }),
   );
   const watcher = vscode.workspace.createFileSystemWatcher('**/*');
@@ -135,6 +143,10 @@ function watchLargeFiles(context: vscode.ExtensionContext, started: LanguageClie
       if (linted.has(uri.toString()) && openTabUris().some((open) => open.toString() === uri.toString())) {
         void lintIfLarge(uri);
       }
+    }),
+    watcher.onDidDelete((uri) => {
+      if (!linted.delete(uri.toString())) return;
+      void started.sendNotification(lintFileOnDisk, { uri: uri.toString(), closed: true });
     }),
   );
 }

@@ -3,7 +3,17 @@
 // on a docid (the document's title and first lines, from its corpus), completion of qids and docids in qrels, and
 // quick fixes: remove an exact duplicate line, normalise separators, add the final newline, drop trailing
 // whitespace, convert CRLF to LF.
-import type { CodeAction, CompletionItem, Diagnostic, Hover, Position, Range, TextEdit } from 'vscode-languageserver';
+import type {
+  CodeAction,
+  CodeActionContext,
+  CompletionItem,
+  CompletionList,
+  Diagnostic,
+  Hover,
+  Position,
+  Range,
+  TextEdit,
+} from 'vscode-languageserver';
 import { CodeActionKind, CompletionItemKind } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { recordFileByName } from '../core/data/recordFormat.ts';
@@ -58,6 +68,11 @@ export class DataFeatures {
   constructor(workspace: StudyWorkspace, linting: DataLinting) {
     this.workspace = workspace;
     this.linting = linting;
+  }
+
+  /** The document was closed: what was kept for it goes. */
+  closed(uri: string): void {
+    this.types.delete(uri);
   }
 
   lint(document: TextDocument): LintResult | undefined {
@@ -160,9 +175,9 @@ export class DataFeatures {
     return null;
   }
 
-  async completion(document: TextDocument, position: Position): Promise<CompletionItem[]> {
+  async completion(document: TextDocument, position: Position): Promise<CompletionList> {
     const type = this.types.get(document.uri);
-    if (type === undefined) return [];
+    if (type === undefined) return { isIncomplete: false, items: [] };
     const format = fileFormats[type];
     const line = lineText(document, position.line).slice(0, position.character);
     const fields = fieldsOf(line, format.separator === 'tab');
@@ -170,7 +185,7 @@ export class DataFeatures {
     const typing = /\S$/.test(line) && fields.length > 0;
     const index = typing ? fields.length - 1 : fields.length;
     const prefix = typing ? fields.at(-1)!.text : '';
-    if (index !== 0 && index !== format.docidField) return [];
+    if (index !== 0 && index !== format.docidField) return { isIncomplete: false, items: [] };
     const items: CompletionItem[] = [];
     for (const study of this.workspace.studiesFor(document.uri)) {
       const source = index === 0 ? study.queries : study.corpus;
@@ -184,29 +199,43 @@ export class DataFeatures {
           kind: index === 0 ? CompletionItemKind.Reference : CompletionItemKind.File,
           detail: `${index === 0 ? 'query' : 'document'} in ${source.written} (${idFieldOf(source)})`,
         });
-        if (items.length >= maxCompletions) return items;
+        // More may match: the editor asks again as the user types (a longer prefix).
+        if (items.length >= maxCompletions) return { isIncomplete: true, items };
       }
     }
-    return items;
+    return { isIncomplete: false, items };
   }
 
-  codeActions(document: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[] {
+  /** Whether the client resolves a code action's edit on demand (codeAction/resolve): whole-file fixes wait. */
+  resolvesEdits = false;
+
+  codeActions(document: TextDocument, range: Range, context: CodeActionContext): CodeAction[] {
     const actions: CodeAction[] = [];
     const uri = document.uri;
-    const edit = (
-      title: string,
-      edits: TextEdit[],
-      diagnostic?: Diagnostic,
-      kind: string = CodeActionKind.QuickFix,
-    ) => {
+    const fix = (title: string, edits: TextEdit[], diagnostic: Diagnostic | undefined): void => {
       actions.push({
         title,
-        kind,
+        kind: CodeActionKind.QuickFix,
         ...(diagnostic ? { diagnostics: [diagnostic], isPreferred: true } : {}),
         edit: { changes: { [uri]: edits } },
       });
     };
-    for (const diagnostic of diagnostics) {
+    // A fix that rewrites the whole file: computed when the user picks it (the editor asks for code actions on every
+    // cursor move, and a 1M-line file's rewrite is a million edits), unless the client cannot resolve.
+    const fileFix = (title: string, rewrite: WholeFileRewrite, diagnostic: Diagnostic | undefined): void => {
+      if (!this.resolvesEdits) {
+        fix(title, this.rewriteEdits(document, rewrite), diagnostic);
+        return;
+      }
+      const data: RewriteData = { uri, version: document.version, rewrite };
+      actions.push({
+        title,
+        kind: CodeActionKind.QuickFix,
+        ...(diagnostic ? { diagnostics: [diagnostic], isPreferred: true } : {}),
+        data,
+      });
+    };
+    for (const diagnostic of context.diagnostics) {
       const line = diagnostic.range.start.line;
       switch (diagnostic.code) {
         case 'duplicate-pair':
@@ -215,7 +244,7 @@ export class DataFeatures {
           if (first === undefined) break;
           const normalise = (value: string) => value.trim().split(/\s+/).join(' ');
           if (normalise(lineText(document, line)) !== normalise(lineText(document, first))) break;
-          edit(
+          fix(
             `Remove line ${line + 1}: an exact duplicate of line ${first + 1}`,
             [deleteLine(document, line)],
             diagnostic,
@@ -224,50 +253,51 @@ export class DataFeatures {
         }
         case 'missing-final-newline': {
           const end = document.positionAt(document.getText().length);
-          edit('Add a newline at the end of the file', [{ range: { start: end, end }, newText: '\n' }], diagnostic);
+          fix('Add a newline at the end of the file', [{ range: { start: end, end }, newText: '\n' }], diagnostic);
           break;
         }
         case 'trailing-whitespace':
-          edit(
-            'Remove trailing whitespace in the file',
-            this.rewriteLines(document, (t) => t.replace(/[ \t]+$/, '')),
-            diagnostic,
-          );
+          fileFix('Remove trailing whitespace in the file', 'trailing-whitespace', diagnostic);
           break;
         case 'crlf':
-          edit(
-            'Convert line endings to LF',
-            [{ range: wholeDocument(document), newText: document.getText().replace(/\r\n/g, '\n') }],
-            diagnostic,
-          );
+          fileFix('Convert line endings to LF', 'crlf', diagnostic);
           break;
       }
     }
     const type = this.types.get(uri);
     if (type !== undefined && range.start.line < document.lineCount) {
-      const tab = fileFormats[type].separator === 'tab';
-      const separator = tab ? '\t' : ' ';
-      const normalise = (t: string): string =>
-        t.trim() === '' || t.trimStart().startsWith('#')
-          ? t
-          : t
-              .trim()
-              .split(tab ? /\t+/ : /[ \t]+/)
-              .join(separator);
       const current = lineText(document, range.start.line);
-      if (normalise(current) !== current) {
-        const edits = this.rewriteLines(document, normalise);
-        if (edits.length > 0) {
-          edit(
-            `Normalise separators: one ${tab ? 'tab' : 'space'} between fields, none at the ends`,
-            edits,
-            undefined,
-            CodeActionKind.QuickFix,
-          );
-        }
+      const tab = fileFormats[type].separator === 'tab';
+      if (normaliseSeparators(current, tab) !== current) {
+        fileFix(
+          `Normalise separators: one ${tab ? 'tab' : 'space'} between fields, none at the ends`,
+          tab ? 'separators-tab' : 'separators-space',
+          undefined,
+        );
       }
     }
     return actions;
+  }
+
+  /** Fills in the edit of a whole-file fix the user picked (codeAction/resolve). */
+  resolveCodeAction(action: CodeAction, document: TextDocument | undefined): CodeAction {
+    const data = action.data as RewriteData | undefined;
+    if (data === undefined || document === undefined || document.uri !== data.uri) return action;
+    // The document changed since the action was offered: the rewrite is computed on the text as it is now.
+    return { ...action, edit: { changes: { [data.uri]: this.rewriteEdits(document, data.rewrite) } } };
+  }
+
+  private rewriteEdits(document: TextDocument, rewrite: WholeFileRewrite): TextEdit[] {
+    switch (rewrite) {
+      case 'crlf':
+        return [{ range: wholeDocument(document), newText: document.getText().replace(/\r\n/g, '\n') }];
+      case 'trailing-whitespace':
+        return this.rewriteLines(document, (t) => t.replace(/[ \t]+$/, ''));
+      case 'separators-tab':
+        return this.rewriteLines(document, (t) => normaliseSeparators(t, true));
+      case 'separators-space':
+        return this.rewriteLines(document, (t) => normaliseSeparators(t, false));
+    }
   }
 
   /** One edit per line that `rewrite` changes (lines keep their line breaks). */
@@ -284,6 +314,23 @@ export class DataFeatures {
     }
     return edits;
   }
+}
+
+type WholeFileRewrite = 'crlf' | 'trailing-whitespace' | 'separators-tab' | 'separators-space';
+
+interface RewriteData {
+  uri: string;
+  version: number;
+  rewrite: WholeFileRewrite;
+}
+
+/** One separator between fields (a tab in BEIR TSVs, a space otherwise), none at the ends; comments kept. */
+function normaliseSeparators(line: string, tab: boolean): string {
+  if (line.trim() === '' || line.trimStart().startsWith('#')) return line;
+  return line
+    .trim()
+    .split(tab ? /\t+/ : /[ \t]+/)
+    .join(tab ? '\t' : ' ');
 }
 
 function deleteLine(document: TextDocument, line: number): TextEdit {

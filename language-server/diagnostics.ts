@@ -31,6 +31,17 @@ const severities: Record<LintSeverity, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
+/**
+ * The diagnostics that reach the editor (`shown`: at most maxPublishedDiagnostics, errors first, as VS Code does
+ * when it truncates; in file order within a severity) and the rest, summed up in one more at the first of them.
+ */
+export function selectPublished(diagnostics: LintDiagnostic[]): { shown: LintDiagnostic[]; hidden: LintDiagnostic[] } {
+  if (diagnostics.length <= maxPublishedDiagnostics) return { shown: diagnostics, hidden: [] };
+  const rank = (d: LintDiagnostic): number => severities[d.severity];
+  const ordered = [...diagnostics].sort((a, b) => rank(a) - rank(b));
+  return { shown: ordered.slice(0, maxPublishedDiagnostics), hidden: ordered.slice(maxPublishedDiagnostics) };
+}
+
 /** Turns core/lint positions (1-based lines, 1-based code point columns) into LSP positions. */
 export interface PositionMapper {
   range(line: number, column: number, endLine: number, endColumn: number): Range;
@@ -44,15 +55,7 @@ export function toLspDiagnostics(document: TextDocument, result: LintResult): Di
 
 /** The LSP diagnostics of `result` for `uri`, positioned by `positions`. */
 export function toLspDiagnosticsAt(uri: string, result: LintResult, positions: PositionMapper): Diagnostic[] {
-  let shown = result.diagnostics;
-  let hidden: LintDiagnostic[] = [];
-  if (shown.length > maxPublishedDiagnostics) {
-    // Errors first, as VS Code does when it truncates; in file order within a severity (the sort is stable).
-    const rank = (d: LintDiagnostic): number => severities[d.severity];
-    const ordered = [...shown].sort((a, b) => rank(a) - rank(b));
-    shown = ordered.slice(0, maxPublishedDiagnostics);
-    hidden = ordered.slice(maxPublishedDiagnostics);
-  }
+  const { shown, hidden } = selectPublished(result.diagnostics);
   const diagnostics = shown.map((d) => toLspDiagnostic(uri, positions, d));
   const firstHidden = hidden[0];
   if (firstHidden !== undefined) {

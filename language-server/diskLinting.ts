@@ -10,7 +10,7 @@ import { lintFile } from '../core/lint/lintFile.ts';
 import { lintRecordFile } from '../core/lint/records/lintRecordFile.ts';
 import type { LintResult } from '../core/lint/types.ts';
 import { isLintFileType } from './dataLinting.ts';
-import { LineTextPositions, maxPublishedDiagnostics, toLspDiagnosticsAt } from './diagnostics.ts';
+import { LineTextPositions, selectPublished, toLspDiagnosticsAt } from './diagnostics.ts';
 import type { StudyWorkspace } from './studyWorkspace.ts';
 import { uriToPath } from './studyWorkspace.ts';
 
@@ -20,14 +20,40 @@ export class DiskLinting {
   /** The lint running per uri: a newer request waits for it, then runs (a save during a lint is not lost). */
   private readonly running = new Map<string, Promise<void>>();
 
-  constructor(workspace: StudyWorkspace, publish: (params: PublishDiagnosticsParams) => void) {
+  private readonly log: (message: string) => void;
+
+  constructor(
+    workspace: StudyWorkspace,
+    publish: (params: PublishDiagnosticsParams) => void,
+    log: (message: string) => void,
+  ) {
     this.workspace = workspace;
     this.publish = publish;
+    this.log = log;
   }
 
-  lint(uri: string): Promise<void> {
+  /** The files linted from disk and not closed since: a change to their study lints them again. */
+  private readonly open = new Set<string>();
+
+  /** The client closed the file: its diagnostics go. */
+  closed(uri: string): void {
+    this.open.delete(uri);
+    void this.lint(uri, true);
+  }
+
+  /** Lints every file linted from disk again (their study changed, or an index it reads finished loading). */
+  studiesChanged(): void {
+    for (const uri of this.open) void this.lint(uri);
+  }
+
+  lint(uri: string, clear = false): Promise<void> {
+    if (!clear) this.open.add(uri);
     const previous = this.running.get(uri) ?? Promise.resolve();
-    const next = previous.then(() => this.lintNow(uri));
+    const next = previous
+      .then(() => (clear ? this.publish({ uri, diagnostics: [] }) : this.lintNow(uri)))
+      .catch((error: unknown) =>
+        this.log(`linting ${uri} from disk failed: ${error instanceof Error ? error.stack : error}`),
+      );
     this.running.set(uri, next);
     void next.finally(() => {
       if (this.running.get(uri) === next) this.running.delete(uri);
@@ -59,9 +85,10 @@ export class DiskLinting {
       }
       throw error;
     }
-    // The lines the published diagnostics (and their related positions) point at.
+    // The lines the published diagnostics (and their related positions, and the summary's) point at.
+    const { shown, hidden } = selectPublished(result.diagnostics);
     const wanted = new Set<number>();
-    for (const d of result.diagnostics.slice(0, maxPublishedDiagnostics + 1)) {
+    for (const d of hidden.length > 0 ? [...shown, hidden[0]!] : shown) {
       wanted.add(d.line);
       wanted.add(d.endLine);
       if (d.related) wanted.add(d.related.line);
@@ -69,11 +96,18 @@ export class DiskLinting {
     const lines = new Map<number, string>();
     const decoder = new TextDecoder();
     const last = Math.max(0, ...wanted);
-    if (wanted.size > 0) {
-      await readLines(path, (bytes, start, end, number) => {
-        if (wanted.has(number)) lines.set(number, decoder.decode(bytes.subarray(start, end)));
-        return number < last;
-      });
+    try {
+      if (wanted.size > 0) {
+        await readLines(path, (bytes, start, end, number) => {
+          if (wanted.has(number)) lines.set(number, decoder.decode(bytes.subarray(start, end)));
+          return number < last;
+        });
+      }
+    } catch (error) {
+      // Deleted or unreadable since the lint: nothing to show for it.
+      if (!(error instanceof FileReadError)) throw error;
+      this.publish({ uri, diagnostics: [] });
+      return;
     }
     this.publish({ uri, diagnostics: toLspDiagnosticsAt(uri, result, new LineTextPositions(lines)) });
   }

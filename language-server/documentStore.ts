@@ -46,8 +46,10 @@ export function createDocumentStore(
           onChange(document.uri, { kind: 'full' });
           continue;
         }
-        const from = change.range.start.line;
-        const removed = lineTexts(document, from, Math.min(change.range.end.line, document.lineCount - 1));
+        // Positions past the end are clamped by the update: take the lines it will really replace.
+        const from = document.positionAt(document.offsetAt(change.range.start)).line;
+        const to = document.positionAt(document.offsetAt(change.range.end)).line;
+        const removed = lineTexts(document, from, to);
         TextDocument.update(document, [change], version);
         const added = lineTexts(document, from, from + countLineBreaks(change.text));
         onChange(document.uri, { kind: 'lines', change: { from, removed, added } });

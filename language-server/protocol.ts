@@ -26,11 +26,14 @@ export const recordFilePatterns = ['**/*.jsonl', '**/*.csv', '**/*.tsv'] as cons
 export interface LintFileOnDiskParams {
   /** A file: URI. */
   uri: string;
+  /** The file's editor was closed: clear its diagnostics instead. */
+  closed?: boolean;
 }
 
 /**
- * Client → server: lint this file from disk and publish its diagnostics. Sent for files the editor shows but does
- * not hand to extensions (over 50 MB), when they are opened and saved. Plain notification: any client may send it.
+ * Client → server: lint this file from disk and publish its diagnostics (again when its study changes), or, with
+ * `closed`, clear them. Sent for files the editor shows but does not hand to extensions (over 50 MB), when they
+ * are opened, changed on disk and closed. Plain notification: any client may send it.
  */
 export const lintFileOnDisk = new NotificationType<LintFileOnDiskParams>('qrelsStudio/lintFileOnDisk');
 

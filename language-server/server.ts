@@ -6,7 +6,9 @@
 // Documents are linted when they open, change (debounced per document) and are saved; closing clears them.
 import {
   type CodeAction,
+  CodeActionKind,
   type CompletionItem,
+  type CompletionList,
   createConnection,
   type Definition,
   type Hover,
@@ -40,19 +42,26 @@ const dataLinting = new DataLinting((uri) => workspace.studyContextFor(uri));
 const documents = createDocumentStore((uri, change) => dataLinting.changed(uri, change));
 const studies = new StudyFeatures();
 const dataFeatures = new DataFeatures(workspace, dataLinting);
-const diskLinting = new DiskLinting(workspace, (params) => void connection.sendDiagnostics(params));
+const diskLinting = new DiskLinting(
+  workspace,
+  (params) => void connection.sendDiagnostics(params),
+  (message) => connection.console.error(message),
+);
 /** Documents whose diagnostics were published and not cleared since. */
 const published = new Set<string>();
 const scheduler = new LintScheduler((uri) => void lint(uri), changeDelayMs);
 // A queries or corpus index finished loading: documents checked without it are checked again.
 workspace.onIndexLoaded = () => {
   dataLinting.studiesChanged();
+  diskLinting.studiesChanged();
   for (const document of documents.all()) if (!isStudyDocument(document)) scheduler.schedule(document.uri);
 };
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   const folders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
   workspace.setFolders(folders);
+  dataFeatures.resolvesEdits =
+    params.capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit') ?? false;
   return {
     capabilities: {
       positionEncoding: 'utf-16',
@@ -66,7 +75,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       definitionProvider: true,
       documentSymbolProvider: true,
       documentFormattingProvider: true,
-      codeActionProvider: { codeActionKinds: ['quickfix', 'source.fixAll'] },
+      codeActionProvider: { codeActionKinds: ['quickfix'], resolveProvider: true },
       semanticTokensProvider: { legend: { tokenTypes: [...semanticTokenTypes], tokenModifiers: [] }, full: true },
     },
     serverInfo: { name: 'qrels-studio', version: QRELS_STUDIO_VERSION },
@@ -93,12 +102,17 @@ documents.onDidSave(({ document }) => {
 documents.onDidClose(({ document }) => {
   scheduler.cancel(document.uri);
   dataLinting.closed(document.uri);
+  dataFeatures.closed(document.uri);
+  studies.closed(document.uri);
   if (isStudyDocument(document)) workspace.studyClosed(document.uri);
   published.delete(document.uri);
   void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
 });
 // Files over 50 MB never arrive through didOpen (VS Code does not hand them to extensions): the client names them.
-connection.onNotification(lintFileOnDisk, (params) => void diskLinting.lint(params.uri));
+connection.onNotification(lintFileOnDisk, (params) => {
+  if (params.closed) diskLinting.closed(params.uri);
+  else void diskLinting.lint(params.uri);
+});
 connection.onRequest(serverMemory, () => ({
   peakRssBytes: process.resourceUsage().maxRSS * 1024,
   rssBytes: process.memoryUsage.rss(),
@@ -113,6 +127,7 @@ connection.onDidChangeWatchedFiles(({ changes }) => {
 function refreshAfterStudyChange(): void {
   void workspace.scan().then(() => {
     dataLinting.studiesChanged();
+    diskLinting.studiesChanged();
     for (const document of documents.all()) scheduler.schedule(document.uri);
   });
 }
@@ -124,7 +139,7 @@ connection.onHover(async (params): Promise<Hover | null> => {
     ? studies.hover(document, params.position)
     : dataFeatures.hover(document, params.position);
 });
-connection.onCompletion(async (params): Promise<CompletionItem[]> => {
+connection.onCompletion(async (params): Promise<CompletionItem[] | CompletionList> => {
   const document = documents.get(params.textDocument.uri);
   if (document === undefined) return [];
   return isStudyDocument(document)
@@ -149,10 +164,16 @@ connection.languages.semanticTokens.on((params) => {
 });
 connection.onCodeAction((params): CodeAction[] => {
   const document = documents.get(params.textDocument.uri);
-  if (document === undefined) return [];
+  // Every action here is a quick fix: a request for other kinds only (source actions, refactorings) gets none.
+  const only = params.context.only;
+  if (document === undefined || (only && !only.some((kind) => CodeActionKind.QuickFix.startsWith(kind)))) return [];
   return isStudyDocument(document)
     ? studies.codeActions(document, params.context.diagnostics)
-    : dataFeatures.codeActions(document, params.range, params.context.diagnostics);
+    : dataFeatures.codeActions(document, params.range, params.context);
+});
+connection.onCodeActionResolve((action) => {
+  const uri = (action.data as { uri?: string } | undefined)?.uri;
+  return dataFeatures.resolveCodeAction(action, uri === undefined ? undefined : documents.get(uri));
 });
 
 connection.onShutdown(() => scheduler.dispose());

@@ -4,6 +4,7 @@
 // tokens and the quick fixes core/dsl attaches to its diagnostics. core/dsl works in UTF-16 offsets into the text,
 // which is what a TextDocument converts to and from LSP positions.
 import { readdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import {
   type CodeAction,
@@ -36,6 +37,7 @@ import {
   nodeStudyHost,
   type ParsedStudyFile,
   parseStudyFile,
+  type StudyHost,
   semanticTokens,
   type TextRange,
 } from '../core/dsl/index.ts';
@@ -85,8 +87,10 @@ export function isStudyDocument(document: TextDocument): boolean {
 export class StudyFeatures {
   /** The last parse of each open study document, by uri and version. */
   private readonly parsed = new Map<string, { version: number; parsed: ParsedStudyFile }>();
-  /** The diagnostics last published per study document, with their fixes, for code actions. */
-  private readonly fixes = new Map<string, DslDiagnostic[]>();
+  /** The diagnostics of the newest lint per study document, with their fixes, for code actions. */
+  private readonly fixes = new Map<string, { version: number; found: DslDiagnostic[] }>();
+  /** The data files' fields and the pool runs' lint, read once per version of each file (not per keystroke). */
+  private readonly host = cachedStudyHost();
 
   private parse(document: TextDocument): ParsedStudyFile {
     const cached = this.parsed.get(document.uri);
@@ -98,12 +102,11 @@ export class StudyFeatures {
 
   async diagnostics(document: TextDocument): Promise<Diagnostic[]> {
     const path = uriToPath(document.uri) ?? join(process.cwd(), 'untitled.assess');
-    const found = await lintStudyText(
-      document.getText(),
-      path,
-      nodeStudyHost({ readFields: (p) => readFieldNames(p) }),
-    );
-    this.fixes.set(document.uri, found);
+    const version = document.version;
+    const found = await lintStudyText(document.getText(), path, this.host);
+    // Lints of older versions may end after newer ones: the fixes kept are the newest lint's.
+    const newest = this.fixes.get(document.uri);
+    if (newest === undefined || newest.version <= version) this.fixes.set(document.uri, { version, found });
     return found.map((d) => {
       const diagnostic: Diagnostic = {
         range: toRange(document, d.range),
@@ -119,6 +122,12 @@ export class StudyFeatures {
       }
       return diagnostic;
     });
+  }
+
+  /** The document was closed: what was kept for it goes. */
+  closed(uri: string): void {
+    this.parsed.delete(uri);
+    this.fixes.delete(uri);
   }
 
   hover(document: TextDocument, position: Position): Hover | null {
@@ -216,7 +225,7 @@ export class StudyFeatures {
 
   /** The fixes core/dsl attached to the diagnostics the editor asks about. */
   codeActions(document: TextDocument, diagnostics: readonly Diagnostic[]): CodeAction[] {
-    const known = this.fixes.get(document.uri) ?? [];
+    const known = this.fixes.get(document.uri)?.found ?? [];
     const actions: CodeAction[] = [];
     for (const diagnostic of diagnostics) {
       const match = known.find(
@@ -272,4 +281,37 @@ function listPaths(base: string, prefix: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * A disk study host whose answers about data files (their fields) and pool runs (their lint) are kept per file
+ * version (modification time and size): a study is checked on every pause in typing, and a 1M-line pool run takes
+ * a third of a second to lint.
+ */
+function cachedStudyHost(): StudyHost {
+  const disk = nodeStudyHost({ readFields: (path) => readFieldNames(path) });
+  const cache = new Map<string, { stamp: string; answer: Promise<unknown> }>();
+  const cached =
+    <T>(kind: string, path: string, compute: () => Promise<T>) =>
+    async (): Promise<T> => {
+      let stamp: string;
+      try {
+        const stats = await stat(path);
+        stamp = `${stats.mtimeMs}:${stats.size}`;
+      } catch {
+        return compute(); // missing: the answer says so, and is not kept
+      }
+      const key = `${kind}\u0000${path}`;
+      const hit = cache.get(key);
+      if (hit?.stamp === stamp) return hit.answer as Promise<T>;
+      const answer = compute();
+      cache.set(key, { stamp, answer });
+      return answer;
+    };
+  return {
+    exists: disk.exists,
+    readText: disk.readText,
+    readFields: (path) => cached('fields', path, () => disk.readFields(path))(),
+    checkRunFile: (path) => cached('run', path, () => disk.checkRunFile(path))(),
+  };
 }

@@ -333,11 +333,17 @@ export function queryKey(line: string, number: number, format: FileFormat): stri
   if (format.comments === 'first-non-blank' && line.charCodeAt(start) === 35) return undefined;
   if (format.separator === 'tab') {
     const tab = line.indexOf('\t', firstByte);
-    return line.slice(firstByte, tab === -1 ? line.length : tab);
+    return wellFormed(line.slice(firstByte, tab === -1 ? line.length : tab));
   }
   let end = start;
   while (end < line.length && !isSpace(line.charCodeAt(end))) end++;
-  return line.slice(start, end);
+  return wellFormed(line.slice(start, end));
+}
+
+/** Lone surrogates as U+FFFD: the UTF-8 bytes LintSession reads have them so, and two such qids are one query. */
+function wellFormed(text: string): string {
+  if (!/[\ud800-\udfff]/.test(text)) return text;
+  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
 /** A content line with no carriage return and no trailing whitespace (what file-scope rules cannot see change). */

@@ -75,7 +75,8 @@ export async function readQrelsQueryIds(path: string): Promise<Set<string> | und
   try {
     await readLines(path, (bytes, start, end) => {
       let from = start;
-      while (from < end && (bytes[from] === 32 || bytes[from] === 9)) from++;
+      // A blank line of a CRLF file is a lone '\r': blank too.
+      while (from < end && (bytes[from] === 32 || bytes[from] === 9 || bytes[from] === 13)) from++;
       if (from === end || bytes[from] === 35) return;
       let to = from;
       while (to < end && bytes[to] !== 32 && bytes[to] !== 9 && bytes[to] !== 13) to++;

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { CodeAction, CompletionItem, Diagnostic, Hover } from 'vscode-languageserver';
+import type { CodeAction, CompletionList, Diagnostic, Hover } from 'vscode-languageserver';
 import { scratchDir } from '../helpers.ts';
 import { startLanguageServer } from './languageServerProcess.ts';
 
@@ -85,20 +85,21 @@ test('a qrels file under a study is checked against its queries, corpus and scal
     server.change(uri, 2, [
       { range: { start: { line: 4, character: 0 }, end: { line: 4, character: 0 } }, text: 'q2 0 t' },
     ]);
-    const completions = await server.request<CompletionItem[]>('textDocument/completion', {
+    const completions = await server.request<CompletionList>('textDocument/completion', {
       textDocument: { uri },
       position: { line: 4, character: 6 },
     });
     assert.deepEqual(
-      completions.map((c) => c.label),
+      completions.items.map((c) => c.label),
       ['t1', 't2', 't3'],
     );
-    const queries = await server.request<CompletionItem[]>('textDocument/completion', {
+    assert.equal(completions.isIncomplete, false);
+    const queries = await server.request<CompletionList>('textDocument/completion', {
       textDocument: { uri },
       position: { line: 4, character: 1 },
     });
     assert.deepEqual(
-      queries.map((c) => c.label),
+      queries.items.map((c) => c.label),
       ['q1', 'q2'],
     );
   } finally {
@@ -202,6 +203,68 @@ test("a study's queries file is linted as records with the study's field mapping
       '3:13-3:20 invalid-json',
     ]);
     assert.match(String(published.diagnostics[0]!.message), /instruction/);
+  } finally {
+    await server.kill();
+  }
+});
+
+test('whole-file fixes are resolved when picked; requests for other kinds get none; edits past the end are clamped', async () => {
+  const server = await startLanguageServer({ resolveCodeActionEdits: true });
+  try {
+    const uri = 'file:///work/spaced.qrels';
+    server.open(uri, 'qrels', 1, 'q1\t0  d1 1 \nq1 0 d2 0\n');
+    const { diagnostics } = await server.nextDiagnostics(uri);
+    const actions = await server.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics },
+    });
+    const normalise = actions.find((a) => a.title.startsWith('Normalise separators'))!;
+    assert.equal(normalise.edit, undefined, 'a whole-file rewrite is not computed until it is picked');
+    const resolved = await server.request<CodeAction>('codeAction/resolve', normalise);
+    assert.deepEqual(resolved.edit?.changes?.[uri], [
+      { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 11 } }, newText: 'q1 0 d1 1' },
+    ]);
+    const sourceOnly = await server.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics, only: ['source'] },
+    });
+    assert.deepEqual(sourceOnly, []);
+
+    // A client may send a range past the last line: the text document clamps it, and so must the lint.
+    server.change(uri, 2, [
+      { range: { start: { line: 5, character: 0 }, end: { line: 5, character: 0 } }, text: 'q2 0 d3 1\n' },
+    ]);
+    const changed = await server.nextDiagnostics(uri);
+    assert.deepEqual(
+      changed.diagnostics.map(brief),
+      ['0:10-0:11 trailing-whitespace'],
+      'the appended line is linted where it really is',
+    );
+  } finally {
+    await server.kill();
+  }
+});
+
+test('from disk, with over 1,000 problems, the published ones (errors first) keep their exact positions', async () => {
+  const root = scratchDir();
+  const path = join(root, 'many.qrels');
+  let text = '';
+  for (let q = 0; q < 1200; q++) text += `q${q} 0 d1 0\n`; // 1,200 queries with no relevant document: hints
+  text += 'q7 0 d1 1\n'; // line 1201: a duplicate judgment, an error
+  writeFileSync(path, text);
+  const server = await startLanguageServer({ workspaceFolder: root });
+  try {
+    const uri = pathToFileURL(path).href;
+    await server.connection.sendNotification('qrelsStudio/lintFileOnDisk', { uri });
+    const { diagnostics } = await server.nextDiagnostics(uri);
+    assert.equal(diagnostics.length, 1001);
+    assert.equal(brief(diagnostics[0]!), '1200:5-1200:7 duplicate-pair');
+    assert.match(String(diagnostics[1000]!.message), /^200 more problems \(0 errors\) not shown/);
+    // Closed in the editor: its diagnostics go.
+    await server.connection.sendNotification('qrelsStudio/lintFileOnDisk', { uri, closed: true });
+    assert.deepEqual((await server.nextDiagnostics(uri)).diagnostics, []);
   } finally {
     await server.kill();
   }

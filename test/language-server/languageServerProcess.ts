@@ -54,7 +54,9 @@ export interface LanguageServerProcess {
 }
 
 /** Starts dist/server.cjs with this Node and `--stdio`, and initializes it (with `workspaceFolder` as its root). */
-export async function startLanguageServer(options: { workspaceFolder?: string } = {}): Promise<LanguageServerProcess> {
+export async function startLanguageServer(
+  options: { workspaceFolder?: string; resolveCodeActionEdits?: boolean } = {},
+): Promise<LanguageServerProcess> {
   if (!existsSync(serverBundle)) throw new Error(`${serverBundle} is missing: run \`npm run build\` first`);
   const child = spawn(process.execPath, [serverBundle, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -88,6 +90,7 @@ export async function startLanguageServer(options: { workspaceFolder?: string } 
       textDocument: {
         synchronization: { didSave: true, dynamicRegistration: false },
         publishDiagnostics: { relatedInformation: true, versionSupport: true },
+        ...(options.resolveCodeActionEdits ? { codeAction: { resolveSupport: { properties: ['edit'] } } } : {}),
       },
       general: { positionEncodings: ['utf-16'] },
     },

@@ -139,3 +139,14 @@ test('inserting a comment line runs the file-wide pass; a carriage return makes 
   );
   assert.equal(engine.lastStats.whole, true);
 });
+
+test('qids with lone surrogates group as lintText reads them (both become U+FFFD)', () => {
+  const text = '\ud800 0 d1 1\n\ud801 0 d2 1\nq1 0 d3 1\n';
+  const engine = new IncrementalLint('<text>', 'qrels');
+  engine.lint(documentOf(text));
+  const next = edit(text, 2, 1, ['\ud802 0 d1 1']);
+  engine.applyChange(next.change);
+  const result = engine.lint(documentOf(next.text));
+  assert.deepEqual(result.diagnostics, lintText(next.text, undefined, '<text>').diagnostics);
+  assert.ok(result.diagnostics.some((d) => d.rule === 'duplicate-pair'));
+});

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { lintText } from '../../../../core/lint/lintText.ts';
 import type { StudyLintContext } from '../../../../core/lint/studyContext.ts';
+import { readQrelsQueryIds } from '../../../../core/lint/studyLoader.ts';
 import { where } from '../lintTestHelpers.ts';
 
 const study: StudyLintContext = {
@@ -64,4 +68,12 @@ test('qrels queries the run does not rank: one warning on the first line, listin
     lintText(complete, undefined, '<text>', withQrels).diagnostics.filter((d) => d.rule === 'query-missing-from-run'),
     [],
   );
+});
+
+test("a CRLF qrels file's blank line is no query: readQrelsQueryIds reads only judgment lines", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qrels-ids-'));
+  const path = join(dir, 'old.qrels');
+  writeFileSync(path, '# judged in 2024\r\nq1 0 d1 1\r\n\r\n  q2\t0 d2 1\r\n \t\r\n');
+  assert.deepEqual(await readQrelsQueryIds(path), new Set(['q1', 'q2']));
+  assert.equal(await readQrelsQueryIds(join(dir, 'missing.qrels')), undefined);
 });
