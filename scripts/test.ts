@@ -47,4 +47,9 @@ if (selected.length === 0) {
   step('package (production bundles + .vsix)', 'npm', ['run', '--silent', 'package']);
 }
 const files = testFiles(selected.length > 0 ? selected : ['test']);
+// The end-to-end tests need code-server; installing it (first run on a machine: about a minute and a half) is a
+// step of its own, so that no test's time limit has to cover it.
+if (files.some((file) => file.startsWith(join('test', 'e2e')))) {
+  step('code-server for the end-to-end tests', process.execPath, [join(root, 'scripts', 'ensureCodeServer.ts')]);
+}
 step(`tests (${files.length} files)`, process.execPath, ['--test', '--test-concurrency=2', ...files]);
