@@ -10,7 +10,7 @@ import { type DocumentChange, documentLines } from './documentStore.ts';
 import { dataLanguages } from './protocol.ts';
 
 /** The lint type a language id stands for (`qrels` → qrels, `trec-run` → run), if it is a data language. */
-export function languageLintType(languageId: string): LintFileType | undefined {
+function languageLintType(languageId: string): LintFileType | undefined {
   return Object.hasOwn(dataLanguages, languageId) ? dataLanguages[languageId as keyof typeof dataLanguages] : undefined;
 }
 
@@ -49,11 +49,6 @@ export class DataLinting {
   /** The study a document is checked against changed (a study file or its data was edited). */
   studiesChanged(): void {
     for (const [uri, engine] of this.engines) engine.setStudy(this.studyOf(uri));
-  }
-
-  /** The lint statistics of the last lint of `uri` (for the bench and tests). */
-  stats(uri: string) {
-    return this.engines.get(uri)?.lastStats;
   }
 
   closed(uri: string): void {
