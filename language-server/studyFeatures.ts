@@ -289,7 +289,7 @@ function listPaths(base: string, prefix: string): string[] {
  * a third of a second to lint.
  */
 function cachedStudyHost(): StudyHost {
-  const disk = nodeStudyHost({ readFields: (path) => readFieldNames(path) });
+  const disk = nodeStudyHost();
   const cache = new Map<string, { stamp: string; answer: Promise<unknown> }>();
   const cached =
     <T>(kind: string, path: string, compute: () => Promise<T>) =>

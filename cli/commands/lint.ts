@@ -4,7 +4,6 @@
 // qrels and runs are also checked against that study's queries, corpus and scale.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { readFieldNames } from '../../core/data/fieldNames.ts';
 import { recordFileByName } from '../../core/data/recordFormat.ts';
 import { lintStudyText, nodeStudyHost, offsetToLineColumn } from '../../core/dsl/index.ts';
 import type { DslDiagnostic } from '../../core/dsl/types.ts';
@@ -50,7 +49,7 @@ async function lintAnyFile(
 ): Promise<LintDiagnostic[]> {
   if (path.endsWith('.assess')) {
     const text = await readStudyText(path, name);
-    const found = await lintStudyText(text, path, nodeStudyHost({ readFields: (p) => readFieldNames(p) }));
+    const found = await lintStudyText(text, path, nodeStudyHost());
     return studyDiagnostics(name, text, found);
   }
   const byName = type === undefined ? recordFileByName(path) : undefined;

@@ -3,7 +3,6 @@
 // `qrels-studio lint --study FILE` uses it; the language server keeps its own cached indexes (they change as the
 // user edits) but builds the same context with studyLintContext.
 import { readFile } from 'node:fs/promises';
-import { readFieldNames } from '../data/fieldNames.ts';
 import { RecordIndex } from '../data/recordIndex.ts';
 import { lintStudyText, nodeStudyHost, parseStudyFile, resolveStudies } from '../dsl/index.ts';
 import type { DataSourceModel, StudyModel } from '../dsl/model.ts';
@@ -102,7 +101,7 @@ export type LoadedStudyContext =
 /** Reads the study file at `path`; a study file with errors is refused with its diagnostics. */
 export async function loadStudyLintContext(path: string): Promise<LoadedStudyContext> {
   const text = await readFile(path, 'utf8');
-  const diagnostics = await lintStudyText(text, path, nodeStudyHost({ readFields: (p) => readFieldNames(p) }));
+  const diagnostics = await lintStudyText(text, path, nodeStudyHost());
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) return { ok: false, diagnostics: errors, text };
   const { studies } = resolveStudies(parseStudyFile(text), path);

@@ -180,7 +180,10 @@ test('a data file whose fields cannot be read; conditions read from a field that
   ].join('\n');
   const found = await checkStudyFiles(parseStudyFile(text), join(dir, 's.assess'), nodeStudyHost());
   assert.deepEqual(summary(text, found), ['3:10-3:19 data-file-unreadable', '4:19-4:23 unknown-field']);
-  assert.match(found[0]!.message, /^cannot read the fields of c\.jsonl: line 1 is not JSON/);
+  assert.match(
+    found[0]!.message,
+    /^cannot read the fields of c\.jsonl: no JSON object in the first line \(line 1 is not one\)$/,
+  );
   assert.equal(found[1]!.fixes![0]!.edits[0]!.newText, 'conds');
 });
 

@@ -37,14 +37,14 @@ test('no extension: JSONL when the first line is an object, TSV with tabs, CSV o
   assert.deepEqual(await readDataFileFields(file('data', 'a,b\n')), { fields: ['a', 'b'] });
 });
 
-test('problems: broken JSON, an array record, an empty file, a missing file', async () => {
-  assert.match(
-    ((await readDataFileFields(file('x.jsonl', '{"a": 1}\n{oops\n'))) as { problem: string }).problem,
-    /^line 2 is not JSON/,
-  );
-  assert.deepEqual(await readDataFileFields(file('x.jsonl', '[1, 2]\n')), { problem: 'line 1 is not a JSON object' });
-  assert.deepEqual(await readDataFileFields(file('x.jsonl', '\n\n')), { problem: 'it is empty' });
-  assert.match(((await readDataFileFields('/nonexistent/x.jsonl')) as { problem: string }).problem, /^cannot read it/);
+test("problems: no JSON object, an empty file, a missing file; a broken line among records is the linter's", async () => {
+  // Fields come from the records that parse; the broken line is the record linter's to report.
+  assert.deepEqual(await readDataFileFields(file('x.jsonl', '{"a": 1}\n{oops\n')), { fields: ['a'] });
+  assert.deepEqual(await readDataFileFields(file('x.jsonl', '[1, 2]\n')), {
+    problem: 'no JSON object in the first line (line 1 is not one)',
+  });
+  assert.deepEqual(await readDataFileFields(file('x.jsonl', '\n\n')), { problem: 'no records: the file is empty' });
+  assert.deepEqual(await readDataFileFields('/nonexistent/x.jsonl'), { problem: 'cannot read: no such file' });
 });
 
 test('a huge first line is read without reading the rest of the file', async () => {
