@@ -1,0 +1,150 @@
+// Where the labels of an exported qrels file come from (`qrels-studio export --from SOURCE`): one record per source,
+// in one table. Every source gives at most one label per (query, document) pair; a pair it has no label for is left
+// out of the qrels (trec_eval counts a document it has no judgment for as not relevant either).
+import type { SqliteDatabase } from './sqliteDatabase.ts';
+import { StoreError } from './studyDatabase.ts';
+
+export interface PairLabel {
+  qid: string;
+  docid: string;
+  label: number;
+}
+
+export interface LabelSource {
+  /** What `--from` takes: `majority`, or a prefix for sources with an argument (`annotator:`). */
+  readonly id: string;
+  readonly takesArgument: boolean;
+  readonly description: string;
+  labels(db: SqliteDatabase, studyId: number, argument: string): PairLabel[];
+}
+
+/** The current labels of one annotator. */
+function annotatorLabels(db: SqliteDatabase, studyId: number, annotator: string): PairLabel[] {
+  return db
+    .prepare(
+      `SELECT p.qid, p.docid, j.label FROM current_judgment AS j
+       JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
+       WHERE p.study_id = ? AND a.name = ? ORDER BY p.qid, p.docid`,
+    )
+    .all(studyId, annotator) as PairLabel[];
+}
+
+function knownAnnotators(db: SqliteDatabase, studyId: number, kind: 'human' | 'llm'): string[] {
+  return db
+    .prepare(
+      `SELECT DISTINCT a.name FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id
+       JOIN annotator AS a ON a.id = j.annotator_id WHERE p.study_id = ? AND a.kind = ? ORDER BY a.name`,
+    )
+    .pluck()
+    .all(studyId, kind) as string[];
+}
+
+/**
+ * The majority of the human annotators' current labels per pair. A tie goes to the lower label: a pair two
+ * annotators split on 1 and 2 is exported as 1 — the conservative reading, which never makes a document more
+ * relevant than one of its assessors found it. LLM judges do not vote.
+ */
+function majorityLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
+  return db
+    .prepare(
+      `WITH votes AS (
+         SELECT p.qid, p.docid, j.label, count(*) AS n FROM current_judgment AS j
+         JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
+         WHERE p.study_id = ? AND a.kind = 'human' AND j.source != 'adjudicated'
+         GROUP BY p.qid, p.docid, j.label
+       ), ranked AS (
+         SELECT qid, docid, label, row_number() OVER (PARTITION BY qid, docid ORDER BY n DESC, label ASC) AS place
+         FROM votes
+       )
+       SELECT qid, docid, label FROM ranked WHERE place = 1 ORDER BY qid, docid`,
+    )
+    .all(studyId) as PairLabel[];
+}
+
+/** The latest adjudicated label per pair (whoever adjudicated). */
+function adjudicatedLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
+  return db
+    .prepare(
+      `WITH adjudications AS (
+         SELECT p.qid, p.docid, j.label,
+           row_number() OVER (PARTITION BY j.pair_id ORDER BY j.created_at DESC, j.id DESC) AS place
+         FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id
+         WHERE p.study_id = ? AND j.source = 'adjudicated'
+       )
+       SELECT qid, docid, label FROM adjudications WHERE place = 1 ORDER BY qid, docid`,
+    )
+    .all(studyId) as PairLabel[];
+}
+
+export const labelSources: readonly LabelSource[] = [
+  {
+    id: 'annotator:',
+    takesArgument: true,
+    description: "one annotator's current labels (annotator:alice)",
+    labels(db, studyId, name) {
+      const known = knownAnnotators(db, studyId, 'human');
+      if (!known.includes(name)) {
+        throw new StoreError(`no judgments by annotator '${name}' (annotators: ${known.join(', ') || 'none'})`);
+      }
+      return annotatorLabels(db, studyId, name);
+    },
+  },
+  {
+    id: 'llm:',
+    takesArgument: true,
+    description: "an LLM judge's current labels (llm:gpt-4.1-mini, or llm:gpt-4.1-mini@<prompt-hash> when several)",
+    labels(db, studyId, name) {
+      const known = knownAnnotators(db, studyId, 'llm');
+      const wanted = `llm:${name}`;
+      const matching = known.includes(wanted) ? [wanted] : known.filter((k) => k.startsWith(`${wanted}@`));
+      if (matching.length !== 1) {
+        const why = matching.length === 0 ? 'no judgments by' : 'several prompts for';
+        throw new StoreError(`${why} LLM judge '${name}' (LLM judges: ${known.join(', ') || 'none'})`);
+      }
+      return annotatorLabels(db, studyId, matching[0]!);
+    },
+  },
+  {
+    id: 'majority',
+    takesArgument: false,
+    description: "the human annotators' majority label; a tie goes to the lower label",
+    labels: (db, studyId) => majorityLabels(db, studyId),
+  },
+  {
+    id: 'adjudicated',
+    takesArgument: false,
+    description: 'the adjudicated label; pairs not adjudicated are left out',
+    labels: (db, studyId) => adjudicatedLabels(db, studyId),
+  },
+  {
+    id: 'adjudicated-else-majority',
+    takesArgument: false,
+    description: 'the adjudicated label where there is one, else the majority (ties to the lower label)',
+    labels(db, studyId) {
+      const adjudicated = adjudicatedLabels(db, studyId);
+      const decided = new Set(adjudicated.map((l) => `${l.qid}\u0000${l.docid}`));
+      const merged = [
+        ...adjudicated,
+        ...majorityLabels(db, studyId).filter((l) => !decided.has(`${l.qid}\u0000${l.docid}`)),
+      ];
+      return merged.sort((a, b) => compareBytes(a.qid, b.qid) || compareBytes(a.docid, b.docid));
+    },
+  },
+];
+
+/** Orders as SQLite's BINARY collation does (UTF-8 bytes). */
+function compareBytes(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/** The source `--from` names (`annotator:alice`, `majority`, …) and its argument, or an error listing them. */
+export function findLabelSource(spec: string): { source: LabelSource; argument: string } {
+  for (const source of labelSources) {
+    if (source.takesArgument && spec.startsWith(source.id) && spec.length > source.id.length) {
+      return { source, argument: spec.slice(source.id.length) };
+    }
+    if (!source.takesArgument && spec === source.id) return { source, argument: '' };
+  }
+  const listed = labelSources.map((s) => (s.takesArgument ? `${s.id}NAME` : s.id)).join(', ');
+  throw new StoreError(`unknown label source '${spec}' (expected one of: ${listed})`);
+}

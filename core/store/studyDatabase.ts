@@ -1,0 +1,650 @@
+// A study file's task database: one SQLite file next to it (`wqt-dev.assess` → `.qrels-studio/wqt-dev.sqlite`)
+// holding its studies, queries, documents, runs, pairs and judgments. Everything that writes goes through here, one
+// transaction per action.
+//
+// Imports are all-or-nothing without holding the database's write lock while a file is read: records are first
+// streamed into TEMP staging tables (the temp database is the connection's own, so no lock on the study database
+// is taken), checked there, and then moved into the study's tables by a few INSERT … SELECT statements in one
+// short IMMEDIATE transaction. A failing import leaves the database exactly as it was, and another process that
+// labels meanwhile waits at most for that last step.
+import { mkdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { StudyFileModel } from '../dsl/model.ts';
+import type { DocumentRecord, ImportedRecord, SourcePosition } from '../importers/types.ts';
+import { migrateDatabase } from './migrate.ts';
+import { openDatabase, type SqliteDatabase } from './sqliteDatabase.ts';
+
+/** Where a study file's database lives: `<folder>/.qrels-studio/<name>.sqlite`. */
+export function studyDatabasePath(studyFile: string): string {
+  return join(dirname(studyFile), '.qrels-studio', `${basename(studyFile).replace(/\.assess$/, '')}.sqlite`);
+}
+
+/** A problem with what is being stored, positioned where it can be: printed as is, never as a stack trace. */
+export class StoreError extends Error {
+  override name = 'StoreError';
+}
+
+export type JudgmentSource = 'manual' | 'suggestion' | 'adjudicated' | 'imported';
+
+export interface NewJudgment {
+  study: string;
+  qid: string;
+  docid: string;
+  annotator: string;
+  label: number;
+  source: JudgmentSource;
+  rationale?: string;
+  /** The label the annotator was shown before deciding (an LLM suggestion), if any. */
+  shownLabel?: number;
+  /** Default: now. */
+  createdAt?: Date;
+}
+
+export interface ImportOrigin {
+  /** The file as the user named it (positions and the import log use it). */
+  file: string;
+  target: string;
+  format: string;
+  /** Who made the judgments of a file that does not say (a TREC qrels file). */
+  annotator?: string;
+}
+
+export interface RowCounts {
+  /** Rows new to the study. */
+  added: number;
+  /** Rows whose content changed (a query's or document's text); judgments are never changed, only added. */
+  updated: number;
+  /** Records already in the study as they are: importing the same file twice adds nothing the second time. */
+  unchanged: number;
+}
+
+export interface ImportReport {
+  files: (ImportOrigin & { records: number })[];
+  queries: RowCounts;
+  documents: RowCounts;
+  judgments: RowCounts;
+  pools: PoolReport[];
+}
+
+export interface PoolInput {
+  run: { path: string; tag: string; depth: number };
+  /** Query id → its top documents in trec_eval's order (core/pooling/runRanking.ts). */
+  queries: ReadonlyMap<string, readonly { docid: string; rank: number }[]>;
+}
+
+export interface PoolReport {
+  run: string;
+  depth: number;
+  /** Queries the run ranks documents for. */
+  queries: number;
+  /** (query, document) pairs in the run's top `depth`. */
+  pooled: number;
+  /** Pairs new to the study. */
+  added: number;
+  /** The study's pairs after pooling. */
+  pairs: number;
+}
+
+export interface SyncReport {
+  studies: string[];
+  /** Scale values added per study. */
+  addedScaleValues: Record<string, number[]>;
+}
+
+/** Documents per multi-row INSERT into the staging table (8 values each: 512 parameters). */
+const documentsPerStatement = 64;
+
+/** Records collected before they are written to the temp tables in one transaction. */
+const stagingBatch = 10_000;
+
+/** An annotator name for LLM judges: `llm:<model>@<prompt-hash>`. */
+function annotatorKind(name: string): 'human' | 'llm' {
+  return name.startsWith('llm:') ? 'llm' : 'human';
+}
+
+/** Now, or a millisecond after `latest` (an ISO time) when the clock has not moved past it. */
+function laterThan(latest: string | null): string {
+  const now = Date.now();
+  const after = latest === null ? now : Date.parse(latest) + 1;
+  return new Date(Math.max(now, after)).toISOString();
+}
+
+function describe(at: SourcePosition): string {
+  return `${at.file}:${at.line}${at.column !== undefined ? `:${at.column}` : ''}`;
+}
+
+export class StudyDatabase {
+  readonly file: string;
+  readonly db: SqliteDatabase;
+
+  private constructor(file: string, db: SqliteDatabase) {
+    this.file = file;
+    this.db = db;
+  }
+
+  /** Opens (creating it and its folder if needed) and migrates the database at `file`. */
+  static open(file: string, options: { nativeBinding: string }): StudyDatabase {
+    mkdirSync(dirname(file), { recursive: true });
+    const db = openDatabase(file, { nativeBinding: options.nativeBinding });
+    try {
+      migrateDatabase(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new StudyDatabase(file, db);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /**
+   * Makes the database say what the study file says: studies added or updated (their model, their scale). A scale
+   * value that judgments use cannot be removed: that is an error naming them, and nothing changes.
+   */
+  syncStudies(model: StudyFileModel, now: Date = new Date()): SyncReport {
+    const report: SyncReport = { studies: [], addedScaleValues: {} };
+    const upsertStudy = this.db.prepare(
+      `INSERT INTO study (name, kind, model, synced_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, model = excluded.model, synced_at = excluded.synced_at
+       RETURNING id`,
+    );
+    const scaleOf = this.db.prepare('SELECT value FROM scale_value WHERE study_id = ?').pluck();
+    const upsertScale = this.db.prepare(
+      `INSERT INTO scale_value (study_id, value, label, key, description) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (study_id, value) DO UPDATE SET label = excluded.label, key = excluded.key,
+         description = excluded.description`,
+    );
+    const inUse = this.db.prepare(
+      `SELECT p.qid, p.docid, a.name AS annotator, j.created_at
+       FROM current_judgment AS j JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
+       WHERE p.study_id = ? AND j.label = ? ORDER BY p.qid, p.docid LIMIT 6`,
+    );
+    const removeScale = this.db.prepare('DELETE FROM scale_value WHERE study_id = ? AND value = ?');
+    this.db
+      .transaction(() => {
+        for (const study of [...model.studies, ...model.reviews]) {
+          const { id } = upsertStudy.get(study.name, study.kind, JSON.stringify(study), now.toISOString()) as {
+            id: number;
+          };
+          report.studies.push(study.name);
+          if (study.kind !== 'study') continue;
+          const before = new Set(scaleOf.all(id) as number[]);
+          const entries = study.scale?.entries ?? [];
+          const after = new Set(entries.map((entry) => entry.value));
+          for (const value of before) {
+            if (after.has(value)) continue;
+            const users = inUse.all(id, value) as { qid: string; docid: string; annotator: string }[];
+            if (users.length > 0) {
+              const named = users
+                .slice(0, 5)
+                .map((u) => `${u.qid}/${u.docid} by ${u.annotator}`)
+                .join(', ');
+              throw new StoreError(
+                `study '${study.name}': scale value ${value} cannot be removed, judgments use it (${named}` +
+                  `${users.length > 5 ? ', …' : ''}); relabel them or keep the value`,
+              );
+            }
+            removeScale.run(id, value);
+          }
+          for (const entry of entries) {
+            upsertScale.run(id, entry.value, entry.label, entry.key, entry.description ?? null);
+          }
+          const added = entries.map((e) => e.value).filter((value) => !before.has(value));
+          if (added.length > 0) report.addedScaleValues[study.name] = added;
+        }
+      })
+      .immediate();
+    return report;
+  }
+
+  /** The id of study `name`; an error naming the known studies when there is none. */
+  studyId(name: string): number {
+    const row = this.db.prepare('SELECT id FROM study WHERE name = ?').get(name) as { id: number } | undefined;
+    if (row !== undefined) return row.id;
+    const known = (this.db.prepare('SELECT name FROM study ORDER BY name').pluck().all() as string[]).join(', ');
+    throw new StoreError(`no study '${name}' in ${this.file} (it has: ${known || 'none'})`);
+  }
+
+  /** One judgment, committed before this returns (one transaction). */
+  addJudgment(judgment: NewJudgment): { id: number; createdAt: string } {
+    return this.db
+      .transaction(() => {
+        const studyId = this.studyId(judgment.study);
+        this.checkLabel(studyId, judgment.label, judgment.study);
+        const pairId = this.pairId(studyId, judgment.qid, judgment.docid);
+        const annotatorId = this.annotatorId(judgment.annotator);
+        // Two judgments of a pair by one annotator in the same millisecond (a double key press) stay two, in order.
+        const latest = this.db
+          .prepare('SELECT max(created_at) FROM judgment WHERE pair_id = ? AND annotator_id = ?')
+          .pluck()
+          .get(pairId, annotatorId) as string | null;
+        const createdAt = judgment.createdAt?.toISOString() ?? laterThan(latest);
+        const row = this.db
+          .prepare(
+            `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label)
+             VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+          )
+          .get(
+            pairId,
+            annotatorId,
+            judgment.label,
+            createdAt,
+            judgment.source,
+            judgment.rationale ?? null,
+            judgment.shownLabel ?? null,
+          ) as { id: number };
+        return { id: row.id, createdAt };
+      })
+      .immediate();
+  }
+
+  /** The current label of every (pair, annotator) of a study, ordered by qid, docid, annotator. */
+  currentLabels(study: string): { qid: string; docid: string; annotator: string; label: number }[] {
+    return this.db
+      .prepare(
+        `SELECT p.qid, p.docid, a.name AS annotator, j.label
+         FROM current_judgment AS j JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
+         WHERE p.study_id = ? ORDER BY p.qid, p.docid, a.name`,
+      )
+      .all(this.studyId(study)) as { qid: string; docid: string; annotator: string; label: number }[];
+  }
+
+  /**
+   * Imports files (queries, documents or judgments as records) and pools runs into study `study`, all or nothing:
+   * any error — a malformed record the importer reports, an id twice, a label off the scale — leaves the database
+   * exactly as it was. Queries and documents are matched by id (a changed text is updated); judgments are added
+   * unless the same one is there already (same annotator, pair and time — or, for a file without times, the same
+   * current label). Runs must be read (and so checked) before: `pools` holds their rankings.
+   */
+  async importBatch(
+    study: string,
+    files: readonly { records: AsyncIterable<ImportedRecord>; origin: ImportOrigin }[],
+    pools: readonly PoolInput[] = [],
+  ): Promise<ImportReport> {
+    const studyId = this.studyId(study);
+    const staging = new Staging(this.db);
+    try {
+      const counted: (ImportOrigin & { records: number })[] = [];
+      for (const { records, origin } of files) {
+        staging.origin = origin;
+        let count = 0;
+        let batch: ImportedRecord[] = [];
+        for await (const record of records) {
+          batch.push(record);
+          count++;
+          if (batch.length >= stagingBatch) {
+            staging.add(batch);
+            batch = [];
+          }
+        }
+        staging.add(batch);
+        counted.push({ ...origin, records: count });
+      }
+      return this.db
+        .transaction((): ImportReport => {
+          const report = staging.commit(studyId, counted, (label) =>
+            this.checkLabel(studyId, label.value, study, label.at),
+          );
+          for (const pool of pools) report.pools.push(this.pool(studyId, pool));
+          return report;
+        })
+        .immediate();
+    } finally {
+      staging.drop();
+    }
+  }
+
+  /** One file: importBatch with it alone. */
+  importRecords(study: string, records: AsyncIterable<ImportedRecord>, origin: ImportOrigin): Promise<ImportReport> {
+    return this.importBatch(study, [{ records, origin }]);
+  }
+
+  /**
+   * Adds a run's top-`depth` documents per query (trec_eval's order: core/pooling/runRanking.ts) to the study's
+   * pairs, recording the run as their pool origin and keeping each pair's best rank. Pairs are only ever added:
+   * pooling deeper adds pairs, pooling shallower or again removes none, and no judgment is touched.
+   */
+  addPool(study: string, input: PoolInput): PoolReport {
+    const studyId = this.studyId(study);
+    return this.db.transaction(() => this.pool(studyId, input)).immediate();
+  }
+
+  /** addPool's work, inside the caller's transaction. */
+  private pool(studyId: number, { run, queries }: PoolInput): PoolReport {
+    const db = this.db;
+    db.exec(`
+      DROP TABLE IF EXISTS temp.staged_pool;
+      CREATE TEMP TABLE staged_pool (qid TEXT NOT NULL, docid TEXT NOT NULL, rank INTEGER NOT NULL,
+        PRIMARY KEY (qid, docid));
+    `);
+    try {
+      const stage = db.prepare('INSERT INTO temp.staged_pool VALUES (?, ?, ?)');
+      for (const [qid, documents] of queries) for (const d of documents) stage.run(qid, d.docid, d.rank);
+      const count = (sql: string, ...args: unknown[]) =>
+        db
+          .prepare(sql)
+          .pluck()
+          .get(...args) as number;
+      const before = count('SELECT count(*) FROM pair WHERE study_id = ?', studyId);
+      const { id: runId } = db
+        .prepare(
+          `INSERT INTO run (study_id, path, tag, depth) VALUES (?, ?, ?, ?)
+           ON CONFLICT (study_id, path) DO UPDATE SET tag = excluded.tag, depth = excluded.depth RETURNING id`,
+        )
+        .get(studyId, run.path, run.tag, run.depth) as { id: number };
+      db.prepare(
+        `INSERT INTO pair (study_id, qid, docid, best_rank) SELECT ?, qid, docid, rank FROM temp.staged_pool WHERE true
+         ON CONFLICT (study_id, qid, docid) DO UPDATE
+           SET best_rank = min(coalesce(pair.best_rank, excluded.best_rank), excluded.best_rank)`,
+      ).run(studyId);
+      db.prepare(
+        `INSERT INTO pair_origin (pair_id, run_id, rank)
+         SELECT p.id, ?, s.rank FROM temp.staged_pool AS s
+         JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid WHERE true
+         ON CONFLICT (pair_id, run_id) DO UPDATE SET rank = excluded.rank`,
+      ).run(runId, studyId);
+      const after = count('SELECT count(*) FROM pair WHERE study_id = ?', studyId);
+      return {
+        run: run.path,
+        depth: run.depth,
+        queries: queries.size,
+        pooled: count('SELECT count(*) FROM temp.staged_pool'),
+        added: after - before,
+        pairs: after,
+      };
+    } finally {
+      db.exec('DROP TABLE IF EXISTS temp.staged_pool');
+    }
+  }
+
+  private checkLabel(studyId: number, label: number, study: string, at?: SourcePosition): void {
+    const values = this.db.prepare('SELECT value FROM scale_value WHERE study_id = ?').pluck().all(studyId) as number[];
+    if (values.length === 0 || values.includes(label)) return;
+    const where = at ? `${describe(at)}: ` : '';
+    throw new StoreError(`${where}label ${label} is not on the scale of study '${study}' (${values.join(', ')})`);
+  }
+
+  private pairId(studyId: number, qid: string, docid: string): number {
+    const row = this.db
+      .prepare(
+        `INSERT INTO pair (study_id, qid, docid) VALUES (?, ?, ?)
+         ON CONFLICT (study_id, qid, docid) DO UPDATE SET qid = excluded.qid RETURNING id`,
+      )
+      .get(studyId, qid, docid) as { id: number };
+    return row.id;
+  }
+
+  private annotatorId(name: string): number {
+    const row = this.db
+      .prepare(
+        `INSERT INTO annotator (name, kind) VALUES (?, ?)
+         ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING id`,
+      )
+      .get(name, annotatorKind(name)) as { id: number };
+    return row.id;
+  }
+}
+
+/**
+ * The TEMP tables one import streams into (the files of one batch, each record with its file and line). Writes to
+ * them lock nothing in the study database; a record id seen twice — in one file or two — is an error naming both.
+ */
+class Staging {
+  private readonly db: SqliteDatabase;
+  /** The file whose records are being added. */
+  origin: ImportOrigin = { file: '', target: '', format: '' };
+  private readonly insertQuery;
+  private readonly insertDocument;
+  /** `documentsPerStatement` documents in one INSERT: a large corpus stages about twice as fast as row by row. */
+  private readonly insertDocuments;
+  private readonly insertJudgment;
+  private readonly firstOf;
+
+  constructor(db: SqliteDatabase) {
+    this.db = db;
+    this.drop();
+    // A bounded page cache for the temp database (64 MiB): staging a million records spills to its file, not memory.
+    db.pragma('temp.cache_size = -65536');
+    db.exec(`
+      CREATE TEMP TABLE staged_query (qid TEXT PRIMARY KEY, text TEXT NOT NULL, instruction TEXT, parent_qid TEXT,
+        type TEXT, split TEXT, metadata TEXT, file TEXT NOT NULL, line INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TEMP TABLE staged_document (docid TEXT PRIMARY KEY, title TEXT, body TEXT NOT NULL, format TEXT NOT NULL,
+        parent_docid TEXT, metadata TEXT, file TEXT NOT NULL, line INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TEMP TABLE staged_judgment (qid TEXT NOT NULL, docid TEXT NOT NULL, annotator TEXT NOT NULL,
+        label INTEGER NOT NULL, created_at TEXT, source TEXT NOT NULL, rationale TEXT, shown_label INTEGER,
+        file TEXT NOT NULL, line INTEGER NOT NULL);
+    `);
+    this.insertQuery = db.prepare(
+      'INSERT INTO temp.staged_query VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (qid) DO NOTHING',
+    );
+    this.insertDocument = db.prepare(
+      'INSERT INTO temp.staged_document VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (docid) DO NOTHING',
+    );
+    this.insertDocuments = db.prepare(
+      `INSERT INTO temp.staged_document VALUES ${Array(documentsPerStatement).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (docid) DO NOTHING`,
+    );
+    this.insertJudgment = db.prepare('INSERT INTO temp.staged_judgment VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.firstOf = {
+      query: db.prepare('SELECT file, line FROM temp.staged_query WHERE qid = ?'),
+      document: db.prepare('SELECT file, line FROM temp.staged_document WHERE docid = ?'),
+    };
+  }
+
+  add(batch: readonly ImportedRecord[]): void {
+    if (batch.length === 0) return;
+    const file = this.origin.file;
+    const metadata = (value: Record<string, unknown>) =>
+      Object.keys(value).length === 0 ? null : JSON.stringify(value);
+    const documents: DocumentRecord[] = [];
+    const values: unknown[] = [];
+    this.db.transaction(() => {
+      for (const record of batch) {
+        if (record.kind === 'query') {
+          const result = this.insertQuery.run(
+            record.qid,
+            record.text,
+            record.instruction ?? null,
+            record.parent ?? null,
+            record.type ?? null,
+            record.split ?? null,
+            metadata(record.metadata),
+            file,
+            record.at.line,
+          );
+          if (result.changes === 0) this.repeated('query', record.qid, record.at);
+        } else if (record.kind === 'document') {
+          documents.push(record);
+          values.push(
+            record.docid,
+            record.title ?? null,
+            record.body,
+            record.format,
+            record.parent ?? null,
+            metadata(record.metadata),
+            file,
+            record.at.line,
+          );
+          if (documents.length === documentsPerStatement) {
+            const result = this.insertDocuments.run(values);
+            if (result.changes < documents.length) this.findRepeated(documents);
+            documents.length = 0;
+            values.length = 0;
+          }
+        } else {
+          const annotator = record.annotator ?? this.origin.annotator;
+          if (annotator === undefined) {
+            throw new StoreError(
+              `${describe(record.at)}: no annotator: say who made these judgments (--annotator NAME)`,
+            );
+          }
+          this.insertJudgment.run(
+            record.qid,
+            record.docid,
+            annotator,
+            record.label,
+            record.createdAt ?? null,
+            record.source ?? 'imported',
+            record.rationale ?? null,
+            null,
+            file,
+            record.at.line,
+          );
+        }
+      }
+      // The documents of an incomplete last statement, one by one.
+      for (const [i, document] of documents.entries()) {
+        const result = this.insertDocument.run(values.slice(i * 8, i * 8 + 8));
+        if (result.changes === 0) this.repeated('document', document.docid, document.at);
+      }
+    })();
+  }
+
+  /** The document of `documents` whose id was staged before (a statement inserted fewer rows than it had). */
+  private findRepeated(documents: readonly DocumentRecord[]): never {
+    for (const document of documents) {
+      const first = this.firstOf.document.get(document.docid) as { file: string; line: number };
+      if (first.file !== this.origin.file || first.line !== document.at.line) {
+        this.repeated('document', document.docid, document.at);
+      }
+    }
+    throw new Error('a staged document was not inserted, yet none is a repeat');
+  }
+
+  private repeated(kind: 'query' | 'document', id: string, at: SourcePosition): never {
+    const first = this.firstOf[kind].get(id) as { file: string; line: number };
+    const where = first.file === this.origin.file ? `line ${first.line}` : `${first.file}:${first.line}`;
+    throw new StoreError(`${describe(at)}: ${kind} '${id}' again (first on ${where}): ids must be unique`);
+  }
+
+  /** Moves the staged rows into the study's tables; runs inside the caller's IMMEDIATE transaction. */
+  commit(
+    studyId: number,
+    files: (ImportOrigin & { records: number })[],
+    checkLabel: (label: { value: number; at: SourcePosition }) => void,
+  ): ImportReport {
+    const db = this.db;
+    const count = (sql: string, ...args: unknown[]): number =>
+      (db
+        .prepare(sql)
+        .pluck()
+        .get(...args) as number) ?? 0;
+    const report: ImportReport = {
+      files,
+      queries: { added: 0, updated: 0, unchanged: 0 },
+      documents: { added: 0, updated: 0, unchanged: 0 },
+      judgments: { added: 0, updated: 0, unchanged: 0 },
+      pools: [],
+    };
+
+    // Queries and documents: new ids added, changed ones updated, the rest unchanged.
+    const rows = (staged: string, table: string, key: string, same: string): RowCounts => {
+      const total = count(`SELECT count(*) FROM temp.${staged}`);
+      const existing = count(
+        `SELECT count(*) FROM temp.${staged} AS s JOIN ${table} AS t ON t.study_id = ? AND t.${key} = s.${key}`,
+        studyId,
+      );
+      const unchanged = count(
+        `SELECT count(*) FROM temp.${staged} AS s JOIN ${table} AS t ON t.study_id = ? AND t.${key} = s.${key}
+         WHERE ${same}`,
+        studyId,
+      );
+      return { added: total - existing, updated: existing - unchanged, unchanged };
+    };
+    report.queries = rows(
+      'staged_query',
+      'query',
+      'qid',
+      `t.text IS s.text AND t.instruction IS s.instruction AND t.parent_qid IS s.parent_qid AND t.type IS s.type
+       AND t.split IS s.split AND t.metadata IS s.metadata`,
+    );
+    report.documents = rows(
+      'staged_document',
+      'document',
+      'docid',
+      `t.title IS s.title AND t.body IS s.body AND t.format IS s.format AND t.parent_docid IS s.parent_docid
+       AND t.metadata IS s.metadata`,
+    );
+    db.prepare(
+      `INSERT INTO query (study_id, qid, text, instruction, parent_qid, type, split, metadata, source)
+       SELECT ?, qid, text, instruction, parent_qid, type, split, metadata, file FROM temp.staged_query WHERE true
+       ON CONFLICT (study_id, qid) DO UPDATE SET text = excluded.text, instruction = excluded.instruction,
+         parent_qid = excluded.parent_qid, type = excluded.type, split = excluded.split,
+         metadata = excluded.metadata, source = excluded.source`,
+    ).run(studyId);
+    db.prepare(
+      `INSERT INTO document (study_id, docid, title, body, format, parent_docid, metadata, source)
+       SELECT ?, docid, title, body, format, parent_docid, metadata, file FROM temp.staged_document WHERE true
+       ON CONFLICT (study_id, docid) DO UPDATE SET title = excluded.title, body = excluded.body,
+         format = excluded.format, parent_docid = excluded.parent_docid, metadata = excluded.metadata,
+         source = excluded.source`,
+    ).run(studyId);
+
+    // Judgments: no pair judged twice by one annotator in files without times (trec_eval aborts on it too), every
+    // label on the scale (else the first one off it is the error), then pairs and annotators, then the judgments
+    // not already there.
+    const twice = db
+      .prepare(
+        `SELECT qid, docid, min(file || ':' || line) AS first, max(file || ':' || line) AS again
+         FROM temp.staged_judgment WHERE created_at IS NULL
+         GROUP BY qid, docid, annotator HAVING count(*) > 1 ORDER BY again LIMIT 1`,
+      )
+      .get() as { qid: string; docid: string; first: string; again: string } | undefined;
+    if (twice !== undefined) {
+      throw new StoreError(
+        `${twice.again}: document '${twice.docid}' is judged again for query '${twice.qid}' (first at ${twice.first})`,
+      );
+    }
+    const firstWithLabel = db.prepare(
+      'SELECT file, line FROM temp.staged_judgment WHERE label = ? ORDER BY file, line LIMIT 1',
+    );
+    for (const label of db.prepare('SELECT DISTINCT label FROM temp.staged_judgment').pluck().all() as number[]) {
+      const at = firstWithLabel.get(label) as { file: string; line: number };
+      checkLabel({ value: label, at });
+    }
+    // Later than every judgment there is, so that a changed label is the current one even within a millisecond.
+    const now = laterThan(db.prepare('SELECT max(created_at) FROM judgment').pluck().get() as string | null);
+    db.prepare(
+      `INSERT INTO pair (study_id, qid, docid) SELECT DISTINCT ?, qid, docid FROM temp.staged_judgment WHERE true
+       ON CONFLICT (study_id, qid, docid) DO NOTHING`,
+    ).run(studyId);
+    db.prepare(
+      `INSERT INTO annotator (name, kind)
+       SELECT DISTINCT annotator, CASE WHEN annotator LIKE 'llm:%' THEN 'llm' ELSE 'human' END FROM temp.staged_judgment
+       WHERE true ON CONFLICT (name) DO NOTHING`,
+    ).run();
+    // A file without times (TREC qrels) is stamped with the import time, and a row whose label is already the
+    // annotator's current one for the pair is not added again (importing the same qrels twice adds nothing).
+    const inserted = db
+      .prepare(
+        `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label)
+         SELECT p.id, a.id, s.label, coalesce(s.created_at, ?), s.source, s.rationale, s.shown_label
+         FROM temp.staged_judgment AS s
+         JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid
+         JOIN annotator AS a ON a.name = s.annotator
+         WHERE NOT (s.created_at IS NULL AND EXISTS (
+           SELECT 1 FROM current_judgment AS c WHERE c.pair_id = p.id AND c.annotator_id = a.id AND c.label = s.label))
+         ORDER BY s.file, s.line
+         ON CONFLICT (pair_id, annotator_id, created_at) DO NOTHING`,
+      )
+      .run(now, studyId);
+    const judgments = count('SELECT count(*) FROM temp.staged_judgment');
+    report.judgments = { added: inserted.changes, updated: 0, unchanged: judgments - inserted.changes };
+
+    const log = db.prepare(
+      'INSERT INTO import_log (study_id, at, file, target, format, records) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const file of files) log.run(studyId, now, file.file, file.target, file.format, file.records);
+    return report;
+  }
+
+  drop(): void {
+    this.db.exec(`
+      DROP TABLE IF EXISTS temp.staged_query;
+      DROP TABLE IF EXISTS temp.staged_document;
+      DROP TABLE IF EXISTS temp.staged_judgment;
+    `);
+  }
+}

@@ -1,0 +1,124 @@
+// What leaves a task database as files: a qrels file from one label source, every judgment with its provenance as
+// JSONL, and the long-format label file (`query_id,doc_id,annotator,label,…`) that `import --labels` merges and the
+// agreement command reads. Written to a temporary file next to the target and renamed into place, so a reader never
+// sees half a file and a failed export leaves the old one.
+
+import { once } from 'node:events';
+import { createWriteStream, renameSync, rmSync } from 'node:fs';
+import { findLabelSource } from './labelSources.ts';
+import type { SqliteDatabase } from './sqliteDatabase.ts';
+
+/** The columns of a label file, in order (a header line names them). */
+export const labelFileColumns = [
+  'query_id',
+  'doc_id',
+  'annotator',
+  'label',
+  'created_at',
+  'source',
+  'rationale',
+  'shown_label',
+] as const;
+
+interface JudgmentRow {
+  qid: string;
+  docid: string;
+  annotator: string;
+  label: number;
+  created_at: string;
+  source: string;
+  rationale: string | null;
+  shown_label: number | null;
+  current: number;
+}
+
+/** Writes `lines` (each with its '\n') to `file` through a temporary file renamed into place. */
+async function writeAtomically(file: string, lines: Iterable<string>): Promise<number> {
+  const temporary = `${file}.partial-${process.pid}`;
+  const out = createWriteStream(temporary);
+  let count = 0;
+  try {
+    let chunk = '';
+    for (const line of lines) {
+      chunk += line;
+      count++;
+      if (chunk.length >= 1 << 16) {
+        if (!out.write(chunk)) await once(out, 'drain');
+        chunk = '';
+      }
+    }
+    out.end(chunk);
+    await once(out, 'finish');
+    renameSync(temporary, file);
+    return count;
+  } catch (error) {
+    out.destroy();
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** `qid 0 docid label` lines from the label source `from` (annotator:NAME, majority, …); returns the line count. */
+export function exportQrels(db: SqliteDatabase, studyId: number, from: string, file: string): Promise<number> {
+  const { source, argument } = findLabelSource(from);
+  const labels = source.labels(db, studyId, argument);
+  return writeAtomically(
+    file,
+    (function* () {
+      for (const l of labels) yield `${l.qid} 0 ${l.docid} ${l.label}\n`;
+    })(),
+  );
+}
+
+function judgments(db: SqliteDatabase, studyId: number): IterableIterator<JudgmentRow> {
+  return db
+    .prepare(
+      `SELECT p.qid, p.docid, a.name AS annotator, j.label, j.created_at, j.source, j.rationale, j.shown_label,
+         EXISTS (SELECT 1 FROM current_judgment AS c WHERE c.id = j.id) AS current
+       FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
+       WHERE p.study_id = ? ORDER BY p.qid, p.docid, a.name, j.created_at, j.id`,
+    )
+    .iterate(studyId) as IterableIterator<JudgmentRow>;
+}
+
+/** Every judgment (history included) as one JSON object per line, with its provenance. */
+export function exportJudgmentsJsonl(db: SqliteDatabase, studyId: number, file: string): Promise<number> {
+  return writeAtomically(
+    file,
+    (function* () {
+      for (const j of judgments(db, studyId)) {
+        yield `${JSON.stringify({
+          query_id: j.qid,
+          doc_id: j.docid,
+          annotator: j.annotator,
+          label: j.label,
+          created_at: j.created_at,
+          source: j.source,
+          rationale: j.rationale,
+          shown_label: j.shown_label,
+          current: j.current === 1,
+        })}\n`;
+      }
+    })(),
+  );
+}
+
+/** A CSV field, quoted when it must be (RFC 4180). */
+function csvField(value: string | number | null): string {
+  if (value === null) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Every judgment as a row of the long-format label file (header first). */
+export function exportLabels(db: SqliteDatabase, studyId: number, file: string): Promise<number> {
+  return writeAtomically(
+    file,
+    (function* () {
+      yield `${labelFileColumns.join(',')}\n`;
+      for (const j of judgments(db, studyId)) {
+        yield `${[j.qid, j.docid, j.annotator, j.label, j.created_at, j.source, j.rationale, j.shown_label].map(csvField).join(',')}\n`;
+      }
+    })(),
+  ).then((lines) => lines - 1);
+}

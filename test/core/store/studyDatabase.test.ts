@@ -1,0 +1,268 @@
+// The task database on real SQLite files: syncing a study file, imports that are all-or-nothing and idempotent,
+// judgments append-only with the current label as a view, and a scale value in use that cannot be removed.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
+import type { ImportedRecord } from '../../../core/importers/types.ts';
+import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
+import { StoreError, StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import { nativeDir, scratchDir } from '../../helpers.ts';
+
+const nativeBinding = locateNativeBinding(nativeDir);
+
+function studyText(scale = '0 "No" key "0"  1 "Yes" key "1"  2 "Very" key "2"'): string {
+  return `study "s" {
+  queries "q.jsonl" { id: qid  text: query }
+  corpus  "c.jsonl" { id: docid  body: text }
+  scale ordinal { ${scale} }
+}
+`;
+}
+
+function openStudy(text = studyText()): StudyDatabase {
+  const db = StudyDatabase.open(join(scratchDir(), 'study.sqlite'), { nativeBinding });
+  db.syncStudies(resolveStudies(parseStudyFile(text)));
+  return db;
+}
+
+async function* stream(records: ImportedRecord[], failAfter?: number): AsyncIterable<ImportedRecord> {
+  let i = 0;
+  for (const record of records) {
+    if (failAfter !== undefined && i++ === failAfter) throw new Error('q.jsonl:3:1: expected a JSON object, found `[`');
+    yield record;
+  }
+}
+
+const at = (line: number) => ({ file: 'x', line });
+const query = (qid: string, text: string, line: number): ImportedRecord => ({
+  kind: 'query',
+  qid,
+  text,
+  metadata: {},
+  at: at(line),
+});
+const doc = (docid: string, body: string, line: number): ImportedRecord => ({
+  kind: 'document',
+  docid,
+  body,
+  format: 'plain',
+  metadata: { lang: 'en' },
+  at: at(line),
+});
+const judgment = (qid: string, docid: string, label: number, line: number): ImportedRecord => ({
+  kind: 'judgment',
+  qid,
+  docid,
+  label,
+  at: at(line),
+});
+
+function snapshot(db: StudyDatabase): unknown {
+  const tables = ['study', 'scale_value', 'query', 'document', 'pair', 'annotator', 'judgment', 'import_log'];
+  return Object.fromEntries(tables.map((t) => [t, db.db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()]));
+}
+
+test('the database sits next to the study file, in .qrels-studio/', () => {
+  assert.equal(studyDatabasePath('/data/wqt/wqt-dev.assess'), '/data/wqt/.qrels-studio/wqt-dev.sqlite');
+});
+
+test('an import that fails part-way leaves the database exactly as before', async () => {
+  const db = openStudy();
+  await db.importRecords('s', stream([query('q1', 'first', 1)]), {
+    file: 'q.jsonl',
+    target: 'queries',
+    format: 'jsonl',
+  });
+  const before = snapshot(db);
+  await assert.rejects(
+    db.importRecords('s', stream([query('q2', 'a', 1), query('q3', 'b', 2), query('q4', 'c', 3)], 2), {
+      file: 'q.jsonl',
+      target: 'queries',
+      format: 'jsonl',
+    }),
+    /q\.jsonl:3:1: expected a JSON object/,
+  );
+  assert.deepEqual(snapshot(db), before);
+  db.close();
+});
+
+test('an id twice in one file is an error naming both lines; nothing is imported', async () => {
+  const db = openStudy();
+  const before = snapshot(db);
+  await assert.rejects(
+    db.importRecords('s', stream([doc('d1', 'a', 1), doc('d2', 'b', 2), doc('d1', 'c', 3)]), {
+      file: 'c.jsonl',
+      target: 'corpus',
+      format: 'jsonl',
+    }),
+    (error: unknown) =>
+      error instanceof StoreError && error.message === "x:3: document 'd1' again (first on line 1): ids must be unique",
+  );
+  assert.deepEqual(snapshot(db), before);
+  db.close();
+});
+
+test('importing the same files twice adds nothing the second time; a changed text is updated', async () => {
+  const db = openStudy();
+  const origin = { file: 'c.jsonl', target: 'corpus', format: 'jsonl' };
+  const first = await db.importRecords('s', stream([doc('d1', 'a', 1), doc('d2', 'b', 2)]), origin);
+  assert.deepEqual(first.documents, { added: 2, updated: 0, unchanged: 0 });
+  const again = await db.importRecords('s', stream([doc('d1', 'a', 1), doc('d2', 'B', 2), doc('d3', 'c', 3)]), origin);
+  assert.deepEqual(again.documents, { added: 1, updated: 1, unchanged: 1 });
+  assert.equal(db.db.prepare("SELECT body FROM document WHERE docid = 'd2'").pluck().get(), 'B');
+
+  const qrels = { file: 'old.qrels', target: 'qrels', format: 'trec-qrels', annotator: 'nist' };
+  const judged = await db.importRecords('s', stream([judgment('q1', 'd1', 1, 1), judgment('q1', 'd2', 0, 2)]), qrels);
+  assert.deepEqual(judged.judgments, { added: 2, updated: 0, unchanged: 0 });
+  const twice = await db.importRecords('s', stream([judgment('q1', 'd1', 1, 1), judgment('q1', 'd2', 2, 2)]), qrels);
+  assert.deepEqual(twice.judgments, { added: 1, updated: 0, unchanged: 1 }, 'only the changed label is a new judgment');
+  assert.deepEqual(db.currentLabels('s'), [
+    { qid: 'q1', docid: 'd1', annotator: 'nist', label: 1 },
+    { qid: 'q1', docid: 'd2', annotator: 'nist', label: 2 },
+  ]);
+  assert.equal(db.db.prepare('SELECT count(*) FROM judgment').pluck().get(), 3, 'judgments are never overwritten');
+  db.close();
+});
+
+test('imported labels must be on the scale; a pair judged twice in a file without times is an error', async () => {
+  const db = openStudy();
+  const qrels = { file: 'q.qrels', target: 'qrels', format: 'trec-qrels', annotator: 'nist' };
+  await assert.rejects(
+    db.importRecords('s', stream([judgment('q1', 'd1', 1, 1), judgment('q1', 'd2', 3, 2)]), qrels),
+    /^StoreError: q\.qrels:2: label 3 is not on the scale of study 's' \(0, 1, 2\)$/,
+  );
+  await assert.rejects(
+    db.importRecords('s', stream([judgment('q1', 'd1', 1, 1), judgment('q1', 'd1', 0, 4)]), qrels),
+    /q\.qrels:4: document 'd1' is judged again for query 'q1' \(first at q\.qrels:1\)/,
+  );
+  assert.equal(db.db.prepare('SELECT count(*) FROM judgment').pluck().get(), 0);
+  db.close();
+});
+
+test('judgments are appended; the current label is the latest; a scale value in use cannot be removed', () => {
+  const db = openStudy();
+  const t = (ms: number) => new Date(Date.UTC(2026, 10, 22, 10, 0, 0, ms));
+  db.addJudgment({
+    study: 's',
+    qid: 'q1',
+    docid: 'd1',
+    annotator: 'alice',
+    label: 2,
+    source: 'manual',
+    createdAt: t(1),
+  });
+  db.addJudgment({
+    study: 's',
+    qid: 'q1',
+    docid: 'd1',
+    annotator: 'alice',
+    label: 1,
+    source: 'manual',
+    createdAt: t(2),
+  });
+  db.addJudgment({
+    study: 's',
+    qid: 'q1',
+    docid: 'd1',
+    annotator: 'bob',
+    label: 2,
+    source: 'suggestion',
+    shownLabel: 2,
+  });
+  assert.deepEqual(
+    db.currentLabels('s').map((l) => `${l.annotator}=${l.label}`),
+    ['alice=1', 'bob=2'],
+  );
+  assert.throws(
+    () => db.addJudgment({ study: 's', qid: 'q1', docid: 'd2', annotator: 'alice', label: 7, source: 'manual' }),
+    /label 7 is not on the scale of study 's' \(0, 1, 2\)/,
+  );
+  // Removing value 2 (bob's current label) is refused, naming the judgment; removing 0 (unused) is fine.
+  assert.throws(
+    () => db.syncStudies(resolveStudies(parseStudyFile(studyText('0 "No" key "0"  1 "Yes" key "1"')))),
+    /study 's': scale value 2 cannot be removed, judgments use it \(q1\/d1 by bob\)/,
+  );
+  const report = db.syncStudies(
+    resolveStudies(parseStudyFile(studyText('1 "Yes" key "1"  2 "Very" key "2"  3 "Perfect" key "3"'))),
+  );
+  assert.deepEqual(report.addedScaleValues, { s: [3] });
+  assert.deepEqual(db.db.prepare('SELECT value FROM scale_value ORDER BY value').pluck().all(), [1, 2, 3]);
+  db.close();
+});
+
+test('an unknown study is an error naming the known ones', () => {
+  const db = openStudy();
+  assert.throws(() => db.studyId('nope'), /no study 'nope' in .*study\.sqlite \(it has: s\)/);
+  db.close();
+});
+
+test('two judgments of a pair by one annotator in the same millisecond stay two, the second current', () => {
+  const db = openStudy();
+  const first = db.addJudgment({ study: 's', qid: 'q1', docid: 'd1', annotator: 'alice', label: 0, source: 'manual' });
+  const second = db.addJudgment({ study: 's', qid: 'q1', docid: 'd1', annotator: 'alice', label: 2, source: 'manual' });
+  assert.ok(second.createdAt > first.createdAt);
+  assert.deepEqual(
+    db.currentLabels('s').map((l) => l.label),
+    [2],
+  );
+  db.close();
+});
+
+test('a batch of files is one import: a failing second file leaves the first out too; ids unique across files', async () => {
+  const db = openStudy();
+  const before = snapshot(db);
+  await assert.rejects(
+    db.importBatch('s', [
+      {
+        records: stream([query('q1', 'a', 1), query('q2', 'b', 2)]),
+        origin: { file: 'q.jsonl', target: 'queries', format: 'jsonl' },
+      },
+      {
+        records: stream([query('q3', 'c', 1), query('q1', 'again', 2)]),
+        origin: { file: 'more.tsv', target: 'queries', format: 'trec-topics' },
+      },
+    ]),
+    /x:2: query 'q1' again \(first on q\.jsonl:1\): ids must be unique/,
+  );
+  assert.deepEqual(snapshot(db), before);
+  db.close();
+});
+
+test('pooling adds pairs with their best rank and origin; pooling deeper never drops a judgment', () => {
+  const db = openStudy();
+  const ranking = (depth: number) =>
+    new Map([
+      ['q1', ['d3', 'd1', 'd2', 'd4'].slice(0, depth).map((docid, i) => ({ docid, rank: i + 1 }))],
+      ['q2', ['d1', 'd5'].slice(0, depth).map((docid, i) => ({ docid, rank: i + 1 }))],
+    ]);
+  const first = db.addPool('s', { run: { path: 'runs/bm25.trec', tag: 'bm25', depth: 2 }, queries: ranking(2) });
+  assert.deepEqual([first.pooled, first.added, first.pairs], [4, 4, 4]);
+  db.addJudgment({ study: 's', qid: 'q1', docid: 'd3', annotator: 'alice', label: 2, source: 'manual' });
+  const other = new Map([
+    [
+      'q1',
+      [
+        { docid: 'd1', rank: 1 },
+        { docid: 'd9', rank: 2 },
+      ],
+    ],
+  ]);
+  const second = db.addPool('s', { run: { path: 'runs/e5.trec', tag: 'e5', depth: 2 }, queries: other });
+  assert.deepEqual([second.added, second.pairs], [1, 5]);
+  const deeper = db.addPool('s', { run: { path: 'runs/bm25.trec', tag: 'bm25', depth: 4 }, queries: ranking(4) });
+  assert.deepEqual([deeper.added, deeper.pairs], [2, 7]);
+  const shallower = db.addPool('s', { run: { path: 'runs/bm25.trec', tag: 'bm25', depth: 1 }, queries: ranking(1) });
+  assert.deepEqual([shallower.added, shallower.pairs], [0, 7], 'pooling shallower removes nothing');
+  assert.deepEqual(db.currentLabels('s'), [{ qid: 'q1', docid: 'd3', annotator: 'alice', label: 2 }]);
+  // d1 is rank 2 in bm25 and rank 1 in e5: its best rank is 1, and it has both origins.
+  assert.equal(db.db.prepare("SELECT best_rank FROM pair WHERE qid = 'q1' AND docid = 'd1'").pluck().get(), 1);
+  assert.equal(
+    db.db
+      .prepare("SELECT count(*) FROM pair_origin JOIN pair ON pair.id = pair_id WHERE qid = 'q1' AND docid = 'd1'")
+      .pluck()
+      .get(),
+    2,
+  );
+  db.close();
+});
