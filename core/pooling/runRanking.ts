@@ -1,0 +1,99 @@
+// A TREC run read for pooling: each query's documents in the order trec_eval ranks them (score descending, ties
+// broken by docid descending, byte by byte; the rank column is ignored), cut at a depth. Pooling and evaluation
+// then agree on what "the top 20" of a run is. Every query of the run is kept (pooling has no qrels to filter by);
+// a malformed line is a FormatError at its position, as in eval.
+import { FormatError } from '../formats/formatError.ts';
+import { readLines } from '../formats/lineReader.ts';
+import { columnOf, FieldSplitter, fieldText, isBlankLine, parseFloatField } from '../formats/trecFields.ts';
+
+export interface RankedDocument {
+  docid: string;
+  /** 1-based rank in trec_eval's order. */
+  rank: number;
+}
+
+export interface RunRanking {
+  /** The run tag of the last line (what trec_eval reports as runid). */
+  tag: string;
+  /** Query id → its documents in trec_eval's order, at most `depth` of them. */
+  queries: Map<string, RankedDocument[]>;
+  /** Lines read (not blank, not comments). */
+  lines: number;
+}
+
+interface Retrieved {
+  docid: string;
+  score: number;
+}
+
+function compareTrecEval(a: Retrieved, b: Retrieved): number {
+  // Score descending; ties by docid descending, compared as UTF-8 bytes (strcmp). Ties are rare: the bytes are
+  // made only for them.
+  return b.score - a.score || Buffer.compare(Buffer.from(b.docid), Buffer.from(a.docid));
+}
+
+/** Reads `file` and keeps each query's top `depth` documents in trec_eval's order. */
+export async function readRunRanking(file: string, depth: number): Promise<RunRanking> {
+  const fields = new FieldSplitter(6);
+  const byQuery = new Map<string, Retrieved[]>();
+  const seen = new Map<string, Map<string, number>>();
+  let tag = '';
+  let lines = 0;
+  await readLines(file, (bytes, start, end, line) => {
+    if (isBlankLine(bytes, start, end)) return;
+    const count = fields.split(bytes, start, end);
+    const { starts, ends } = fields;
+    if (bytes[starts[0]!] === 35) return;
+    if (count < 6) {
+      throw new FormatError(
+        file,
+        line,
+        columnOf(bytes, start, end),
+        `expected 6 fields 'qid Q0 docid rank score tag', found ${count}`,
+      );
+    }
+    const score = parseFloatField(bytes, starts[4]!, ends[4]!);
+    if (!Number.isFinite(score)) {
+      throw new FormatError(
+        file,
+        line,
+        columnOf(bytes, start, starts[4]!),
+        `expected a decimal score, found '${fieldText(bytes, starts[4]!, ends[4]!)}'`,
+      );
+    }
+    lines++;
+    const qid = fieldText(bytes, starts[0]!, ends[0]!);
+    const docid = fieldText(bytes, starts[2]!, ends[2]!);
+    tag = fieldText(bytes, starts[5]!, ends[5]!);
+    let documents = byQuery.get(qid);
+    let lineOf = seen.get(qid);
+    if (documents === undefined || lineOf === undefined) {
+      documents = [];
+      lineOf = new Map();
+      byQuery.set(qid, documents);
+      seen.set(qid, lineOf);
+    }
+    const first = lineOf.get(docid);
+    if (first !== undefined) {
+      // trec_eval aborts on it too: which of the two scores would count is not defined.
+      throw new FormatError(
+        file,
+        line,
+        columnOf(bytes, start, starts[2]!),
+        `document '${docid}' is ranked again for query '${qid}' (first on line ${first})`,
+      );
+    }
+    lineOf.set(docid, line);
+    documents.push({ docid, score });
+  });
+  if (lines === 0) throw new FormatError(file, 1, 1, 'the run has no results (it is empty or only comments)');
+  const queries = new Map<string, RankedDocument[]>();
+  for (const [qid, documents] of byQuery) {
+    documents.sort(compareTrecEval);
+    queries.set(
+      qid,
+      documents.slice(0, depth).map((d, i) => ({ docid: d.docid, rank: i + 1 })),
+    );
+  }
+  return { tag, queries, lines };
+}
