@@ -1,13 +1,28 @@
 import { FormatError } from '../core/formats/formatError.ts';
 import { FileReadError } from '../core/formats/lineReader.ts';
+import { ImportError } from '../core/importers/types.ts';
+import { SchemaVersionError } from '../core/store/migrate.ts';
 import { NativeBindingMissingError } from '../core/store/sqliteDatabase.ts';
+import { StoreError } from '../core/store/studyDatabase.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from './cliContext.ts';
 import { evalCommand } from './commands/eval.ts';
+import { exportCommand } from './commands/export.ts';
+import { importCommand } from './commands/import.ts';
+import { judgedCommand } from './commands/judged.ts';
 import { lintCommand } from './commands/lint.ts';
+import { poolCommand } from './commands/pool.ts';
 import { versionCommand } from './commands/version.ts';
 
 /** Every command, one line each. */
-export const cliCommands: readonly CliCommand[] = [evalCommand, lintCommand, versionCommand];
+export const cliCommands: readonly CliCommand[] = [
+  evalCommand,
+  lintCommand,
+  importCommand,
+  poolCommand,
+  exportCommand,
+  judgedCommand,
+  versionCommand,
+];
 
 function helpText(): string {
   const width = Math.max(...cliCommands.map((c) => c.name.length));
@@ -53,7 +68,10 @@ export async function runCli(argv: string[], context: CliContext): Promise<numbe
       error instanceof InputError ||
       error instanceof NativeBindingMissingError ||
       error instanceof FormatError ||
-      error instanceof FileReadError
+      error instanceof FileReadError ||
+      error instanceof ImportError ||
+      error instanceof StoreError ||
+      error instanceof SchemaVersionError
     ) {
       context.stderr(`${error.message}\n`);
       return 1;

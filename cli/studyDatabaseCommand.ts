@@ -1,0 +1,73 @@
+// What the task-database commands (import, pool, export, judged) share: read the study file (refused, with its
+// errors, when it has any), pick the study (`--name` when the file has several), open its database next to it and
+// bring it in line with the study file (syncStudies: a change that would orphan judgments is an error naming them).
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { lintStudyText, nodeStudyHost, parseStudyFile, resolveStudies } from '../core/dsl/index.ts';
+import type { StudyModel } from '../core/dsl/model.ts';
+import { FileReadError } from '../core/formats/lineReader.ts';
+import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
+import { StudyDatabase, studyDatabasePath } from '../core/store/studyDatabase.ts';
+import { type CliContext, InputError, UsageError } from './cliContext.ts';
+import { studyDiagnostics } from './commands/lint.ts';
+
+export interface OpenedStudy {
+  /** The study file as the user named it. */
+  studyFile: string;
+  /** Its folder: the study's relative paths resolve against it. */
+  folder: string;
+  study: StudyModel;
+  database: StudyDatabase;
+}
+
+/** Opens the database of study `name` (or the file's only study) of the study file `studyArg`. */
+export async function openStudyDatabase(
+  studyArg: string,
+  name: string | undefined,
+  context: CliContext,
+): Promise<OpenedStudy> {
+  if (!studyArg.endsWith('.assess')) throw new UsageError(`expected a study file (*.assess), found '${studyArg}'`);
+  const path = resolve(context.cwd, studyArg);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new FileReadError(studyArg, error);
+  }
+  const errors = (await lintStudyText(text, path, nodeStudyHost())).filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    for (const d of studyDiagnostics(studyArg, text, errors)) {
+      context.stderr(`${d.file}:${d.line}:${d.column}: ${d.severity} [${d.rule}] ${d.message}\n`);
+    }
+    throw new InputError(`${studyArg} has errors: fix them first (qrels-studio lint ${studyArg})`);
+  }
+  const model = resolveStudies(parseStudyFile(text), path);
+  const studies = model.studies;
+  const study =
+    name === undefined ? (studies.length === 1 ? studies[0] : undefined) : studies.find((s) => s.name === name);
+  if (study === undefined) {
+    const names = studies.map((s) => `'${s.name}'`).join(', ') || 'none';
+    throw new UsageError(
+      name === undefined
+        ? `${studyArg} has several studies (${names}): choose one with --name`
+        : `${studyArg} has no study '${name}' (it has ${names})`,
+    );
+  }
+  const database = StudyDatabase.open(studyDatabasePath(path), {
+    nativeBinding: locateNativeBinding(context.nativeDir),
+  });
+  try {
+    database.syncStudies(model);
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+  return { studyFile: studyArg, folder: dirname(path), study, database };
+}
+
+/** The value after option `args[i]` (`--depth 20`), or a usage error. */
+export function optionValue(args: readonly string[], i: number, what: string): string {
+  const value = args[i + 1];
+  if (value === undefined || value.startsWith('--')) throw new UsageError(`${args[i]} needs ${what}`);
+  return value;
+}

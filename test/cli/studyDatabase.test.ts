@@ -1,0 +1,131 @@
+// The task-database commands as users run them (real processes, real SQLite files): import what a study file
+// declares, pool runs, export qrels / judgments / label files, judged@k — and the round trips between them.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runCliProcess, scratchDir } from '../helpers.ts';
+
+function workspace(extra = ''): string {
+  const root = scratchDir();
+  mkdirSync(join(root, 'data'));
+  mkdirSync(join(root, 'runs'));
+  writeFileSync(
+    join(root, 'wqt.assess'),
+    `study "wqt" {
+  queries "data/queries.jsonl" { id: qid  text: query  instruction: instruction }
+  corpus  "data/corpus.jsonl"  { id: _id  body: text  title: title }
+  pool    "runs/bm25.trec" depth 2
+  scale ordinal { 0 "No" key "0"  1 "Partly" key "1"  2 "Yes" key "2" }
+${extra}}
+`,
+  );
+  writeFileSync(
+    join(root, 'data', 'queries.jsonl'),
+    '{"qid": "q1", "query": "medal tables", "instruction": "after 2000"}\n{"qid": "q2", "query": "rivers", "instruction": "in km"}\n',
+  );
+  writeFileSync(
+    join(root, 'data', 'corpus.jsonl'),
+    ['d1', 'd2', 'd3', 'd4'].map((id) => JSON.stringify({ _id: id, title: `T ${id}`, text: `text of ${id}` })).join('\n') + '\n',
+  );
+  writeFileSync(
+    join(root, 'runs', 'bm25.trec'),
+    'q1 Q0 d1 1 9.0 bm25\nq1 Q0 d2 2 8.0 bm25\nq1 Q0 d3 3 7.0 bm25\nq2 Q0 d4 1 5.0 bm25\nq2 Q0 d1 2 4.0 bm25\n',
+  );
+  return root;
+}
+
+function cli(cwd: string, ...args: string[]) {
+  const result = runCliProcess(args, { cwd });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+test('import loads the declared queries, corpus and pools; run twice, it adds nothing', () => {
+  const root = workspace();
+  const first = cli(root, 'import', 'wqt.assess');
+  assert.equal(first.status, 0, first.stderr);
+  assert.match(first.stdout, /queries: 2 added, 0 updated, 0 unchanged/);
+  assert.match(first.stdout, /documents: 4 added, 0 updated, 0 unchanged/);
+  assert.match(first.stdout, /runs\/bm25\.trec: 4 pairs at depth 2 over 2 queries, 4 new/);
+  assert.ok(existsSync(join(root, '.qrels-studio', 'wqt.sqlite')));
+  const again = cli(root, 'import', 'wqt.assess');
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout, /queries: 0 added, 0 updated, 2 unchanged/);
+  assert.match(again.stdout, /documents: 0 added, 0 updated, 4 unchanged/);
+  assert.match(again.stdout, /runs\/bm25\.trec: 4 pairs at depth 2 over 2 queries, 0 new/);
+});
+
+test('a malformed record fails the whole import with its position, and the database is as before', () => {
+  const root = workspace();
+  assert.equal(cli(root, 'import', 'wqt.assess').status, 0);
+  writeFileSync(join(root, 'extra.jsonl'), '{"qid": "q3", "query": "ok"}\n{"qid": "q4" "query": "broken"}\n');
+  const failed = cli(root, 'import', 'wqt.assess', '--queries', 'extra.jsonl', '--map', 'id=qid,text=query');
+  assert.equal(failed.status, 1);
+  assert.match(failed.stderr, /^extra\.jsonl:2:\d+: expected .+, found .+\n$/);
+  const after = cli(root, 'export', 'wqt.assess', '--labels', 'labels.csv');
+  assert.equal(after.status, 0, after.stderr);
+  const again = cli(root, 'import', 'wqt.assess', '--no-pools');
+  assert.match(again.stdout, /queries: 0 added, 0 updated, 2 unchanged/, 'q3 was not imported');
+});
+
+test('round trips: export qrels → import as an annotator → export is identical; a label file into a fresh study', () => {
+  const root = workspace();
+  writeFileSync(join(root, 'nist.qrels'), 'q1 0 d1 2\nq1 0 d2 0\nq2 0 d4 1\n');
+  const imported = cli(root, 'import', 'wqt.assess', '--qrels', 'nist.qrels', '--annotator', 'nist');
+  assert.equal(imported.status, 0, imported.stderr);
+  assert.match(imported.stdout, /judgments: 3 added, 0 already there/);
+  assert.equal(cli(root, 'export', 'wqt.assess', '--qrels', 'out.qrels', '--from', 'annotator:nist').status, 0);
+  assert.equal(readFileSync(join(root, 'out.qrels'), 'utf8'), 'q1 0 d1 2\nq1 0 d2 0\nq2 0 d4 1\n');
+  const back = cli(root, 'import', 'wqt.assess', '--qrels', 'out.qrels', '--annotator', 'nist');
+  assert.match(back.stdout, /judgments: 0 added, 3 already there/);
+
+  // The label file carries every judgment with its time: a fresh study that imports it has the same judgments.
+  assert.equal(cli(root, 'export', 'wqt.assess', '--labels', 'labels.csv', '--jsonl', 'all.jsonl').status, 0);
+  const labels = readFileSync(join(root, 'labels.csv'), 'utf8');
+  assert.match(labels, /^query_id,doc_id,annotator,label,created_at,source,rationale,shown_label\nq1,d1,nist,2,\d{4}-/);
+  const fresh = workspace();
+  writeFileSync(join(fresh, 'labels.csv'), labels);
+  const merged = cli(fresh, 'import', 'wqt.assess', '--labels', 'labels.csv');
+  assert.equal(merged.status, 0, merged.stderr);
+  assert.equal(cli(fresh, 'export', 'wqt.assess', '--labels', 'again.csv').status, 0);
+  assert.equal(readFileSync(join(fresh, 'again.csv'), 'utf8'), labels);
+  const twice = cli(fresh, 'import', 'wqt.assess', '--labels', 'labels.csv');
+  assert.match(twice.stdout, /judgments: 0 added, 3 already there/, 'merging a label file again adds nothing');
+  const jsonl = readFileSync(join(root, 'all.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  assert.deepEqual(Object.keys(jsonl[0]), ['query_id', 'doc_id', 'annotator', 'label', 'created_at', 'source', 'rationale', 'shown_label', 'current']);
+  assert.equal(jsonl[0].source, 'imported');
+});
+
+test('majority with ties to the lower label; judged@k of a run against the study', () => {
+  const root = workspace();
+  writeFileSync(join(root, 'alice.qrels'), 'q1 0 d1 2\nq1 0 d2 1\n');
+  writeFileSync(join(root, 'bob.qrels'), 'q1 0 d1 2\nq1 0 d2 2\n');
+  assert.equal(cli(root, 'import', 'wqt.assess', '--qrels', 'alice.qrels', '--annotator', 'alice', '--qrels', 'bob.qrels', '--annotator', 'bob').status, 0);
+  assert.equal(cli(root, 'export', 'wqt.assess', '--qrels', 'majority.qrels', '--from', 'majority').status, 0);
+  assert.equal(readFileSync(join(root, 'majority.qrels'), 'utf8'), 'q1 0 d1 2\nq1 0 d2 1\n');
+  const judged = cli(root, 'judged', 'wqt.assess', '--run', 'runs/bm25.trec', '--k', '2', '-q');
+  assert.equal(judged.status, 0, judged.stderr);
+  assert.equal(
+    judged.stdout,
+    'judged@2              \tq1\t1.0000\njudged@2              \tq2\t0.0000\njudged@2              \tall\t0.5000\n',
+  );
+});
+
+test('errors: a study with errors, an unknown label source, a label off the scale, a qrels without annotator', () => {
+  const root = workspace();
+  writeFileSync(join(root, 'off.qrels'), 'q1 0 d1 1\nq1 0 d2 5\n');
+  const off = cli(root, 'import', 'wqt.assess', '--qrels', 'off.qrels', '--annotator', 'nist');
+  assert.equal(off.status, 1);
+  assert.equal(off.stderr, "off.qrels:2: label 5 is not on the scale of study 'wqt' (0, 1, 2)\n");
+  const noAnnotator = cli(root, 'import', 'wqt.assess', '--qrels', 'off.qrels');
+  assert.equal(noAnnotator.status, 2);
+  assert.match(noAnnotator.stderr, /--qrels off\.qrels needs --annotator NAME/);
+  const source = cli(root, 'export', 'wqt.assess', '--qrels', 'x.qrels', '--from', 'vote');
+  assert.equal(source.status, 1);
+  assert.match(source.stderr, /unknown label source 'vote' \(expected one of: annotator:NAME, llm:NAME, majority, adjudicated, adjudicated-else-majority\)/);
+  writeFileSync(join(root, 'bad.assess'), 'study "b" {\n  queries "missing.jsonl" { id: qid text: q }\n}\n');
+  const bad = cli(root, 'import', 'bad.assess');
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /bad\.assess:2:11: error \[file-not-found\]/);
+  assert.match(bad.stderr, /bad\.assess has errors: fix them first/);
+});
