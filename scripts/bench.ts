@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchLanguageServer } from './benchLanguageServer.ts';
+import { benchStore } from './benchStore.ts';
 
 const root = join(import.meta.dirname, '..');
 const dataDir = join(root, 'bench-data');
@@ -132,3 +133,17 @@ console.log(
     `target ≤ 0.1 s (all: ${server.editSeconds.map((s) => s.toFixed(3)).join(', ')})`,
   ),
 );
+
+// The task database (see benchStore.ts): imports as rows/s and as a ratio to sqlite3's own CSV import of the same
+// documents; pooling time.
+const store = await benchStore(root, dataDir);
+const baselineRate = store[0]!.rows / store[0]!.seconds;
+for (const row of store) {
+  const rate = row.rows / row.seconds;
+  const memory = Number.isNaN(row.peakMiB) ? '     ' : row.peakMiB.toFixed(0).padStart(5);
+  const ratio = row.name.startsWith('pool') ? '' : `${(rate / baselineRate).toFixed(2).padStart(6)}× sqlite3 rows/s`;
+  const target = row.name.startsWith('import') ? 'target ≥ 0.5×' : '';
+  console.log(
+    `${row.name.padEnd(44)} ${row.seconds.toFixed(3).padStart(7)} s  ${memory} MiB  ${Math.round(rate).toLocaleString('en').padStart(10)} rows/s ${ratio}   ${target}`,
+  );
+}

@@ -26,7 +26,7 @@ ${extra}}
   );
   writeFileSync(
     join(root, 'data', 'corpus.jsonl'),
-    ['d1', 'd2', 'd3', 'd4'].map((id) => JSON.stringify({ _id: id, title: `T ${id}`, text: `text of ${id}` })).join('\n') + '\n',
+    `${['d1', 'd2', 'd3', 'd4'].map((id) => JSON.stringify({ _id: id, title: `T ${id}`, text: `text of ${id}` })).join('\n')}\n`,
   );
   writeFileSync(
     join(root, 'runs', 'bm25.trec'),
@@ -91,8 +91,21 @@ test('round trips: export qrels → import as an annotator → export is identic
   assert.equal(readFileSync(join(fresh, 'again.csv'), 'utf8'), labels);
   const twice = cli(fresh, 'import', 'wqt.assess', '--labels', 'labels.csv');
   assert.match(twice.stdout, /judgments: 0 added, 3 already there/, 'merging a label file again adds nothing');
-  const jsonl = readFileSync(join(root, 'all.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-  assert.deepEqual(Object.keys(jsonl[0]), ['query_id', 'doc_id', 'annotator', 'label', 'created_at', 'source', 'rationale', 'shown_label', 'current']);
+  const jsonl = readFileSync(join(root, 'all.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  assert.deepEqual(Object.keys(jsonl[0]), [
+    'query_id',
+    'doc_id',
+    'annotator',
+    'label',
+    'created_at',
+    'source',
+    'rationale',
+    'shown_label',
+    'current',
+  ]);
   assert.equal(jsonl[0].source, 'imported');
 });
 
@@ -100,7 +113,22 @@ test('majority with ties to the lower label; judged@k of a run against the study
   const root = workspace();
   writeFileSync(join(root, 'alice.qrels'), 'q1 0 d1 2\nq1 0 d2 1\n');
   writeFileSync(join(root, 'bob.qrels'), 'q1 0 d1 2\nq1 0 d2 2\n');
-  assert.equal(cli(root, 'import', 'wqt.assess', '--qrels', 'alice.qrels', '--annotator', 'alice', '--qrels', 'bob.qrels', '--annotator', 'bob').status, 0);
+  assert.equal(
+    cli(
+      root,
+      'import',
+      'wqt.assess',
+      '--qrels',
+      'alice.qrels',
+      '--annotator',
+      'alice',
+      '--qrels',
+      'bob.qrels',
+      '--annotator',
+      'bob',
+    ).status,
+    0,
+  );
   assert.equal(cli(root, 'export', 'wqt.assess', '--qrels', 'majority.qrels', '--from', 'majority').status, 0);
   assert.equal(readFileSync(join(root, 'majority.qrels'), 'utf8'), 'q1 0 d1 2\nq1 0 d2 1\n');
   const judged = cli(root, 'judged', 'wqt.assess', '--run', 'runs/bm25.trec', '--k', '2', '-q');
@@ -122,7 +150,10 @@ test('errors: a study with errors, an unknown label source, a label off the scal
   assert.match(noAnnotator.stderr, /--qrels off\.qrels needs --annotator NAME/);
   const source = cli(root, 'export', 'wqt.assess', '--qrels', 'x.qrels', '--from', 'vote');
   assert.equal(source.status, 1);
-  assert.match(source.stderr, /unknown label source 'vote' \(expected one of: annotator:NAME, llm:NAME, majority, adjudicated, adjudicated-else-majority\)/);
+  assert.match(
+    source.stderr,
+    /unknown label source 'vote' \(expected one of: annotator:NAME, llm:NAME, majority, adjudicated, adjudicated-else-majority\)/,
+  );
   writeFileSync(join(root, 'bad.assess'), 'study "b" {\n  queries "missing.jsonl" { id: qid text: q }\n}\n');
   const bad = cli(root, 'import', 'bad.assess');
   assert.equal(bad.status, 1);
