@@ -173,6 +173,8 @@ export const importCommand: CliCommand = {
       }
       const files = [];
       for (const source of sources) {
+        // The database checks ids across all files of the import (core/store Staging), with their positions.
+        source.options.idsCheckedByCaller = true;
         const importer = await importerFor(source.path, source.options);
         files.push({
           records: importer.read(source.path, source.options),

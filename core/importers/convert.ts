@@ -114,9 +114,12 @@ export class RecordConverter {
   private readonly documentFormat: DocumentFormat | undefined;
   /** Key → line of its first record. */
   private readonly seen = new Map<string, number>();
+  /** The caller checks uniqueness itself (ImportOptions.idsCheckedByCaller). */
+  private readonly skipUniqueCheck: boolean;
 
   constructor(options: ImportOptions, file: string, defaults?: RoleDefaults) {
     this.file = file;
+    this.skipUniqueCheck = options.idsCheckedByCaller ?? false;
     const { target } = options;
     this.kind = target === 'queries' ? 'query' : target === 'corpus' ? 'document' : 'judgment';
     this.requireAnnotator = target === 'labels';
@@ -262,6 +265,7 @@ export class RecordConverter {
 
   /** Refuses a key seen before, naming the line of its first record. */
   private checkUnique(key: string, source: FieldSource, field: string, expected: string, found: () => string): void {
+    if (this.skipUniqueCheck) return;
     const first = this.seen.get(key);
     if (first !== undefined) {
       throw new ImportError(source.position(field), expected, `${found()} again (first on line ${first})`, {

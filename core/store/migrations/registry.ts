@@ -1,6 +1,7 @@
 // Every schema migration, in order. Adding one: a module `NNN_what.ts` and one line here; a test opens a database
 // at every older version and migrates it.
 import { initialSchema } from './001_initial.ts';
+import { labellingDetail } from './002_labellingDetail.ts';
 import type { Migration } from './migration.ts';
 
-export const migrations: readonly Migration[] = [initialSchema];
+export const migrations: readonly Migration[] = [initialSchema, labellingDetail];
