@@ -76,6 +76,12 @@ export async function runCli(argv: string[], context: CliContext): Promise<numbe
       context.stderr(`${error.message}\n`);
       return 1;
     }
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+      context.stderr(
+        "the study's database is busy: another process kept it locked longer than the busy timeout; try again\n",
+      );
+      return 1;
+    }
     const detail =
       error instanceof Error ? (process.env.QRELS_STUDIO_DEBUG ? error.stack : error.message) : String(error);
     context.stderr(

@@ -171,6 +171,12 @@ export const importCommand: CliCommand = {
           `nothing to import: ${opened.studyFile} declares no queries, corpus, pools or qrels, and no file was named`,
         );
       }
+      // The same file twice would be every id twice: say so plainly.
+      const seen = new Set<string>();
+      for (const source of sources) {
+        if (seen.has(source.path)) throw new UsageError(`${source.origin.file} is named twice`);
+        seen.add(source.path);
+      }
       const files = [];
       for (const source of sources) {
         // The database checks ids across all files of the import (core/store Staging), with their positions.

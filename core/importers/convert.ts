@@ -44,7 +44,8 @@ export type Role =
   | 'annotator'
   | 'created_at'
   | 'source'
-  | 'rationale';
+  | 'rationale'
+  | 'shown_label';
 
 /** Where a role is read from when the mapping does not say: the first of these fields the record has. */
 export type RoleDefaults = Partial<Record<Role, readonly string[]>>;
@@ -73,6 +74,7 @@ export const judgmentDefaults: RoleDefaults = {
   created_at: ['created_at'],
   source: ['source'],
   rationale: ['rationale'],
+  shown_label: ['shown_label'],
 };
 
 const formatNames: Record<string, DocumentFormat> = {
@@ -180,7 +182,7 @@ export class RecordConverter {
   private rolesOfKind(): readonly Role[] {
     if (this.kind === 'query') return ['id', 'text', 'instruction', 'parent', 'type', 'split'];
     if (this.kind === 'document') return ['id', 'body', 'title', 'parent', 'format'];
-    return ['query_id', 'doc_id', 'label', 'annotator', 'created_at', 'source', 'rationale'];
+    return ['query_id', 'doc_id', 'label', 'annotator', 'created_at', 'source', 'rationale', 'shown_label'];
   }
 
   /** The field a role is read from in this record: the mapped one (present or not), else the first default. */
@@ -265,7 +267,8 @@ export class RecordConverter {
 
   /** Refuses a key seen before, naming the line of its first record. */
   private checkUnique(key: string, source: FieldSource, field: string, expected: string, found: () => string): void {
-    if (this.skipUniqueCheck) return;
+    // Judgments are always checked here (the message can name the annotator and time); ids only when asked.
+    if (this.skipUniqueCheck && this.kind !== 'judgment') return;
     const first = this.seen.get(key);
     if (first !== undefined) {
       throw new ImportError(source.position(field), expected, `${found()} again (first on line ${first})`, {
@@ -389,22 +392,30 @@ export class RecordConverter {
     }
     const createdAt = this.optional('created_at', source, used);
     if (createdAt !== undefined) {
-      if (Number.isNaN(Date.parse(createdAt))) {
+      const utc = isoTimeInUtc(createdAt);
+      if (utc === undefined) {
         throw new ImportError(
           source.position(this.fieldFor('created_at', source)),
-          'a time (ISO 8601, like 2025-05-01T12:00:00Z)',
+          'a time in ISO 8601 (like 2025-05-01T12:00:00Z or 2025-05-01T14:00:00+02:00)',
           describeFound(createdAt),
         );
       }
-      record.createdAt = createdAt;
+      // One spelling per instant (UTC, milliseconds): times order judgments and identify them when files merge.
+      record.createdAt = utc;
     }
     const provenance = this.optional('source', source, used);
     if (provenance !== undefined) record.source = provenance;
     const rationale = this.optional('rationale', source, used);
     if (rationale !== undefined) record.rationale = rationale;
+    const shownField = this.fieldFor('shown_label', source);
+    if (shownField !== undefined && source.has(shownField)) {
+      used.push(shownField);
+      const value = source.get(shownField);
+      if (value !== null && value !== undefined && value !== '') record.shownLabel = this.label(source, shownField);
+    }
     // A judgment is identified by its pair, and in a label file also by annotator and time.
     const key = this.requireAnnotator
-      ? `${record.annotator}\u0000${qid}\u0000${docid}\u0000${createdAt ?? ''}`
+      ? `${record.annotator}\u0000${qid}\u0000${docid}\u0000${record.createdAt ?? ''}`
       : `${qid}\u0000${docid}`;
     if (this.requireAnnotator) {
       const at = createdAt === undefined ? '' : ` at ${createdAt}`;
@@ -475,4 +486,22 @@ function describeRole(role: Role): string {
     default:
       return 'an id';
   }
+}
+
+/**
+ * An ISO 8601 time as UTC with milliseconds (`2025-05-01T10:00:00.000Z`), or undefined when it is not one. A time
+ * without a zone is taken as UTC (never as this machine's local time); a date alone is its midnight UTC.
+ */
+export function isoTimeInUtc(text: string): string | undefined {
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(
+    text.trim(),
+  );
+  if (match === null) return undefined;
+  const [, date, time = '00:00', zone = 'Z'] = match;
+  const [seconds = '00', fraction = ''] = (time.split(':')[2] ?? '00').split('.');
+  const normalizedTime = `${time.split(':').slice(0, 2).join(':')}:${seconds}.${fraction.padEnd(3, '0').slice(0, 3)}`;
+  const normalizedZone =
+    zone.toUpperCase() === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const parsed = Date.parse(`${date}T${normalizedTime}${normalizedZone}`);
+  return Number.isNaN(parsed) ? undefined : new Date(parsed).toISOString();
 }

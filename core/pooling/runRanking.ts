@@ -32,11 +32,17 @@ function compareTrecEval(a: Retrieved, b: Retrieved): number {
   return b.score - a.score || Buffer.compare(Buffer.from(b.docid), Buffer.from(a.docid));
 }
 
-/** Reads `file` and keeps each query's top `depth` documents in trec_eval's order. */
+/**
+ * Reads `file` and keeps each query's top `depth` documents in trec_eval's order. Memory is that of the kept
+ * documents, not of the run: a query's list is cut back to `depth` whenever it doubles. A docid ranked twice for
+ * a query is an error (trec_eval aborts on it too); it is found within each stretch of a query's lines (runs are
+ * written query by query), and a query that comes back later keeps the better of its two rankings of a document.
+ */
 export async function readRunRanking(file: string, depth: number): Promise<RunRanking> {
   const fields = new FieldSplitter(6);
   const byQuery = new Map<string, Retrieved[]>();
-  const seen = new Map<string, Map<string, number>>();
+  let currentQid: string | undefined;
+  let currentLines = new Map<string, number>();
   let tag = '';
   let lines = 0;
   await readLines(file, (bytes, start, end, line) => {
@@ -65,17 +71,12 @@ export async function readRunRanking(file: string, depth: number): Promise<RunRa
     const qid = fieldText(bytes, starts[0]!, ends[0]!);
     const docid = fieldText(bytes, starts[2]!, ends[2]!);
     tag = fieldText(bytes, starts[5]!, ends[5]!);
-    let documents = byQuery.get(qid);
-    let lineOf = seen.get(qid);
-    if (documents === undefined || lineOf === undefined) {
-      documents = [];
-      lineOf = new Map();
-      byQuery.set(qid, documents);
-      seen.set(qid, lineOf);
+    if (qid !== currentQid) {
+      currentQid = qid;
+      currentLines = new Map();
     }
-    const first = lineOf.get(docid);
+    const first = currentLines.get(docid);
     if (first !== undefined) {
-      // trec_eval aborts on it too: which of the two scores would count is not defined.
       throw new FormatError(
         file,
         line,
@@ -83,17 +84,37 @@ export async function readRunRanking(file: string, depth: number): Promise<RunRa
         `document '${docid}' is ranked again for query '${qid}' (first on line ${first})`,
       );
     }
-    lineOf.set(docid, line);
+    currentLines.set(docid, line);
+    let documents = byQuery.get(qid);
+    if (documents === undefined) {
+      documents = [];
+      byQuery.set(qid, documents);
+    }
     documents.push({ docid, score });
+    if (documents.length >= 2 * depth + 64) keepTop(documents, depth);
   });
   if (lines === 0) throw new FormatError(file, 1, 1, 'the run has no results (it is empty or only comments)');
   const queries = new Map<string, RankedDocument[]>();
   for (const [qid, documents] of byQuery) {
-    documents.sort(compareTrecEval);
+    keepTop(documents, depth);
     queries.set(
       qid,
-      documents.slice(0, depth).map((d, i) => ({ docid: d.docid, rank: i + 1 })),
+      documents.map((d, i) => ({ docid: d.docid, rank: i + 1 })),
     );
   }
   return { tag, queries, lines };
+}
+
+/** Sorts `documents` in trec_eval's order, drops repeats of a docid (a query that came back), cuts at `depth`. */
+function keepTop(documents: Retrieved[], depth: number): void {
+  documents.sort(compareTrecEval);
+  const kept = new Set<string>();
+  let write = 0;
+  for (const document of documents) {
+    if (write === depth) break;
+    if (kept.has(document.docid)) continue;
+    kept.add(document.docid);
+    documents[write++] = document;
+  }
+  documents.length = write;
 }

@@ -125,14 +125,18 @@ export class StudyDatabase {
   /** Opens (creating it and its folder if needed) and migrates the database at `file`. */
   static open(file: string, options: { nativeBinding: string }): StudyDatabase {
     mkdirSync(dirname(file), { recursive: true });
-    const db = openDatabase(file, { nativeBinding: options.nativeBinding });
+    let db: SqliteDatabase | undefined;
     try {
+      db = openDatabase(file, { nativeBinding: options.nativeBinding });
       migrateDatabase(db);
+      return new StudyDatabase(file, db);
     } catch (error) {
-      db.close();
+      db?.close();
+      if ((error as { code?: string }).code === 'SQLITE_NOTADB') {
+        throw new StoreError(`${file} is not a Qrels Studio database (not SQLite): move it away, then import again`);
+      }
       throw error;
     }
-    return new StudyDatabase(file, db);
   }
 
   close(): void {
@@ -162,8 +166,21 @@ export class StudyDatabase {
        WHERE p.study_id = ? AND j.label = ? ORDER BY p.qid, p.docid LIMIT 6`,
     );
     const removeScale = this.db.prepare('DELETE FROM scale_value WHERE study_id = ? AND value = ?');
+    const judgedStudies = this.db.prepare(
+      `SELECT s.name, count(*) AS judgments FROM study AS s JOIN pair AS p ON p.study_id = s.id
+       JOIN judgment AS j ON j.pair_id = p.id GROUP BY s.id ORDER BY s.name`,
+    );
     this.db
       .transaction(() => {
+        // A study no longer in the file that has judgments (renamed, removed): its judgments would be orphaned.
+        const named = new Set([...model.studies, ...model.reviews].map((s) => s.name));
+        for (const { name, judgments } of judgedStudies.all() as { name: string; judgments: number }[]) {
+          if (named.has(name)) continue;
+          throw new StoreError(
+            `study '${name}' is no longer in the study file but has ${judgments} judgment${judgments === 1 ? '' : 's'} ` +
+              'in its database: rename it back (or export its labels with the old file first)',
+          );
+        }
         for (const study of [...model.studies, ...model.reviews]) {
           const { id } = upsertStudy.get(study.name, study.kind, JSON.stringify(study), now.toISOString()) as {
             id: number;
@@ -268,7 +285,7 @@ export class StudyDatabase {
     try {
       const counted: (ImportOrigin & { records: number })[] = [];
       for (const { records, origin } of files) {
-        staging.origin = origin;
+        staging.startFile(origin);
         let count = 0;
         let batch: ImportedRecord[] = [];
         for await (const record of records) {
@@ -282,12 +299,13 @@ export class StudyDatabase {
         staging.add(batch);
         counted.push({ ...origin, records: count });
       }
+      for (const [i, pool] of pools.entries()) staging.addPool(i, pool.queries);
       return this.db
         .transaction((): ImportReport => {
           const report = staging.commit(studyId, counted, (label) =>
-            this.checkLabel(studyId, label.value, study, label.at),
+            this.checkLabel(studyId, label.value, study, label.text),
           );
-          for (const pool of pools) report.pools.push(this.pool(studyId, pool));
+          for (const [i, pool] of pools.entries()) report.pools.push(this.pool(studyId, i, pool));
           return report;
         })
         .immediate();
@@ -306,63 +324,54 @@ export class StudyDatabase {
    * pairs, recording the run as their pool origin and keeping each pair's best rank. Pairs are only ever added:
    * pooling deeper adds pairs, pooling shallower or again removes none, and no judgment is touched.
    */
-  addPool(study: string, input: PoolInput): PoolReport {
-    const studyId = this.studyId(study);
-    return this.db.transaction(() => this.pool(studyId, input)).immediate();
+  async addPool(study: string, input: PoolInput): Promise<PoolReport> {
+    const report = await this.importBatch(study, [], [input]);
+    return report.pools[0]!;
   }
 
-  /** addPool's work, inside the caller's transaction. */
-  private pool(studyId: number, { run, queries }: PoolInput): PoolReport {
+  /** Moves pool `index` (staged by Staging.addPool) into the study's pairs, inside the caller's transaction. */
+  private pool(studyId: number, index: number, { run, queries }: PoolInput): PoolReport {
     const db = this.db;
-    db.exec(`
-      DROP TABLE IF EXISTS temp.staged_pool;
-      CREATE TEMP TABLE staged_pool (qid TEXT NOT NULL, docid TEXT NOT NULL, rank INTEGER NOT NULL,
-        PRIMARY KEY (qid, docid));
-    `);
-    try {
-      const stage = db.prepare('INSERT INTO temp.staged_pool VALUES (?, ?, ?)');
-      for (const [qid, documents] of queries) for (const d of documents) stage.run(qid, d.docid, d.rank);
-      const count = (sql: string, ...args: unknown[]) =>
-        db
-          .prepare(sql)
-          .pluck()
-          .get(...args) as number;
-      const before = count('SELECT count(*) FROM pair WHERE study_id = ?', studyId);
-      const { id: runId } = db
-        .prepare(
-          `INSERT INTO run (study_id, path, tag, depth) VALUES (?, ?, ?, ?)
-           ON CONFLICT (study_id, path) DO UPDATE SET tag = excluded.tag, depth = excluded.depth RETURNING id`,
-        )
-        .get(studyId, run.path, run.tag, run.depth) as { id: number };
-      db.prepare(
-        `INSERT INTO pair (study_id, qid, docid, best_rank) SELECT ?, qid, docid, rank FROM temp.staged_pool WHERE true
-         ON CONFLICT (study_id, qid, docid) DO UPDATE
-           SET best_rank = min(coalesce(pair.best_rank, excluded.best_rank), excluded.best_rank)`,
-      ).run(studyId);
-      db.prepare(
-        `INSERT INTO pair_origin (pair_id, run_id, rank)
-         SELECT p.id, ?, s.rank FROM temp.staged_pool AS s
-         JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid WHERE true
-         ON CONFLICT (pair_id, run_id) DO UPDATE SET rank = excluded.rank`,
-      ).run(runId, studyId);
-      const after = count('SELECT count(*) FROM pair WHERE study_id = ?', studyId);
-      return {
-        run: run.path,
-        depth: run.depth,
-        queries: queries.size,
-        pooled: count('SELECT count(*) FROM temp.staged_pool'),
-        added: after - before,
-        pairs: after,
-      };
-    } finally {
-      db.exec('DROP TABLE IF EXISTS temp.staged_pool');
-    }
+    const count = (sql: string, ...args: unknown[]) =>
+      db
+        .prepare(sql)
+        .pluck()
+        .get(...args) as number;
+    const before = count('SELECT count(*) FROM pair WHERE study_id = ?', studyId);
+    const { id: runId } = db
+      .prepare(
+        `INSERT INTO run (study_id, path, tag, depth) VALUES (?, ?, ?, ?)
+         ON CONFLICT (study_id, path) DO UPDATE SET tag = excluded.tag, depth = excluded.depth RETURNING id`,
+      )
+      .get(studyId, run.path, run.tag, run.depth) as { id: number };
+    db.prepare(
+      `INSERT INTO pair (study_id, qid, docid, best_rank)
+       SELECT ?, qid, docid, rank FROM temp.staged_pool WHERE pool = ?
+       ON CONFLICT (study_id, qid, docid) DO UPDATE
+         SET best_rank = min(coalesce(pair.best_rank, excluded.best_rank), excluded.best_rank)`,
+    ).run(studyId, index);
+    db.prepare(
+      `INSERT INTO pair_origin (pair_id, run_id, rank)
+       SELECT p.id, ?, s.rank FROM temp.staged_pool AS s
+       JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid WHERE s.pool = ?
+       ON CONFLICT (pair_id, run_id) DO UPDATE SET rank = excluded.rank`,
+    ).run(runId, studyId, index);
+    const after = count('SELECT count(*) FROM pair WHERE study_id = ?', studyId);
+    return {
+      run: run.path,
+      depth: run.depth,
+      queries: queries.size,
+      pooled: count('SELECT count(*) FROM temp.staged_pool WHERE pool = ?', index),
+      added: after - before,
+      pairs: after,
+    };
   }
 
-  private checkLabel(studyId: number, label: number, study: string, at?: SourcePosition): void {
+  /** `at`: where the label was read ("file:line:col"), for the message. */
+  private checkLabel(studyId: number, label: number, study: string, at?: string): void {
     const values = this.db.prepare('SELECT value FROM scale_value WHERE study_id = ?').pluck().all(studyId) as number[];
     if (values.length === 0 || values.includes(label)) return;
-    const where = at ? `${describe(at)}: ` : '';
+    const where = at ? `${at}: ` : '';
     throw new StoreError(`${where}label ${label} is not on the scale of study '${study}' (${values.join(', ')})`);
   }
 
@@ -387,14 +396,19 @@ export class StudyDatabase {
   }
 }
 
+/** The judgment sources a record may name (the schema's CHECK). */
+const judgmentSources = new Set(['manual', 'suggestion', 'adjudicated', 'imported']);
+
 /**
- * The TEMP tables one import streams into (the files of one batch, each record with its file and line). Writes to
- * them lock nothing in the study database; a record id seen twice — in one file or two — is an error naming both.
+ * The TEMP tables one import streams into (the files of one batch; each record keeps its file's place in the
+ * batch, `seq`, its line and its position text). Writes to them lock nothing in the study database; a record id
+ * seen twice — in one file or two — is an error naming both places.
  */
 class Staging {
   private readonly db: SqliteDatabase;
-  /** The file whose records are being added. */
-  origin: ImportOrigin = { file: '', target: '', format: '' };
+  /** The file whose records are being added, and its place in the batch. */
+  private origin: ImportOrigin = { file: '', target: '', format: '' };
+  private seq = 0;
   private readonly insertQuery;
   private readonly insertDocument;
   /** `documentsPerStatement` documents in one INSERT: a large corpus stages about twice as fast as row by row. */
@@ -405,37 +419,46 @@ class Staging {
   constructor(db: SqliteDatabase) {
     this.db = db;
     this.drop();
-    // A bounded page cache for the temp database (64 MiB): staging a million records spills to its file, not memory.
-    db.pragma('temp.cache_size = -65536');
     db.exec(`
       CREATE TEMP TABLE staged_query (qid TEXT PRIMARY KEY, text TEXT NOT NULL, instruction TEXT, parent_qid TEXT,
-        type TEXT, split TEXT, metadata TEXT, file TEXT NOT NULL, line INTEGER NOT NULL) WITHOUT ROWID;
+        type TEXT, split TEXT, metadata TEXT, file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL,
+        at TEXT NOT NULL) WITHOUT ROWID;
       CREATE TEMP TABLE staged_document (docid TEXT PRIMARY KEY, title TEXT, body TEXT NOT NULL, format TEXT NOT NULL,
-        parent_docid TEXT, metadata TEXT, file TEXT NOT NULL, line INTEGER NOT NULL) WITHOUT ROWID;
+        parent_docid TEXT, metadata TEXT, file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL,
+        at TEXT NOT NULL) WITHOUT ROWID;
       CREATE TEMP TABLE staged_judgment (qid TEXT NOT NULL, docid TEXT NOT NULL, annotator TEXT NOT NULL,
         label INTEGER NOT NULL, created_at TEXT, source TEXT NOT NULL, rationale TEXT, shown_label INTEGER,
-        file TEXT NOT NULL, line INTEGER NOT NULL);
+        file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL, at TEXT NOT NULL);
+      CREATE TEMP TABLE staged_pool (pool INTEGER NOT NULL, qid TEXT NOT NULL, docid TEXT NOT NULL,
+        rank INTEGER NOT NULL, PRIMARY KEY (pool, qid, docid)) WITHOUT ROWID;
     `);
     this.insertQuery = db.prepare(
-      'INSERT INTO temp.staged_query VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (qid) DO NOTHING',
+      'INSERT INTO temp.staged_query VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (qid) DO NOTHING',
     );
     this.insertDocument = db.prepare(
-      'INSERT INTO temp.staged_document VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (docid) DO NOTHING',
+      'INSERT INTO temp.staged_document VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (docid) DO NOTHING',
     );
     this.insertDocuments = db.prepare(
-      `INSERT INTO temp.staged_document VALUES ${Array(documentsPerStatement).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+      `INSERT INTO temp.staged_document VALUES ${Array(documentsPerStatement).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
        ON CONFLICT (docid) DO NOTHING`,
     );
-    this.insertJudgment = db.prepare('INSERT INTO temp.staged_judgment VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertJudgment = db.prepare('INSERT INTO temp.staged_judgment VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.firstOf = {
-      query: db.prepare('SELECT file, line FROM temp.staged_query WHERE qid = ?'),
-      document: db.prepare('SELECT file, line FROM temp.staged_document WHERE docid = ?'),
+      query: db.prepare('SELECT seq, line, at FROM temp.staged_query WHERE qid = ?'),
+      document: db.prepare('SELECT seq, line, at FROM temp.staged_document WHERE docid = ?'),
     };
+  }
+
+  /** The next file's records follow. */
+  startFile(origin: ImportOrigin): void {
+    this.origin = origin;
+    this.seq++;
   }
 
   add(batch: readonly ImportedRecord[]): void {
     if (batch.length === 0) return;
-    const file = this.origin.file;
+    const { file } = this.origin;
+    const seq = this.seq;
     const metadata = (value: Record<string, unknown>) =>
       Object.keys(value).length === 0 ? null : JSON.stringify(value);
     const documents: DocumentRecord[] = [];
@@ -452,7 +475,9 @@ class Staging {
             record.split ?? null,
             metadata(record.metadata),
             file,
+            seq,
             record.at.line,
+            describe(record.at),
           );
           if (result.changes === 0) this.repeated('query', record.qid, record.at);
         } else if (record.kind === 'document') {
@@ -465,7 +490,9 @@ class Staging {
             record.parent ?? null,
             metadata(record.metadata),
             file,
+            seq,
             record.at.line,
+            describe(record.at),
           );
           if (documents.length === documentsPerStatement) {
             const result = this.insertDocuments.run(values);
@@ -477,7 +504,13 @@ class Staging {
           const annotator = record.annotator ?? this.origin.annotator;
           if (annotator === undefined) {
             throw new StoreError(
-              `${describe(record.at)}: no annotator: say who made these judgments (--annotator NAME)`,
+              `${describe(record.at)}: expected an annotator for these judgments (--annotator NAME), found none`,
+            );
+          }
+          const source = record.source ?? 'imported';
+          if (!judgmentSources.has(source)) {
+            throw new StoreError(
+              `${describe(record.at)}: expected a source of ${[...judgmentSources].join(', ')}, found '${source}'`,
             );
           }
           this.insertJudgment.run(
@@ -486,44 +519,57 @@ class Staging {
             annotator,
             record.label,
             record.createdAt ?? null,
-            record.source ?? 'imported',
+            source,
             record.rationale ?? null,
-            null,
+            record.shownLabel ?? null,
             file,
+            seq,
             record.at.line,
+            describe(record.at),
           );
         }
       }
       // The documents of an incomplete last statement, one by one.
       for (const [i, document] of documents.entries()) {
-        const result = this.insertDocument.run(values.slice(i * 8, i * 8 + 8));
+        const result = this.insertDocument.run(values.slice(i * 10, i * 10 + 10));
         if (result.changes === 0) this.repeated('document', document.docid, document.at);
       }
+    })();
+  }
+
+  /** Stages a run's pooled documents (outside the write lock: commit moves them in). */
+  addPool(pool: number, queries: PoolInput['queries']): void {
+    const stage = this.db.prepare(
+      'INSERT INTO temp.staged_pool VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET rank = min(rank, excluded.rank)',
+    );
+    this.db.transaction(() => {
+      for (const [qid, documents] of queries) for (const d of documents) stage.run(pool, qid, d.docid, d.rank);
     })();
   }
 
   /** The document of `documents` whose id was staged before (a statement inserted fewer rows than it had). */
   private findRepeated(documents: readonly DocumentRecord[]): never {
     for (const document of documents) {
-      const first = this.firstOf.document.get(document.docid) as { file: string; line: number };
-      if (first.file !== this.origin.file || first.line !== document.at.line) {
+      const first = this.firstOf.document.get(document.docid) as { seq: number; line: number };
+      if (first.seq !== this.seq || first.line !== document.at.line) {
         this.repeated('document', document.docid, document.at);
       }
     }
-    throw new Error('a staged document was not inserted, yet none is a repeat');
+    // Two records at the same place of one file cannot be; one id twice within a statement is found above.
+    throw new StoreError(`${this.origin.file}: a document could not be staged`);
   }
 
   private repeated(kind: 'query' | 'document', id: string, at: SourcePosition): never {
-    const first = this.firstOf[kind].get(id) as { file: string; line: number };
-    const where = first.file === this.origin.file ? `line ${first.line}` : `${first.file}:${first.line}`;
-    throw new StoreError(`${describe(at)}: ${kind} '${id}' again (first on ${where}): ids must be unique`);
+    const first = this.firstOf[kind].get(id) as { seq: number; line: number; at: string };
+    const where = first.seq === this.seq ? `line ${first.line}` : first.at;
+    throw new StoreError(`${describe(at)}: expected a new ${kind} id, found '${id}' again (first at ${where})`);
   }
 
   /** Moves the staged rows into the study's tables; runs inside the caller's IMMEDIATE transaction. */
   commit(
     studyId: number,
     files: (ImportOrigin & { records: number })[],
-    checkLabel: (label: { value: number; at: SourcePosition }) => void,
+    checkLabel: (label: { value: number; at: SourcePosition; text: string }) => void,
   ): ImportReport {
     const db = this.db;
     const count = (sql: string, ...args: unknown[]): number =>
@@ -582,27 +628,35 @@ class Staging {
          source = excluded.source`,
     ).run(studyId);
 
-    // Judgments: no pair judged twice by one annotator in files without times (trec_eval aborts on it too), every
-    // label on the scale (else the first one off it is the error), then pairs and annotators, then the judgments
-    // not already there.
+    // Judgments: one per (pair, annotator) in files without times (trec_eval refuses a pair judged twice too), and
+    // one per (pair, annotator, time) in label files; every label on the scale (else the first one off it is the
+    // error); then pairs and annotators, then the judgments not already there.
     const twice = db
       .prepare(
-        `SELECT qid, docid, min(file || ':' || line) AS first, max(file || ':' || line) AS again
-         FROM temp.staged_judgment WHERE created_at IS NULL
-         GROUP BY qid, docid, annotator HAVING count(*) > 1 ORDER BY again LIMIT 1`,
+        `WITH placed AS (
+           SELECT qid, docid, annotator, created_at, seq, line, at,
+             row_number() OVER (PARTITION BY qid, docid, annotator, created_at ORDER BY seq, line) AS n,
+             first_value(at) OVER (PARTITION BY qid, docid, annotator, created_at ORDER BY seq, line) AS first
+           FROM temp.staged_judgment
+         )
+         SELECT qid, docid, annotator, created_at, at, first FROM placed WHERE n = 2 ORDER BY seq, line LIMIT 1`,
       )
-      .get() as { qid: string; docid: string; first: string; again: string } | undefined;
+      .get() as
+      | { qid: string; docid: string; annotator: string; created_at: string | null; at: string; first: string }
+      | undefined;
     if (twice !== undefined) {
+      const when = twice.created_at === null ? '' : ` at ${twice.created_at}`;
       throw new StoreError(
-        `${twice.again}: document '${twice.docid}' is judged again for query '${twice.qid}' (first at ${twice.first})`,
+        `${twice.at}: expected one judgment of document '${twice.docid}' for query '${twice.qid}' by ` +
+          `${twice.annotator}${when}, found a second (first at ${twice.first})`,
       );
     }
     const firstWithLabel = db.prepare(
-      'SELECT file, line FROM temp.staged_judgment WHERE label = ? ORDER BY file, line LIMIT 1',
+      'SELECT file, line, at FROM temp.staged_judgment WHERE label = ? ORDER BY seq, line LIMIT 1',
     );
     for (const label of db.prepare('SELECT DISTINCT label FROM temp.staged_judgment').pluck().all() as number[]) {
-      const at = firstWithLabel.get(label) as { file: string; line: number };
-      checkLabel({ value: label, at });
+      const first = firstWithLabel.get(label) as { file: string; line: number; at: string };
+      checkLabel({ value: label, at: { file: first.file, line: first.line }, text: first.at });
     }
     // Later than every judgment there is, so that a changed label is the current one even within a millisecond.
     const now = laterThan(db.prepare('SELECT max(created_at) FROM judgment').pluck().get() as string | null);
@@ -615,8 +669,9 @@ class Staging {
        SELECT DISTINCT annotator, CASE WHEN annotator LIKE 'llm:%' THEN 'llm' ELSE 'human' END FROM temp.staged_judgment
        WHERE true ON CONFLICT (name) DO NOTHING`,
     ).run();
-    // A file without times (TREC qrels) is stamped with the import time, and a row whose label is already the
-    // annotator's current one for the pair is not added again (importing the same qrels twice adds nothing).
+    // A file without times (TREC qrels) is stamped with the import time. A row is added only when its label differs
+    // from the latest *imported* judgment of that annotator for the pair: importing the same qrels again adds
+    // nothing, and does not undo a relabel made since in the editor; a changed file adds its changed labels.
     const inserted = db
       .prepare(
         `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label)
@@ -624,9 +679,11 @@ class Staging {
          FROM temp.staged_judgment AS s
          JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid
          JOIN annotator AS a ON a.name = s.annotator
-         WHERE NOT (s.created_at IS NULL AND EXISTS (
-           SELECT 1 FROM current_judgment AS c WHERE c.pair_id = p.id AND c.annotator_id = a.id AND c.label = s.label))
-         ORDER BY s.file, s.line
+         WHERE NOT (s.created_at IS NULL AND (
+           SELECT i.label FROM judgment AS i
+           WHERE i.pair_id = p.id AND i.annotator_id = a.id AND i.source = 'imported'
+           ORDER BY i.created_at DESC, i.id DESC LIMIT 1) IS s.label)
+         ORDER BY s.seq, s.line
          ON CONFLICT (pair_id, annotator_id, created_at) DO NOTHING`,
       )
       .run(now, studyId);
@@ -645,6 +702,7 @@ class Staging {
       DROP TABLE IF EXISTS temp.staged_query;
       DROP TABLE IF EXISTS temp.staged_document;
       DROP TABLE IF EXISTS temp.staged_judgment;
+      DROP TABLE IF EXISTS temp.staged_pool;
     `);
   }
 }

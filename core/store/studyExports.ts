@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { findLabelSource } from './labelSources.ts';
 import type { SqliteDatabase } from './sqliteDatabase.ts';
+import { StoreError } from './studyDatabase.ts';
 
 /** The columns of a label file, in order (a header line names them). */
 export const labelFileColumns = [
@@ -37,7 +38,17 @@ async function writeAtomically(file: string, lines: Iterable<string>): Promise<n
   const temporary = `${file}.partial-${process.pid}`;
   const out = createWriteStream(temporary);
   let count = 0;
+  // A folder that does not exist, or one we may not write to, shows when the stream opens.
+  const failed = new Promise<never>((_, reject) =>
+    out.once('error', (error: NodeJS.ErrnoException) => {
+      const reason =
+        error.code === 'ENOENT' ? 'no such folder' : error.code === 'EACCES' ? 'permission denied' : error.message;
+      reject(new StoreError(`cannot write ${file}: ${reason}`));
+    }),
+  );
+  failed.catch(() => {});
   try {
+    await Promise.race([once(out, 'open'), failed]);
     let chunk = '';
     for (const line of lines) {
       chunk += line;
@@ -48,7 +59,7 @@ async function writeAtomically(file: string, lines: Iterable<string>): Promise<n
       }
     }
     out.end(chunk);
-    await once(out, 'finish');
+    await Promise.race([once(out, 'finish'), failed]);
     renameSync(temporary, file);
     return count;
   } catch (error) {
@@ -62,6 +73,22 @@ async function writeAtomically(file: string, lines: Iterable<string>): Promise<n
 export function exportQrels(db: SqliteDatabase, studyId: number, from: string, file: string): Promise<number> {
   const { source, argument } = findLabelSource(from);
   const labels = source.labels(db, studyId, argument);
+  // The qrels format splits on whitespace and skips lines starting with '#': an id it cannot hold is an error
+  // (export --labels keeps any id).
+  for (const l of labels) {
+    for (const [what, id] of [
+      ['query', l.qid],
+      ['document', l.docid],
+    ] as const) {
+      if (id === '' || /\s/.test(id) || (what === 'query' && id.startsWith('#'))) {
+        throw new StoreError(
+          `cannot write ${file}: ${what} id '${id}' (pair ${l.qid} / ${l.docid}) ` +
+            `${id.startsWith('#') ? "starts with '#'" : 'is empty or holds whitespace'}, which a qrels file cannot ` +
+            'hold; export --labels keeps any id',
+        );
+      }
+    }
+  }
   return writeAtomically(
     file,
     (function* () {

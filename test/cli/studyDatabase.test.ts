@@ -144,7 +144,7 @@ test('errors: a study with errors, an unknown label source, a label off the scal
   writeFileSync(join(root, 'off.qrels'), 'q1 0 d1 1\nq1 0 d2 5\n');
   const off = cli(root, 'import', 'wqt.assess', '--qrels', 'off.qrels', '--annotator', 'nist');
   assert.equal(off.status, 1);
-  assert.equal(off.stderr, "off.qrels:2: label 5 is not on the scale of study 'wqt' (0, 1, 2)\n");
+  assert.equal(off.stderr, "off.qrels:2:1: label 5 is not on the scale of study 'wqt' (0, 1, 2)\n");
   const noAnnotator = cli(root, 'import', 'wqt.assess', '--qrels', 'off.qrels');
   assert.equal(noAnnotator.status, 2);
   assert.match(noAnnotator.stderr, /--qrels off\.qrels needs --annotator NAME/);
@@ -159,4 +159,89 @@ test('errors: a study with errors, an unknown label source, a label off the scal
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /bad\.assess:2:11: error \[file-not-found\]/);
   assert.match(bad.stderr, /bad\.assess has errors: fix them first/);
+});
+
+test('re-importing a declared qrels file does not undo a later relabel; times are compared as instants', () => {
+  const root = workspace('  import qrels "crowd.qrels" as alice\n');
+  writeFileSync(join(root, 'crowd.qrels'), 'q1 0 d1 1\n');
+  assert.equal(cli(root, 'import', 'wqt.assess').status, 0);
+  // Alice relabels (a label file from her machine): 2 at a time written with an offset, later than the import.
+  const later = new Date(Date.now() + 3_600_000);
+  const offset = new Date(later.getTime() + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
+  writeFileSync(
+    join(root, 'alice.csv'),
+    `query_id,doc_id,annotator,label,created_at,source,rationale,shown_label\nq1,d1,alice,2,${offset},manual,looked again,1\n`,
+  );
+  const relabel = cli(root, 'import', 'wqt.assess', '--labels', 'alice.csv');
+  assert.equal(relabel.status, 0, relabel.stderr);
+  const again = cli(root, 'import', 'wqt.assess');
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout, /judgments: 0 added, 1 already there/);
+  assert.equal(cli(root, 'export', 'wqt.assess', '--qrels', 'alice.qrels', '--from', 'annotator:alice').status, 0);
+  assert.equal(readFileSync(join(root, 'alice.qrels'), 'utf8'), 'q1 0 d1 2\n');
+  // The label file round trip keeps the shown label and writes the time in UTC.
+  assert.equal(cli(root, 'export', 'wqt.assess', '--labels', 'out.csv').status, 0);
+  assert.match(
+    readFileSync(join(root, 'out.csv'), 'utf8'),
+    new RegExp(`q1,d1,alice,2,${later.toISOString()},manual,looked again,1\\n`),
+  );
+});
+
+test('label files: a conflicting judgment at the same time, or an unknown source, is an error at its line', () => {
+  const root = workspace();
+  const header = 'query_id,doc_id,annotator,label,created_at,source\n';
+  writeFileSync(
+    join(root, 'twice.csv'),
+    `${header}q1,d1,bob,1,2026-01-01T00:00:00Z,manual\nq1,d1,bob,2,2026-01-01T00:00:00.000Z,manual\n`,
+  );
+  const twice = cli(root, 'import', 'wqt.assess', '--labels', 'twice.csv');
+  assert.equal(twice.status, 1);
+  assert.match(
+    twice.stderr,
+    /^twice\.csv:3:4: expected one judgment per annotator, query, document and time, found a judgment by 'bob' of 'd1' for query 'q1' at 2026-01-01T00:00:00\.000Z again \(first on line 2\)\n$/,
+  );
+  writeFileSync(join(root, 'source.csv'), `${header}q1,d1,bob,1,2026-01-01T00:00:00Z,llm\n`);
+  const source = cli(root, 'import', 'wqt.assess', '--labels', 'source.csv');
+  assert.equal(source.status, 1);
+  assert.equal(
+    source.stderr,
+    "source.csv:2:1: expected a source of manual, suggestion, adjudicated, imported, found 'llm'\n",
+  );
+});
+
+test('what cannot be written or read is a clear error: ids a qrels file cannot hold, a missing folder, a file named twice, a corrupt database, a renamed study', () => {
+  const root = workspace();
+  writeFileSync(
+    join(root, 'spaced.csv'),
+    'query_id,doc_id,annotator,label,created_at\nq 1,d1,bob,1,2026-01-01T00:00:00Z\n',
+  );
+  assert.equal(cli(root, 'import', 'wqt.assess', '--labels', 'spaced.csv').status, 0);
+  const spaced = cli(root, 'export', 'wqt.assess', '--qrels', 'x.qrels', '--from', 'annotator:bob');
+  assert.equal(spaced.status, 1);
+  assert.match(
+    spaced.stderr,
+    /query id 'q 1' \(pair q 1 \/ d1\) is empty or holds whitespace, which a qrels file cannot hold/,
+  );
+  assert.ok(!existsSync(join(root, 'x.qrels')));
+  const folder = cli(root, 'export', 'wqt.assess', '--labels', 'missing/labels.csv');
+  assert.equal(folder.status, 1);
+  assert.match(folder.stderr, /cannot write .*missing\/labels\.csv: no such folder/);
+  const twice = cli(root, 'import', 'wqt.assess', '--corpus', 'data/corpus.jsonl', '--corpus', 'data/corpus.jsonl');
+  assert.equal(twice.status, 2);
+  assert.match(twice.stderr, /data\/corpus\.jsonl is named twice/);
+
+  writeFileSync(join(root, 'wqt.assess'), readFileSync(join(root, 'wqt.assess'), 'utf8').replace('"wqt"', '"wqt-v2"'));
+  const renamed = cli(root, 'import', 'wqt.assess');
+  assert.equal(renamed.status, 1);
+  assert.match(renamed.stderr, /study 'wqt' is no longer in the study file but has 1 judgment in its database/);
+
+  const other = workspace();
+  mkdirSync(join(other, '.qrels-studio'));
+  writeFileSync(
+    join(other, '.qrels-studio', 'wqt.sqlite'),
+    'not a database at all, just text that is long enough '.repeat(200),
+  );
+  const corrupt = cli(other, 'import', 'wqt.assess');
+  assert.equal(corrupt.status, 1);
+  assert.match(corrupt.stderr, /wqt\.sqlite is not a Qrels Studio database \(not SQLite\)/);
 });

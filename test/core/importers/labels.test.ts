@@ -27,7 +27,7 @@ test('a long-format label file: one judgment per row with its annotator and prov
       docid: 'd1',
       label: 2,
       annotator: 'alice',
-      createdAt: '2025-05-01T12:00:00Z',
+      createdAt: '2025-05-01T12:00:00.000Z',
       source: 'manual',
       rationale: 'meets every constraint, incl. the "length" column',
       at: { file: path, line: 2, column: 1 },
@@ -38,7 +38,7 @@ test('a long-format label file: one judgment per row with its annotator and prov
       docid: 'd1',
       label: 1,
       annotator: 'bob',
-      createdAt: '2025-05-01T12:05:00Z',
+      createdAt: '2025-05-01T12:05:00.000Z',
       source: 'manual',
       at: { file: path, line: 3, column: 1 },
     },
@@ -48,7 +48,7 @@ test('a long-format label file: one judgment per row with its annotator and prov
       docid: 'd1',
       label: 2,
       annotator: 'llm:gpt-4.1-mini@3f2a9c',
-      createdAt: '2025-05-01T12:06:00Z',
+      createdAt: '2025-05-01T12:06:00.000Z',
       source: 'suggestion accepted',
       rationale: 'The table lists rivers\nwith their lengths.',
       at: { file: path, line: 4, column: 1 },
@@ -59,7 +59,7 @@ test('a long-format label file: one judgment per row with its annotator and prov
       docid: 'd1',
       label: 1,
       annotator: 'alice',
-      createdAt: '2025-05-02T09:00:00Z',
+      createdAt: '2025-05-02T09:00:00.000Z',
       source: 'adjudicated',
       at: { file: path, line: 6, column: 1 },
     },
@@ -111,10 +111,20 @@ test('a label that is not an integer, a time that is not one, an empty annotator
   const time = dataFile('labels.csv', `${header}\nq1,d1,alice,1,yesterday,manual,\n`);
   const bad = await importError(labelsImporter.read(time, { target: 'labels' }));
   assert.deepEqual(bad.at, { file: time, line: 2, column: 15, field: 'created_at' });
-  assert.equal(bad.expected, 'a time (ISO 8601, like 2025-05-01T12:00:00Z)');
+  assert.equal(bad.expected, 'a time in ISO 8601 (like 2025-05-01T12:00:00Z or 2025-05-01T14:00:00+02:00)');
   const nobody = dataFile('labels.csv', `${header}\nq1,d1,,1,,manual,\n`);
   assert.equal(
     (await importError(labelsImporter.read(nobody, { target: 'labels' }))).message,
     `${nobody}:2:7: expected an annotator name that is not empty, found an empty string ('')`,
   );
+});
+
+test('times are stored as UTC instants: an offset or no zone is converted, other spellings refused', async () => {
+  const { isoTimeInUtc } = await import('../../../core/importers/convert.ts');
+  assert.equal(isoTimeInUtc('2025-05-01T12:00:00+02:00'), '2025-05-01T10:00:00.000Z');
+  assert.equal(isoTimeInUtc('2025-05-01T10:00:00Z'), '2025-05-01T10:00:00.000Z');
+  assert.equal(isoTimeInUtc('2025-05-01 10:00'), '2025-05-01T10:00:00.000Z', 'no zone: UTC, never local time');
+  assert.equal(isoTimeInUtc('2025-05-01'), '2025-05-01T00:00:00.000Z');
+  assert.equal(isoTimeInUtc('May 1 2020'), undefined);
+  assert.equal(isoTimeInUtc('2025-13-01T00:00:00Z'), undefined);
 });

@@ -97,7 +97,8 @@ test('an id twice in one file is an error naming both lines; nothing is imported
       format: 'jsonl',
     }),
     (error: unknown) =>
-      error instanceof StoreError && error.message === "x:3: document 'd1' again (first on line 1): ids must be unique",
+      error instanceof StoreError &&
+      error.message === "x:3: expected a new document id, found 'd1' again (first at line 1)",
   );
   assert.deepEqual(snapshot(db), before);
   db.close();
@@ -130,11 +131,11 @@ test('imported labels must be on the scale; a pair judged twice in a file withou
   const qrels = { file: 'q.qrels', target: 'qrels', format: 'trec-qrels', annotator: 'nist' };
   await assert.rejects(
     db.importRecords('s', stream([judgment('q1', 'd1', 1, 1), judgment('q1', 'd2', 3, 2)]), qrels),
-    /^StoreError: q\.qrels:2: label 3 is not on the scale of study 's' \(0, 1, 2\)$/,
+    /^StoreError: x:2: label 3 is not on the scale of study 's' \(0, 1, 2\)$/,
   );
   await assert.rejects(
     db.importRecords('s', stream([judgment('q1', 'd1', 1, 1), judgment('q1', 'd1', 0, 4)]), qrels),
-    /q\.qrels:4: document 'd1' is judged again for query 'q1' \(first at q\.qrels:1\)/,
+    /x:4: expected one judgment of document 'd1' for query 'q1' by nist, found a second \(first at x:1\)/,
   );
   assert.equal(db.db.prepare('SELECT count(*) FROM judgment').pluck().get(), 0);
   db.close();
@@ -223,20 +224,20 @@ test('a batch of files is one import: a failing second file leaves the first out
         origin: { file: 'more.tsv', target: 'queries', format: 'trec-topics' },
       },
     ]),
-    /x:2: query 'q1' again \(first on q\.jsonl:1\): ids must be unique/,
+    /x:2: expected a new query id, found 'q1' again \(first at x:1\)/,
   );
   assert.deepEqual(snapshot(db), before);
   db.close();
 });
 
-test('pooling adds pairs with their best rank and origin; pooling deeper never drops a judgment', () => {
+test('pooling adds pairs with their best rank and origin; pooling deeper never drops a judgment', async () => {
   const db = openStudy();
   const ranking = (depth: number) =>
     new Map([
       ['q1', ['d3', 'd1', 'd2', 'd4'].slice(0, depth).map((docid, i) => ({ docid, rank: i + 1 }))],
       ['q2', ['d1', 'd5'].slice(0, depth).map((docid, i) => ({ docid, rank: i + 1 }))],
     ]);
-  const first = db.addPool('s', { run: { path: 'runs/bm25.trec', tag: 'bm25', depth: 2 }, queries: ranking(2) });
+  const first = await db.addPool('s', { run: { path: 'runs/bm25.trec', tag: 'bm25', depth: 2 }, queries: ranking(2) });
   assert.deepEqual([first.pooled, first.added, first.pairs], [4, 4, 4]);
   db.addJudgment({ study: 's', qid: 'q1', docid: 'd3', annotator: 'alice', label: 2, source: 'manual' });
   const other = new Map([
@@ -248,11 +249,14 @@ test('pooling adds pairs with their best rank and origin; pooling deeper never d
       ],
     ],
   ]);
-  const second = db.addPool('s', { run: { path: 'runs/e5.trec', tag: 'e5', depth: 2 }, queries: other });
+  const second = await db.addPool('s', { run: { path: 'runs/e5.trec', tag: 'e5', depth: 2 }, queries: other });
   assert.deepEqual([second.added, second.pairs], [1, 5]);
-  const deeper = db.addPool('s', { run: { path: 'runs/bm25.trec', tag: 'bm25', depth: 4 }, queries: ranking(4) });
+  const deeper = await db.addPool('s', { run: { path: 'runs/bm25.trec', tag: 'bm25', depth: 4 }, queries: ranking(4) });
   assert.deepEqual([deeper.added, deeper.pairs], [2, 7]);
-  const shallower = db.addPool('s', { run: { path: 'runs/bm25.trec', tag: 'bm25', depth: 1 }, queries: ranking(1) });
+  const shallower = await db.addPool('s', {
+    run: { path: 'runs/bm25.trec', tag: 'bm25', depth: 1 },
+    queries: ranking(1),
+  });
   assert.deepEqual([shallower.added, shallower.pairs], [0, 7], 'pooling shallower removes nothing');
   assert.deepEqual(db.currentLabels('s'), [{ qid: 'q1', docid: 'd3', annotator: 'alice', label: 2 }]);
   // d1 is rank 2 in bm25 and rank 1 in e5: its best rank is 1, and it has both origins.
