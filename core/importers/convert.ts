@@ -267,8 +267,7 @@ export class RecordConverter {
 
   /** Refuses a key seen before, naming the line of its first record. */
   private checkUnique(key: string, source: FieldSource, field: string, expected: string, found: () => string): void {
-    // Judgments are always checked here (the message can name the annotator and time); ids only when asked.
-    if (this.skipUniqueCheck && this.kind !== 'judgment') return;
+    if (this.skipUniqueCheck) return;
     const first = this.seen.get(key);
     if (first !== undefined) {
       throw new ImportError(source.position(field), expected, `${found()} again (first on line ${first})`, {

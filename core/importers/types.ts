@@ -75,9 +75,9 @@ export interface ImportOptions {
   /** Name used in positions (default: the path). */
   name?: string;
   /**
-   * The caller checks that query and document ids are unique itself — the task database stages records under a
-   * unique key, across all the files of an import — so the importer keeps no set of the ids it has seen (a million
-   * ids cost about 60 MB and a second per million records). Judgments are checked here still.
+   * The caller checks that ids and judgments are unique itself — the task database stages records under unique
+   * keys, across all the files of an import — so the importer keeps no set of what it has seen (a million ids cost
+   * about 60 MB and a second per million records).
    */
   idsCheckedByCaller?: boolean;
 }

@@ -10,7 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { StudyFileModel } from '../dsl/model.ts';
-import type { DocumentRecord, ImportedRecord, SourcePosition } from '../importers/types.ts';
+import type { DocumentRecord, ImportedRecord, JudgmentRecord, SourcePosition } from '../importers/types.ts';
 import { migrateDatabase } from './migrate.ts';
 import { openDatabase, type SqliteDatabase } from './sqliteDatabase.ts';
 
@@ -414,11 +414,14 @@ class Staging {
   /** `documentsPerStatement` documents in one INSERT: a large corpus stages about twice as fast as row by row. */
   private readonly insertDocuments;
   private readonly insertJudgment;
+  private readonly firstJudgment;
   private readonly firstOf;
 
   constructor(db: SqliteDatabase) {
     this.db = db;
     this.drop();
+    // Staged rows are thrown away whatever happens: the temp database needs no rollback journal.
+    db.pragma('temp.journal_mode = OFF');
     db.exec(`
       CREATE TEMP TABLE staged_query (qid TEXT PRIMARY KEY, text TEXT NOT NULL, instruction TEXT, parent_qid TEXT,
         type TEXT, split TEXT, metadata TEXT, file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL,
@@ -429,6 +432,9 @@ class Staging {
       CREATE TEMP TABLE staged_judgment (qid TEXT NOT NULL, docid TEXT NOT NULL, annotator TEXT NOT NULL,
         label INTEGER NOT NULL, created_at TEXT, source TEXT NOT NULL, rationale TEXT, shown_label INTEGER,
         file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL, at TEXT NOT NULL);
+      -- One judgment per (pair, annotator, time), and per (pair, annotator) in files without times: checked as rows
+      -- arrive (a repeat is an error naming both places).
+      CREATE UNIQUE INDEX temp.staged_judgment_key ON staged_judgment (qid, docid, annotator, ifnull(created_at, ''));
       CREATE TEMP TABLE staged_pool (pool INTEGER NOT NULL, qid TEXT NOT NULL, docid TEXT NOT NULL,
         rank INTEGER NOT NULL, PRIMARY KEY (pool, qid, docid)) WITHOUT ROWID;
     `);
@@ -442,7 +448,13 @@ class Staging {
       `INSERT INTO temp.staged_document VALUES ${Array(documentsPerStatement).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
        ON CONFLICT (docid) DO NOTHING`,
     );
-    this.insertJudgment = db.prepare('INSERT INTO temp.staged_judgment VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertJudgment = db.prepare(
+      'INSERT INTO temp.staged_judgment VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    );
+    this.firstJudgment = db.prepare(
+      `SELECT seq, line, at FROM temp.staged_judgment
+       WHERE qid = ? AND docid = ? AND annotator = ? AND ifnull(created_at, '') = ?`,
+    );
     this.firstOf = {
       query: db.prepare('SELECT seq, line, at FROM temp.staged_query WHERE qid = ?'),
       document: db.prepare('SELECT seq, line, at FROM temp.staged_document WHERE docid = ?'),
@@ -513,7 +525,7 @@ class Staging {
               `${describe(record.at)}: expected a source of ${[...judgmentSources].join(', ')}, found '${source}'`,
             );
           }
-          this.insertJudgment.run(
+          const result = this.insertJudgment.run(
             record.qid,
             record.docid,
             annotator,
@@ -527,6 +539,7 @@ class Staging {
             record.at.line,
             describe(record.at),
           );
+          if (result.changes === 0) this.repeatedJudgment(record, annotator);
         }
       }
       // The documents of an incomplete last statement, one by one.
@@ -545,6 +558,20 @@ class Staging {
     this.db.transaction(() => {
       for (const [qid, documents] of queries) for (const d of documents) stage.run(pool, qid, d.docid, d.rank);
     })();
+  }
+
+  private repeatedJudgment(record: JudgmentRecord, annotator: string): never {
+    const first = this.firstJudgment.get(record.qid, record.docid, annotator, record.createdAt ?? '') as {
+      seq: number;
+      at: string;
+      line: number;
+    };
+    const where = first.seq === this.seq ? `line ${first.line}` : first.at;
+    const when = record.createdAt === undefined ? '' : ` at ${record.createdAt}`;
+    throw new StoreError(
+      `${describe(record.at)}: expected one judgment of document '${record.docid}' for query '${record.qid}' by ` +
+        `${annotator}${when}, found a second (first at ${where})`,
+    );
   }
 
   /** The document of `documents` whose id was staged before (a statement inserted fewer rows than it had). */
@@ -623,34 +650,14 @@ class Staging {
     db.prepare(
       `INSERT INTO document (study_id, docid, title, body, format, parent_docid, metadata, source)
        SELECT ?, docid, title, body, format, parent_docid, metadata, file FROM temp.staged_document WHERE true
+       ORDER BY docid
        ON CONFLICT (study_id, docid) DO UPDATE SET title = excluded.title, body = excluded.body,
          format = excluded.format, parent_docid = excluded.parent_docid, metadata = excluded.metadata,
          source = excluded.source`,
     ).run(studyId);
 
-    // Judgments: one per (pair, annotator) in files without times (trec_eval refuses a pair judged twice too), and
-    // one per (pair, annotator, time) in label files; every label on the scale (else the first one off it is the
-    // error); then pairs and annotators, then the judgments not already there.
-    const twice = db
-      .prepare(
-        `WITH placed AS (
-           SELECT qid, docid, annotator, created_at, seq, line, at,
-             row_number() OVER (PARTITION BY qid, docid, annotator, created_at ORDER BY seq, line) AS n,
-             first_value(at) OVER (PARTITION BY qid, docid, annotator, created_at ORDER BY seq, line) AS first
-           FROM temp.staged_judgment
-         )
-         SELECT qid, docid, annotator, created_at, at, first FROM placed WHERE n = 2 ORDER BY seq, line LIMIT 1`,
-      )
-      .get() as
-      | { qid: string; docid: string; annotator: string; created_at: string | null; at: string; first: string }
-      | undefined;
-    if (twice !== undefined) {
-      const when = twice.created_at === null ? '' : ` at ${twice.created_at}`;
-      throw new StoreError(
-        `${twice.at}: expected one judgment of document '${twice.docid}' for query '${twice.qid}' by ` +
-          `${twice.annotator}${when}, found a second (first at ${twice.first})`,
-      );
-    }
+    // Judgments (each unique, checked as staged: see the staging key): every label on the scale (else the first one
+    // off it is the error); then pairs and annotators, then the judgments not already there.
     const firstWithLabel = db.prepare(
       'SELECT file, line, at FROM temp.staged_judgment WHERE label = ? ORDER BY seq, line LIMIT 1',
     );
@@ -671,7 +678,20 @@ class Staging {
     ).run();
     // A file without times (TREC qrels) is stamped with the import time. A row is added only when its label differs
     // from the latest *imported* judgment of that annotator for the pair: importing the same qrels again adds
-    // nothing, and does not undo a relabel made since in the editor; a changed file adds its changed labels.
+    // nothing, and does not undo a relabel made since in the editor; a changed file adds its changed labels. (When
+    // none of the file's annotators has judged anything in this study yet, there is nothing to compare with.)
+    const judgedBefore = count(
+      `SELECT EXISTS (SELECT 1 FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id
+         JOIN annotator AS a ON a.id = j.annotator_id
+         WHERE p.study_id = ? AND a.name IN (SELECT annotator FROM temp.staged_judgment))`,
+      studyId,
+    );
+    const unlessImportedBefore = judgedBefore
+      ? `WHERE NOT (s.created_at IS NULL AND (
+           SELECT i.label FROM judgment AS i
+           WHERE i.pair_id = p.id AND i.annotator_id = a.id AND i.source = 'imported'
+           ORDER BY i.created_at DESC, i.id DESC LIMIT 1) IS s.label)`
+      : 'WHERE true';
     const inserted = db
       .prepare(
         `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label)
@@ -679,10 +699,7 @@ class Staging {
          FROM temp.staged_judgment AS s
          JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid
          JOIN annotator AS a ON a.name = s.annotator
-         WHERE NOT (s.created_at IS NULL AND (
-           SELECT i.label FROM judgment AS i
-           WHERE i.pair_id = p.id AND i.annotator_id = a.id AND i.source = 'imported'
-           ORDER BY i.created_at DESC, i.id DESC LIMIT 1) IS s.label)
+         ${unlessImportedBefore}
          ORDER BY s.seq, s.line
          ON CONFLICT (pair_id, annotator_id, created_at) DO NOTHING`,
       )
