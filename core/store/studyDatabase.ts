@@ -299,6 +299,7 @@ export class StudyDatabase {
         staging.add(batch);
         counted.push({ ...origin, records: count });
       }
+      staging.finishFiles();
       for (const [i, pool] of pools.entries()) staging.addPool(i, pool.queries);
       return this.db
         .transaction((): ImportReport => {
@@ -426,9 +427,11 @@ class Staging {
       CREATE TEMP TABLE staged_query (qid TEXT PRIMARY KEY, text TEXT NOT NULL, instruction TEXT, parent_qid TEXT,
         type TEXT, split TEXT, metadata TEXT, file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL,
         at TEXT NOT NULL) WITHOUT ROWID;
-      CREATE TEMP TABLE staged_document (docid TEXT PRIMARY KEY, title TEXT, body TEXT NOT NULL, format TEXT NOT NULL,
+      -- Documents are appended as they come (a corpus is large: no index to maintain row by row); their ids are
+      -- indexed once all are in (finishFiles), which is also where a repeated id is found.
+      CREATE TEMP TABLE staged_document (docid TEXT NOT NULL, title TEXT, body TEXT NOT NULL, format TEXT NOT NULL,
         parent_docid TEXT, metadata TEXT, file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL,
-        at TEXT NOT NULL) WITHOUT ROWID;
+        at TEXT NOT NULL);
       CREATE TEMP TABLE staged_judgment (qid TEXT NOT NULL, docid TEXT NOT NULL, annotator TEXT NOT NULL,
         label INTEGER NOT NULL, created_at TEXT, source TEXT NOT NULL, rationale TEXT, shown_label INTEGER,
         file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL, at TEXT NOT NULL);
@@ -441,12 +444,9 @@ class Staging {
     this.insertQuery = db.prepare(
       'INSERT INTO temp.staged_query VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (qid) DO NOTHING',
     );
-    this.insertDocument = db.prepare(
-      'INSERT INTO temp.staged_document VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (docid) DO NOTHING',
-    );
+    this.insertDocument = db.prepare('INSERT INTO temp.staged_document VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertDocuments = db.prepare(
-      `INSERT INTO temp.staged_document VALUES ${Array(documentsPerStatement).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
-       ON CONFLICT (docid) DO NOTHING`,
+      `INSERT INTO temp.staged_document VALUES ${Array(documentsPerStatement).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
     );
     this.insertJudgment = db.prepare(
       'INSERT INTO temp.staged_judgment VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -455,10 +455,7 @@ class Staging {
       `SELECT seq, line, at FROM temp.staged_judgment
        WHERE qid = ? AND docid = ? AND annotator = ? AND ifnull(created_at, '') = ?`,
     );
-    this.firstOf = {
-      query: db.prepare('SELECT seq, line, at FROM temp.staged_query WHERE qid = ?'),
-      document: db.prepare('SELECT seq, line, at FROM temp.staged_document WHERE docid = ?'),
-    };
+    this.firstOf = { query: db.prepare('SELECT seq, line, at FROM temp.staged_query WHERE qid = ?') };
   }
 
   /** The next file's records follow. */
@@ -507,8 +504,7 @@ class Staging {
             describe(record.at),
           );
           if (documents.length === documentsPerStatement) {
-            const result = this.insertDocuments.run(values);
-            if (result.changes < documents.length) this.findRepeated(documents);
+            this.insertDocuments.run(values);
             documents.length = 0;
             values.length = 0;
           }
@@ -543,10 +539,7 @@ class Staging {
         }
       }
       // The documents of an incomplete last statement, one by one.
-      for (const [i, document] of documents.entries()) {
-        const result = this.insertDocument.run(values.slice(i * 10, i * 10 + 10));
-        if (result.changes === 0) this.repeated('document', document.docid, document.at);
-      }
+      for (let i = 0; i < documents.length; i++) this.insertDocument.run(values.slice(i * 10, i * 10 + 10));
     })();
   }
 
@@ -574,19 +567,32 @@ class Staging {
     );
   }
 
-  /** The document of `documents` whose id was staged before (a statement inserted fewer rows than it had). */
-  private findRepeated(documents: readonly DocumentRecord[]): never {
-    for (const document of documents) {
-      const first = this.firstOf.document.get(document.docid) as { seq: number; line: number };
-      if (first.seq !== this.seq || first.line !== document.at.line) {
-        this.repeated('document', document.docid, document.at);
-      }
+  /**
+   * After the last file: indexes the staged document ids (one sort, cheaper than keeping an index up to date row by
+   * row); an id staged twice fails the unique index and becomes the error it is, at its second place.
+   */
+  finishFiles(): void {
+    try {
+      this.db.exec('CREATE UNIQUE INDEX temp.staged_document_id ON staged_document (docid)');
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+      const again = this.db
+        .prepare(
+          `WITH placed AS (
+             SELECT docid, at, row_number() OVER (PARTITION BY docid ORDER BY seq, line) AS n,
+               first_value(at) OVER (PARTITION BY docid ORDER BY seq, line) AS first, seq, line
+             FROM temp.staged_document
+           )
+           SELECT docid, at, first FROM placed WHERE n = 2 ORDER BY seq, line LIMIT 1`,
+        )
+        .get() as { docid: string; at: string; first: string };
+      throw new StoreError(
+        `${again.at}: expected a new document id, found '${again.docid}' again (first at ${again.first})`,
+      );
     }
-    // Two records at the same place of one file cannot be; one id twice within a statement is found above.
-    throw new StoreError(`${this.origin.file}: a document could not be staged`);
   }
 
-  private repeated(kind: 'query' | 'document', id: string, at: SourcePosition): never {
+  private repeated(kind: 'query', id: string, at: SourcePosition): never {
     const first = this.firstOf[kind].get(id) as { seq: number; line: number; at: string };
     const where = first.seq === this.seq ? `line ${first.line}` : first.at;
     throw new StoreError(`${describe(at)}: expected a new ${kind} id, found '${id}' again (first at ${where})`);

@@ -98,7 +98,7 @@ test('an id twice in one file is an error naming both lines; nothing is imported
     }),
     (error: unknown) =>
       error instanceof StoreError &&
-      error.message === "x:3: expected a new document id, found 'd1' again (first at line 1)",
+      error.message === "x:3: expected a new document id, found 'd1' again (first at x:1)",
   );
   assert.deepEqual(snapshot(db), before);
   db.close();
