@@ -10,7 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { StudyFileModel } from '../dsl/model.ts';
-import type { DocumentRecord, ImportedRecord, JudgmentRecord, SourcePosition } from '../importers/types.ts';
+import type { DocumentRecord, ImportedRecord, SourcePosition } from '../importers/types.ts';
 import { migrateDatabase } from './migrate.ts';
 import { openDatabase, type SqliteDatabase } from './sqliteDatabase.ts';
 
@@ -415,7 +415,6 @@ class Staging {
   /** `documentsPerStatement` documents in one INSERT: a large corpus stages about twice as fast as row by row. */
   private readonly insertDocuments;
   private readonly insertJudgment;
-  private readonly firstJudgment;
   private readonly firstOf;
 
   constructor(db: SqliteDatabase) {
@@ -435,9 +434,6 @@ class Staging {
       CREATE TEMP TABLE staged_judgment (qid TEXT NOT NULL, docid TEXT NOT NULL, annotator TEXT NOT NULL,
         label INTEGER NOT NULL, created_at TEXT, source TEXT NOT NULL, rationale TEXT, shown_label INTEGER,
         file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL, at TEXT NOT NULL);
-      -- One judgment per (pair, annotator, time), and per (pair, annotator) in files without times: checked as rows
-      -- arrive (a repeat is an error naming both places).
-      CREATE UNIQUE INDEX temp.staged_judgment_key ON staged_judgment (qid, docid, annotator, ifnull(created_at, ''));
       CREATE TEMP TABLE staged_pool (pool INTEGER NOT NULL, qid TEXT NOT NULL, docid TEXT NOT NULL,
         rank INTEGER NOT NULL, PRIMARY KEY (pool, qid, docid)) WITHOUT ROWID;
     `);
@@ -448,13 +444,7 @@ class Staging {
     this.insertDocuments = db.prepare(
       `INSERT INTO temp.staged_document VALUES ${Array(documentsPerStatement).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
     );
-    this.insertJudgment = db.prepare(
-      'INSERT INTO temp.staged_judgment VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-    );
-    this.firstJudgment = db.prepare(
-      `SELECT seq, line, at FROM temp.staged_judgment
-       WHERE qid = ? AND docid = ? AND annotator = ? AND ifnull(created_at, '') = ?`,
-    );
+    this.insertJudgment = db.prepare('INSERT INTO temp.staged_judgment VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.firstOf = { query: db.prepare('SELECT seq, line, at FROM temp.staged_query WHERE qid = ?') };
   }
 
@@ -521,7 +511,7 @@ class Staging {
               `${describe(record.at)}: expected a source of ${[...judgmentSources].join(', ')}, found '${source}'`,
             );
           }
-          const result = this.insertJudgment.run(
+          this.insertJudgment.run(
             record.qid,
             record.docid,
             annotator,
@@ -535,7 +525,6 @@ class Staging {
             record.at.line,
             describe(record.at),
           );
-          if (result.changes === 0) this.repeatedJudgment(record, annotator);
         }
       }
       // The documents of an incomplete last statement, one by one.
@@ -553,20 +542,6 @@ class Staging {
     })();
   }
 
-  private repeatedJudgment(record: JudgmentRecord, annotator: string): never {
-    const first = this.firstJudgment.get(record.qid, record.docid, annotator, record.createdAt ?? '') as {
-      seq: number;
-      at: string;
-      line: number;
-    };
-    const where = first.seq === this.seq ? `line ${first.line}` : first.at;
-    const when = record.createdAt === undefined ? '' : ` at ${record.createdAt}`;
-    throw new StoreError(
-      `${describe(record.at)}: expected one judgment of document '${record.docid}' for query '${record.qid}' by ` +
-        `${annotator}${when}, found a second (first at ${where})`,
-    );
-  }
-
   /**
    * After the last file: indexes the staged document ids (one sort, cheaper than keeping an index up to date row by
    * row); an id staged twice fails the unique index and becomes the error it is, at its second place.
@@ -576,20 +551,46 @@ class Staging {
       this.db.exec('CREATE UNIQUE INDEX temp.staged_document_id ON staged_document (docid)');
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
-      const again = this.db
-        .prepare(
-          `WITH placed AS (
-             SELECT docid, at, row_number() OVER (PARTITION BY docid ORDER BY seq, line) AS n,
-               first_value(at) OVER (PARTITION BY docid ORDER BY seq, line) AS first, seq, line
-             FROM temp.staged_document
-           )
-           SELECT docid, at, first FROM placed WHERE n = 2 ORDER BY seq, line LIMIT 1`,
-        )
-        .get() as { docid: string; at: string; first: string };
+      const again = this.secondPlace('staged_document', 'docid') as { docid: string; at: string; first: string };
       throw new StoreError(
         `${again.at}: expected a new document id, found '${again.docid}' again (first at ${again.first})`,
       );
     }
+    // One judgment per (pair, annotator, time), and per (pair, annotator) in files without times.
+    try {
+      this.db.exec(
+        "CREATE UNIQUE INDEX temp.staged_judgment_key ON staged_judgment (qid, docid, annotator, ifnull(created_at, ''))",
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+      const again = this.secondPlace('staged_judgment', "qid, docid, annotator, ifnull(created_at, '')") as {
+        qid: string;
+        docid: string;
+        annotator: string;
+        created_at: string | null;
+        at: string;
+        first: string;
+      };
+      const when = again.created_at === null ? '' : ` at ${again.created_at}`;
+      throw new StoreError(
+        `${again.at}: expected one judgment of document '${again.docid}' for query '${again.qid}' by ` +
+          `${again.annotator}${when}, found a second (first at ${again.first})`,
+      );
+    }
+  }
+
+  /** The first row of `table` whose `key` an earlier row has, with that earlier row's position (`first`). */
+  private secondPlace(table: string, key: string): unknown {
+    return this.db
+      .prepare(
+        `WITH placed AS (
+           SELECT *, row_number() OVER (PARTITION BY ${key} ORDER BY seq, line) AS n,
+             first_value(at) OVER (PARTITION BY ${key} ORDER BY seq, line) AS first
+           FROM temp.${table}
+         )
+         SELECT * FROM placed WHERE n = 2 ORDER BY seq, line LIMIT 1`,
+      )
+      .get();
   }
 
   private repeated(kind: 'query', id: string, at: SourcePosition): never {

@@ -198,7 +198,7 @@ test('label files: a conflicting judgment at the same time, or an unknown source
   assert.equal(twice.status, 1);
   assert.match(
     twice.stderr,
-    /^twice\.csv:3:1: expected one judgment of document 'd1' for query 'q1' by bob at 2026-01-01T00:00:00\.000Z, found a second \(first at line 2\)\n$/,
+    /^twice\.csv:3:1: expected one judgment of document 'd1' for query 'q1' by bob at 2026-01-01T00:00:00\.000Z, found a second \(first at twice\.csv:2:1\)\n$/,
   );
   writeFileSync(join(root, 'source.csv'), `${header}q1,d1,bob,1,2026-01-01T00:00:00Z,llm\n`);
   const source = cli(root, 'import', 'wqt.assess', '--labels', 'source.csv');

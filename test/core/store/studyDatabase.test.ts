@@ -135,7 +135,7 @@ test('imported labels must be on the scale; a pair judged twice in a file withou
   );
   await assert.rejects(
     db.importRecords('s', stream([judgment('q1', 'd1', 1, 1), judgment('q1', 'd1', 0, 4)]), qrels),
-    /x:4: expected one judgment of document 'd1' for query 'q1' by nist, found a second \(first at line 1\)/,
+    /x:4: expected one judgment of document 'd1' for query 'q1' by nist, found a second \(first at x:1\)/,
   );
   assert.equal(db.db.prepare('SELECT count(*) FROM judgment').pluck().get(), 0);
   db.close();
