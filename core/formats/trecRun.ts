@@ -68,6 +68,43 @@ export interface RunSummary {
   runid: string;
 }
 
+/**
+ * The score of a run line split into `fields` (`count` of them), or the FormatError trec_eval's reader would
+ * stop at: fewer than 6 fields, a score that is not a finite number. Shared by eval and pooling.
+ */
+export function runLineScore(
+  file: string,
+  line: number,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  fields: FieldSplitter,
+  count: number,
+): number {
+  const { starts, ends } = fields;
+  if (count < 6) {
+    throw new FormatError(
+      file,
+      line,
+      columnOf(bytes, start, end),
+      `expected 6 fields 'qid Q0 docid rank score tag', found ${count}`,
+    );
+  }
+  const score = parseFloatField(bytes, starts[4]!, ends[4]!);
+  if (!Number.isFinite(score)) {
+    const text = fieldText(bytes, starts[4]!, ends[4]!);
+    throw new FormatError(
+      file,
+      line,
+      columnOf(bytes, start, starts[4]!),
+      Number.isNaN(score)
+        ? `expected a decimal score, found '${text}'`
+        : `score '${text}' is beyond the range of a double`,
+    );
+  }
+  return score;
+}
+
 /** Thrown inside the streaming pass when a query comes back after another one started. */
 class InterleavedQueries extends Error {}
 
@@ -123,26 +160,7 @@ async function readRunPass(
     const count = fields.split(bytes, start, end);
     const { starts, ends } = fields;
     if (bytes[starts[0]!] === 35) return; // '#' comment line
-    if (count < 6) {
-      throw new FormatError(
-        file,
-        line,
-        columnOf(bytes, start, end),
-        `expected 6 fields 'qid Q0 docid rank score tag', found ${count}`,
-      );
-    }
-    const score = parseFloatField(bytes, starts[4]!, ends[4]!);
-    if (!Number.isFinite(score)) {
-      const text = fieldText(bytes, starts[4]!, ends[4]!);
-      throw new FormatError(
-        file,
-        line,
-        columnOf(bytes, start, starts[4]!),
-        Number.isNaN(score)
-          ? `expected a decimal score, found '${text}'`
-          : `score '${text}' is beyond the range of a double`,
-      );
-    }
+    const score = runLineScore(file, line, bytes, start, end, fields, count);
     dataLines++;
     if (!sameBytes(runidBytes, bytes, starts[5]!, ends[5]!))
       runidBytes = Buffer.from(bytes.subarray(starts[5]!, ends[5]!));

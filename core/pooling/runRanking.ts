@@ -4,7 +4,8 @@
 // a malformed line is a FormatError at its position, as in eval.
 import { FormatError } from '../formats/formatError.ts';
 import { readLines } from '../formats/lineReader.ts';
-import { columnOf, FieldSplitter, fieldText, isBlankLine, parseFloatField } from '../formats/trecFields.ts';
+import { columnOf, FieldSplitter, fieldText, isBlankLine } from '../formats/trecFields.ts';
+import { runLineScore } from '../formats/trecRun.ts';
 
 export interface RankedDocument {
   docid: string;
@@ -50,23 +51,7 @@ export async function readRunRanking(file: string, depth: number): Promise<RunRa
     const count = fields.split(bytes, start, end);
     const { starts, ends } = fields;
     if (bytes[starts[0]!] === 35) return;
-    if (count < 6) {
-      throw new FormatError(
-        file,
-        line,
-        columnOf(bytes, start, end),
-        `expected 6 fields 'qid Q0 docid rank score tag', found ${count}`,
-      );
-    }
-    const score = parseFloatField(bytes, starts[4]!, ends[4]!);
-    if (!Number.isFinite(score)) {
-      throw new FormatError(
-        file,
-        line,
-        columnOf(bytes, start, starts[4]!),
-        `expected a decimal score, found '${fieldText(bytes, starts[4]!, ends[4]!)}'`,
-      );
-    }
+    const score = runLineScore(file, line, bytes, start, end, fields, count);
     lines++;
     const qid = fieldText(bytes, starts[0]!, ends[0]!);
     const docid = fieldText(bytes, starts[2]!, ends[2]!);
