@@ -91,7 +91,7 @@ export interface SyncReport {
   addedScaleValues: Record<string, number[]>;
 }
 
-/** Documents per multi-row INSERT into the staging table (8 values each: 512 parameters). */
+/** Documents (10 values each) or judgments (12 each) per multi-row INSERT into the staging tables. */
 const documentsPerStatement = 64;
 
 /** Records collected before they are written to the temp tables in one transaction. */
@@ -415,6 +415,7 @@ class Staging {
   /** `documentsPerStatement` documents in one INSERT: a large corpus stages about twice as fast as row by row. */
   private readonly insertDocuments;
   private readonly insertJudgment;
+  private readonly insertJudgments;
   private readonly firstOf;
 
   constructor(db: SqliteDatabase) {
@@ -444,7 +445,11 @@ class Staging {
     this.insertDocuments = db.prepare(
       `INSERT INTO temp.staged_document VALUES ${Array(documentsPerStatement).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
     );
-    this.insertJudgment = db.prepare('INSERT INTO temp.staged_judgment VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const judgmentRow = `(${Array(12).fill('?').join(', ')})`;
+    this.insertJudgment = db.prepare(`INSERT INTO temp.staged_judgment VALUES ${judgmentRow}`);
+    this.insertJudgments = db.prepare(
+      `INSERT INTO temp.staged_judgment VALUES ${Array(documentsPerStatement).fill(judgmentRow).join(', ')}`,
+    );
     this.firstOf = { query: db.prepare('SELECT seq, line, at FROM temp.staged_query WHERE qid = ?') };
   }
 
@@ -462,6 +467,7 @@ class Staging {
       Object.keys(value).length === 0 ? null : JSON.stringify(value);
     const documents: DocumentRecord[] = [];
     const values: unknown[] = [];
+    const judgmentValues: unknown[] = [];
     this.db.transaction(() => {
       for (const record of batch) {
         if (record.kind === 'query') {
@@ -511,7 +517,7 @@ class Staging {
               `${describe(record.at)}: expected a source of ${[...judgmentSources].join(', ')}, found '${source}'`,
             );
           }
-          this.insertJudgment.run(
+          judgmentValues.push(
             record.qid,
             record.docid,
             annotator,
@@ -525,8 +531,13 @@ class Staging {
             record.at.line,
             describe(record.at),
           );
+          if (judgmentValues.length === documentsPerStatement * 12) {
+            this.insertJudgments.run(judgmentValues);
+            judgmentValues.length = 0;
+          }
         }
       }
+      for (let i = 0; i < judgmentValues.length; i += 12) this.insertJudgment.run(judgmentValues.slice(i, i + 12));
       // The documents of an incomplete last statement, one by one.
       for (let i = 0; i < documents.length; i++) this.insertDocument.run(values.slice(i * 10, i * 10 + 10));
     })();
@@ -672,6 +683,10 @@ class Staging {
       const first = firstWithLabel.get(label) as { file: string; line: number; at: string };
       checkLabel({ value: label, at: { file: first.file, line: first.line }, text: first.at });
     }
+    // (An annotator is added with their first judgment: one not in the annotator table has judged nothing.)
+    const judgedBefore = count(
+      'SELECT EXISTS (SELECT 1 FROM annotator WHERE name IN (SELECT DISTINCT annotator FROM temp.staged_judgment))',
+    );
     // Later than every judgment there is, so that a changed label is the current one even within a millisecond.
     const now = laterThan(db.prepare('SELECT max(created_at) FROM judgment').pluck().get() as string | null);
     db.prepare(
@@ -687,12 +702,6 @@ class Staging {
     // from the latest *imported* judgment of that annotator for the pair: importing the same qrels again adds
     // nothing, and does not undo a relabel made since in the editor; a changed file adds its changed labels. (When
     // none of the file's annotators has judged anything in this study yet, there is nothing to compare with.)
-    const judgedBefore = count(
-      `SELECT EXISTS (SELECT 1 FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id
-         JOIN annotator AS a ON a.id = j.annotator_id
-         WHERE p.study_id = ? AND a.name IN (SELECT annotator FROM temp.staged_judgment))`,
-      studyId,
-    );
     const unlessImportedBefore = judgedBefore
       ? `WHERE NOT (s.created_at IS NULL AND (
            SELECT i.label FROM judgment AS i
@@ -707,7 +716,6 @@ class Staging {
          JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid
          JOIN annotator AS a ON a.name = s.annotator
          ${unlessImportedBefore}
-         ORDER BY s.seq, s.line
          ON CONFLICT (pair_id, annotator_id, created_at) DO NOTHING`,
       )
       .run(now, studyId);
