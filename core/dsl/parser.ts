@@ -525,29 +525,13 @@ class Parser {
       if (!this.recovering) this.expected('`{` and the scale values (`VALUE "label" key "k"`)');
       return statement;
     }
-    const open = this.advance();
-    open.layout = 'scale';
-    const openRange = this.rangeOf(open);
-    this.recovering = false;
-    for (;;) {
-      const token = this.peek();
-      if (this.isPunct(token, '}')) {
-        this.advance();
-        break;
-      }
-      if (!token || this.isStatementWord(token) || this.atBlockHeader()) {
-        this.unclosed('the scale', openRange);
-        return statement;
-      }
-      if (token.kind === 'number') {
-        this.recovering = false;
-        entries.push(this.parseScaleEntry());
-        continue;
-      }
-      if (!this.recovering) this.expected('a scale value (`VALUE "label" key "k" ["description"]`) or `}`');
-      this.skipOne();
-    }
-    this.recovering = false;
+    this.parseBraced(
+      'the scale',
+      'scale',
+      'number',
+      'a scale value (`VALUE "label" key "k" ["description"]`) or `}`',
+      () => entries.push(this.parseScaleEntry()),
+    );
     return statement;
   }
 
@@ -768,8 +752,22 @@ class Parser {
 
   /** A `{ NAME … }` list (taxonomy, rubric dimensions); `entry` parses one entry from its name. */
   private parseList(what: string, expectedEntry: string, entry: (name: Token) => void): void {
+    this.parseBraced(what, 'list', 'name', expectedEntry, () => entry(this.advance()));
+  }
+
+  /**
+   * The entries of a `{ … }` whose `{` is next: `entry` parses one, starting at a token of `entryKind`; anything
+   * else is reported once and skipped; a statement keyword or block header before the `}` ends it as unclosed.
+   */
+  private parseBraced(
+    what: string,
+    layout: 'scale' | 'list',
+    entryKind: 'number' | 'name',
+    expectedEntry: string,
+    entry: () => void,
+  ): void {
     const open = this.advance();
-    open.layout = 'list';
+    open.layout = layout;
     const openRange = this.rangeOf(open);
     this.recovering = false;
     for (;;) {
@@ -782,9 +780,9 @@ class Parser {
         this.unclosed(what, openRange);
         return;
       }
-      if (token.kind === 'name') {
+      if (token.kind === entryKind) {
         this.recovering = false;
-        entry(this.advance());
+        entry();
         continue;
       }
       if (!this.recovering) this.expected(expectedEntry);
