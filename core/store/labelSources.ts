@@ -33,7 +33,9 @@ function knownAnnotators(db: SqliteDatabase, studyId: number, kind: 'human' | 'l
   return db
     .prepare(
       `SELECT DISTINCT a.name FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id
-       JOIN annotator AS a ON a.id = j.annotator_id WHERE p.study_id = ? AND a.kind = ? ORDER BY a.name`,
+       JOIN annotator AS a ON a.id = j.annotator_id WHERE p.study_id = ? AND a.kind = ?
+         AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
+       ORDER BY a.name`,
     )
     .pluck()
     .all(studyId, kind) as string[];
@@ -61,7 +63,7 @@ function majorityLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
     .all(studyId) as PairLabel[];
 }
 
-/** The latest adjudicated label per pair (whoever adjudicated). */
+/** The latest adjudicated label per pair (whoever adjudicated) that is not retracted. */
 function adjudicatedLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
   return db
     .prepare(
@@ -70,6 +72,7 @@ function adjudicatedLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
            row_number() OVER (PARTITION BY j.pair_id ORDER BY j.created_at DESC, j.id DESC) AS place
          FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id
          WHERE p.study_id = ? AND j.source = 'adjudicated'
+           AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
        )
        SELECT qid, docid, label FROM adjudications WHERE place = 1 ORDER BY qid, docid`,
     )

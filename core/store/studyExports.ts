@@ -97,18 +97,20 @@ export function exportQrels(db: SqliteDatabase, studyId: number, from: string, f
   );
 }
 
+/** Every judgment of the study but the retracted (undone) ones: an undone label does not leave the database. */
 function judgments(db: SqliteDatabase, studyId: number): IterableIterator<JudgmentRow> {
   return db
     .prepare(
       `SELECT p.qid, p.docid, a.name AS annotator, j.label, j.created_at, j.source, j.rationale, j.shown_label,
          EXISTS (SELECT 1 FROM current_judgment AS c WHERE c.id = j.id) AS current
        FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
-       WHERE p.study_id = ? ORDER BY p.qid, p.docid, a.name, j.created_at, j.id`,
+       WHERE p.study_id = ? AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
+       ORDER BY p.qid, p.docid, a.name, j.created_at, j.id`,
     )
     .iterate(studyId) as IterableIterator<JudgmentRow>;
 }
 
-/** Every judgment (history included) as one JSON object per line, with its provenance. */
+/** Every judgment (history included, undone ones left out) as one JSON object per line, with its provenance. */
 export function exportJudgmentsJsonl(db: SqliteDatabase, studyId: number, file: string): Promise<number> {
   return writeAtomically(
     file,
@@ -137,7 +139,7 @@ function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** Every judgment as a row of the long-format label file (header first). */
+/** Every judgment (undone ones left out) as a row of the long-format label file (header first). */
 export function exportLabels(db: SqliteDatabase, studyId: number, file: string): Promise<number> {
   return writeAtomically(
     file,

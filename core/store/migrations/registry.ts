@@ -2,6 +2,7 @@
 // at every older version and migrates it.
 import { initialSchema } from './001_initial.ts';
 import { labellingDetail } from './002_labellingDetail.ts';
+import { labellingSession } from './003_labellingSession.ts';
 import type { Migration } from './migration.ts';
 
-export const migrations: readonly Migration[] = [initialSchema, labellingDetail];
+export const migrations: readonly Migration[] = [initialSchema, labellingDetail, labellingSession];

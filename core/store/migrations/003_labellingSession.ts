@@ -1,0 +1,50 @@
+import type { Migration } from './migration.ts';
+
+// What a labelling session needs beyond 001/002: undo as a retraction (judgments stay append-only, the history is
+// kept, and a retracted judgment is never current, so the annotator's previous label — or none — is current
+// again), where each annotator was in their queue, a judge's confidence in a suggestion, and the indexes that make
+// every per-label step of a session an indexed lookup on a study of a million pairs.
+export const labellingSession: Migration = {
+  version: 3,
+  description: 'judgment retraction (undo), label cursors, suggestion confidence, labelling indexes',
+  sql: `
+CREATE TABLE judgment_retraction (
+  judgment_id  INTEGER PRIMARY KEY REFERENCES judgment (id),
+  retracted_at TEXT NOT NULL
+);
+
+-- The current label of each (pair, annotator): the latest judgment that is not retracted. When every judgment an
+-- annotator made of a pair is retracted, the pair is unlabelled for them.
+DROP VIEW current_judgment;
+CREATE VIEW current_judgment AS
+SELECT j.*
+FROM judgment AS j
+WHERE NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
+  AND NOT EXISTS (
+    SELECT 1 FROM judgment AS later
+    WHERE later.pair_id = j.pair_id AND later.annotator_id = j.annotator_id
+      AND (later.created_at > j.created_at OR (later.created_at = j.created_at AND later.id > j.id))
+      AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = later.id)
+  );
+
+-- Where an annotator was in a study's queue: its order and filter, and the pair (not the position, which changes
+-- when the queue is rebuilt). NULL pair: the start.
+CREATE TABLE label_cursor (
+  study_id        INTEGER NOT NULL REFERENCES study (id),
+  annotator_id    INTEGER NOT NULL REFERENCES annotator (id),
+  queue_order     TEXT NOT NULL,
+  unlabelled_only INTEGER NOT NULL CHECK (unlabelled_only IN (0, 1)),
+  pair_id         INTEGER REFERENCES pair (id),
+  updated_at      TEXT NOT NULL,
+  PRIMARY KEY (study_id, annotator_id)
+) WITHOUT ROWID;
+
+-- Share of the judge's votes for the suggested label, 0–1; NULL when the judge did not vote.
+ALTER TABLE suggestion ADD COLUMN confidence REAL CHECK (confidence BETWEEN 0 AND 1);
+
+-- An annotator's assignment in pair order (their queue, their progress).
+CREATE INDEX assignment_by_annotator ON assignment (annotator_id, pair_id);
+-- The chunks of a parent document in document-id order (neighbouring chunks).
+CREATE INDEX document_by_parent ON document (study_id, parent_docid);
+`,
+};
