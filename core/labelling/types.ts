@@ -1,0 +1,134 @@
+// What a labelling session hands the Label view: plain, structured-clone-safe data (webview/protocol.ts carries it).
+// The host decides what an annotator may see (blind mode); the view shows what it gets and keeps no state of its own.
+import type { DeriveExpression, ScaleEntryModel } from '../dsl/model.ts';
+
+/** How the queue is ordered. */
+export type QueueOrder =
+  /** Query by query (import order of the queries), each query's pairs by best pool rank. */
+  | 'query'
+  /** Best pool rank across all queries first (rank 1 of every query, then rank 2, …). */
+  | 'rank'
+  /** Pairs whose LLM suggestions are least confident first; pairs without a suggestion last. */
+  | 'confidence'
+  /** Pairs whose current labels (any annotator, LLM judges included) disagree first, most distinct labels first. */
+  | 'disagreement';
+
+export interface QueueSettings {
+  order: QueueOrder;
+  /** Only pairs this annotator has not labelled yet (when the queue is built; labelling does not reshuffle it). */
+  unlabelledOnly: boolean;
+}
+
+export type DocumentFormat = 'plain' | 'markdown' | 'html' | 'table-json' | 'code';
+
+export interface DocumentView {
+  docid: string;
+  title?: string;
+  body: string;
+  format: DocumentFormat;
+  /** Other fields of the corpus record, as imported. */
+  metadata: Record<string, unknown>;
+  parentDocid?: string;
+  /** Chunks of the same parent before and after this one (import order), for "show neighbouring chunks". */
+  chunk?: { index: number; count: number; previousDocid?: string; nextDocid?: string };
+}
+
+export interface QueryView {
+  qid: string;
+  text: string;
+  instruction?: string;
+  /** The study's `conditions from FIELD`, split into numbered conditions (1-based in the store). */
+  conditions: string[];
+  type?: string;
+  metadata: Record<string, unknown>;
+}
+
+/** A label some other annotator (human or LLM judge) gave, shown only when the study is not blind or after labelling. */
+export interface OtherLabel {
+  annotator: string;
+  kind: 'human' | 'llm';
+  label: number;
+  source: string;
+  rationale?: string;
+  at: string;
+}
+
+export interface SuggestionView {
+  judge: string;
+  /** null: the judge's output could not be parsed into a label. */
+  label: number | null;
+  rationale?: string;
+  /** Share of votes for the label, 0–1, when the judge voted. */
+  confidence?: number;
+}
+
+export interface MyLabel {
+  label: number;
+  at: string;
+  note?: string;
+  conditions: boolean[];
+  aspects: Record<string, boolean>;
+}
+
+export interface PairView {
+  /** Position in the current queue (0-based) and the queue's version: a reordered queue is a new version. */
+  position: number;
+  queueVersion: number;
+  pairId: number;
+  bestRank?: number;
+  query: QueryView;
+  /** Missing when the corpus does not have the document (a run or qrels file named it). */
+  document?: DocumentView;
+  /** This annotator's current label, if any. */
+  mine?: MyLabel;
+  /** Empty in blind mode until this annotator has labelled the pair. */
+  others: OtherLabel[];
+  suggestions: SuggestionView[];
+  /** True when blind mode is hiding other labels and suggestions of this pair right now. */
+  hidden: boolean;
+}
+
+export interface Progress {
+  /** Pairs in this annotator's assignment (all pairs when the study assigns none). */
+  assigned: number;
+  /** Of those, labelled by this annotator. */
+  judged: number;
+}
+
+export interface StudyView {
+  studyFile: string;
+  study: string;
+  title?: string;
+  annotator: string;
+  scale: ScaleEntryModel[];
+  aspects: { name: string; question: string }[];
+  hasConditions: boolean;
+  /** The study has a `derive` rule: toggling aspects and conditions proposes a label (Enter commits it). */
+  derives: boolean;
+  /** The `derive` rule itself, so the view can propose the label as toggles change (core/dsl/evaluateDerive.ts). */
+  derive?: DeriveExpression;
+  /** The study's adjudicator: never blind. */
+  adjudicator?: string;
+  blind: boolean;
+  /** Guidelines file as written in the study file, if it declares one. */
+  guidelines?: string;
+}
+
+export interface SessionState {
+  study: StudyView;
+  queue: QueueSettings & { version: number; length: number };
+  progress: Progress;
+  /** Where the annotator was (or 0). */
+  position: number;
+}
+
+export interface CommitLabel {
+  position: number;
+  pairId: number;
+  label: number;
+  note?: string;
+  conditions?: boolean[];
+  aspects?: Record<string, boolean>;
+  /** What the view showed before the decision (a suggestion's label), recorded with the judgment. */
+  shownLabel?: number;
+}

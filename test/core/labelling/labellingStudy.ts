@@ -1,0 +1,149 @@
+// A small real study for the labelling tests: a study file in a scratch folder, its database synced from it, and
+// queries, documents and a pooled run imported through StudyDatabase.importBatch (the path every import takes).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
+import type { StudyModel } from '../../../core/dsl/model.ts';
+import type { ImportedRecord } from '../../../core/importers/types.ts';
+import { LabelSession } from '../../../core/labelling/labelSession.ts';
+import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
+import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import { nativeDir, scratchDir } from '../../helpers.ts';
+
+export const nativeBinding = locateNativeBinding(nativeDir);
+
+export interface FixtureQuery {
+  qid: string;
+  text: string;
+  instruction?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface FixtureDocument {
+  docid: string;
+  body: string;
+  title?: string;
+  parent?: string;
+}
+
+export interface LabellingStudyOptions {
+  queries: FixtureQuery[];
+  documents: FixtureDocument[];
+  /** qid → docids in rank order: one run, pooled to the longest list. */
+  ranking: Record<string, string[]>;
+  /** Statements inside the study block (annotators, blind, aspects, conditions, …). */
+  extra?: string;
+  /** Written as guidelines.md and declared, when given. */
+  guidelines?: string;
+}
+
+export interface LabellingStudy {
+  folder: string;
+  studyFile: string;
+  study: StudyModel;
+  database: StudyDatabase;
+  studyId: number;
+  session(annotator: string, now?: () => Date): LabelSession;
+  /** The pair id of (qid, docid). */
+  pairId(qid: string, docid: string): number;
+  /** Pools a run of `ranking` again (a deeper pool adds pairs). */
+  pool(ranking: Record<string, string[]>, path?: string): Promise<void>;
+  close(): void;
+}
+
+async function* records(list: ImportedRecord[]): AsyncIterable<ImportedRecord> {
+  yield* list;
+}
+
+export function studyText(options: Pick<LabellingStudyOptions, 'extra' | 'guidelines'>): string {
+  return `study "s" {
+  title "Labelling test"
+${options.guidelines !== undefined ? '  guidelines "guidelines.md"\n' : ''}  queries "queries.jsonl" { id: qid  text: query  instruction: instr }
+  corpus  "corpus.jsonl"  { id: docid  body: text }
+  pool    "run.trec" depth 10
+  scale ordinal {
+    0 "Not relevant"  key "0"
+    1 "Relevant"      key "1"
+    2 "Highly"        key "2"
+  }
+${options.extra ?? ''}
+}
+`;
+}
+
+export async function labellingStudy(options: LabellingStudyOptions): Promise<LabellingStudy> {
+  const folder = scratchDir('qrels-studio-labelling-');
+  const studyFile = join(folder, 's.assess');
+  const text = studyText(options);
+  writeFileSync(studyFile, text);
+  if (options.guidelines !== undefined) writeFileSync(join(folder, 'guidelines.md'), options.guidelines);
+  const study = resolveStudies(parseStudyFile(text), studyFile).studies[0]!;
+  const database = StudyDatabase.open(studyDatabasePath(studyFile), { nativeBinding });
+  database.syncStudies(resolveStudies(parseStudyFile(text), studyFile));
+  const at = (line: number) => ({ file: 'fixture', line });
+  const imported: ImportedRecord[] = [
+    ...options.queries.map(
+      (q, i): ImportedRecord => ({
+        kind: 'query',
+        qid: q.qid,
+        text: q.text,
+        ...(q.instruction !== undefined && { instruction: q.instruction }),
+        metadata: q.metadata ?? {},
+        at: at(i + 1),
+      }),
+    ),
+    ...options.documents.map(
+      (d, i): ImportedRecord => ({
+        kind: 'document',
+        docid: d.docid,
+        body: d.body,
+        ...(d.title !== undefined && { title: d.title }),
+        ...(d.parent !== undefined && { parent: d.parent }),
+        format: 'plain',
+        metadata: {},
+        at: at(i + 1),
+      }),
+    ),
+  ];
+  await database.importBatch('s', [
+    { records: records(imported), origin: { file: 'fixture', target: 'x', format: 'x' } },
+  ]);
+  const pool = async (ranking: Record<string, string[]>, path = 'run.trec') => {
+    const queries = new Map(
+      Object.entries(ranking).map(([qid, docids]) => [qid, docids.map((docid, i) => ({ docid, rank: i + 1 }))]),
+    );
+    const depth = Math.max(1, ...Object.values(ranking).map((docids) => docids.length));
+    await database.addPool('s', { run: { path, tag: 'run', depth }, queries });
+  };
+  await pool(options.ranking);
+  const studyId = database.studyId('s');
+  return {
+    folder,
+    studyFile,
+    study,
+    database,
+    studyId,
+    session: (annotator, now) => LabelSession.open(database, { studyFile, study, annotator, ...(now && { now }) }),
+    pairId: (qid, docid) =>
+      database.db
+        .prepare('SELECT id FROM pair WHERE study_id = ? AND qid = ? AND docid = ?')
+        .pluck()
+        .get(studyId, qid, docid) as number,
+    pool,
+    close: () => database.close(),
+  };
+}
+
+/** `queries` queries q1… with `perQuery` documents each (d<q>-<n>, ranked in that order). */
+export function plainStudy(queries: number, perQuery: number): Omit<LabellingStudyOptions, 'extra'> {
+  const result: Omit<LabellingStudyOptions, 'extra'> = { queries: [], documents: [], ranking: {} };
+  for (let q = 1; q <= queries; q++) {
+    result.queries.push({ qid: `q${q}`, text: `query ${q}` });
+    result.ranking[`q${q}`] = [];
+    for (let d = 1; d <= perQuery; d++) {
+      result.documents.push({ docid: `d${q}-${d}`, body: `document ${d} for query ${q}` });
+      result.ranking[`q${q}`]!.push(`d${q}-${d}`);
+    }
+  }
+  return result;
+}
