@@ -1,12 +1,11 @@
 // `qrels-studio import STUDY`: loads what the study file declares — its queries, its corpus, its pooled runs and
 // the qrels it imports — into the study's database; with files named on the command line (--queries, --corpus,
 // --qrels, --labels), those files only. All or nothing: every file is read and checked before anything is written,
-// and one short transaction writes it all.
+// and one short transaction writes it all (core/store/declaredImport.ts, which the extension runs too).
 import { resolve } from 'node:path';
-import { importerFor } from '../../core/importers/registry.ts';
-import type { DocumentFormat, ImportOptions, ImportTarget } from '../../core/importers/types.ts';
-import { readRunRanking } from '../../core/pooling/runRanking.ts';
-import type { ImportOrigin, ImportReport, PoolInput, RowCounts } from '../../core/store/studyDatabase.ts';
+import type { ImportTarget } from '../../core/importers/types.ts';
+import { ImportRequestError, importDeclaredSources, type NamedImportFile } from '../../core/store/declaredImport.ts';
+import type { ImportReport, RowCounts } from '../../core/store/studyDatabase.ts';
 import { type CliCommand, UsageError } from '../cliContext.ts';
 import { openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 
@@ -82,13 +81,6 @@ function parseArguments(args: string[]): { study: string; name?: string; files: 
   return { study, ...(name !== undefined ? { name } : {}), files, pools };
 }
 
-/** The document format a study's corpus `format:` names. */
-function documentFormatOf(format: 'markdown' | 'html' | 'text' | 'json' | undefined): DocumentFormat | undefined {
-  if (format === 'json') return 'table-json';
-  if (format === 'text') return 'plain';
-  return format;
-}
-
 function counts(what: string, c: RowCounts): string {
   return `${what}: ${c.added} added, ${c.updated} updated, ${c.unchanged} unchanged\n`;
 }
@@ -115,79 +107,25 @@ export const importCommand: CliCommand = {
     const opened = await openStudyDatabase(parsed.study, parsed.name, context);
     const { study, folder, database } = opened;
     try {
-      const sources: { path: string; options: ImportOptions; origin: ImportOrigin }[] = [];
-      const declared = (
-        target: ImportTarget,
-        source: { path: string; absolutePath?: string; fields: Record<string, string> } | undefined,
-        documentFormat?: DocumentFormat,
-      ) => {
-        if (source === undefined) return;
-        const options: ImportOptions = { target, mapping: source.fields, name: source.path };
-        if (documentFormat !== undefined) options.documentFormat = documentFormat;
-        sources.push({
-          path: source.absolutePath ?? resolve(folder, source.path),
-          options,
-          origin: { file: source.path, target, format: '' },
-        });
-      };
-      // Named files are additions: the declared sources (re-read, unchanged, on every import) are left alone then.
-      const declaredToo = parsed.files.length === 0;
-      if (declaredToo) {
-        declared('queries', study.queries);
-        declared('corpus', study.corpus, documentFormatOf(study.corpus?.format));
-      }
-      for (const qrels of declaredToo ? study.imports : []) {
-        sources.push({
-          path: qrels.absolutePath ?? resolve(folder, qrels.path),
-          options: { target: 'qrels', name: qrels.path },
-          origin: { file: qrels.path, target: 'qrels', format: '', annotator: qrels.as },
-        });
-      }
-      for (const file of parsed.files) {
-        const options: ImportOptions = { target: file.target, name: file.file };
-        if (file.format !== undefined) options.format = file.format;
-        if (file.mapping !== undefined) options.mapping = file.mapping;
-        sources.push({
-          path: resolve(context.cwd, file.file),
-          options,
-          origin: {
-            file: file.file,
-            target: file.target,
-            format: file.format ?? '',
-            ...(file.annotator ? { annotator: file.annotator } : {}),
-          },
-        });
-      }
-      // Runs first: reading one checks all of it, before anything is written.
-      const pools: PoolInput[] = [];
-      if (parsed.pools && declaredToo) {
-        for (const pool of study.pools) {
-          const ranking = await readRunRanking(pool.absolutePath ?? resolve(folder, pool.path), pool.depth);
-          pools.push({ run: { path: pool.path, tag: ranking.tag, depth: pool.depth }, queries: ranking.queries });
-        }
-      }
-      if (sources.length === 0 && pools.length === 0) {
+      const files: NamedImportFile[] = parsed.files.map((file) => ({
+        target: file.target,
+        path: resolve(context.cwd, file.file),
+        shown: file.file,
+        ...(file.format !== undefined && { format: file.format }),
+        ...(file.mapping !== undefined && { mapping: file.mapping }),
+        ...(file.annotator !== undefined && { annotator: file.annotator }),
+      }));
+      let report: ImportReport;
+      try {
+        report = await importDeclaredSources(database, study, folder, { files, pools: parsed.pools });
+      } catch (error) {
+        if (!(error instanceof ImportRequestError)) throw error;
         throw new UsageError(
-          `nothing to import: ${opened.studyFile} declares no queries, corpus, pools or qrels, and no file was named`,
+          error.reason === 'nothing to import'
+            ? `nothing to import: ${opened.studyFile} declares no queries, corpus, pools or qrels, and no file was named`
+            : error.message,
         );
       }
-      // The same file twice would be every id twice: say so plainly.
-      const seen = new Set<string>();
-      for (const source of sources) {
-        if (seen.has(source.path)) throw new UsageError(`${source.origin.file} is named twice`);
-        seen.add(source.path);
-      }
-      const files = [];
-      for (const source of sources) {
-        // The database checks ids across all files of the import (core/store Staging), with their positions.
-        source.options.idsCheckedByCaller = true;
-        const importer = await importerFor(source.path, source.options);
-        files.push({
-          records: importer.read(source.path, source.options),
-          origin: { ...source.origin, format: importer.id },
-        });
-      }
-      const report = await database.importBatch(study.name, files, pools);
       context.stdout(formatImportReport(report));
       return 0;
     } finally {

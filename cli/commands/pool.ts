@@ -2,8 +2,7 @@
 // (trec_eval's order), with each pair's pool origin and best rank. The study file's own pools are included.
 // Pooling only adds: a deeper pool adds pairs, and no judgment is ever dropped.
 import { resolve } from 'node:path';
-import { readRunRanking } from '../../core/pooling/runRanking.ts';
-import type { PoolInput } from '../../core/store/studyDatabase.ts';
+import { importDeclaredSources } from '../../core/store/declaredImport.ts';
 import { type CliCommand, UsageError } from '../cliContext.ts';
 import { openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 
@@ -35,18 +34,14 @@ export const poolCommand: CliCommand = {
     for (const run of runs) if (run.depth === undefined) throw new UsageError(`--run ${run.file} needs --depth K`);
     const { study, folder, database } = await openStudyDatabase(studyArg, name, context);
     try {
-      const wanted = [
-        ...study.pools.map((p) => ({ shown: p.path, path: p.absolutePath ?? resolve(folder, p.path), depth: p.depth })),
-        ...runs.map((r) => ({ shown: r.file, path: resolve(context.cwd, r.file), depth: r.depth! })),
-      ];
-      if (wanted.length === 0) throw new UsageError(`no runs: ${studyArg} declares no pool and no --run was given`);
-      // Every run is read (and so checked) before the database is touched.
-      const pools: PoolInput[] = [];
-      for (const run of wanted) {
-        const ranking = await readRunRanking(run.path, run.depth);
-        pools.push({ run: { path: run.shown, tag: ranking.tag, depth: run.depth }, queries: ranking.queries });
+      if (study.pools.length === 0 && runs.length === 0) {
+        throw new UsageError(`no runs: ${studyArg} declares no pool and no --run was given`);
       }
-      const report = await database.importBatch(study.name, [], pools);
+      // The study's pools and the named runs, each read (and so checked) before the database is touched.
+      const report = await importDeclaredSources(database, study, folder, {
+        sources: false,
+        runs: runs.map((r) => ({ shown: r.file, path: resolve(context.cwd, r.file), depth: r.depth! })),
+      });
       for (const pool of report.pools) {
         context.stdout(
           `${pool.run}: ${pool.pooled} pairs at depth ${pool.depth} over ${pool.queries} queries, ${pool.added} new\n`,

@@ -24,6 +24,14 @@ export class StoreError extends Error {
   override name = 'StoreError';
 }
 
+/** An import stopped through its AbortSignal: its staging is dropped and the database is as it was. */
+export class ImportCancelledError extends Error {
+  override name = 'ImportCancelledError';
+  constructor() {
+    super('import cancelled: nothing was written');
+  }
+}
+
 export type JudgmentSource = 'manual' | 'suggestion' | 'adjudicated' | 'imported';
 
 export interface NewJudgment {
@@ -168,7 +176,9 @@ export class StudyDatabase {
     const removeScale = this.db.prepare('DELETE FROM scale_value WHERE study_id = ? AND value = ?');
     const judgedStudies = this.db.prepare(
       `SELECT s.name, count(*) AS judgments FROM study AS s JOIN pair AS p ON p.study_id = s.id
-       JOIN judgment AS j ON j.pair_id = p.id GROUP BY s.id ORDER BY s.name`,
+       JOIN judgment AS j ON j.pair_id = p.id
+       WHERE NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
+       GROUP BY s.id ORDER BY s.name`,
     );
     this.db
       .transaction(() => {
@@ -273,15 +283,20 @@ export class StudyDatabase {
    * any error — a malformed record the importer reports, an id twice, a label off the scale — leaves the database
    * exactly as it was. Queries and documents are matched by id (a changed text is updated); judgments are added
    * unless the same one is there already (same annotator, pair and time — or, for a file without times, the same
-   * current label). Runs must be read (and so checked) before: `pools` holds their rankings.
+   * current label). Runs must be read (and so checked) before: `pools` holds their rankings. An aborted `signal`
+   * (checked between staged batches and before the final transaction) rejects with ImportCancelledError.
    */
   async importBatch(
     study: string,
     files: readonly { records: AsyncIterable<ImportedRecord>; origin: ImportOrigin }[],
     pools: readonly PoolInput[] = [],
+    signal?: AbortSignal,
   ): Promise<ImportReport> {
     const studyId = this.studyId(study);
     const staging = new Staging(this.db);
+    const checkSignal = () => {
+      if (signal?.aborted) throw new ImportCancelledError();
+    };
     try {
       const counted: (ImportOrigin & { records: number })[] = [];
       for (const { records, origin } of files) {
@@ -292,15 +307,21 @@ export class StudyDatabase {
           batch.push(record);
           count++;
           if (batch.length >= stagingBatch) {
+            checkSignal();
             staging.add(batch);
             batch = [];
           }
         }
+        checkSignal();
         staging.add(batch);
         counted.push({ ...origin, records: count });
       }
       staging.finishFiles();
-      for (const [i, pool] of pools.entries()) staging.addPool(i, pool.queries);
+      for (const [i, pool] of pools.entries()) {
+        checkSignal();
+        staging.addPool(i, pool.queries);
+      }
+      checkSignal();
       return this.db
         .transaction((): ImportReport => {
           const report = staging.commit(studyId, counted, (label) =>
@@ -658,9 +679,12 @@ class Staging {
       `t.title IS s.title AND t.body IS s.body AND t.format IS s.format AND t.parent_docid IS s.parent_docid
        AND t.metadata IS s.metadata`,
     );
+    // Queries in file order: their row ids are the Label view's "by query" order (documents stay in docid order,
+    // which keeps the million-row insert into the docid index sequential).
     db.prepare(
       `INSERT INTO query (study_id, qid, text, instruction, parent_qid, type, split, metadata, source)
        SELECT ?, qid, text, instruction, parent_qid, type, split, metadata, file FROM temp.staged_query WHERE true
+       ORDER BY seq, line
        ON CONFLICT (study_id, qid) DO UPDATE SET text = excluded.text, instruction = excluded.instruction,
          parent_qid = excluded.parent_qid, type = excluded.type, split = excluded.split,
          metadata = excluded.metadata, source = excluded.source`,
@@ -699,13 +723,15 @@ class Staging {
        WHERE true ON CONFLICT (name) DO NOTHING`,
     ).run();
     // A file without times (TREC qrels) is stamped with the import time. A row is added only when its label differs
-    // from the latest *imported* judgment of that annotator for the pair: importing the same qrels again adds
-    // nothing, and does not undo a relabel made since in the editor; a changed file adds its changed labels. (When
-    // none of the file's annotators has judged anything in this study yet, there is nothing to compare with.)
+    // from the latest *imported* judgment (not retracted) of that annotator for the pair: importing the same qrels
+    // again adds nothing, and does not undo a relabel made since in the editor; a changed file adds its changed
+    // labels. (When none of the file's annotators has judged anything in this study yet, there is nothing to compare
+    // with.)
     const unlessImportedBefore = judgedBefore
       ? `WHERE NOT (s.created_at IS NULL AND (
            SELECT i.label FROM judgment AS i
            WHERE i.pair_id = p.id AND i.annotator_id = a.id AND i.source = 'imported'
+             AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = i.id)
            ORDER BY i.created_at DESC, i.id DESC LIMIT 1) IS s.label)`
       : 'WHERE true';
     const inserted = db

@@ -1,0 +1,176 @@
+// A study's progress on real SQLite files: judged pairs per annotator count current labels (a relabel is one pair,
+// another study's judgments do not count, a retracted judgment is not a label), assignments when there are any,
+// and a million pairs counted in well under a second.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
+import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
+import { StoreError, StudyDatabase } from '../../../core/store/studyDatabase.ts';
+import { studyProgress } from '../../../core/store/studyProgress.ts';
+import { nativeDir, scratchDir } from '../../helpers.ts';
+
+const nativeBinding = locateNativeBinding(nativeDir);
+
+function openStudies(): StudyDatabase {
+  const database = StudyDatabase.open(join(scratchDir(), 'progress.sqlite'), { nativeBinding });
+  database.syncStudies(
+    resolveStudies(
+      parseStudyFile(`study "s" {
+  scale ordinal { 0 "No" key "0"  1 "Yes" key "1"  2 "Very" key "2" }
+  annotators carol alice
+}
+study "other" {
+  scale ordinal { 0 "No" key "0"  1 "Yes" key "1" }
+}
+`),
+    ),
+  );
+  return database;
+}
+
+function addPairs(database: StudyDatabase, study: string, count: number): void {
+  database.db
+    .prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+       INSERT INTO pair (study_id, qid, docid, best_rank) SELECT ?, 'q' || (i % 50), 'd' || i, 1 FROM n`,
+    )
+    .run(count, database.studyId(study));
+}
+
+const rows = (database: StudyDatabase, table: string) =>
+  database.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+
+const label = (database: StudyDatabase, study: string, qid: string, docid: string, annotator: string, value = 1) =>
+  database.addJudgment({ study, qid, docid, annotator, label: value, source: 'manual' });
+
+/** Judged pairs per annotator as the `current_judgment` view counts them, row by row: what studyProgress must equal. */
+function viewCounts(database: StudyDatabase, study: string): Record<string, number> {
+  const rows = database.db
+    .prepare(
+      `SELECT a.name, count(*) AS n FROM current_judgment AS j JOIN pair AS p ON p.id = j.pair_id
+       JOIN annotator AS a ON a.id = j.annotator_id WHERE p.study_id = ? GROUP BY a.name`,
+    )
+    .all(database.studyId(study)) as { name: string; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.name, r.n]));
+}
+
+const judgedCounts = (database: StudyDatabase, study: string) =>
+  Object.fromEntries(
+    studyProgress(database, study)
+      .annotators.filter((a) => a.judged > 0)
+      .map((a) => [a.name, a.judged]),
+  );
+
+test('judged counts pairs with a current label per annotator, humans first; assigned is null without assignments', () => {
+  const database = openStudies();
+  addPairs(database, 's', 10);
+  addPairs(database, 'other', 5);
+  label(database, 's', 'q1', 'd1', 'alice');
+  label(database, 's', 'q1', 'd1', 'alice', 2); // a relabel: still one pair
+  label(database, 's', 'q2', 'd2', 'alice');
+  label(database, 's', 'q2', 'd2', 'bob');
+  label(database, 's', 'q3', 'd3', 'llm:gpt-4.1-mini@abc123');
+  label(database, 's', 'q4', 'd4', 'llm:gpt-4.1-mini@abc123');
+  label(database, 'other', 'q1', 'd1', 'carol'); // another study's judgment
+  const progress = studyProgress(database, 's');
+  assert.deepEqual(progress, {
+    pairs: 10,
+    judgedByAnyone: 4,
+    judgedByHumans: 2,
+    annotators: [
+      { name: 'alice', kind: 'human', assigned: null, judged: 2 },
+      { name: 'bob', kind: 'human', assigned: null, judged: 1 },
+      { name: 'carol', kind: 'human', assigned: null, judged: 0 },
+      { name: 'llm:gpt-4.1-mini@abc123', kind: 'llm', assigned: null, judged: 2 },
+    ],
+  });
+  assert.deepEqual(studyProgress(database, 'other'), {
+    pairs: 5,
+    judgedByAnyone: 1,
+    judgedByHumans: 1,
+    annotators: [{ name: 'carol', kind: 'human', assigned: null, judged: 1 }],
+  });
+  assert.deepEqual(judgedCounts(database, 's'), viewCounts(database, 's'));
+  assert.throws(() => studyProgress(database, 'missing'), StoreError);
+  database.close();
+});
+
+test('assigned counts the assignment rows of the study; declared annotators without any get 0', () => {
+  const database = openStudies();
+  addPairs(database, 's', 6);
+  label(database, 's', 'q1', 'd1', 'alice');
+  database.db.exec("INSERT INTO annotator (name, kind) VALUES ('dave', 'human')");
+  database.db
+    .prepare(
+      `INSERT INTO assignment (pair_id, annotator_id, assigned_at)
+       SELECT p.id, a.id, '2026-01-01T00:00:00.000Z' FROM pair AS p, annotator AS a
+       WHERE p.study_id = ? AND ((a.name = 'alice' AND p.docid IN ('d1', 'd2', 'd3')) OR (a.name = 'dave' AND p.docid = 'd4'))`,
+    )
+    .run(database.studyId('s'));
+  assert.deepEqual(studyProgress(database, 's').annotators, [
+    { name: 'alice', kind: 'human', assigned: 3, judged: 1 },
+    { name: 'carol', kind: 'human', assigned: 0, judged: 0 },
+    { name: 'dave', kind: 'human', assigned: 1, judged: 0 },
+  ]);
+  database.close();
+});
+
+test('a retracted (undone) judgment is not a current label', () => {
+  const database = openStudies();
+  addPairs(database, 's', 3);
+  const only = label(database, 's', 'q1', 'd1', 'alice');
+  label(database, 's', 'q2', 'd2', 'alice');
+  label(database, 's', 'q3', 'd3', 'bob');
+  const relabel = label(database, 's', 'q3', 'd3', 'bob', 2);
+  const retract = database.db.prepare('INSERT INTO judgment_retraction (judgment_id, retracted_at) VALUES (?, ?)');
+  retract.run(only.id, new Date().toISOString());
+  retract.run(relabel.id, new Date().toISOString());
+  const progress = studyProgress(database, 's');
+  assert.equal(progress.judgedByAnyone, 2, "alice's only label of q1/d1 was undone; bob's first label of q3/d3 stays");
+  assert.deepEqual(judgedCounts(database, 's'), { alice: 1, bob: 1 });
+  assert.deepEqual(judgedCounts(database, 's'), viewCounts(database, 's'));
+  database.close();
+});
+
+test('a million pairs with 1.24 million judgments are counted in well under a second', () => {
+  const database = openStudies();
+  const pairs = 1_000_000;
+  addPairs(database, 's', pairs);
+  database.db.exec(`
+    INSERT INTO annotator (name, kind) VALUES ('alice', 'human'), ('bob', 'human'), ('llm:judge@h', 'llm');
+    -- The judge labelled 60 % of the pairs, alice 40 % (a tenth of those twice), bob 20 %; a fifth has no label.
+    INSERT INTO judgment (pair_id, annotator_id, label, created_at, source)
+      SELECT p.id, a.id, p.id % 3, '2026-01-01T00:00:00.000Z', 'suggestion' FROM pair AS p, annotator AS a
+      WHERE a.name = 'llm:judge@h' AND p.id % 5 < 3;
+    INSERT INTO judgment (pair_id, annotator_id, label, created_at, source)
+      SELECT p.id, a.id, 1, '2026-01-02T00:00:00.000Z', 'manual' FROM pair AS p, annotator AS a
+      WHERE a.name = 'alice' AND p.id % 5 < 2;
+    INSERT INTO judgment (pair_id, annotator_id, label, created_at, source)
+      SELECT p.id, a.id, 2, '2026-01-03T00:00:00.000Z', 'manual' FROM pair AS p, annotator AS a
+      WHERE a.name = 'alice' AND p.id % 50 < 2;
+    INSERT INTO judgment (pair_id, annotator_id, label, created_at, source)
+      SELECT p.id, a.id, 0, '2026-01-02T00:00:00.000Z', 'manual' FROM pair AS p, annotator AS a
+      WHERE a.name = 'bob' AND p.id % 5 = 4;
+  `);
+  const started = performance.now();
+  const progress = studyProgress(database, 's');
+  const elapsed = performance.now() - started;
+  console.log(`studyProgress on ${pairs.toLocaleString('en-US')} pairs: ${elapsed.toFixed(0)} ms`);
+  assert.equal(progress.pairs, pairs);
+  assert.equal(rows(database, 'judgment'), 1_240_000);
+  assert.equal(progress.judgedByAnyone, pairs * 0.8);
+  assert.equal(progress.judgedByHumans, pairs * 0.6);
+  assert.deepEqual(
+    progress.annotators.map((a) => [a.name, a.judged]),
+    [
+      ['alice', pairs * 0.4],
+      ['bob', pairs * 0.2],
+      ['carol', 0],
+      ['llm:judge@h', pairs * 0.6],
+    ],
+  );
+  assert.deepEqual(judgedCounts(database, 's'), viewCounts(database, 's'));
+  assert.ok(elapsed < 1000, `took ${elapsed.toFixed(0)} ms`);
+  database.close();
+});
