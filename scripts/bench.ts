@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { benchLabelling, percentile } from './benchLabelling.ts';
 import { benchLanguageServer } from './benchLanguageServer.ts';
 import { benchStore } from './benchStore.ts';
 
@@ -147,3 +148,22 @@ for (const row of store) {
     `${row.name.padEnd(44)} ${row.seconds.toFixed(3).padStart(7)} s  ${memory} MiB  ${Math.round(rate).toLocaleString('en').padStart(10)} rows/s ${ratio}   ${target}`,
   );
 }
+
+// The Label view (see benchLabelling.ts): key press → label stored → next pair painted on a 1M-pair study, against a
+// move to the next pair with no label written, interleaved in the same run.
+const labelling = await benchLabelling(dataDir, join(root, 'dist', 'native'));
+const labelP50 = percentile(labelling.labelMs, 50);
+const labelP95 = percentile(labelling.labelMs, 95);
+const moveP50 = percentile(labelling.moveMs, 50);
+const moveP95 = percentile(labelling.moveMs, 95);
+console.log(
+  `Label view, ${labelling.pairs.toLocaleString('en')} pairs (study built in ${labelling.buildSeconds.toFixed(1)} s, ` +
+    `session opened in ${labelling.openSeconds.toFixed(2)} s), ${labelling.labelMs.length} labels:`,
+);
+console.log(
+  `${'  key → stored → next pair painted'.padEnd(44)} p50 ${labelP50.toFixed(1).padStart(5)} ms  p95 ${labelP95.toFixed(1).padStart(5)} ms  ` +
+    `${(labelP95 / moveP95).toFixed(2)}× (p95)   target p95 < 50 ms`,
+);
+console.log(
+  `${'  baseline: j → next pair painted, no label'.padEnd(44)} p50 ${moveP50.toFixed(1).padStart(5)} ms  p95 ${moveP95.toFixed(1).padStart(5)} ms`,
+);

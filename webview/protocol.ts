@@ -7,6 +7,14 @@
 // Adding a panel's messages = lines in `RequestMap` and `EventMap` below, named `<panel>/<verb>`; nothing else here
 // changes. Besides types it holds only the envelope checks both receivers use; it imports nothing at runtime
 // (core types are `import type`), so it runs in Node and in the browser alike.
+import type {
+  CommitLabel,
+  DocumentView,
+  PairView,
+  Progress,
+  QueueSettings,
+  SessionState,
+} from '../core/labelling/types.ts';
 import type { RuntimeReport } from '../core/runtime/runtimeReport.ts';
 
 /** What a failed request carries back: something to show the user, not a stack. */
@@ -27,12 +35,28 @@ export type NoParams = Record<string, never>;
 export interface RequestMap {
   /** Runtime panel: build the runtime report again (loads SQLite, opens a WAL database). */
   'runtime/check': { params: NoParams; value: RuntimeReport };
+  /** Label view: the study, the queue and where the annotator was. */
+  'label/session': { params: NoParams; value: SessionState };
+  /** Label view: the pair at a queue position (null past the end); `current` records it as where the annotator is. */
+  'label/pairAt': { params: { position: number; queueVersion: number; current: boolean }; value: PairView | null };
+  /** Label view: commit a label (one transaction) and get the pair as it now is (others revealed in blind mode). */
+  'label/commit': { params: CommitLabel & { queueVersion: number }; value: { progress: Progress; pair: PairView } };
+  /** Label view: retract this annotator's last label of the session; null when there is nothing to undo. */
+  'label/undo': { params: { queueVersion: number }; value: { progress: Progress; pair: PairView } | null };
+  /** Label view: reorder or filter the queue (a new queue version). */
+  'label/setQueue': { params: QueueSettings; value: SessionState };
+  /** Label view: another document of the study (a neighbouring chunk), null when the corpus has none by that id. */
+  'label/document': { params: { docid: string }; value: DocumentView | null };
+  /** Label view: the study's guidelines file (Markdown), null when it declares none. */
+  'label/guidelines': { params: NoParams; value: { path: string; markdown: string } | null };
 }
 
 /** Every event the host can push to a webview, with its data. Kinds are `<panel>/<what happened>`. */
 export interface EventMap {
   /** Runtime panel: the report to show (sent once the panel is ready, again after it is re-shown). */
   'runtime/report': { result: Result<RuntimeReport> };
+  /** Label view: start over with this session (annotator switched, study re-imported, panel restored). */
+  'label/reset': { state: SessionState };
 }
 
 export type RequestKind = keyof RequestMap;

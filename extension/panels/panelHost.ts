@@ -18,6 +18,11 @@ export interface PanelHostOptions<K extends RequestKind> {
   /** Runs on every `ready`: send the state a freshly (re)created view needs. */
   onReady?(): void;
   column?: vscode.ViewColumn;
+  /**
+   * Keep the page alive while its tab is hidden (VS Code then delivers messages to it): for views an annotator
+   * switches away from and back to all day, where a reload would lose scroll position and prefetched pairs.
+   */
+  retainContextWhenHidden?: boolean;
   /** Where protocol errors are logged. */
   output?: vscode.OutputChannel;
 }
@@ -36,7 +41,11 @@ export function createPanelHost<K extends RequestKind>(
     options.viewType,
     options.title,
     options.column ?? vscode.ViewColumn.Active,
-    { enableScripts: true, localResourceRoots: [bundleDir] },
+    {
+      enableScripts: true,
+      localResourceRoots: [bundleDir],
+      retainContextWhenHidden: options.retainContextWhenHidden ?? false,
+    },
   );
   const { webview } = panel;
   const channel = new HostChannel<K>({
@@ -62,7 +71,8 @@ export function createPanelHost<K extends RequestKind>(
   const subscriptions = [
     webview.onDidReceiveMessage((message: unknown) => channel.receive(message)),
     panel.onDidChangeViewState(() => {
-      if (!panel.visible) channel.reset();
+      // A retained page keeps running and receiving; only a re-created one says `ready` again.
+      if (!panel.visible && !options.retainContextWhenHidden) channel.reset();
     }),
   ];
   panel.onDidDispose(() => {

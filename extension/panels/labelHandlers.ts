@@ -1,0 +1,36 @@
+// The host's answers to the Label view's requests (`label/*` in webview/protocol.ts), from a core LabelSession over
+// the study's real SQLite database. No `vscode` here: the panel (labelPanel.ts) and the Chromium tests serve the
+// view with these same handlers. `session()` is read on every request because switching the annotator replaces it.
+import type { LabelSession } from '../../core/labelling/labelSession.ts';
+import type { RequestKind } from '../../webview/protocol.ts';
+import type { RequestHandlers } from './hostChannel.ts';
+
+export type LabelRequestKind = Extract<RequestKind, `label/${string}`>;
+
+export interface LabelHandlerHooks {
+  /** A label was stored or retracted: progress elsewhere (tree, status bar) is stale. */
+  onLabelsChanged?(): void;
+}
+
+export function labelRequestHandlers(
+  session: () => LabelSession,
+  hooks: LabelHandlerHooks = {},
+): RequestHandlers<LabelRequestKind> {
+  return {
+    'label/session': () => session().state(),
+    'label/pairAt': ({ position, queueVersion, current }) => session().pairAt(position, queueVersion, current),
+    'label/commit': (commit) => {
+      const stored = session().commit(commit);
+      hooks.onLabelsChanged?.();
+      return stored;
+    },
+    'label/undo': () => {
+      const undone = session().undo();
+      if (undone) hooks.onLabelsChanged?.();
+      return undone;
+    },
+    'label/setQueue': (settings) => session().setQueue(settings),
+    'label/document': ({ docid }) => session().document(docid),
+    'label/guidelines': () => session().guidelines(),
+  };
+}

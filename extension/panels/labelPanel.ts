@@ -1,0 +1,91 @@
+// The Label view: one webview panel per study, serving the `label/*` protocol (labelHandlers.ts) from a core
+// LabelSession over the study's task database. The database is opened (and on first use imported) by StudyFiles;
+// the annotator is the `qrelsStudio.annotator` setting, and changing it starts a new session in the open panels.
+import * as vscode from 'vscode';
+import { LabelSession } from '../../core/labelling/labelSession.ts';
+import { annotatorName } from '../settings.ts';
+import type { StudyFiles } from '../studies/studyFiles.ts';
+import { labelRequestHandlers } from './labelHandlers.ts';
+import { createPanelHost, type PanelHost } from './panelHost.ts';
+
+export interface LabelTarget {
+  /** Absolute path of the `.assess` file. */
+  studyFile: string;
+  /** The study's name in it. */
+  study: string;
+}
+
+interface OpenLabelPanel {
+  host: PanelHost;
+  session: LabelSession;
+}
+
+const openPanels = new Map<string, OpenLabelPanel>();
+
+const keyOf = (target: LabelTarget): string => `${target.studyFile}#${target.study}`;
+
+/** Opens a session on the study for the current annotator; a refusal (not one of its annotators) is shown. */
+async function openSession(
+  studies: StudyFiles,
+  target: LabelTarget,
+  output: vscode.OutputChannel,
+): Promise<LabelSession | undefined> {
+  const opened = await studies.open(target.studyFile);
+  if (!opened) return undefined;
+  const study = opened.model.studies.find((s) => s.name === target.study);
+  if (!study) {
+    void vscode.window.showErrorMessage(`Qrels Studio: ${target.studyFile} has no study '${target.study}'`);
+    return undefined;
+  }
+  try {
+    return LabelSession.open(opened.database, { studyFile: target.studyFile, study, annotator: annotatorName() });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    output.appendLine(`[label] ${target.study}: ${message}`);
+    void vscode.window.showErrorMessage(`Qrels Studio: ${message}`);
+    return undefined;
+  }
+}
+
+/** Opens (or brings to the front, with a fresh queue) the Label view of a study. */
+export async function openLabelPanel(
+  context: vscode.ExtensionContext,
+  studies: StudyFiles,
+  target: LabelTarget,
+  output: vscode.OutputChannel,
+): Promise<void> {
+  const key = keyOf(target);
+  const session = await openSession(studies, target, output);
+  if (!session) return;
+  const existing = openPanels.get(key);
+  if (existing) {
+    existing.session = session;
+    existing.host.postEvent('label/reset', { state: session.state() });
+    existing.host.panel.reveal();
+    return;
+  }
+  const entry = { session } as OpenLabelPanel;
+  entry.host = createPanelHost(context.extensionUri, {
+    viewType: 'qrelsStudio.label',
+    title: `Label: ${target.study}`,
+    webview: 'label',
+    retainContextWhenHidden: true,
+    output,
+    handlers: labelRequestHandlers(() => entry.session, {
+      onLabelsChanged: () => studies.notifyChanged(target.studyFile),
+    }),
+  });
+  openPanels.set(key, entry);
+  const annotatorChanged = vscode.workspace.onDidChangeConfiguration(async (event) => {
+    if (!event.affectsConfiguration('qrelsStudio.annotator')) return;
+    const next = await openSession(studies, target, output);
+    if (!next || openPanels.get(key) !== entry) return;
+    entry.session = next;
+    entry.host.postEvent('label/reset', { state: next.state() });
+  });
+  entry.host.panel.onDidDispose(() => {
+    annotatorChanged.dispose();
+    openPanels.delete(key);
+  });
+  context.subscriptions.push(annotatorChanged);
+}

@@ -1,0 +1,257 @@
+// The Label view's logic without React: it asks the host for the session, shows one pair at a time, commits a label
+// and moves on only once the host has replied that the label is stored, and keeps the next pairs prefetched so the
+// next one paints at once. Nothing here matters after a reload: the host owns the database and the cursor; what
+// this holds is a cache of the host's answers (pairs by queue position) and the answers being typed (toggles, note).
+// React subscribes with useSyncExternalStore (subscribe/snapshot).
+import type { CommitLabel, DocumentView, PairView, QueueSettings, SessionState } from '../../core/labelling/types.ts';
+import type { HostMessenger } from '../common/hostMessenger.ts';
+import type { ReplyValue, RequestKind, RequestParams } from '../protocol.ts';
+
+/** Pairs fetched ahead of the one shown. */
+const prefetchAhead = 3;
+
+export interface Draft {
+  /** Aspect answers as ticked (unticked aspects are false). */
+  aspects: Record<string, boolean>;
+  /** Condition answers, index 0 = condition 1. */
+  conditions: boolean[];
+  note: string;
+}
+
+export interface LabelSnapshot {
+  state?: SessionState;
+  /** The pair on screen; null when the queue is empty or the position is past its end. */
+  pair?: PairView | null;
+  position: number;
+  draft: Draft;
+  /** A neighbouring chunk shown in place of the pair's document (the label still applies to the pair). */
+  neighbour?: DocumentView;
+  /** A commit or undo is on its way to the host: keys that label are ignored until it is stored. */
+  busy: boolean;
+  /** The last error the host sent back (shown until the next successful action). */
+  error?: string;
+  /** A short confirmation ("Saved 2 · Relevant"). */
+  status?: string;
+  guidelines?: { path: string; markdown: string } | null;
+  showHelp: boolean;
+}
+
+function emptyDraft(pair: PairView | null | undefined): Draft {
+  const mine = pair?.mine;
+  return {
+    aspects: { ...(mine?.aspects ?? {}) },
+    conditions: pair ? pair.query.conditions.map((_, i) => mine?.conditions[i] ?? false) : [],
+    note: mine?.note ?? '',
+  };
+}
+
+export class LabelController {
+  readonly #messenger: HostMessenger;
+  #snapshot: LabelSnapshot = { position: 0, draft: emptyDraft(undefined), busy: false, showHelp: false };
+  readonly #listeners = new Set<() => void>();
+  /** Host answers by queue position, for the current queue version. */
+  #cache = new Map<number, Promise<PairView | null>>();
+
+  constructor(messenger: HostMessenger) {
+    this.#messenger = messenger;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  snapshot = (): LabelSnapshot => this.#snapshot;
+
+  #update(patch: Partial<LabelSnapshot>): void {
+    this.#snapshot = { ...this.#snapshot, ...patch };
+    for (const listener of this.#listeners) listener();
+  }
+
+  async #request<K extends RequestKind>(kind: K, params: RequestParams<K>): Promise<ReplyValue<K> | undefined> {
+    const reply = await this.#messenger.request(kind, params);
+    if (reply.ok) return reply.value;
+    this.#update({ error: reply.error.message, busy: false });
+    return undefined;
+  }
+
+  /** Subscribes to the host's events, says ready, and loads the session. */
+  start(): () => void {
+    const unsubscribe = this.#messenger.on('label/reset', ({ state }) => void this.#load(state));
+    this.#messenger.ready();
+    void this.reload();
+    return unsubscribe;
+  }
+
+  async reload(): Promise<void> {
+    const state = await this.#request('label/session', {});
+    if (state) await this.#load(state);
+  }
+
+  async #load(state: SessionState): Promise<void> {
+    this.#cache = new Map();
+    this.#update({ state, error: undefined });
+    await this.#show(state.position, true);
+  }
+
+  #fetch(position: number): Promise<PairView | null> {
+    const state = this.#snapshot.state;
+    if (!state || position < 0 || position >= state.queue.length) return Promise.resolve(null);
+    let pending = this.#cache.get(position);
+    if (!pending) {
+      pending = this.#messenger
+        .request('label/pairAt', { position, queueVersion: state.queue.version, current: false })
+        .then((reply) => {
+          if (reply.ok) return reply.value;
+          this.#cache.delete(position);
+          throw new Error(reply.error.message);
+        });
+      this.#cache.set(position, pending);
+    }
+    return pending;
+  }
+
+  #prefetch(position: number): void {
+    for (let p = position + 1; p <= position + prefetchAhead; p++) this.#fetch(p).catch(() => undefined);
+  }
+
+  /** Shows the pair at `position`; `recordCursor` tells the host this is where the annotator now is. */
+  async #show(position: number, recordCursor: boolean): Promise<void> {
+    const state = this.#snapshot.state;
+    if (!state) return;
+    const clamped = Math.max(0, Math.min(position, state.queue.length));
+    let pair: PairView | null;
+    try {
+      pair = await this.#fetch(clamped);
+    } catch (error) {
+      this.#update({ error: (error as Error).message });
+      return;
+    }
+    this.#update({ pair, position: clamped, draft: emptyDraft(pair), neighbour: undefined });
+    if (recordCursor && pair) {
+      // The reply is the same pair; only the cursor write matters. A failure is shown, the view stays usable.
+      void this.#request('label/pairAt', { position: clamped, queueVersion: state.queue.version, current: true });
+    }
+    this.#prefetch(clamped);
+  }
+
+  move(delta: number): void {
+    if (this.#snapshot.busy) return;
+    void this.#show(this.#snapshot.position + delta, true);
+  }
+
+  /** Commits `label` for the pair on screen, then shows the next pair once the host has stored it. */
+  async commit(label: number): Promise<void> {
+    const { state, pair, draft, busy } = this.#snapshot;
+    if (!state || !pair || busy) return;
+    this.#update({ busy: true, error: undefined });
+    const visible = pair.suggestions.find((s) => s.label !== null);
+    const commit: CommitLabel & { queueVersion: number } = {
+      queueVersion: state.queue.version,
+      position: pair.position,
+      pairId: pair.pairId,
+      label,
+      ...(draft.note.trim() !== '' && { note: draft.note.trim() }),
+      ...(pair.query.conditions.length > 0 && { conditions: draft.conditions }),
+      ...(state.study.aspects.length > 0 && {
+        aspects: Object.fromEntries(state.study.aspects.map((a) => [a.name, draft.aspects[a.name] ?? false])),
+      }),
+      ...(!pair.hidden && visible?.label != null && { shownLabel: visible.label }),
+    };
+    const stored = await this.#request('label/commit', commit);
+    if (!stored) return;
+    this.#cache.set(pair.position, Promise.resolve(stored.pair));
+    const name = state.study.scale.find((s) => s.value === label)?.label ?? '';
+    this.#update({
+      state: { ...state, progress: stored.progress },
+      status: `Saved ${label}${name ? ` · ${name}` : ''} for ${pair.query.qid} / ${pair.document?.docid ?? '?'}`,
+    });
+    // The host moved the cursor with the commit: no cursor write for this step.
+    await this.#show(pair.position + 1, false);
+    this.#update({ busy: false });
+  }
+
+  async undo(): Promise<void> {
+    const { state, busy } = this.#snapshot;
+    if (!state || busy) return;
+    this.#update({ busy: true, error: undefined });
+    const undone = await this.#messenger.request('label/undo', { queueVersion: state.queue.version });
+    if (!undone.ok) {
+      this.#update({ busy: false, error: undone.error.message });
+      return;
+    }
+    if (undone.value === null) {
+      this.#update({ busy: false, status: 'Nothing to undo in this session' });
+      return;
+    }
+    const { pair, progress } = undone.value;
+    this.#update({
+      state: { ...state, progress },
+      status: `Undone: ${pair.query.qid} / ${pair.document?.docid ?? '?'}`,
+    });
+    if (pair.position >= 0) {
+      this.#cache.set(pair.position, Promise.resolve(pair));
+      await this.#show(pair.position, true);
+    } else {
+      // Not in this queue (it was reordered since): show it anyway, so the annotator sees what was undone.
+      this.#update({ pair, draft: emptyDraft(pair), neighbour: undefined });
+    }
+    this.#update({ busy: false });
+  }
+
+  async setQueue(settings: QueueSettings): Promise<void> {
+    if (this.#snapshot.busy) return;
+    const state = await this.#request('label/setQueue', settings);
+    if (state) await this.#load(state);
+  }
+
+  async neighbour(docid: string): Promise<void> {
+    const { pair } = this.#snapshot;
+    if (!pair) return;
+    const document = await this.#request('label/document', { docid });
+    if (document === undefined) return;
+    if (document === null) {
+      this.#update({ error: `the corpus has no document '${docid}'` });
+      return;
+    }
+    // Shown in place of the pair's document until the pair changes; the label still applies to the pair.
+    this.#update({ neighbour: document.docid === pair.document?.docid ? undefined : document });
+  }
+
+  toggleAspect(name: string): void {
+    const { draft } = this.#snapshot;
+    this.#update({ draft: { ...draft, aspects: { ...draft.aspects, [name]: !draft.aspects[name] } } });
+  }
+
+  toggleCondition(index: number): void {
+    const { draft } = this.#snapshot;
+    if (index < 0 || index >= draft.conditions.length) return;
+    const conditions = draft.conditions.slice();
+    conditions[index] = !conditions[index];
+    this.#update({ draft: { ...draft, conditions } });
+  }
+
+  /** Toggle number `n` (1-based) of the key map: the study's aspects first, then the query's conditions. */
+  toggle(n: number): void {
+    const aspects = this.#snapshot.state?.study.aspects ?? [];
+    if (n <= aspects.length) this.toggleAspect(aspects[n - 1]!.name);
+    else this.toggleCondition(n - aspects.length - 1);
+  }
+
+  setNote(note: string): void {
+    this.#update({ draft: { ...this.#snapshot.draft, note } });
+  }
+
+  async toggleHelp(): Promise<void> {
+    const showHelp = !this.#snapshot.showHelp;
+    this.#update({ showHelp });
+    if (showHelp && this.#snapshot.guidelines === undefined && this.#snapshot.state?.study.guidelines) {
+      const guidelines = await this.#request('label/guidelines', {});
+      if (guidelines !== undefined) this.#update({ guidelines });
+    }
+  }
+
+  closeHelp(): void {
+    if (this.#snapshot.showHelp) this.#update({ showHelp: false });
+  }
+}
