@@ -1,7 +1,12 @@
 import * as vscode from 'vscode';
+import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
 import { showRuntime } from './commands/showRuntime.ts';
+import { registerStudyCommands } from './commands/studyCommands.ts';
 import { startLanguageClientWhenNeeded, stopLanguageClient } from './languageClient.ts';
 import { openRuntimePanel } from './panels/runtimePanel.ts';
+import { registerStudiesView } from './studies/studiesTree.ts';
+import { StudyFiles } from './studies/studyFiles.ts';
+import { StudyStatusBar } from './studies/studyStatusBar.ts';
 
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('Qrels Studio');
@@ -17,6 +22,19 @@ export function activate(context: vscode.ExtensionContext): void {
         void vscode.window.showErrorMessage(`Qrels Studio: could not open the runtime panel: ${message}`);
       }
     }),
+  );
+  // Studies: their databases (SQLite found when the first one opens, so a missing binary is a message, not a
+  // failed activation), the Studies view, the status bar and the commands.
+  const studyFiles = new StudyFiles(
+    () => locateNativeBinding(vscode.Uri.joinPath(context.extensionUri, 'dist', 'native').fsPath),
+    output,
+  );
+  const statusBar = new StudyStatusBar(studyFiles);
+  context.subscriptions.push(
+    studyFiles,
+    statusBar,
+    registerStudiesView(studyFiles),
+    registerStudyCommands({ context, studyFiles, statusBar, output }),
   );
   startLanguageClientWhenNeeded(context);
 }

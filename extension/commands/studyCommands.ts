@@ -1,0 +1,293 @@
+// The study commands (palette category "Qrels Studio", the Studies view's menus, the status bar): open / label next,
+// switch annotator, import, pool, export qrels, evaluate. Each takes a study from the view or the status bar, a
+// study file from the explorer, or asks with a pick over the workspace's studies (none when there is only one).
+// The work itself is core's: declared imports, label sources, qrels export, trec_eval's measures.
+import { mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import * as vscode from 'vscode';
+import type { PoolModel, StudyModel } from '../../core/dsl/index.ts';
+import { readQrels } from '../../core/formats/trecQrels.ts';
+import { evaluateRunFile } from '../../core/metrics/evaluate.ts';
+import { selectMeasures } from '../../core/metrics/measureSelection.ts';
+import { formatTrecEvalText } from '../../core/metrics/trecEvalOutput.ts';
+import { findLabelSource } from '../../core/store/labelSources.ts';
+import { labelSourceOfExport, studyQrelsSource } from '../../core/store/qrelsExportSource.ts';
+import { StoreError } from '../../core/store/studyDatabase.ts';
+import { exportQrels } from '../../core/store/studyExports.ts';
+import { openLabelPanel } from '../panels/labelPanel.ts';
+import { annotatorName, setAnnotatorName } from '../settings.ts';
+import { annotatorNameProblem } from '../studies/annotatorIdentity.ts';
+import { annotatorProgressText, formatCount, importSummary } from '../studies/progressText.ts';
+import type { OpenStudyFile, StudyFiles } from '../studies/studyFiles.ts';
+import type { StudyStatusBar } from '../studies/studyStatusBar.ts';
+import { readStudies, type StudyTarget, shownPath, workspaceStudies } from '../studies/workspaceStudies.ts';
+
+interface StudyCommandContext {
+  context: vscode.ExtensionContext;
+  studyFiles: StudyFiles;
+  statusBar: StudyStatusBar;
+  output: vscode.OutputChannel;
+}
+
+/** Registers every study command; the returned disposable unregisters them. */
+export function registerStudyCommands(deps: StudyCommandContext): vscode.Disposable {
+  const { context, studyFiles, statusBar, output } = deps;
+  let evaluateChannel: vscode.OutputChannel | undefined;
+  const withStudy =
+    (what: string, run: (target: StudyTarget) => Promise<void>) =>
+    async (argument?: unknown): Promise<void> => {
+      try {
+        const target = await studyTarget(argument);
+        if (target !== undefined) await run(target);
+      } catch (error) {
+        studyFiles.showError(what, error);
+      }
+    };
+  const label = async (target: StudyTarget) => {
+    statusBar.setStudy(target);
+    await openLabelPanel(context, studyFiles, target, output);
+  };
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('qrelsStudio.openStudy', withStudy('opening the study', label)),
+    vscode.commands.registerCommand('qrelsStudio.labelNext', withStudy('labelling', label)),
+    vscode.commands.registerCommand('qrelsStudio.switchAnnotator', async (argument?: unknown) => {
+      try {
+        await switchAnnotator(isStudyTarget(argument) ? argument : statusBar.study, studyFiles);
+      } catch (error) {
+        studyFiles.showError('switching annotator', error);
+      }
+    }),
+    vscode.commands.registerCommand(
+      'qrelsStudio.importStudy',
+      withStudy('importing', async (target) => {
+        const report = await studyFiles.importStudy(target.studyFile, target.study);
+        if (report) void vscode.window.showInformationMessage(`Qrels Studio: ${importSummary(target.study, report)}`);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'qrelsStudio.poolStudy',
+      withStudy('pooling', async (target) => {
+        const model = (await readStudies(target.studyFile)).find((s) => s.name === target.study);
+        if (model !== undefined && model.pools.length === 0) {
+          void vscode.window.showWarningMessage(
+            `Qrels Studio: study '${target.study}' declares no pool: add one (pool "runs/bm25.trec" depth 20)`,
+          );
+          return;
+        }
+        const report = await studyFiles.importStudy(target.studyFile, target.study, { sources: false });
+        if (report) void vscode.window.showInformationMessage(`Qrels Studio: ${importSummary(target.study, report)}`);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'qrelsStudio.exportQrels',
+      withStudy('exporting qrels', async (target) => {
+        const opened = await studyFiles.open(target.studyFile);
+        if (opened) await exportStudyQrels(opened, studyOf(opened, target.study));
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'qrelsStudio.evaluate',
+      withStudy('evaluating', async (target) => {
+        const opened = await studyFiles.open(target.studyFile);
+        if (!opened) return;
+        evaluateChannel ??= vscode.window.createOutputChannel('Qrels Studio: Evaluate');
+        await evaluateRun(opened, studyOf(opened, target.study), evaluateChannel);
+      }),
+    ),
+    { dispose: () => evaluateChannel?.dispose() },
+  );
+}
+
+function isStudyTarget(value: unknown): value is StudyTarget {
+  const candidate = value as Partial<StudyTarget> | null | undefined;
+  return typeof candidate?.studyFile === 'string' && typeof candidate.study === 'string';
+}
+
+/** The study a command was given (a view item, the status bar, a study file's Uri), else the one the user picks. */
+async function studyTarget(argument: unknown): Promise<StudyTarget | undefined> {
+  if (isStudyTarget(argument)) return { studyFile: argument.studyFile, study: argument.study };
+  if (argument instanceof vscode.Uri && argument.fsPath.endsWith('.assess')) {
+    const studyFile = argument.fsPath;
+    return pickStudy((await readStudies(studyFile)).map((model) => ({ studyFile, study: model.name, model })));
+  }
+  return pickStudy(await workspaceStudies());
+}
+
+/** One of `studies`: the only one, or the user's pick (the active study file's studies first). */
+async function pickStudy(studies: (StudyTarget & { model: StudyModel })[]): Promise<StudyTarget | undefined> {
+  if (studies.length === 0) {
+    void vscode.window.showInformationMessage(
+      'Qrels Studio: no study in this workspace yet — a study file (*.assess) declares one',
+    );
+    return undefined;
+  }
+  if (studies.length === 1) return studies[0];
+  const active = vscode.window.activeTextEditor?.document.uri.fsPath;
+  const ordered = [...studies].sort((a, b) => Number(b.studyFile === active) - Number(a.studyFile === active));
+  const picked = await vscode.window.showQuickPick(
+    ordered.map((s) => ({
+      label: s.study,
+      description: shownPath(s.studyFile),
+      ...(s.model.title !== undefined && { detail: s.model.title }),
+      target: { studyFile: s.studyFile, study: s.study },
+    })),
+    { title: 'Qrels Studio: choose a study', matchOnDescription: true },
+  );
+  return picked?.target;
+}
+
+function studyOf(opened: OpenStudyFile, name: string): StudyModel {
+  const study = opened.model.studies.find((s) => s.name === name);
+  if (study === undefined) throw new StoreError(`${shownPath(opened.studyFile)} has no study '${name}'`);
+  return study;
+}
+
+/** A pick of the study's annotators (and whoever has labelled in it), or any other name typed in. */
+async function switchAnnotator(target: StudyTarget | undefined, studyFiles: StudyFiles): Promise<void> {
+  const current = annotatorName();
+  const names = new Map<string, string | undefined>();
+  if (target !== undefined) {
+    const model = (await readStudies(target.studyFile)).find((s) => s.name === target.study);
+    for (const name of model?.annotators ?? []) names.set(name, undefined);
+    const state = studyFiles.progress(target.studyFile, target.study);
+    if (state.kind === 'progress') {
+      for (const annotator of state.progress.annotators) {
+        if (annotator.kind === 'human')
+          names.set(annotator.name, annotatorProgressText(annotator, state.progress.pairs));
+      }
+    }
+  }
+  const other = '$(edit) Other…';
+  const items: vscode.QuickPickItem[] = [
+    ...[...names].map(([name, progress]) => ({
+      label: name,
+      ...(name === current && { description: 'current' }),
+      ...(progress !== undefined && { detail: progress }),
+    })),
+    { label: other, description: `type a name (now: ${current})` },
+  ];
+  const picked =
+    names.size === 0
+      ? { label: other }
+      : await vscode.window.showQuickPick(items, {
+          title: target ? `Qrels Studio: annotate '${target.study}' as…` : 'Qrels Studio: annotate as…',
+        });
+  if (picked === undefined) return;
+  let name = picked.label;
+  if (name === other) {
+    const typed = await vscode.window.showInputBox({
+      title: 'Qrels Studio: your annotator id',
+      prompt: 'Stored on every label you make (empty setting: your OS user name)',
+      value: current,
+      validateInput: (value) => annotatorNameProblem(value) ?? null,
+    });
+    if (typed === undefined) return;
+    name = typed.trim();
+  }
+  await setAnnotatorName(name);
+  void vscode.window.showInformationMessage(`Qrels Studio: you now label as ${name}`);
+}
+
+/** Writes the study's declared `export qrels` files, or the one the user names, from their label source. */
+async function exportStudyQrels(opened: OpenStudyFile, study: StudyModel): Promise<void> {
+  const declared = study.exports.filter((e) => e.what === 'qrels');
+  let outputs: { file: string; shown: string; source: string }[];
+  if (declared.length > 0) {
+    outputs = declared.map((e) => ({
+      file: e.absolutePath ?? resolve(opened.folder, e.path),
+      shown: e.path,
+      source: labelSourceOfExport(study, e),
+    }));
+  } else {
+    const uri = await vscode.window.showSaveDialog({
+      title: `Qrels Studio: export the qrels of '${study.name}'`,
+      defaultUri: vscode.Uri.file(join(opened.folder, `${study.name}.qrels`)),
+      filters: { 'TREC qrels': ['qrels', 'txt'] },
+    });
+    if (uri === undefined) return;
+    outputs = [{ file: uri.fsPath, shown: shownPath(uri.fsPath), source: studyQrelsSource(study) }];
+  }
+  const database = opened.database;
+  const studyId = database.studyId(study.name);
+  for (const output of outputs) {
+    const { source, argument } = findLabelSource(output.source);
+    if (source.labels(database.db, studyId, argument).length === 0) {
+      void vscode.window.showWarningMessage(
+        `Qrels Studio: study '${study.name}' has no labels from ${output.source} yet: ${output.shown} was not written`,
+      );
+      continue;
+    }
+    // A declared export's folder (qrels/) is made for it; the file is written whole or not at all.
+    mkdirSync(dirname(output.file), { recursive: true });
+    const lines = await exportQrels(database.db, studyId, output.source, output.file);
+    void vscode.window
+      .showInformationMessage(
+        `Qrels Studio: wrote ${output.shown} — ${formatCount(lines)} lines from ${output.source}`,
+        'Open',
+      )
+      .then((choice) => {
+        if (choice === 'Open') void vscode.window.showTextDocument(vscode.Uri.file(output.file));
+      });
+  }
+}
+
+/**
+ * Evaluates one of the study's pooled runs against the study's qrels (the label source its export uses) with
+ * trec_eval's official measures, and prints trec_eval's summary in the Evaluate output channel. Queries the qrels
+ * have and the run lacks count as 0 (trec_eval -c): the pool may hold queries of other runs.
+ */
+async function evaluateRun(opened: OpenStudyFile, study: StudyModel, channel: vscode.OutputChannel): Promise<void> {
+  if (study.pools.length === 0) {
+    void vscode.window.showWarningMessage(`Qrels Studio: study '${study.name}' declares no pooled run to evaluate`);
+    return;
+  }
+  let run: PoolModel | undefined = study.pools[0];
+  if (study.pools.length > 1) {
+    const picked = await vscode.window.showQuickPick(
+      study.pools.map((pool) => ({ label: pool.path, description: `pooled at depth ${pool.depth}`, pool })),
+      { title: `Qrels Studio: evaluate which run of '${study.name}'?` },
+    );
+    run = picked?.pool;
+  }
+  if (run === undefined) return;
+  const sourceSpec = studyQrelsSource(study);
+  const database = opened.database;
+  const studyId = database.studyId(study.name);
+  const { source, argument } = findLabelSource(sourceSpec);
+  const labels = source.labels(database.db, studyId, argument).length;
+  if (labels === 0) {
+    void vscode.window.showWarningMessage(
+      `Qrels Studio: study '${study.name}' has no labels from ${sourceSpec} yet: nothing to evaluate against`,
+    );
+    return;
+  }
+  const folder = await mkdtemp(join(tmpdir(), 'qrels-studio-evaluate-'));
+  try {
+    const qrelsFile = join(folder, `${study.name}.qrels`);
+    await exportQrels(database.db, studyId, sourceSpec, qrelsFile);
+    const qrels = await readQrels(qrelsFile);
+    const { measures } = selectMeasures([]);
+    const evaluation = await evaluateRunFile(qrels, run.absolutePath ?? resolve(opened.folder, run.path), {
+      measures,
+      relevanceLevel: 1,
+      maxRetrieved: Number.POSITIVE_INFINITY,
+      complete: true,
+    });
+    const text = formatTrecEvalText(evaluation, {
+      perQuery: false,
+      runid: measures.some((m) => m.measure.kind === 'runid'),
+    });
+    channel.appendLine(
+      `# ${run.path} against study '${study.name}': ${formatCount(labels)} labels from ${sourceSpec} ` +
+        `(${new Date().toISOString()}; trec_eval -c)`,
+    );
+    // trec_eval's text is bytes (qids as written): shown as UTF-8.
+    channel.append(Buffer.from(text, 'latin1').toString('utf8'));
+    channel.appendLine('');
+    channel.show(true);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}

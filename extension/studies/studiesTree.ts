@@ -1,0 +1,160 @@
+// The Studies view (activity bar → Qrels Studio): every study file of the workspace → its studies, each with its
+// progress ("412 / 2,000 judged", or "not imported" while it has no database) → one line per annotator ("alice —
+// 200 / 1,000"), people first, then LLM judges. Listing reads the study files and counts in existing databases only:
+// nothing is created or imported until a study is opened (clicking it runs qrelsStudio.openStudy).
+import * as vscode from 'vscode';
+import type { StudyModel } from '../../core/dsl/index.ts';
+import type { AnnotatorProgress } from '../../core/store/studyProgress.ts';
+import { annotatorName, onDidChangeAnnotator } from '../settings.ts';
+import { annotatorProgressText, formatCount, judgedText } from './progressText.ts';
+import type { StudyFiles } from './studyFiles.ts';
+import { findStudyFiles, readStudies, type StudyTarget, shownPath, studyFileGlob } from './workspaceStudies.ts';
+
+export const studiesViewId = 'qrelsStudio.studies';
+
+/** Context values the view's menus select on (package.json `view/item/context`). */
+export const studyItemContext = {
+  file: 'qrelsStudio.studyFile',
+  study: 'qrelsStudio.study',
+  annotator: 'qrelsStudio.annotator',
+} as const;
+
+export type StudiesNode =
+  | { kind: 'file'; studyFile: string }
+  | ({ kind: 'study'; model: StudyModel } & StudyTarget)
+  | ({ kind: 'annotator'; annotator: AnnotatorProgress; pairs: number } & StudyTarget);
+
+/** Study files change in bursts (a save, a branch switch, labels): the view redraws once per burst. */
+const refreshDelayMs = 250;
+
+export class StudiesTree implements vscode.TreeDataProvider<StudiesNode>, vscode.Disposable {
+  readonly onDidChangeTreeData: vscode.Event<StudiesNode | undefined>;
+  private readonly studyFiles: StudyFiles;
+  private readonly changed = new vscode.EventEmitter<StudiesNode | undefined>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private pending: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(studyFiles: StudyFiles) {
+    this.studyFiles = studyFiles;
+    this.onDidChangeTreeData = this.changed.event;
+    const watcher = vscode.workspace.createFileSystemWatcher(studyFileGlob);
+    this.disposables.push(
+      this.changed,
+      watcher,
+      watcher.onDidCreate(() => this.refresh()),
+      watcher.onDidDelete(() => this.refresh()),
+      watcher.onDidChange(() => this.refresh()),
+      studyFiles.onDidChange(() => this.refresh()),
+      onDidChangeAnnotator(() => this.refresh()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()),
+    );
+  }
+
+  /** Redraws the whole view (soon: several changes in a row redraw once). */
+  refresh(): void {
+    clearTimeout(this.pending);
+    this.pending = setTimeout(() => this.changed.fire(undefined), refreshDelayMs);
+  }
+
+  async getChildren(node?: StudiesNode): Promise<StudiesNode[]> {
+    if (node === undefined) {
+      return (await findStudyFiles()).map((studyFile) => ({ kind: 'file', studyFile }));
+    }
+    if (node.kind === 'file') {
+      return (await readStudies(node.studyFile)).map((model) => ({
+        kind: 'study',
+        studyFile: node.studyFile,
+        study: model.name,
+        model,
+      }));
+    }
+    if (node.kind === 'study') {
+      const state = this.studyFiles.progress(node.studyFile, node.study);
+      if (state.kind !== 'progress') return [];
+      return state.progress.annotators.map((annotator) => ({
+        kind: 'annotator',
+        studyFile: node.studyFile,
+        study: node.study,
+        annotator,
+        pairs: state.progress.pairs,
+      }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: StudiesNode): vscode.TreeItem {
+    if (node.kind === 'file') {
+      const item = new vscode.TreeItem(shownPath(node.studyFile), vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `file:${node.studyFile}`;
+      item.resourceUri = vscode.Uri.file(node.studyFile);
+      item.contextValue = studyItemContext.file;
+      item.tooltip = node.studyFile;
+      item.command = { command: 'vscode.open', title: 'Open study file', arguments: [vscode.Uri.file(node.studyFile)] };
+      return item;
+    }
+    if (node.kind === 'study') return this.studyItem(node);
+    const { annotator } = node;
+    const item = new vscode.TreeItem(
+      annotatorProgressText(annotator, node.pairs),
+      vscode.TreeItemCollapsibleState.None,
+    );
+    item.id = `annotator:${node.studyFile}#${node.study}#${annotator.name}`;
+    item.iconPath = new vscode.ThemeIcon(annotator.kind === 'llm' ? 'hubot' : 'person');
+    item.contextValue = studyItemContext.annotator;
+    if (annotator.name === annotatorName()) item.description = 'you';
+    const of = annotator.assigned === null ? `of the study's ${formatCount(node.pairs)} pairs` : 'assigned';
+    item.tooltip = `${annotator.kind === 'llm' ? 'LLM judge' : 'Annotator'} ${annotator.name}: ${formatCount(annotator.judged)} pairs labelled, ${formatCount(annotator.assigned ?? node.pairs)} ${of}`;
+    return item;
+  }
+
+  dispose(): void {
+    clearTimeout(this.pending);
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+
+  private studyItem(node: Extract<StudiesNode, { kind: 'study' }>): vscode.TreeItem {
+    const state = this.studyFiles.progress(node.studyFile, node.study);
+    const hasAnnotators = state.kind === 'progress' && state.progress.annotators.length > 0;
+    const item = new vscode.TreeItem(
+      node.study,
+      hasAnnotators ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
+    item.id = `study:${node.studyFile}#${node.study}`;
+    item.iconPath = new vscode.ThemeIcon('checklist');
+    item.contextValue = studyItemContext.study;
+    const target: StudyTarget = { studyFile: node.studyFile, study: node.study };
+    item.command = { command: 'qrelsStudio.openStudy', title: 'Open study', arguments: [target] };
+    const tooltip = new vscode.MarkdownString();
+    tooltip.appendMarkdown(`**${node.model.title ?? node.study}**\n\n`);
+    tooltip.appendText(`${shownPath(node.studyFile)} — you label as ${annotatorName()}\n`);
+    if (state.kind === 'progress') {
+      const { progress } = state;
+      item.description = judgedText(progress.judgedByHumans, progress.pairs);
+      tooltip.appendText(
+        `${formatCount(progress.judgedByHumans)} of ${formatCount(progress.pairs)} pairs have a label by a person` +
+          (progress.judgedByAnyone > progress.judgedByHumans
+            ? `, ${formatCount(progress.judgedByAnyone)} a label by anyone (LLM judges included)`
+            : ''),
+      );
+    } else if (state.kind === 'not imported') {
+      item.description = 'not imported';
+      tooltip.appendText('Nothing imported yet: opening the study imports what its study file declares.');
+    } else {
+      item.description = 'database unavailable';
+      tooltip.appendText(state.message);
+    }
+    item.tooltip = tooltip;
+    return item;
+  }
+}
+
+/** The Studies view, registered; its welcome text (no study file yet) is in package.json `viewsWelcome`. */
+export function registerStudiesView(studyFiles: StudyFiles): vscode.Disposable {
+  const tree = new StudiesTree(studyFiles);
+  const view = vscode.window.createTreeView(studiesViewId, { treeDataProvider: tree, showCollapseAll: true });
+  return vscode.Disposable.from(
+    tree,
+    view,
+    vscode.commands.registerCommand('qrelsStudio.refreshStudies', () => studyFiles.refresh()),
+  );
+}

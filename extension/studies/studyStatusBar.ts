@@ -1,0 +1,86 @@
+// The status bar item "$(checklist) 412 / 2,000 judged": the current annotator's progress (judged / assigned, else
+// judged / pairs) in the study of the active `.assess` editor, or else the study last opened. Click: label next.
+import * as vscode from 'vscode';
+import { annotatorName, onDidChangeAnnotator } from '../settings.ts';
+import { judgedText, ownProgress } from './progressText.ts';
+import type { StudyFiles } from './studyFiles.ts';
+import { readStudies, type StudyTarget, shownPath } from './workspaceStudies.ts';
+
+export class StudyStatusBar implements vscode.Disposable {
+  private readonly studyFiles: StudyFiles;
+  private readonly item: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+  private lastOpened: StudyTarget | undefined;
+  private shown: StudyTarget | undefined;
+  /** Updates overlap (a study file is read to find its studies): only the latest one writes the item. */
+  private updates = 0;
+
+  constructor(studyFiles: StudyFiles) {
+    this.studyFiles = studyFiles;
+    this.item = vscode.window.createStatusBarItem('qrelsStudio.progress', vscode.StatusBarAlignment.Left, 50);
+    this.item.name = 'Qrels Studio: labelling progress';
+    this.disposables.push(
+      this.item,
+      studyFiles.onDidChange(() => void this.update()),
+      onDidChangeAnnotator(() => void this.update()),
+      vscode.window.onDidChangeActiveTextEditor(() => void this.update()),
+    );
+    void this.update();
+  }
+
+  /** The study last opened for labelling: shown while no study file is the active editor. */
+  setStudy(target: StudyTarget): void {
+    this.lastOpened = { studyFile: target.studyFile, study: target.study };
+    void this.update();
+  }
+
+  /** The study the item shows now, if any. */
+  get study(): StudyTarget | undefined {
+    return this.shown;
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+
+  private async update(): Promise<void> {
+    const update = ++this.updates;
+    const target = await this.currentStudy();
+    if (update !== this.updates) return;
+    this.shown = target;
+    if (target === undefined) {
+      this.item.hide();
+      return;
+    }
+    const state = this.studyFiles.progress(target.studyFile, target.study);
+    const annotator = annotatorName();
+    if (state.kind === 'progress') {
+      const { judged, total } = ownProgress(state.progress, annotator);
+      this.item.text = `$(checklist) ${judgedText(judged, total)}`;
+    } else if (state.kind === 'not imported') {
+      this.item.text = `$(checklist) ${target.study}: not imported`;
+    } else {
+      this.item.text = `$(warning) ${target.study}`;
+    }
+    const tooltip = [
+      `Study '${target.study}' (${shownPath(target.studyFile)})`,
+      `Annotator: ${annotator}`,
+      state.kind === 'unavailable' ? state.message : 'Click to label the next pair',
+    ];
+    this.item.tooltip = tooltip.join('\n');
+    this.item.command = { command: 'qrelsStudio.labelNext', title: 'Label next', arguments: [target] };
+    this.item.show();
+  }
+
+  /** The active editor's study file's study (the last opened one when it is in that file, else its first). */
+  private async currentStudy(): Promise<StudyTarget | undefined> {
+    const document = vscode.window.activeTextEditor?.document;
+    if (document === undefined || document.uri.scheme !== 'file' || !document.uri.fsPath.endsWith('.assess')) {
+      return this.lastOpened;
+    }
+    const studyFile = document.uri.fsPath;
+    if (this.lastOpened?.studyFile === studyFile) return this.lastOpened;
+    const first = (await readStudies(studyFile))[0];
+    return first === undefined ? this.lastOpened : { studyFile, study: first.name };
+  }
+}

@@ -1,0 +1,52 @@
+// The studies of the workspace: every `*.assess` file (node_modules left out) and the `study` blocks in it, read from
+// disk and parsed without the cross-file checks — enough to list and pick them. Opening one (StudyFiles) lints it.
+import { readFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { parseStudyFile, resolveStudies, type StudyModel } from '../../core/dsl/index.ts';
+
+export const studyFileGlob = '**/*.assess';
+export const excludedFolders = '**/node_modules/**';
+
+/** A study of a study file: what commands, the tree and the Label view are given. */
+export interface StudyTarget {
+  /** Absolute path of the `.assess` file. */
+  studyFile: string;
+  /** The study's name in it. */
+  study: string;
+}
+
+/** Absolute paths of the workspace's study files, sorted. */
+export async function findStudyFiles(): Promise<string[]> {
+  const found = await vscode.workspace.findFiles(studyFileGlob, excludedFolders);
+  return found
+    .filter((uri) => uri.scheme === 'file')
+    .map((uri) => uri.fsPath)
+    .sort();
+}
+
+/** The `study` blocks of a study file as they parse now; a file that cannot be read has none. */
+export async function readStudies(studyFile: string): Promise<StudyModel[]> {
+  let text: string;
+  try {
+    text = await readFile(studyFile, 'utf8');
+  } catch {
+    return [];
+  }
+  return resolveStudies(parseStudyFile(text), studyFile).studies.filter((s) => s.name !== '');
+}
+
+/** Every study of every study file of the workspace. */
+export async function workspaceStudies(): Promise<(StudyTarget & { model: StudyModel })[]> {
+  const files = await findStudyFiles();
+  const studies = await Promise.all(
+    files.map(async (studyFile) =>
+      (await readStudies(studyFile)).map((model) => ({ studyFile, study: model.name, model })),
+    ),
+  );
+  return studies.flat();
+}
+
+/** The study file's path relative to its workspace folder, for display. */
+export function shownPath(studyFile: string): string {
+  return vscode.workspace.asRelativePath(studyFile, vscode.workspace.workspaceFolders?.length !== 1);
+}
