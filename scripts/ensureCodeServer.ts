@@ -88,7 +88,7 @@ function checkPrerequisites(): void {
   if (process.platform === 'linux' && !existsSync(kerberosHeader)) {
     throw new Error(
       `code-server builds the \`kerberos\` module from source and needs the Kerberos headers (${kerberosHeader} ` +
-        'is missing). Install them with: apt-get install -y libkrb5-dev',
+        `is missing). Install them with: ${process.getuid?.() === 0 ? '' : 'sudo '}apt-get install -y libkrb5-dev`,
     );
   }
   const npm = spawnSync('npm', ['--version'], { env: installEnv(), encoding: 'utf8' });

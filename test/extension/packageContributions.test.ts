@@ -82,3 +82,21 @@ test('the annotator setting is declared: a string, empty by default, described',
   assert.match(setting?.markdownDescription ?? '', /OS user name/);
   assert.match(extensionCode, /annotatorSetting = `\$\{section\}\.annotator`/);
 });
+
+test('the walkthrough: five steps, each with packaged Markdown, its links naming declared or built-in commands', () => {
+  const { walkthroughs } = contributes as Contributes & {
+    walkthroughs: { id: string; steps: { id: string; description: string; media: { markdown: string } }[] }[];
+  };
+  const steps = walkthroughs.find((w) => w.id === 'qrelsStudio.gettingStarted')?.steps ?? [];
+  assert.equal(steps.length, 5);
+  const declared = new Set(contributes.commands.map((c) => c.command));
+  const builtIn = new Set(['workbench.view.extension.qrelsStudio', 'workbench.actions.view.problems']);
+  for (const step of steps) {
+    assert.ok(existsSync(join(repoRoot, step.media.markdown)), step.media.markdown);
+    assert.match(step.media.markdown, /^media\/walkthrough\//);
+    for (const [, command] of step.description.matchAll(/\(command:([\w.]+)\)/g)) {
+      assert.ok(declared.has(command!) || builtIn.has(command!), `${step.id}: unknown command ${command}`);
+    }
+  }
+  assert.match(readFileSync(join(repoRoot, '.vscodeignore'), 'utf8'), /^!media\/walkthrough\/\*\*$/m);
+});

@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { evaluateDerive } from '../../core/dsl/evaluateDerive.ts';
 import { excludedEntities, queryTerms } from '../../core/labelling/highlightTerms.ts';
+import type { DeriveExpression } from '../../core/dsl/model.ts';
 import type { PairView, QueueOrder, SessionState } from '../../core/labelling/types.ts';
 import { VscodeButton, VscodeCheckbox } from '../common/elements.ts';
 import { DocumentBody } from './document/DocumentBody.tsx';
@@ -21,16 +22,46 @@ const orders: { value: QueueOrder; label: string }[] = [
 
 const number = (n: number): string => n.toLocaleString('en-US');
 
+/** Inputs that take no typing: focus on one (after a click) leaves the keys to the view. */
+const untypedInputs = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image']);
+
 function isField(element: Element | null): boolean {
   if (!element) return false;
   const tag = element.tagName;
-  return tag === 'TEXTAREA' || tag === 'INPUT' || tag === 'SELECT' || (element as HTMLElement).isContentEditable;
+  if (tag === 'INPUT') return !untypedInputs.has((element as HTMLInputElement).type);
+  return tag === 'TEXTAREA' || tag === 'SELECT' || (element as HTMLElement).isContentEditable;
 }
 
-/** The label the study's derive rule gives for the ticked answers, when it has one. */
-function derivedLabel(state: SessionState, draft: Draft): number | undefined {
+/** Actions a held key must not repeat: each labels or undoes one pair, and the next pair is not seen yet. */
+const singleStroke: ReadonlySet<string> = new Set(['label', 'derived', 'undo']);
+
+/** The rule reads the per-condition answers (`all(conditions)`, `any(conditions)`). */
+function readsConditions(node: DeriveExpression): boolean {
+  switch (node.kind) {
+    case 'name':
+      return node.name === 'conditions';
+    case 'call':
+      return node.args.some(readsConditions);
+    case 'not':
+      return readsConditions(node.operand);
+    case 'binary':
+      return readsConditions(node.left) || readsConditions(node.right);
+    case 'conditional':
+      return readsConditions(node.test) || readsConditions(node.whenTrue) || readsConditions(node.whenFalse);
+    default:
+      return false;
+  }
+}
+
+/**
+ * The label the study's derive rule gives for the ticked answers, when it has one. None for a pair whose query has
+ * no conditions when the rule reads them: `all(conditions)` of no conditions is true, and would propose the top
+ * label before anything was checked.
+ */
+function derivedLabel(state: SessionState, draft: Draft, pair: PairView | null | undefined): number | undefined {
   const derive = state.study.derive;
-  if (!derive) return undefined;
+  if (!derive || !pair) return undefined;
+  if (pair.query.conditions.length === 0 && readsConditions(derive)) return undefined;
   return evaluateDerive(derive, { aspects: draft.aspects, conditions: draft.conditions });
 }
 
@@ -58,12 +89,14 @@ export function LabelApp({ controller }: { controller: LabelController }) {
       );
       if (!action) return;
       event.preventDefault();
+      if (event.repeat && singleStroke.has(action.kind)) return;
       switch (action.kind) {
         case 'label':
           void controller.commit(action.value);
           break;
         case 'derived': {
-          const value = derivedLabel(state, controller.snapshot().draft);
+          const { draft, pair } = controller.snapshot();
+          const value = derivedLabel(state, draft, pair);
           if (value !== undefined) void controller.commit(value);
           break;
         }
@@ -212,7 +245,7 @@ function PairPane({
   const { draft } = snapshot;
   const terms = useMemo(() => queryTerms(pair.query.text), [pair.query.text]);
   const excluded = useMemo(() => excludedEntities(pair.query.instruction ?? ''), [pair.query.instruction]);
-  const derived = derivedLabel(state, draft);
+  const derived = derivedLabel(state, draft, pair);
   const aspects = state.study.aspects;
   const shown = snapshot.neighbour ?? pair.document;
   const chunk = pair.document?.chunk;

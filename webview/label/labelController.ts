@@ -3,6 +3,12 @@
 // next one paints at once. Nothing here matters after a reload: the host owns the database and the cursor; what
 // this holds is a cache of the host's answers (pairs by queue position) and the answers being typed (toggles, note).
 // React subscribes with useSyncExternalStore (subscribe/snapshot).
+//
+// Replies come back while keys keep arriving, so every answer is checked against what the view is doing now before
+// it is used: a session (re)load starts a new epoch (answers for the previous session are dropped, whatever they
+// were), only the latest navigation paints (an earlier fetch may resolve after a later cache hit), a neighbouring
+// chunk is shown only while its pair is, and `busy` is owned by the action that set it (commit, undo, reorder,
+// load), never cleared by an unrelated failure.
 import type { CommitLabel, DocumentView, PairView, QueueSettings, SessionState } from '../../core/labelling/types.ts';
 import type { HostMessenger } from '../common/hostMessenger.ts';
 import type { ReplyValue, RequestKind, RequestParams } from '../protocol.ts';
@@ -51,6 +57,12 @@ export class LabelController {
   readonly #listeners = new Set<() => void>();
   /** Host answers by queue position, for the current queue version. */
   #cache = new Map<number, Promise<PairView | null>>();
+  /** Bumped by every session (re)load: what was asked before it belongs to a session no longer shown. */
+  #epoch = 0;
+  /** Bumped by every navigation: only the latest one paints. */
+  #navigation = 0;
+  /** Where the latest navigation is going (moves step from there, not from the pair painted so far). */
+  #target = 0;
 
   constructor(messenger: HostMessenger) {
     this.#messenger = messenger;
@@ -68,10 +80,12 @@ export class LabelController {
     for (const listener of this.#listeners) listener();
   }
 
+  /** A request whose failure is shown (unless the session changed meanwhile); undefined then. */
   async #request<K extends RequestKind>(kind: K, params: RequestParams<K>): Promise<ReplyValue<K> | undefined> {
+    const epoch = this.#epoch;
     const reply = await this.#messenger.request(kind, params);
     if (reply.ok) return reply.value;
-    this.#update({ error: reply.error.message, busy: false });
+    if (epoch === this.#epoch) this.#update({ error: reply.error.message });
     return undefined;
   }
 
@@ -88,10 +102,13 @@ export class LabelController {
     if (state) await this.#load(state);
   }
 
+  /** Starts over with `state`: labelling keys wait until its first pair is on screen. */
   async #load(state: SessionState): Promise<void> {
+    const epoch = ++this.#epoch;
     this.#cache = new Map();
-    this.#update({ state, error: undefined });
+    this.#update({ state, error: undefined, busy: true, neighbour: undefined });
     await this.#show(state.position, true);
+    if (epoch === this.#epoch) this.#update({ busy: false });
   }
 
   #fetch(position: number): Promise<PairView | null> {
@@ -120,13 +137,20 @@ export class LabelController {
     const state = this.#snapshot.state;
     if (!state) return;
     const clamped = Math.max(0, Math.min(position, state.queue.length));
+    const navigation = ++this.#navigation;
+    const epoch = this.#epoch;
+    this.#target = clamped;
+    const superseded = () => navigation !== this.#navigation || epoch !== this.#epoch;
     let pair: PairView | null;
     try {
       pair = await this.#fetch(clamped);
     } catch (error) {
+      if (superseded()) return;
+      this.#target = this.#snapshot.position;
       this.#update({ error: (error as Error).message });
       return;
     }
+    if (superseded()) return;
     this.#update({ pair, position: clamped, draft: emptyDraft(pair), neighbour: undefined });
     if (recordCursor && pair) {
       // The reply is the same pair; only the cursor write matters. A failure is shown, the view stays usable.
@@ -136,18 +160,26 @@ export class LabelController {
   }
 
   move(delta: number): void {
-    if (this.#snapshot.busy) return;
-    void this.#show(this.#snapshot.position + delta, true);
+    const { state, busy } = this.#snapshot;
+    if (!state || busy) return;
+    const target = Math.max(0, Math.min(this.#target + delta, state.queue.length));
+    // Already there (k on the first pair): nothing to fetch, and the answers being typed stay.
+    if (target === this.#target && this.#snapshot.position === target && this.#snapshot.pair?.position === target) {
+      return;
+    }
+    void this.#show(target, true);
   }
 
   /** Commits `label` for the pair on screen, then shows the next pair once the host has stored it. */
   async commit(label: number): Promise<void> {
     const { state, pair, draft, busy } = this.#snapshot;
     if (!state || !pair || busy) return;
+    const epoch = this.#epoch;
     this.#update({ busy: true, error: undefined });
     const visible = pair.suggestions.find((s) => s.label !== null);
     const commit: CommitLabel & { queueVersion: number } = {
-      queueVersion: state.queue.version,
+      // The queue the pair on screen came from (the state may already describe a newer one).
+      queueVersion: pair.queueVersion,
       position: pair.position,
       pairId: pair.pairId,
       label,
@@ -158,24 +190,37 @@ export class LabelController {
       }),
       ...(!pair.hidden && visible?.label != null && { shownLabel: visible.label }),
     };
-    const stored = await this.#request('label/commit', commit);
-    if (!stored) return;
-    this.#cache.set(pair.position, Promise.resolve(stored.pair));
+    const reply = await this.#messenger.request('label/commit', commit);
+    // A new session is on screen (reset): it has its own state and nothing of this one is shown any more.
+    if (epoch !== this.#epoch) return;
+    if (!reply.ok) {
+      this.#update({ busy: false, error: reply.error.message });
+      return;
+    }
+    const stored = reply.value;
     const name = state.study.scale.find((s) => s.value === label)?.label ?? '';
     this.#update({
-      state: { ...state, progress: stored.progress },
+      state: { ...(this.#snapshot.state ?? state), progress: stored.progress },
       status: `Saved ${label}${name ? ` · ${name}` : ''} for ${pair.query.qid} / ${pair.document?.docid ?? '?'}`,
     });
-    // The host moved the cursor with the commit: no cursor write for this step.
-    await this.#show(pair.position + 1, false);
-    this.#update({ busy: false });
+    if (pair.position >= 0) {
+      this.#cache.set(pair.position, Promise.resolve(stored.pair));
+      // The host moved the cursor with the commit: no cursor write for this step.
+      await this.#show(pair.position + 1, false);
+    } else {
+      // A pair the queue does not hold (undone after a reorder): back to where the annotator is in the queue.
+      await this.#show(this.#snapshot.position, false);
+    }
+    if (epoch === this.#epoch) this.#update({ busy: false });
   }
 
   async undo(): Promise<void> {
     const { state, busy } = this.#snapshot;
     if (!state || busy) return;
+    const epoch = this.#epoch;
     this.#update({ busy: true, error: undefined });
     const undone = await this.#messenger.request('label/undo', { queueVersion: state.queue.version });
+    if (epoch !== this.#epoch) return;
     if (!undone.ok) {
       this.#update({ busy: false, error: undone.error.message });
       return;
@@ -186,29 +231,43 @@ export class LabelController {
     }
     const { pair, progress } = undone.value;
     this.#update({
-      state: { ...state, progress },
+      state: { ...(this.#snapshot.state ?? state), progress },
       status: `Undone: ${pair.query.qid} / ${pair.document?.docid ?? '?'}`,
     });
     if (pair.position >= 0) {
       this.#cache.set(pair.position, Promise.resolve(pair));
       await this.#show(pair.position, true);
     } else {
-      // Not in this queue (it was reordered since): show it anyway, so the annotator sees what was undone.
+      // Not in this queue (it was reordered since): show it anyway, so the annotator sees what was undone (and can
+      // label it again); a navigation still on its way must not replace it.
+      this.#navigation++;
+      this.#target = this.#snapshot.position;
       this.#update({ pair, draft: emptyDraft(pair), neighbour: undefined });
     }
-    this.#update({ busy: false });
+    if (epoch === this.#epoch) this.#update({ busy: false });
   }
 
+  /** Reorders or filters the queue; labelling keys wait for the new queue (a label meanwhile would be refused). */
   async setQueue(settings: QueueSettings): Promise<void> {
-    if (this.#snapshot.busy) return;
-    const state = await this.#request('label/setQueue', settings);
-    if (state) await this.#load(state);
+    if (!this.#snapshot.state || this.#snapshot.busy) return;
+    const epoch = this.#epoch;
+    this.#update({ busy: true, error: undefined });
+    const reply = await this.#messenger.request('label/setQueue', settings);
+    if (epoch !== this.#epoch) return;
+    if (!reply.ok) {
+      this.#update({ busy: false, error: reply.error.message });
+      return;
+    }
+    await this.#load(reply.value);
   }
 
   async neighbour(docid: string): Promise<void> {
     const { pair } = this.#snapshot;
     if (!pair) return;
+    const epoch = this.#epoch;
     const document = await this.#request('label/document', { docid });
+    // The annotator has moved on: the chunk was a neighbour of another pair's document.
+    if (epoch !== this.#epoch || this.#snapshot.pair?.pairId !== pair.pairId) return;
     if (document === undefined) return;
     if (document === null) {
       this.#update({ error: `the corpus has no document '${docid}'` });

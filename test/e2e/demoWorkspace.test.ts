@@ -1,0 +1,164 @@
+// End to end on the demo workspace, as a user meets the product: the packaged .vsix in code-server, driven in
+// Chromium. Broken files show their problems; the Studies view lists the demo's studies; opening a study imports it
+// and opens the Label view, where five key presses store five judgments (read back from the SQLite file) and the
+// progress survives closing and reopening the view; exporting qrels writes a file `qrels-studio eval` accepts.
+// Screenshots of each step go to test-output/e2e/ (the README's copies are in media/screenshots/).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Frame, Page } from 'playwright-core';
+import { locateNativeBinding } from '../../core/store/sqliteDatabase.ts';
+import { cliLauncher, nativeDir, repoRoot } from '../helpers.ts';
+import { runFromPalette, workbenchTest } from './codeServer.ts';
+
+const shots = join(repoRoot, 'test-output', 'e2e');
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, `${name}.png`) });
+}
+
+/** Opens a workspace file by Quick Open, and waits for a piece of its text. */
+async function quickOpen(page: Page, path: string, text: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(path);
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: path.split('/').at(-1)! }).waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.editor-instance .view-lines', { hasText: text }).waitFor({ timeout: 15_000 });
+}
+
+/** The frame of the Label view's page (webviews live in nested iframes). */
+async function labelFrame(page: Page, timeoutMs = 45_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (
+        await frame
+          .locator('[data-testid="label-view"]')
+          .count()
+          .catch(() => 0)
+      )
+        return frame;
+    }
+    if (Date.now() > deadline) throw new Error('no Label view appeared');
+    await page.waitForTimeout(250);
+  }
+}
+
+function judgments(folder: string): { qid: string; docid: string; label: number; annotator: string }[] {
+  const file = join(folder, 'relevance', '.qrels-studio', 'solar.sqlite');
+  const db = new Database(file, { readonly: true, nativeBinding: locateNativeBinding(nativeDir) });
+  try {
+    return db
+      .prepare(
+        `SELECT p.qid, p.docid, j.label, a.name AS annotator FROM current_judgment AS j
+         JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id ORDER BY j.created_at`,
+      )
+      .all() as { qid: string; docid: string; label: number; annotator: string }[];
+  } finally {
+    db.close();
+  }
+}
+
+workbenchTest(
+  'the demo workspace: problems, the Studies view, five labels by keyboard kept across reopening, qrels export',
+  {
+    copyFrom: join(repoRoot, 'demo'),
+    open: { file: 'README.md', text: 'Qrels Studio demo workspace' },
+    timeoutMs: 240_000,
+  },
+  async ({ page, folder }, t) => {
+    // 1. Broken files: their diagnostics reach the Problems panel.
+    await quickOpen(page, 'broken/broken.qrels', 'pv-review#3');
+    await quickOpen(page, 'broken/typo.assess', 'typos');
+    await runFromPalette(page, '>View: Focus Problems', 'View: Focus Problems');
+    const problems = page.locator('.markers-panel .monaco-list-row');
+    await problems.filter({ hasText: 'duplicate-pair' }).waitFor({ timeout: 45_000 });
+    await problems.filter({ hasText: 'unknown-keyword' }).waitFor({ timeout: 45_000 });
+    await problems.filter({ hasText: 'non-integer-label' }).waitFor();
+    await shot(page, '1-problems');
+
+    // 2. The Studies view lists the demo's studies (nothing imported yet).
+    await page.locator('.activitybar .action-item a[aria-label^="Qrels Studio"]').click();
+    const tree = page.locator('.pane-body .monaco-list-row');
+    for (const study of ['energy-dev', 'wqt-markdown', 'wqt-html']) {
+      await tree.filter({ hasText: study }).first().waitFor({ timeout: 30_000 });
+    }
+    assert.match((await tree.filter({ hasText: 'energy-dev' }).first().textContent()) ?? '', /not imported/);
+    await shot(page, '2-studies');
+
+    // 3. Open the relevance study: first open imports it, then the Label view shows its first pair.
+    await tree.filter({ hasText: 'energy-dev' }).first().click();
+    let frame = await labelFrame(page);
+    await frame.locator('[data-testid="pair"]').waitFor({ timeout: 45_000 });
+    assert.equal(await frame.locator('[data-testid="annotator"]').textContent(), 'alice');
+    assert.match((await frame.locator('[data-testid="progress"]').textContent()) ?? '', /^0 \/ 19 judged$/);
+    await frame.locator('[data-testid="query-text"]').click(); // focus inside the webview: keys go to it
+    const pressed = ['2', '1', '0', '2', '1'];
+    for (const key of pressed) {
+      const before = await frame.locator('[data-testid="pair"]').getAttribute('data-pair-id');
+      await page.keyboard.press(key);
+      await frame.locator(`[data-testid="pair"]:not([data-pair-id="${before}"])`).waitFor({ timeout: 10_000 });
+    }
+    await frame.locator('[data-testid="progress"]').filter({ hasText: '5 / 19 judged' }).waitFor();
+    await shot(page, '3-label');
+    const stored = judgments(folder);
+    assert.deepEqual(
+      stored.map((j) => j.label),
+      pressed.map(Number),
+      'five judgments, in the order labelled',
+    );
+    assert.ok(stored.every((j) => j.annotator === 'alice'));
+    t.diagnostic(`stored: ${stored.map((j) => `${j.qid}/${j.docid}=${j.label}`).join(', ')}`);
+
+    // Reopening shows the progress kept and the place the annotator left.
+    await runFromPalette(page, '>View: Close All Editors', 'View: Close All Editors');
+    await page.waitForTimeout(500);
+    await tree.filter({ hasText: 'energy-dev' }).filter({ hasText: '5 / 19' }).first().waitFor({ timeout: 15_000 });
+    await tree.filter({ hasText: 'energy-dev' }).first().click();
+    frame = await labelFrame(page);
+    await frame.locator('[data-testid="progress"]').filter({ hasText: '5 / 19 judged' }).waitFor({ timeout: 30_000 });
+    await frame.locator('[data-testid="position"]').filter({ hasText: 'pair 6 of 19' }).waitFor();
+    await shot(page, '3-label-reopened');
+
+    // 5. Export qrels: the study's declared export, which `qrels-studio eval` accepts with one of its runs.
+    await runFromPalette(page, '>Qrels Studio: Export qrels', 'Qrels Studio: Export qrels');
+    // The workspace has several studies: the command asks which.
+    await page.locator('.quick-input-widget', { hasText: 'choose a study' }).waitFor({ timeout: 10_000 });
+    await page.locator('.quick-input-widget input').fill('energy-dev');
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'energy-dev' }).waitFor();
+    await page.keyboard.press('Enter');
+    const qrels = join(folder, 'relevance', 'qrels', 'energy-dev.qrels');
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(qrels) && Date.now() < deadline) await page.waitForTimeout(200);
+    assert.ok(existsSync(qrels), `${qrels} was not written`);
+    const lines = readFileSync(qrels, 'utf8').trim().split('\n');
+    assert.equal(lines.length, 5, lines.join('\n'));
+    await shot(page, '5-export');
+    const evaluated = spawnSync(
+      process.execPath,
+      [cliLauncher, 'eval', qrels, join(folder, 'relevance', 'runs', 'bm25.run'), '-c'],
+      { encoding: 'utf8' },
+    );
+    assert.equal(evaluated.status, 0, evaluated.stderr);
+    assert.match(evaluated.stdout, /^map\s+all\s+\d/m);
+
+    // The Getting Started walkthrough is there, with its five steps.
+    await runFromPalette(page, '>Welcome: Open Walkthrough', 'Welcome: Open Walkthrough');
+    await page.locator('.quick-input-widget input').fill('Qrels Studio');
+    await page
+      .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Get started with Qrels Studio' })
+      .waitFor();
+    await page.keyboard.press('Enter');
+    const walkthrough = page.locator('.gettingStartedContainer');
+    await walkthrough
+      .locator('.getting-started-step', { hasText: 'Label five pairs by keyboard' })
+      .waitFor({ timeout: 15_000 });
+    assert.equal(await walkthrough.locator('.getting-started-step').count(), 5);
+    await shot(page, '7-walkthrough');
+  },
+);
