@@ -9,6 +9,8 @@
 //   could not decide: look first); pairs without suggestions last.
 // - disagreement: the number of distinct labels among the pair's current labels (every annotator, LLM judges
 //   included) and its parsed suggestions, most first; pairs with fewer than two distinct labels last.
+// A judge's suggestions are its latest one per pair (the one the Label view shows): a judge run again replaces
+// what it said before, and does not disagree with itself.
 import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { StoreError } from '../store/studyDatabase.ts';
 import type { QueueOrder } from './types.ts';
@@ -26,12 +28,18 @@ export interface QueueScope {
 
 const queryOrder = 'q.id NULLS LAST, p.qid, p.best_rank NULLS LAST, p.docid';
 
+/** `sg` is its judge's latest suggestion for the pair (as LabelSession's `suggestions` statement picks it). */
+const latestSuggestion = `NOT EXISTS (
+  SELECT 1 FROM suggestion AS later
+  WHERE later.pair_id = sg.pair_id AND later.annotator_id = sg.annotator_id
+    AND (later.created_at > sg.created_at OR (later.created_at = sg.created_at AND later.id > sg.id)))`;
+
 const orderBy: Record<QueueOrder, { columns: string; orderBy: string }> = {
   query: { columns: '', orderBy: queryOrder },
   rank: { columns: '', orderBy: `p.best_rank NULLS LAST, ${queryOrder}` },
   confidence: {
     columns: `, (SELECT min(CASE WHEN sg.label IS NULL THEN 0 ELSE coalesce(sg.confidence, 1) END)
-                 FROM suggestion AS sg WHERE sg.pair_id = p.id) AS confidence`,
+                 FROM suggestion AS sg WHERE sg.pair_id = p.id AND ${latestSuggestion}) AS confidence`,
     orderBy: `confidence NULLS LAST, ${queryOrder}`,
   },
   disagreement: {
@@ -40,7 +48,8 @@ const orderBy: Record<QueueOrder, { columns: string; orderBy: string }> = {
     columns: `, (SELECT CASE WHEN count(DISTINCT label) >= 2 THEN count(DISTINCT label) ELSE 0 END FROM (
                    SELECT cj.label FROM current_judgment AS cj WHERE cj.pair_id = p.id
                    UNION ALL
-                   SELECT sg.label FROM suggestion AS sg WHERE sg.pair_id = p.id AND sg.label IS NOT NULL
+                   SELECT sg.label FROM suggestion AS sg
+                   WHERE sg.pair_id = p.id AND sg.label IS NOT NULL AND ${latestSuggestion}
                  )) AS disagreement`,
     orderBy: `disagreement DESC, ${queryOrder}`,
   },

@@ -8,8 +8,14 @@
 // label of their own for it, and may not order the queue by what others did (confidence, disagreement). The
 // study's adjudicator is never blind, their queue is every pair (everyone else's is their assignment), and their
 // labels are stored as adjudicated (what `export … from adjudicated` reads; they do not vote in the majority).
+//
+// A session holds the study as it was when it opened (scale, blind, annotators). When its study file is synced into
+// the database with another model of the study (edited: blind switched on, a scale value removed) or without it
+// (renamed, removed), the session refuses every request but `state` — nothing is shown or stored under rules the file
+// no longer has — and the Label panel opens a new one (`studyChanged`). The same file synced again (another window
+// opening it) changes nothing.
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import type { StudyModel } from '../dsl/model.ts';
 import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { StoreError, type StudyDatabase } from '../store/studyDatabase.ts';
@@ -104,6 +110,12 @@ export function sessionStatements(db: SqliteDatabase) {
     ),
     /** The latest time of any judgment (retracted ones too: the UNIQUE key counts them) of a pair by an annotator. */
     latestTime: db.prepare('SELECT max(created_at) FROM judgment WHERE pair_id = ? AND annotator_id = ?').pluck(),
+    /** A pair of the study the annotator may label: assigned to them, or any pair when `@assignedOnly` is 0. */
+    inScope: db.prepare(
+      `SELECT 1 FROM pair AS p WHERE p.id = @pair AND p.study_id = @study
+         AND (@assignedOnly = 0 OR EXISTS (
+           SELECT 1 FROM assignment AS s WHERE s.pair_id = p.id AND s.annotator_id = @annotator))`,
+    ),
     insertJudgment: db.prepare(
       `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label)
        VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -112,6 +124,13 @@ export function sessionStatements(db: SqliteDatabase) {
     insertAspect: db.prepare('INSERT INTO aspect_judgment (judgment_id, aspect, answer) VALUES (?, ?, ?)'),
     retract: db.prepare(
       'INSERT INTO judgment_retraction (judgment_id, retracted_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    ),
+    /**
+     * The study as last synced, and whether it was in the latest sync (syncStudies stamps every study of the file
+     * with one time: a study renamed or removed from the file keeps an older one).
+     */
+    synced: db.prepare(
+      'SELECT model, synced_at = (SELECT max(synced_at) FROM study) AS latest FROM study WHERE id = ?',
     ),
     saveCursor: db.prepare(
       `INSERT INTO label_cursor (study_id, annotator_id, queue_order, unlabelled_only, pair_id, updated_at)
@@ -160,6 +179,8 @@ export class LabelSession {
   private readonly progress: Progress;
   /** This session's judgments not yet undone, latest last. */
   private readonly undoable: { judgmentId: number; pairId: number }[] = [];
+  /** The study as synced into the database when this session opened (see studyChanged). */
+  private readonly syncedModel: string;
 
   private constructor(database: StudyDatabase, options: LabelSessionOptions, studyId: number, annotatorId: number) {
     this.database = database;
@@ -177,6 +198,7 @@ export class LabelSession {
     this.scaleValues = options.study.scale?.entries.map((entry) => entry.value) ?? [];
     this.aspectNames = new Set(options.study.aspects.map((aspect) => aspect.name));
     this.progress = this.countProgress();
+    this.syncedModel = (this.statements.synced.get(studyId) as { model: string }).model;
   }
 
   /**
@@ -224,8 +246,18 @@ export class LabelSession {
     };
   }
 
+  /**
+   * The study file was synced into the database since this session opened with another model of this study, or
+   * without it (renamed, removed): open a new session to go on with what the file says now.
+   */
+  studyChanged(): boolean {
+    const synced = this.statements.synced.get(this.studyId) as { model: string; latest: number } | undefined;
+    return synced === undefined || synced.latest !== 1 || synced.model !== this.syncedModel;
+  }
+
   /** Reorders or filters the queue: a new queue version, at the pair the annotator was at if it is in it. */
   setQueue(settings: QueueSettings): SessionState {
+    this.checkStudy();
     this.checkSettings(settings);
     const current = this.position < this.queue.length ? this.queue[this.position] : undefined;
     this.rebuild({ order: settings.order, unlabelledOnly: settings.unlabelledOnly });
@@ -237,6 +269,7 @@ export class LabelSession {
 
   /** The pair at `position` of the queue (null past its end); `current`: the annotator is there now. */
   pairAt(position: number, queueVersion: number, current: boolean): PairView | null {
+    this.checkStudy();
     this.checkVersion(queueVersion);
     if (!Number.isInteger(position) || position < 0) {
       throw new StoreError(`expected a queue position (a whole number ≥ 0), found ${position}`);
@@ -259,17 +292,23 @@ export class LabelSession {
   /**
    * Stores a label of the pair at `position` (one transaction: the judgment, its condition and aspect answers, and
    * the cursor on the next pair) and returns the pair as it now is — in blind mode, with the others revealed.
+   * Position -1 is a pair of the annotator's that the current queue does not hold (undo hands such a pair back after
+   * a reorder left it out): it is labelled, and the cursor stays where the annotator is.
    */
   commit(commit: CommitLabel & { queueVersion: number }): { progress: Progress; pair: PairView } {
+    this.checkStudy();
     this.checkVersion(commit.queueVersion);
     const { position, pairId, label } = commit;
-    if (!Number.isInteger(position) || position < 0 || position >= this.queue.length) {
+    const outsideQueue = position === -1;
+    if (outsideQueue) {
+      if (!Number.isInteger(pairId) || this.statements.inScope.get(this.scopeParameters(pairId)) === undefined) {
+        throw new StoreError(`pair ${pairId} is not one of the pairs '${this.annotator}' labels in this study`);
+      }
+    } else if (!Number.isInteger(position) || position < 0 || position >= this.queue.length) {
       throw new StoreError(`expected a position in the queue (0 to ${this.queue.length - 1}), found ${position}`);
-    }
-    const atPosition = this.queue[position]!;
-    if (atPosition !== pairId) {
+    } else if (this.queue[position] !== pairId) {
       throw new StoreError(
-        `expected pair ${atPosition} at position ${position} of the queue, found pair ${pairId}: the queue changed: reload`,
+        `expected pair ${this.queue[position]} at position ${position} of the queue, found pair ${pairId}: the queue changed: reload`,
       );
     }
     this.checkLabel(label);
@@ -304,11 +343,11 @@ export class LabelSession {
           s.insertCondition.run(id, i + 1, satisfied ? 1 : 0);
         });
         for (const [aspect, answer] of Object.entries(aspects)) s.insertAspect.run(id, aspect, answer ? 1 : 0);
-        this.saveCursor(position + 1);
+        if (!outsideQueue) this.saveCursor(position + 1);
         return { id, labelledBefore: before !== undefined };
       })
       .immediate();
-    this.position = Math.min(position + 1, this.queue.length);
+    if (!outsideQueue) this.position = Math.min(position + 1, this.queue.length);
     if (!stored.labelledBefore) this.progress.judged++;
     this.undoable.push({ judgmentId: stored.id, pairId });
     return { progress: { ...this.progress }, pair: this.pairView(pairId, position) };
@@ -320,6 +359,7 @@ export class LabelSession {
    * queue (-1 when the queue no longer holds it); null when there is nothing to undo.
    */
   undo(): { progress: Progress; pair: PairView } | null {
+    this.checkStudy();
     const s = this.statements;
     for (let last = this.undoable.pop(); last !== undefined; last = this.undoable.pop()) {
       const { judgmentId, pairId } = last;
@@ -349,12 +389,14 @@ export class LabelSession {
 
   /** A document of the study by id (a neighbouring chunk); null when the corpus has none by that id. */
   document(docid: string): DocumentView | null {
+    this.checkStudy();
     const row = this.statements.document.get(this.studyId, docid) as DocumentRow | undefined;
     return row ? this.documentView(row) : null;
   }
 
   /** The study's guidelines file (Markdown); null when the study declares none. */
   guidelines(): { path: string; markdown: string } | null {
+    this.checkStudy();
     const guidelines = this.study.guidelines;
     if (!guidelines) return null;
     const path = guidelines.absolutePath ?? resolve(dirname(this.studyFile), guidelines.path);
@@ -434,6 +476,19 @@ export class LabelSession {
       pair: index >= 0 ? this.queue[index]! : null,
       at: this.now().toISOString(),
     });
+  }
+
+  private scopeParameters(pairId: number) {
+    return { pair: pairId, study: this.studyId, annotator: this.annotatorId, assignedOnly: this.assignedOnly ? 1 : 0 };
+  }
+
+  private checkStudy(): void {
+    if (this.studyChanged()) {
+      throw new StoreError(
+        `${basename(this.studyFile)} changed since this Label view opened: nothing was stored; open study ` +
+          `'${this.study.name}' again to label with what the file says now`,
+      );
+    }
   }
 
   private checkVersion(queueVersion: number): void {

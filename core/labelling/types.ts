@@ -123,6 +123,7 @@ export interface SessionState {
 }
 
 export interface CommitLabel {
+  /** The pair's position in the queue; -1 for a pair the queue does not hold (undone after a reorder left it out). */
   position: number;
   pairId: number;
   label: number;

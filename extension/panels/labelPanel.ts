@@ -1,6 +1,9 @@
 // The Label view: one webview panel per study, serving the `label/*` protocol (labelHandlers.ts) from a core
 // LabelSession over the study's task database. The database is opened (and on first use imported) by StudyFiles;
-// the annotator is the `qrelsStudio.annotator` setting, and changing it starts a new session in the open panels.
+// the annotator is the `qrelsStudio.annotator` setting, and changing it starts a new session in the open panels; so
+// does the study file changing on disk (StudyFiles syncs it again: blind, scale and annotators may have changed, and
+// the old session refuses to go on under its old rules — LabelSession.studyChanged).
+import { resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { LabelSession } from '../../core/labelling/labelSession.ts';
 import { annotatorName } from '../settings.ts';
@@ -18,6 +21,8 @@ export interface LabelTarget {
 interface OpenLabelPanel {
   host: PanelHost;
   session: LabelSession;
+  /** Sessions being opened for this panel: only the latest one asked for replaces the session. */
+  openings: number;
 }
 
 const openPanels = new Map<string, OpenLabelPanel>();
@@ -59,12 +64,13 @@ export async function openLabelPanel(
   if (!session) return;
   const existing = openPanels.get(key);
   if (existing) {
+    existing.openings++;
     existing.session = session;
     existing.host.postEvent('label/reset', { state: session.state() });
     existing.host.panel.reveal();
     return;
   }
-  const entry = { session } as OpenLabelPanel;
+  const entry = { session, openings: 0 } as OpenLabelPanel;
   entry.host = createPanelHost(context.extensionUri, {
     viewType: 'qrelsStudio.label',
     title: `Label: ${target.study}`,
@@ -76,16 +82,37 @@ export async function openLabelPanel(
     }),
   });
   openPanels.set(key, entry);
-  const annotatorChanged = vscode.workspace.onDidChangeConfiguration(async (event) => {
-    if (!event.affectsConfiguration('qrelsStudio.annotator')) return;
+  /** A new session in this panel (the annotator or the study file changed); the view starts over with it. */
+  const reopen = async () => {
+    const opening = ++entry.openings;
     const next = await openSession(studies, target, output);
-    if (!next || openPanels.get(key) !== entry) return;
+    if (!next || opening !== entry.openings || openPanels.get(key) !== entry) return;
     entry.session = next;
     entry.host.postEvent('label/reset', { state: next.state() });
+  };
+  const annotatorChanged = vscode.workspace.onDidChangeConfiguration((event) => {
+    if (event.affectsConfiguration('qrelsStudio.annotator')) void reopen();
+  });
+  const studyFile = resolve(target.studyFile);
+  let reopening: Promise<void> | undefined;
+  const studyChanged = studies.onDidChange((changed) => {
+    if ((changed !== '' && changed !== studyFile) || reopening !== undefined) return;
+    let stale: boolean;
+    try {
+      stale = entry.session.studyChanged();
+    } catch {
+      return; // the database was closed (the study file deleted): the session says so on the next request
+    }
+    if (stale) {
+      reopening = reopen().finally(() => {
+        reopening = undefined;
+      });
+    }
   });
   entry.host.panel.onDidDispose(() => {
     annotatorChanged.dispose();
+    studyChanged.dispose();
     openPanels.delete(key);
   });
-  context.subscriptions.push(annotatorChanged);
+  context.subscriptions.push(annotatorChanged, studyChanged);
 }

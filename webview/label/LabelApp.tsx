@@ -4,8 +4,8 @@
 // the next pair appears.
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { evaluateDerive } from '../../core/dsl/evaluateDerive.ts';
-import { excludedEntities, queryTerms } from '../../core/labelling/highlightTerms.ts';
 import type { DeriveExpression } from '../../core/dsl/model.ts';
+import { excludedEntities, queryTerms } from '../../core/labelling/highlightTerms.ts';
 import type { PairView, QueueOrder, SessionState } from '../../core/labelling/types.ts';
 import { VscodeButton, VscodeCheckbox } from '../common/elements.ts';
 import { DocumentBody } from './document/DocumentBody.tsx';

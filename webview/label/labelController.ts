@@ -114,16 +114,18 @@ export class LabelController {
   #fetch(position: number): Promise<PairView | null> {
     const state = this.#snapshot.state;
     if (!state || position < 0 || position >= state.queue.length) return Promise.resolve(null);
-    let pending = this.#cache.get(position);
+    const cache = this.#cache;
+    let pending = cache.get(position);
     if (!pending) {
       pending = this.#messenger
         .request('label/pairAt', { position, queueVersion: state.queue.version, current: false })
         .then((reply) => {
           if (reply.ok) return reply.value;
-          this.#cache.delete(position);
+          // From the cache it was put in: a reload meanwhile has a cache of its own.
+          cache.delete(position);
           throw new Error(reply.error.message);
         });
-      this.#cache.set(position, pending);
+      cache.set(position, pending);
     }
     return pending;
   }
