@@ -479,6 +479,10 @@ function HelpOverlay({
         <h2>Guidelines</h2>
         {state.study.guidelines === undefined ? (
           <p className="description">This study declares no guidelines file.</p>
+        ) : snapshot.guidelinesError && !snapshot.guidelines ? (
+          <p className="error-message" data-testid="guidelines-error">
+            {snapshot.guidelinesError}
+          </p>
         ) : snapshot.guidelines ? (
           <div data-testid="guidelines">
             <p className="description">{snapshot.guidelines.path}</p>

@@ -39,6 +39,8 @@ export interface LabelSnapshot {
   /** A short confirmation ("Saved 2 · Relevant"). */
   status?: string;
   guidelines?: { path: string; markdown: string } | null;
+  /** Why the guidelines could not be shown (the file is missing, unreadable). */
+  guidelinesError?: string;
   showHelp: boolean;
 }
 
@@ -307,8 +309,9 @@ export class LabelController {
     const showHelp = !this.#snapshot.showHelp;
     this.#update({ showHelp });
     if (showHelp && this.#snapshot.guidelines === undefined && this.#snapshot.state?.study.guidelines) {
-      const guidelines = await this.#request('label/guidelines', {});
-      if (guidelines !== undefined) this.#update({ guidelines });
+      const reply = await this.#messenger.request('label/guidelines', {});
+      // A failure is said in the overlay itself (and asked again next time), not left as "Loading…".
+      this.#update(reply.ok ? { guidelines: reply.value } : { guidelinesError: reply.error.message });
     }
   }
 

@@ -2,7 +2,7 @@
 // handlers (extension/panels/labelHandlers.ts) over a LabelSession on a real SQLite study. What is asserted is
 // what an annotator and the database see: keys pressed → rows in `judgment`, undo, blind mode, hostile documents.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -444,4 +444,18 @@ test('answers by Shift+digit, a note by n, Enter commits the derived label; ? sh
   assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
   await page.keyboard.press('Escape');
   await page.locator('[data-testid="help-overlay"]').waitFor({ state: 'detached' });
+});
+
+test('a guidelines file that went missing is said in the help overlay, not left loading', {
+  timeout: 60_000,
+}, async () => {
+  const labelled = await study({ ...simpleStudy(1, 1), guidelines: '# Rules\n' });
+  rmSync(join(labelled.folder, 'guidelines.md'));
+  const session = labelled.session('ivan');
+  const view = await openLabelView(() => session);
+  await shownPair(view.page);
+  await view.page.keyboard.press('?');
+  const error = view.page.locator('[data-testid="guidelines-error"]');
+  await error.waitFor();
+  assert.match(String(await error.textContent()), /guidelines\.md/);
 });
