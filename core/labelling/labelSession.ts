@@ -47,6 +47,11 @@ export interface LabelSessionOptions {
   annotator: string;
   /** The clock judgments, retractions and cursors are stamped with (tests pin it). */
   now?: () => Date;
+  /**
+   * The session this one replaces (annotator switched, study reopened in the same view): queue versions continue
+   * after its, so a request the view sent to the old session is refused as stale, never taken as the new one's.
+   */
+  replaces?: LabelSession;
 }
 
 interface QueryRow {
@@ -233,6 +238,7 @@ export class LabelSession {
     if (kind !== 'human') throw new StoreError(`'${annotator}' is an LLM judge in ${database.file}, not a person`);
     assignPairs(db, studyId, study.annotators, study.overlap, now());
     const session = new LabelSession(database, options, studyId, annotatorId);
+    session.version = options.replaces?.version ?? 0;
     session.restoreCursor();
     return session;
   }

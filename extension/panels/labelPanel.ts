@@ -34,6 +34,7 @@ async function openSession(
   studies: StudyFiles,
   target: LabelTarget,
   output: vscode.OutputChannel,
+  replaces?: LabelSession,
 ): Promise<LabelSession | undefined> {
   const opened = await studies.open(target.studyFile);
   if (!opened) return undefined;
@@ -43,7 +44,12 @@ async function openSession(
     return undefined;
   }
   try {
-    return LabelSession.open(opened.database, { studyFile: target.studyFile, study, annotator: annotatorName() });
+    return LabelSession.open(opened.database, {
+      studyFile: target.studyFile,
+      study,
+      annotator: annotatorName(),
+      ...(replaces && { replaces }),
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     output.appendLine(`[label] ${target.study}: ${message}`);
@@ -60,7 +66,7 @@ export async function openLabelPanel(
   output: vscode.OutputChannel,
 ): Promise<void> {
   const key = keyOf(target);
-  const session = await openSession(studies, target, output);
+  const session = await openSession(studies, target, output, openPanels.get(key)?.session);
   if (!session) return;
   const existing = openPanels.get(key);
   if (existing) {
@@ -85,7 +91,7 @@ export async function openLabelPanel(
   /** A new session in this panel (the annotator or the study file changed); the view starts over with it. */
   const reopen = async () => {
     const opening = ++entry.openings;
-    const next = await openSession(studies, target, output);
+    const next = await openSession(studies, target, output, entry.session);
     if (!next || opening !== entry.openings || openPanels.get(key) !== entry) return;
     entry.session = next;
     entry.host.postEvent('label/reset', { state: next.state() });

@@ -164,3 +164,23 @@ test("queue orders read each judge's latest suggestion only, as the view shows t
   assert.deepEqual([...buildLabelQueue(db, 'disagreement', scope)], [x, y, z], 'z agrees: query order throughout');
   study.close();
 });
+
+test('a session that replaces another continues its queue versions: a request meant for the old one is refused', async () => {
+  const study = await labellingStudy({ ...plainStudy(1, 3), extra: '  annotators alice bob' });
+  const alice = study.session('alice');
+  const version = alice.state().queue.version;
+  const pair = alice.pairAt(0, version, false)!;
+  // The annotator is switched while alice's commit is on its way: the view's request reaches bob's session.
+  const bob = LabelSession.open(study.database, {
+    studyFile: study.studyFile,
+    study: study.study,
+    annotator: 'bob',
+    replaces: alice,
+  });
+  assert.ok(bob.state().queue.version > version);
+  assert.throws(
+    () => bob.commit({ position: 0, pairId: pair.pairId, label: 1, queueVersion: version }),
+    /the queue changed: reload/,
+  );
+  assert.equal(study.database.db.prepare('SELECT count(*) FROM judgment').pluck().get(), 0, 'nothing stored as bob');
+});
