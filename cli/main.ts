@@ -8,6 +8,7 @@ import { type CliCommand, type CliContext, InputError, UsageError } from './cliC
 import { evalCommand } from './commands/eval.ts';
 import { exportCommand } from './commands/export.ts';
 import { importCommand } from './commands/import.ts';
+import { judgeCommand } from './commands/judge.ts';
 import { judgedCommand } from './commands/judged.ts';
 import { lintCommand } from './commands/lint.ts';
 import { poolCommand } from './commands/pool.ts';
@@ -21,6 +22,7 @@ export const cliCommands: readonly CliCommand[] = [
   poolCommand,
   exportCommand,
   judgedCommand,
+  judgeCommand,
   versionCommand,
 ];
 

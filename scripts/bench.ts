@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { benchJudge } from './benchJudge.ts';
 import { benchLabelling, percentile } from './benchLabelling.ts';
 import { benchLanguageServer } from './benchLanguageServer.ts';
 import { benchStore } from './benchStore.ts';
@@ -166,4 +167,15 @@ console.log(
 );
 console.log(
   `${'  baseline: j → next pair painted, no label'.padEnd(44)} p50 ${moveP50.toFixed(1).padStart(5)} ms  p95 ${moveP95.toFixed(1).padStart(5)} ms`,
+);
+
+// The LLM judge (see benchJudge.ts): 1,000 pairs against an OpenAI-compatible server on 127.0.0.1 answering in
+// 100 ms, 16 calls at a time; the bound is 1,000 × 0.1 / 16 = 6.25 s, and a re-run must make no request.
+const judging = await benchJudge(root, dataDir);
+console.log(
+  `${'judge 1,000 pairs, 100 ms/call, concurrency 16'.padEnd(44)} ${judging.wallSeconds.toFixed(3).padStart(7)} s  ` +
+    `bound ${judging.bound.toFixed(2)} s  ${(judging.bound / judging.wallSeconds).toFixed(2)} bound/wall   target ≥ 0.9`,
+);
+console.log(
+  `${'  re-run of the finished job'.padEnd(44)} ${judging.rerunRequests} requests (${judging.requests} the first time)   target 0`,
 );

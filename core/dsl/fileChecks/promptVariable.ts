@@ -1,24 +1,26 @@
-import { type BlockNode, sourceStatements } from '../ast.ts';
+import { promptVariableNames } from '../../judge/promptTemplate.ts';
+import type { BlockNode } from '../ast.ts';
 import { closestWords } from '../editDistance.ts';
 import { existingReferences, type FileCheck } from './fileCheck.ts';
 
 /** `{{ name }}` in a prompt template. */
 const variablePattern = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-/** The variables a judge prompt of `block` can use: its mapped roles, plus the block's own declarations. */
-export function promptVariables(block: BlockNode): string[] {
-  const roles = sourceStatements(block).flatMap((s) => s.mappings.map((m) => m.role.text));
-  const own = block.kind === 'study' ? ['scale', 'aspects', 'conditions'] : ['taxonomy', 'rubric', 'verdicts'];
-  return [...new Set([...roles, ...own])];
+/**
+ * The variables a judge prompt can use: exactly those the judge fills in (core/judge/promptTemplate.ts) — the
+ * pair's query, instruction, document and title, the query's conditions and the study's scale. The same for every
+ * block: a review's critic gets its item as `instruction` and the item's parent query as `query`.
+ */
+export function promptVariables(_block: BlockNode): string[] {
+  return [...promptVariableNames];
 }
 
 export const promptVariable: FileCheck = {
   code: 'prompt-variable',
   severity: 'error',
   description:
-    'A `{{variable}}` in a judge prompt template that the study does not provide (its mapped roles, `scale`, ' +
-    '`aspects`, `conditions`; for reviews the items roles, `taxonomy`, `rubric`, `verdicts`): it would reach ' +
-    'the model unfilled.',
+    'A `{{variable}}` in a judge prompt template that the judge does not fill in (query, instruction, document, ' +
+    'title, conditions, scale): it would reach the model unfilled.',
   async check(context) {
     for (const ref of await existingReferences(context, ['prompt'])) {
       const template = await context.readText(context.resolve(ref.path.value));
@@ -38,7 +40,7 @@ export const promptVariable: FileCheck = {
           context.report({
             range: ref.path.range,
             message:
-              `${ref.path.value} line ${index + 1} uses {{${name}}}, which this ${ref.block.kind} does not provide ` +
+              `${ref.path.value} line ${index + 1} uses {{${name}}}, which the judge does not fill in ` +
               `(available: ${available.join(', ')})` +
               (close.length > 0 ? `; did you mean {{${close[0]}}}?` : ''),
           });

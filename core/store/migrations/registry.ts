@@ -3,6 +3,7 @@
 import { initialSchema } from './001_initial.ts';
 import { labellingDetail } from './002_labellingDetail.ts';
 import { labellingSession } from './003_labellingSession.ts';
+import { judgeCalls } from './004_judgeCalls.ts';
 import type { Migration } from './migration.ts';
 
-export const migrations: readonly Migration[] = [initialSchema, labellingDetail, labellingSession];
+export const migrations: readonly Migration[] = [initialSchema, labellingDetail, labellingSession, judgeCalls];

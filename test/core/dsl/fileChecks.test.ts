@@ -44,7 +44,7 @@ function sketchProject(): string {
   writeFileSync(join(dir, 'runs/e5.trec'), 'q1 Q0 t1 1 2.5 e5\nq1 Q0 t2 2\nq1 t3\n');
   writeFileSync(
     join(dir, 'prompts/judge.md'),
-    'Query: {{text}}\nInstruction: {{ instruction }}\nTable: {{body}}\nScale: {{scale}} {{instrucion}}\n{{model}}\n',
+    'Query: {{query}}\nInstruction: {{ instruction }}\nTable: {{document}}\nScale: {{scale}} {{instrucion}}\n{{model}}\n',
   );
   writeFileSync(
     join(dir, 'gen/instructions.jsonl'),
@@ -89,8 +89,8 @@ test('cross-file checks on the sketch: missing file, missing field, broken run, 
   );
   assert.equal(
     message('prompt-variable'),
-    'prompts/judge.md line 4 uses {{instrucion}}, which this study does not provide (available: id, text, ' +
-      'instruction, body, format, title, scale, aspects, conditions); did you mean {{instruction}}?',
+    'prompts/judge.md line 4 uses {{instrucion}}, which the judge does not fill in (available: query, ' +
+      'instruction, document, title, conditions, scale); did you mean {{instruction}}?',
   );
   assert.match(message('prompt-variable', 1), /^prompts\/judge\.md line 5 uses \{\{model\}\}/);
   // The missing-field fix replaces the field name with the close one.
@@ -150,7 +150,7 @@ test('checks ask only the host: an in-memory host, no file on disk', async () =>
       return fields ? { fields } : { problem: 'no such file' };
     },
     checkRunFile: async () => ({ errors: 0 }),
-    readText: async () => 'Judge {{text}} against {{body}}; {{aspects}}',
+    readText: async () => 'Judge {{query}} against {{document}}; {{scale}}',
   };
   const text = [
     'study "s" {',

@@ -1,0 +1,301 @@
+// `qrels-studio judge STUDY`: runs one of the study's LLM judges over its pairs (core/judge/judgeStudy.ts) and stores
+// what it says as suggestions in the study's database. The endpoint and model come from the study file's `judge`
+// block (an endpoint it does not name: --endpoint, else OPENAI_BASE_URL); the API key only from OPENAI_API_KEY, never
+// from a file. A study file can come from anyone, so the command calls no endpoint the user has not approved —
+// with --allow-endpoint for this run, or once for good in VS Code (core/judge/endpointApproval.ts) — and checks
+// that before anything is sent. The prompt is the judge's `prompt` file, or the default that fits the study
+// (--write-default-prompts DIR writes the four defaults out to be tuned).
+//
+// Progress goes to stderr about once a second, the summary to stdout. Ctrl+C stops the run: no call starts after
+// it, the calls in flight are recorded, and the exit code is 130; running the command again finishes the job
+// without asking anything twice (answered calls are cached). Exit code 1 when some calls got no answer (run again
+// to retry them).
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
+import type { JudgeModel } from '../../core/dsl/model.ts';
+import { createChatClient } from '../../core/judge/chatClient.ts';
+import { type DefaultPromptName, defaultPrompts } from '../../core/judge/defaultPrompts.ts';
+import { EndpointApprovalError, isEndpointApproved, normaliseEndpoint } from '../../core/judge/endpointApproval.ts';
+import { judgeCallTotals } from '../../core/judge/judgeCallStore.ts';
+import { type JudgePrompt, loadJudgePrompt } from '../../core/judge/judgePrompt.ts';
+import {
+  type JudgeProgress,
+  type JudgeReport,
+  JudgeSetupError,
+  judgeStudy,
+  selectJudge,
+} from '../../core/judge/judgeStudy.ts';
+import { modelPrice, type PriceTable, parsePriceFlag } from '../../core/judge/priceTable.ts';
+import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
+import { openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
+
+interface JudgeArguments {
+  study?: string;
+  name?: string;
+  judge?: string;
+  limit?: number;
+  onlyUnlabelled: boolean;
+  concurrency: number;
+  allowed: string[];
+  endpoint?: string;
+  prices: PriceTable;
+  writeDefaultPrompts?: string;
+}
+
+const defaultConcurrency = 4;
+
+function wholeNumber(args: readonly string[], i: number, least: number): number {
+  const text = optionValue(args, i, `a whole number ≥ ${least}`);
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < least) {
+    throw new UsageError(`${args[i]} expects a whole number ≥ ${least}, found '${text}'`);
+  }
+  return value;
+}
+
+export function parseJudgeArguments(args: readonly string[]): JudgeArguments {
+  const parsed: JudgeArguments = { onlyUnlabelled: false, concurrency: defaultConcurrency, allowed: [], prices: {} };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--name') parsed.name = optionValue(args, i++, 'a study name');
+    else if (arg === '--judge') parsed.judge = optionValue(args, i++, "a judge's model name or number");
+    else if (arg === '--limit') parsed.limit = wholeNumber(args, i++, 1);
+    else if (arg === '--only-unlabelled') parsed.onlyUnlabelled = true;
+    else if (arg === '--concurrency') parsed.concurrency = wholeNumber(args, i++, 1);
+    else if (arg === '--allow-endpoint') parsed.allowed.push(optionValue(args, i++, 'an endpoint URL'));
+    else if (arg === '--endpoint') parsed.endpoint = optionValue(args, i++, 'an endpoint URL');
+    else if (arg === '--price') {
+      try {
+        const [model, price] = parsePriceFlag(optionValue(args, i++, 'MODEL=INPUT,OUTPUT'));
+        parsed.prices[model] = price;
+      } catch (error) {
+        if (error instanceof UsageError) throw error;
+        throw new UsageError(`--price: ${(error as Error).message}`);
+      }
+    } else if (arg === '--write-default-prompts') parsed.writeDefaultPrompts = optionValue(args, i++, 'a folder');
+    else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`);
+    else if (parsed.study === undefined) parsed.study = arg;
+    else throw new UsageError(`unexpected argument '${arg}' (one study file)`);
+  }
+  return parsed;
+}
+
+/** Writes the four default prompts as `<name>.md` into `folder`; a file already there is kept (it may be tuned). */
+function writeDefaultPrompts(folder: string, context: CliContext): number {
+  const absolute = resolve(context.cwd, folder);
+  mkdirSync(absolute, { recursive: true });
+  for (const name of Object.keys(defaultPrompts) as DefaultPromptName[]) {
+    const file = join(absolute, `${name}.md`);
+    const shown = join(folder, `${name}.md`);
+    if (existsSync(file)) {
+      context.stderr(`${shown}: already there, kept as it is\n`);
+      continue;
+    }
+    writeFileSync(file, defaultPrompts[name].text);
+    context.stdout(`${shown}: ${defaultPrompts[name].description}\n`);
+  }
+  return 0;
+}
+
+/**
+ * The judge's prompt: its `prompt` file, or the default that fits the study. What the model is asked for follows
+ * the study either way: one answer per condition when the study derives its label from conditions, else a label.
+ */
+/**
+ * The judge's prompt file checked before the study file is linted, so that its problems point at their own line and
+ * column (the study's lint can only point at the `prompt` path). Anything else wrong is left to that lint.
+ */
+async function checkPromptFirst(studyArg: string, parsed: JudgeArguments, context: CliContext): Promise<void> {
+  const path = resolve(context.cwd, studyArg);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return; // openStudyDatabase says what is wrong with the study file
+  }
+  const studies = resolveStudies(parseStudyFile(text), path).studies;
+  const study =
+    parsed.name === undefined
+      ? studies.length === 1
+        ? studies[0]
+        : undefined
+      : studies.find((s) => s.name === parsed.name);
+  if (study === undefined) return;
+  let judge: JudgeModel;
+  try {
+    judge = selectJudge(study, parsed.judge);
+  } catch {
+    return;
+  }
+  try {
+    await loadJudgePrompt(study, judge, dirname(path), context.cwd);
+  } catch (error) {
+    if (error instanceof JudgeSetupError) throw new InputError(error.message);
+    throw error;
+  }
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const money = (usd: number) => `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
+
+/** "judge gpt-x: 412/1,000 · 37.2 calls/s · 81,204 tokens · $0.0312 · 2 failures" */
+export function progressLine(model: string, p: JudgeProgress, priced: boolean): string {
+  const parts = [
+    `${count(p.done)}/${count(p.total)}`,
+    `${p.callsPerSecond.toFixed(1)} calls/s`,
+    `${count(p.inputTokens + p.outputTokens)} tokens`,
+    ...(priced ? [money(p.cost)] : []),
+    plural(p.failures, 'failure'),
+  ];
+  return `judge ${model}: ${parts.join(' · ')}`;
+}
+
+function summary(report: JudgeReport, study: string, priced: boolean, totals: ReturnType<typeof judgeCallTotals>) {
+  const kinds = Object.entries(report.failuresByKind)
+    .map(([kind, n]) => `${n} ${kind}`)
+    .join(', ');
+  const lines = [
+    `judge ${report.judge} on study '${study}' at ${report.endpoint}`,
+    `pairs: ${count(report.pairs)} to judge${report.skipped.length > 0 ? `, ${count(report.skipped.length)} skipped` : ''}`,
+    `votes: ${count(report.done)} of ${count(report.total)} (${count(report.requests)} asked, ${count(report.cached)} from the cache)` +
+      (report.failures > 0 ? `, ${plural(report.failures, 'failure')}: ${kinds}` : ''),
+    `tokens: ${count(report.inputTokens)} in, ${count(report.outputTokens)} out` +
+      (priced ? ` · cost ${money(report.cost)}` : '') +
+      ` · ${(report.elapsedMs / 1000).toFixed(1)} s`,
+    `suggestions: ${count(report.suggestions)} written`,
+    `all calls of this judge on the study: ${count(totals.calls)} (${count(totals.answered)} answered), ` +
+      `${count(totals.inputTokens + totals.outputTokens)} tokens${priced ? ` · ${money(totals.cost)}` : ''}`,
+  ];
+  for (const [kind, example] of Object.entries(report.failureExamples)) {
+    if (kind !== 'cancelled') lines.push(`first ${kind} failure: ${example}`);
+  }
+  if (report.cancelled) {
+    lines.push(`cancelled: ${plural(report.notStarted, 'vote')} not asked; run again to finish (answers are cached)`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const judgeCommand: CliCommand = {
+  name: 'judge',
+  summary: "run a study's LLM judge over its pairs; its labels become suggestions (cached, resumable, Ctrl+C to stop)",
+  usage:
+    'qrels-studio judge STUDY.assess [--name STUDY] [--judge MODEL|N] [--limit N] [--only-unlabelled] ' +
+    '[--concurrency N] [--allow-endpoint URL] [--endpoint URL] [--price MODEL=IN,OUT]… | ' +
+    'qrels-studio judge --write-default-prompts DIR',
+  async run(args, context) {
+    const parsed = parseJudgeArguments(args);
+    if (parsed.writeDefaultPrompts !== undefined) {
+      if (parsed.study !== undefined) throw new UsageError('--write-default-prompts takes no study file');
+      return writeDefaultPrompts(parsed.writeDefaultPrompts, context);
+    }
+    if (parsed.study === undefined) throw new UsageError('no study file');
+    await checkPromptFirst(parsed.study, parsed, context);
+    const { study, folder, database } = await openStudyDatabase(parsed.study, parsed.name, context);
+    try {
+      let judge: JudgeModel;
+      try {
+        judge = selectJudge(study, parsed.judge);
+      } catch (error) {
+        if (!(error instanceof JudgeSetupError)) throw error;
+        throw new InputError(`${error.message}${study.judges.length > 1 ? ' (--judge MODEL or its number)' : ''}`);
+      }
+      const endpointText = judge.endpoint ?? parsed.endpoint ?? (process.env.OPENAI_BASE_URL || undefined);
+      if (endpointText === undefined) {
+        throw new InputError(
+          `judge '${judge.model}' of study '${study.name}' names no endpoint: add endpoint "URL" to its judge block, ` +
+            'pass --endpoint URL, or set OPENAI_BASE_URL',
+        );
+      }
+      if (judge.endpoint !== undefined && parsed.endpoint !== undefined) {
+        context.stderr(`--endpoint ignored: judge '${judge.model}' names its endpoint, ${judge.endpoint}\n`);
+      }
+      let endpoint: string;
+      let allowed: boolean;
+      try {
+        endpoint = normaliseEndpoint(endpointText);
+        allowed = parsed.allowed.some((url) => normaliseEndpoint(url) === endpoint) || isEndpointApproved(endpoint);
+      } catch (error) {
+        if (error instanceof EndpointApprovalError) throw new InputError(error.message);
+        throw error;
+      }
+      if (!allowed) {
+        throw new InputError(
+          `refusing to call ${endpoint} : not approved — pass --allow-endpoint ${endpoint} or approve it once in VS Code`,
+        );
+      }
+      let prompt: JudgePrompt;
+      try {
+        prompt = await loadJudgePrompt(study, judge, folder, context.cwd);
+      } catch (error) {
+        if (error instanceof JudgeSetupError) throw new InputError(error.message);
+        throw error;
+      }
+      const apiKey = process.env.OPENAI_API_KEY ?? '';
+      const client = createChatClient({ baseURL: endpoint, apiKey });
+      const priced = modelPrice(parsed.prices, judge.model) !== undefined;
+
+      const controller = new AbortController();
+      const interrupt = () => {
+        context.stderr('\ncancelling: no new call starts; recording the calls in flight (Ctrl+C again to quit now)\n');
+        controller.abort();
+      };
+      process.once('SIGINT', interrupt);
+      let lastPrinted = performance.now();
+      let report: JudgeReport;
+      try {
+        report = await judgeStudy(database, study, {
+          ...(parsed.judge !== undefined && { judge: parsed.judge }),
+          ...(parsed.limit !== undefined && { limit: parsed.limit }),
+          onlyUnlabelled: parsed.onlyUnlabelled,
+          concurrency: parsed.concurrency,
+          client,
+          prompt,
+          prices: parsed.prices,
+          signal: controller.signal,
+          onProgress(progress) {
+            const now = performance.now();
+            if (now - lastPrinted < 1000) return;
+            lastPrinted = now;
+            context.stderr(`${progressLine(judge.model, progress, priced)}\n`);
+          },
+        });
+      } catch (error) {
+        if (error instanceof JudgeSetupError) throw new InputError(error.message);
+        throw error;
+      } finally {
+        process.removeListener('SIGINT', interrupt);
+      }
+      for (const pair of report.skipped.slice(0, 5)) {
+        context.stderr(`skipped ${pair.qid}/${pair.docid}: ${pair.reason}\n`);
+      }
+      if (report.skipped.length > 5) context.stderr(`… and ${count(report.skipped.length - 5)} more skipped\n`);
+      if (report.pairs === 0 && report.skipped.length === 0) {
+        context.stderr(
+          `study '${study.name}' has no pairs to judge${parsed.onlyUnlabelled ? ' that no person has labelled' : ''}` +
+            `: import its queries, corpus and runs first (qrels-studio import ${parsed.study})\n`,
+        );
+      }
+      const studyId = database.studyId(study.name);
+      context.stdout(summary(report, study.name, priced, judgeCallTotals(database.db, studyId, report.judge)));
+      if (report.failuresByKind.auth) {
+        context.stderr(
+          apiKey === ''
+            ? `${endpoint} wants an API key: set OPENAI_API_KEY\n`
+            : `${endpoint} refused the API key: check OPENAI_API_KEY\n`,
+        );
+      }
+      if (report.cancelled) return 130;
+      const unanswered = report.failures - (report.failuresByKind.parse ?? 0);
+      if (unanswered > 0) {
+        context.stderr(`${plural(unanswered, 'call')} got no answer: run the command again to retry them\n`);
+        return 1;
+      }
+      return 0;
+    } finally {
+      database.close();
+    }
+  },
+};

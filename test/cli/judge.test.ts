@@ -1,0 +1,323 @@
+// `qrels-studio judge` as users run it: the built CLI as a real process (spawned without blocking, so the
+// OpenAI-compatible test server on 127.0.0.1 in this process can answer it), a real study imported into a real
+// database, the approval store in a scratch config folder. It never calls an endpoint that is not approved; the API
+// key goes from OPENAI_API_KEY to the server as the bearer token and is never printed; a re-run asks nothing;
+// Ctrl+C stops it, recorded, with exit code 130; a broken prompt file is an error at its line and column.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { progressLine } from '../../cli/commands/judge.ts';
+import { approveEndpoint } from '../../core/judge/endpointApproval.ts';
+import { locateNativeBinding, openDatabase } from '../../core/store/sqliteDatabase.ts';
+import { type ChatBody, type OpenAiServer, startOpenAiServer } from '../core/judge/openAiServer.ts';
+import { cliLauncher, nativeDir, runCliProcess, scratchDir } from '../helpers.ts';
+
+const apiKey = 'sk-test-secret-0123456789abcdef';
+
+/** A study of `queries` × `perQuery` pairs with the `judge` statement given, imported; returns its folder. */
+function workspace(judge: string, queries = 2, perQuery = 2): string {
+  const root = scratchDir();
+  mkdirSync(join(root, 'data'));
+  mkdirSync(join(root, 'runs'));
+  writeFileSync(
+    join(root, 'wqt.assess'),
+    `study "wqt" {
+  queries "data/queries.jsonl" { id: qid  text: query }
+  corpus  "data/corpus.jsonl"  { id: _id  body: text  title: title }
+  pool    "runs/bm25.trec" depth ${perQuery}
+  scale ordinal { 0 "No" key "0"  1 "Partly" key "1"  2 "Yes" key "2" }
+  ${judge}
+}
+`,
+  );
+  const lines = (n: number, line: (i: number) => string) =>
+    `${Array.from({ length: n }, (_, i) => line(i + 1)).join('\n')}\n`;
+  writeFileSync(
+    join(root, 'data', 'queries.jsonl'),
+    lines(queries, (q) => JSON.stringify({ qid: `q${q}`, query: `query ${q}` })),
+  );
+  writeFileSync(
+    join(root, 'data', 'corpus.jsonl'),
+    lines(queries * perQuery, (d) => JSON.stringify({ _id: `d${d}`, title: `T${d}`, text: `document number ${d}` })),
+  );
+  writeFileSync(
+    join(root, 'runs', 'bm25.trec'),
+    lines(queries * perQuery, (i) => {
+      const q = Math.ceil(i / perQuery);
+      const rank = i - (q - 1) * perQuery;
+      return `q${q} Q0 d${i} ${rank} ${100 - rank} bm25`;
+    }),
+  );
+  const imported = runCliProcess(['import', 'wqt.assess'], { cwd: root });
+  assert.equal(imported.status, 0, imported.stderr);
+  return root;
+}
+
+/** The CLI's environment: a scratch approval store, the key (or none), no endpoint from the outside. */
+function environment(config: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, QRELS_STUDIO_CONFIG_DIR: config, ...extra };
+  for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL']) if (!(name in extra)) delete env[name];
+  return env;
+}
+
+interface Finished {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts the CLI without blocking this process (the test server must keep answering). */
+function startCli(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    stdout += text;
+  });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
+  const finished = new Promise<Finished>((resolve) => {
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+  return { child, finished, stderr: () => stderr };
+}
+
+const cli = (args: string[], cwd: string, env: NodeJS.ProcessEnv) => startCli(args, cwd, env).finished;
+
+function database(root: string) {
+  return openDatabase(join(root, '.qrels-studio', 'wqt.sqlite'), { nativeBinding: locateNativeBinding(nativeDir) });
+}
+
+const documentOf = (body: ChatBody) => Number(/document number (\d+)/.exec(body.messages?.[0]?.content ?? '')?.[1]);
+const answer = (label: number) => JSON.stringify({ rationale: 'because', label });
+
+async function labelServer(options: { latencyMs?: number; apiKey?: string } = {}): Promise<OpenAiServer> {
+  return startOpenAiServer({
+    ...(options.apiKey !== undefined && { apiKey: options.apiKey }),
+    respond: ({ body }) => ({
+      content: answer(documentOf(body) % 3),
+      ...(options.latencyMs !== undefined && { latencyMs: options.latencyMs }),
+      usage: { prompt_tokens: 1000, completion_tokens: 20 },
+    }),
+  });
+}
+
+test('an endpoint that is not approved is refused before any request; --allow-endpoint lets the run go', async (t) => {
+  const server = await labelServer({ apiKey });
+  t.after(() => server.close());
+  const root = workspace(`judge "judge-x" { endpoint "${server.baseURL}/" }`);
+  const env = environment(scratchDir(), { OPENAI_API_KEY: apiKey });
+  const refused = await cli(['judge', 'wqt.assess'], root, env);
+  assert.equal(refused.status, 1);
+  assert.equal(
+    refused.stderr,
+    `refusing to call ${server.baseURL} : not approved — pass --allow-endpoint ${server.baseURL} or approve it once in VS Code\n`,
+  );
+  assert.equal(server.requests(), 0);
+  const other = await cli(['judge', 'wqt.assess', '--allow-endpoint', 'http://127.0.0.1:1/v1'], root, env);
+  assert.equal(other.status, 1, 'approving another endpoint approves nothing here');
+  assert.equal(server.requests(), 0);
+
+  const allowed = await cli(
+    ['judge', 'wqt.assess', '--allow-endpoint', server.baseURL, '--price', 'judge-x=0.5,2'],
+    root,
+    env,
+  );
+  assert.equal(allowed.status, 0, allowed.stderr);
+  assert.equal(server.requests(), 4);
+  assert.match(allowed.stdout, /^judge llm:judge-x@[0-9a-f]{8} on study 'wqt' at http:\/\/127\.0\.0\.1:\d+\/v1$/m);
+  assert.match(allowed.stdout, /^votes: 4 of 4 \(4 asked, 0 from the cache\)$/m);
+  // 4 calls × (1000 × 0.5 + 20 × 2) / 1M = $0.00216
+  assert.match(allowed.stdout, /^tokens: 4,000 in, 80 out · cost \$0\.0022 · [\d.]+ s$/m);
+  assert.match(allowed.stdout, /^suggestions: 4 written$/m);
+  const db = database(root);
+  assert.deepEqual(
+    db
+      .prepare(
+        `SELECT p.docid, s.label FROM suggestion AS s JOIN pair AS p ON p.id = s.pair_id
+         JOIN annotator AS a ON a.id = s.annotator_id WHERE a.name LIKE 'llm:judge-x@%' ORDER BY p.docid`,
+      )
+      .all(),
+    [1, 2, 3, 4].map((d) => ({ docid: `d${d}`, label: d % 3 })),
+  );
+  db.close();
+
+  // Run again: nothing is asked.
+  const again = await cli(['judge', 'wqt.assess', '--allow-endpoint', server.baseURL], root, env);
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(server.requests(), 4);
+  assert.match(again.stdout, /^votes: 4 of 4 \(0 asked, 4 from the cache\)$/m);
+});
+
+test('an endpoint approved in the store (as VS Code approves it) needs no flag; OPENAI_BASE_URL fills a missing endpoint', async (t) => {
+  const server = await labelServer();
+  t.after(() => server.close());
+  const root = workspace('judge "judge-y" {}');
+  const config = scratchDir();
+  const noEndpoint = await cli(['judge', 'wqt.assess'], root, environment(config));
+  assert.equal(noEndpoint.status, 1);
+  assert.equal(
+    noEndpoint.stderr,
+    `judge 'judge-y' of study 'wqt' names no endpoint: add endpoint "URL" to its judge block, pass --endpoint URL, or set OPENAI_BASE_URL\n`,
+  );
+  const env = environment(config, { OPENAI_BASE_URL: server.baseURL });
+  assert.equal((await cli(['judge', 'wqt.assess'], root, env)).status, 1, 'not approved yet');
+  approveEndpoint(server.baseURL, { env: { QRELS_STUDIO_CONFIG_DIR: config } });
+  const approved = await cli(['judge', 'wqt.assess', '--limit', '3'], root, env);
+  assert.equal(approved.status, 0, approved.stderr);
+  assert.equal(server.requests(), 3);
+  const viaFlag = await cli(['judge', 'wqt.assess', '--endpoint', server.baseURL], root, environment(config));
+  assert.equal(viaFlag.status, 0, viaFlag.stderr);
+  assert.equal(server.requests(), 4, 'the three judged before come from the cache');
+});
+
+test('OPENAI_API_KEY is sent as the bearer token and never printed; without it the message says to set it', async (t) => {
+  const tokens = new Set<string | undefined>();
+  const server = await startOpenAiServer({
+    apiKey,
+    respond: ({ body, authorization }) => {
+      tokens.add(authorization);
+      t.after(() => server.close());
+      return { content: answer(documentOf(body) % 3) };
+    },
+  });
+  const root = workspace(`judge "judge-k" { endpoint "${server.baseURL}" }`);
+  const config = scratchDir();
+  approveEndpoint(server.baseURL, { env: { QRELS_STUDIO_CONFIG_DIR: config } });
+  const ok = await cli(['judge', 'wqt.assess'], root, environment(config, { OPENAI_API_KEY: apiKey }));
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.deepEqual([...tokens], [`Bearer ${apiKey}`]);
+  assert.ok(!`${ok.stdout}${ok.stderr}`.includes(apiKey));
+
+  // A wrong key: the server quotes it back in its 401, the CLI must not repeat it.
+  const wrong = 'sk-wrong-key-9876543210fedcba';
+  const refused = await cli(
+    ['judge', 'wqt.assess', '--only-unlabelled'],
+    root,
+    environment(config, { OPENAI_API_KEY: wrong }),
+  );
+  assert.equal(refused.status, 0, 'every call is answered from the cache: no request, so no key is needed');
+  const fresh = workspace(`judge "judge-k" { endpoint "${server.baseURL}" }`);
+  const wrongRun = await cli(['judge', 'wqt.assess'], fresh, environment(config, { OPENAI_API_KEY: wrong }));
+  assert.equal(wrongRun.status, 1);
+  assert.match(wrongRun.stdout, /first auth failure: .*refused the API key \(401/);
+  assert.match(wrongRun.stderr, /refused the API key: check OPENAI_API_KEY/);
+  assert.ok(!`${wrongRun.stdout}${wrongRun.stderr}`.includes(wrong), `${wrongRun.stdout}${wrongRun.stderr}`);
+  const noKey = await cli(['judge', 'wqt.assess'], fresh, environment(config));
+  assert.equal(noKey.status, 1);
+  assert.match(noKey.stderr, /wants an API key: set OPENAI_API_KEY/);
+});
+
+test('Ctrl+C stops the run: no call starts after it, the calls in flight are recorded, exit code 130', async (t) => {
+  const server = await labelServer({ latencyMs: 400 });
+  t.after(() => server.close());
+  const root = workspace(`judge "judge-c" { endpoint "${server.baseURL}" }`, 4, 10);
+  const config = scratchDir();
+  approveEndpoint(server.baseURL, { env: { QRELS_STUDIO_CONFIG_DIR: config } });
+  const concurrency = 3;
+  const running = startCli(['judge', 'wqt.assess', '--concurrency', String(concurrency)], root, environment(config));
+  // Interrupt once a few calls have been answered and others are in flight.
+  while (server.requests() < 7) await new Promise((resolve) => setTimeout(resolve, 20));
+  running.child.kill('SIGINT');
+  const stopped = await running.finished;
+  assert.equal(stopped.status, 130, stopped.stderr);
+  assert.match(stopped.stderr, /cancelling: no new call starts/);
+  assert.match(stopped.stdout, /^cancelled: \d+ votes not asked; run again to finish/m);
+  const done = Number(/^votes: (\d+) of 40/m.exec(stopped.stdout)?.[1]);
+  assert.ok(done < 40);
+  assert.ok(server.requests() <= done + concurrency, `${server.requests()} requests, ${done} done`);
+  const db = database(root);
+  assert.equal(db.prepare('SELECT count(*) FROM llm_call').pluck().get(), done, 'every finished call is recorded');
+  const answered = db.prepare('SELECT count(*) FROM llm_call WHERE error IS NULL').pluck().get() as number;
+  db.close();
+
+  const before = server.requests();
+  const rest = await cli(['judge', 'wqt.assess', '--concurrency', '8'], root, environment(config));
+  assert.equal(rest.status, 0, rest.stderr);
+  assert.equal(server.requests() - before, 40 - answered, 'only what was not answered is asked');
+});
+
+test('a prompt file with an unknown variable is an error at its line and column; nothing is asked', async (t) => {
+  const server = await labelServer();
+  t.after(() => server.close());
+  // The study is imported before its judge names the prompt (a study file naming a missing file does not import).
+  const judge = `judge "judge-p" { endpoint "${server.baseURL}" }`;
+  const root = workspace(judge);
+  mkdirSync(join(root, 'prompts'));
+  writeFileSync(
+    join(root, 'prompts', 'judge.md'),
+    'Query: {{query}}\n\nThe document: {{documnt}}\nGrades: {{scale}}\n',
+  );
+  const studyFile = join(root, 'wqt.assess');
+  const withPrompt = `judge "judge-p" { endpoint "${server.baseURL}"  prompt "prompts/judge.md" }`;
+  writeFileSync(studyFile, readFileSync(studyFile, 'utf8').replace(judge, withPrompt));
+  const result = await cli(
+    ['judge', 'wqt.assess', '--allow-endpoint', server.baseURL],
+    root,
+    environment(scratchDir()),
+  );
+  assert.equal(result.status, 1);
+  assert.match(
+    result.stderr,
+    /^prompts\/judge\.md:3:15: unknown variable \{\{documnt\}\}: .*did you mean \{\{document\}\}/m,
+  );
+  assert.equal(server.requests(), 0);
+});
+
+test('--write-default-prompts writes the four default prompts and keeps files already there', () => {
+  const root = scratchDir();
+  const first = runCliProcess(['judge', '--write-default-prompts', 'prompts'], { cwd: root });
+  assert.equal(first.status, 0, first.stderr);
+  assert.deepEqual(readdirSync(join(root, 'prompts')).sort(), [
+    'conditions.md',
+    'graded-relevance.md',
+    'instruction-critic.md',
+    'instruction-following.md',
+  ]);
+  assert.match(readFileSync(join(root, 'prompts', 'graded-relevance.md'), 'utf8'), /\{\{query\}\}/);
+  writeFileSync(join(root, 'prompts', 'conditions.md'), 'tuned');
+  const again = runCliProcess(['judge', '--write-default-prompts', 'prompts'], { cwd: root });
+  assert.equal(again.status, 0);
+  assert.match(again.stderr, /prompts\/conditions\.md: already there, kept as it is/);
+  assert.equal(readFileSync(join(root, 'prompts', 'conditions.md'), 'utf8'), 'tuned');
+  assert.ok(existsSync(join(root, 'prompts', 'instruction-critic.md')));
+});
+
+test('bad options are usage errors naming the option', () => {
+  const root = scratchDir();
+  const cases: [string[], RegExp][] = [
+    [['judge', 'wqt.assess', '--limit', '0'], /--limit expects a whole number ≥ 1, found '0'/],
+    [['judge', 'wqt.assess', '--concurrency', 'many'], /--concurrency expects a whole number ≥ 1, found 'many'/],
+    [['judge', 'wqt.assess', '--price', 'gpt=1'], /--price: Expected MODEL=INPUT,OUTPUT/],
+    [['judge', 'wqt.assess', '--frobnicate'], /unknown option '--frobnicate'/],
+    [['judge'], /no study file/],
+  ];
+  for (const [args, message] of cases) {
+    const result = runCliProcess(args, { cwd: root });
+    assert.equal(result.status, 2, args.join(' '));
+    assert.match(result.stderr, message);
+  }
+});
+
+test('the progress line reads as the issue shows it', () => {
+  const line = progressLine(
+    'gpt-x',
+    {
+      total: 1000,
+      done: 412,
+      cached: 0,
+      requests: 412,
+      failures: 2,
+      inputTokens: 80_000,
+      outputTokens: 1_204,
+      cost: 0.0312,
+      elapsedMs: 11_075,
+      callsPerSecond: 37.2,
+    },
+    true,
+  );
+  assert.equal(line, 'judge gpt-x: 412/1,000 · 37.2 calls/s · 81,204 tokens · $0.0312 · 2 failures');
+});
