@@ -16,6 +16,7 @@ import { findLabelSource } from '../../core/store/labelSources.ts';
 import { labelSourceOfExport, studyQrelsSource } from '../../core/store/qrelsExportSource.ts';
 import { StoreError } from '../../core/store/studyDatabase.ts';
 import { exportQrels } from '../../core/store/studyExports.ts';
+import { runJudge, setApiKey } from '../judge/judgeCommands.ts';
 import { openLabelPanel } from '../panels/labelPanel.ts';
 import { annotatorName, setAnnotatorName } from '../settings.ts';
 import { annotatorNameProblem } from '../studies/annotatorIdentity.ts';
@@ -96,6 +97,11 @@ export function registerStudyCommands(deps: StudyCommandContext): vscode.Disposa
         await evaluateRun(opened, studyOf(opened, target.study), evaluateChannel);
       }),
     ),
+    vscode.commands.registerCommand(
+      'qrelsStudio.runJudge',
+      withStudy('running the LLM judge', (target) => runJudge(context, studyFiles, target, output)),
+    ),
+    vscode.commands.registerCommand('qrelsStudio.setApiKey', () => setApiKey(context)),
     { dispose: () => evaluateChannel?.dispose() },
   );
 }

@@ -1,0 +1,177 @@
+// "Qrels Studio: Run LLM judge" and "Set API key": the study's judge over its pairs, from VS Code, with the same
+// core as `qrels-studio judge`. What guards the network: no call in an untrusted workspace; the first call to an
+// endpoint asks the user once (remembered in the approval store the CLI reads too); the API key comes from
+// SecretStorage or OPENAI_API_KEY, never from a workspace file, and is never logged. Progress in a notification
+// (done/total, calls/s, tokens, cost so far) whose Cancel stops new calls and records the ones in flight.
+import * as vscode from 'vscode';
+import type { JudgeModel, StudyModel } from '../../core/dsl/model.ts';
+import { createChatClient } from '../../core/judge/chatClient.ts';
+import { approveEndpoint, isEndpointApproved, normaliseEndpoint } from '../../core/judge/endpointApproval.ts';
+import { loadJudgePrompt } from '../../core/judge/judgePrompt.ts';
+import { type JudgeProgress, judgeStudy, selectJudge } from '../../core/judge/judgeStudy.ts';
+import type { PriceTable } from '../../core/judge/priceTable.ts';
+import type { StudyFiles } from '../studies/studyFiles.ts';
+import { type StudyTarget, shownPath } from '../studies/workspaceStudies.ts';
+
+/** Where the API key lives in VS Code's SecretStorage. */
+export const apiKeySecret = 'qrelsStudio.openaiApiKey';
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/** "412/1,000 · 37.2 calls/s · 81,204 tokens · $0.0312" */
+export function judgeProgressText(p: JudgeProgress, priced: boolean): string {
+  return [
+    `${count(p.done)}/${count(p.total)}`,
+    `${p.callsPerSecond.toFixed(1)} calls/s`,
+    `${count(p.inputTokens + p.outputTokens)} tokens`,
+    ...(priced ? [`$${p.cost < 1 ? p.cost.toFixed(4) : p.cost.toFixed(2)}`] : []),
+    ...(p.failures > 0 ? [`${count(p.failures)} failed`] : []),
+  ].join(' · ');
+}
+
+function settings(): { endpoint?: string; prices: PriceTable; concurrency: number } {
+  const configuration = vscode.workspace.getConfiguration('qrelsStudio.judge');
+  const endpoint = configuration.get<string>('endpoint')?.trim();
+  const prices: PriceTable = {};
+  for (const [model, price] of Object.entries(configuration.get<Record<string, unknown>>('prices') ?? {})) {
+    const { input, output } = (price ?? {}) as { input?: unknown; output?: unknown };
+    if (typeof input === 'number' && typeof output === 'number') {
+      prices[model] = { inputPerMillion: input, outputPerMillion: output };
+    }
+  }
+  const concurrency = Math.max(1, Math.min(64, Math.floor(configuration.get<number>('concurrency') ?? 8)));
+  return { ...(endpoint ? { endpoint } : {}), prices, concurrency };
+}
+
+async function pickJudge(study: StudyModel): Promise<JudgeModel | undefined> {
+  if (study.judges.length <= 1) return selectJudge(study);
+  const picked = await vscode.window.showQuickPick(
+    study.judges.map((judge, i) => ({
+      label: judge.model,
+      description: judge.endpoint ?? 'endpoint from settings',
+      detail: judge.prompt ? `prompt ${judge.prompt.path}` : 'default prompt',
+      index: i + 1,
+    })),
+    { title: `Qrels Studio: which judge of '${study.name}'?` },
+  );
+  return picked ? study.judges[picked.index - 1] : undefined;
+}
+
+/** Asks once per endpoint; the answer is kept in the approval store `qrels-studio judge` also reads. */
+async function approved(endpoint: string, study: string, model: string): Promise<boolean> {
+  if (isEndpointApproved(endpoint)) return true;
+  const allow = 'Allow';
+  const answer = await vscode.window.showWarningMessage(
+    `Qrels Studio will send the queries and documents of study '${study}' to ${endpoint} (model ${model}). ` +
+      'Allow calls to this endpoint? (Asked once; the CLI honours the same approval.)',
+    { modal: true },
+    allow,
+  );
+  if (answer !== allow) return false;
+  approveEndpoint(endpoint);
+  return true;
+}
+
+export async function runJudge(
+  context: vscode.ExtensionContext,
+  studyFiles: StudyFiles,
+  target: StudyTarget,
+  output: vscode.OutputChannel,
+): Promise<void> {
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showErrorMessage(
+      'Qrels Studio: LLM calls are disabled in an untrusted workspace — trust it (Manage Workspace Trust) to run a judge',
+    );
+    return;
+  }
+  const opened = await studyFiles.open(target.studyFile);
+  if (!opened) return;
+  const study = opened.model.studies.find((s) => s.name === target.study);
+  if (!study) throw new Error(`${shownPath(target.studyFile)} has no study '${target.study}'`);
+  const judge = await pickJudge(study);
+  if (!judge) return;
+  const configured = settings();
+  const endpointText = judge.endpoint ?? configured.endpoint;
+  if (endpointText === undefined) {
+    const open = 'Open Settings';
+    const answer = await vscode.window.showErrorMessage(
+      `Qrels Studio: judge '${judge.model}' of study '${study.name}' names no endpoint. Add endpoint "URL" to its ` +
+        'judge block, or set qrelsStudio.judge.endpoint (any OpenAI-compatible server: OpenAI, Azure, vLLM, Ollama); ' +
+        'then "Qrels Studio: Set API key" if it needs one.',
+      open,
+    );
+    if (answer === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'qrelsStudio.judge');
+    return;
+  }
+  const endpoint = normaliseEndpoint(endpointText);
+  if (!(await approved(endpoint, study.name, judge.model))) return;
+  const prompt = await loadJudgePrompt(study, judge, opened.folder);
+  const apiKey = (await context.secrets.get(apiKeySecret)) ?? process.env.OPENAI_API_KEY ?? '';
+  const client = createChatClient({ baseURL: endpoint, apiKey });
+  const priced = judge.model in configured.prices || Object.keys(configured.prices).some((m) => m.endsWith('*'));
+
+  const report = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Judge ${judge.model} on ${study.name}`,
+      cancellable: true,
+    },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const cancelled = token.onCancellationRequested(() => controller.abort());
+      let reported = 0;
+      try {
+        return await judgeStudy(opened.database, study, {
+          judge: judge.model,
+          concurrency: configured.concurrency,
+          client,
+          prompt,
+          prices: configured.prices,
+          signal: controller.signal,
+          onProgress(p) {
+            const share = p.total === 0 ? 0 : (100 * p.done) / p.total;
+            progress.report({ message: judgeProgressText(p, priced), increment: share - reported });
+            reported = share;
+          },
+        });
+      } finally {
+        cancelled.dispose();
+      }
+    },
+  );
+  studyFiles.notifyChanged(target.studyFile);
+  const line =
+    `judge ${report.judge}: ${count(report.suggestions)} suggestions over ${count(report.pairs)} pairs, ` +
+    `${count(report.requests)} calls (${count(report.cached)} from the cache), ${count(report.failures)} failed` +
+    (report.cancelled ? ' — cancelled: what was answered is stored' : '');
+  output.appendLine(line);
+  for (const [kind, n] of Object.entries(report.failuresByKind)) output.appendLine(`  ${kind}: ${n}`);
+  if (report.failuresByKind.auth) {
+    void vscode.window.showErrorMessage(
+      `Qrels Studio: ${endpoint} ${apiKey === '' ? 'wants an API key' : 'refused the API key'}: run "Qrels Studio: Set API key"`,
+    );
+  } else if (report.failures > 0) {
+    void vscode.window.showWarningMessage(`Qrels Studio: ${line} (details in the Qrels Studio output)`);
+  } else {
+    void vscode.window.showInformationMessage(`Qrels Studio: ${line}`);
+  }
+}
+
+/** Stores the key in SecretStorage (an empty answer removes it). */
+export async function setApiKey(context: vscode.ExtensionContext): Promise<void> {
+  const key = await vscode.window.showInputBox({
+    title: 'Qrels Studio: API key for the LLM judge',
+    prompt:
+      'Kept in VS Code’s secret storage, never in a file. Leave empty to remove it (then OPENAI_API_KEY is used).',
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (key === undefined) return;
+  if (key.trim() === '') {
+    await context.secrets.delete(apiKeySecret);
+    void vscode.window.showInformationMessage('Qrels Studio: API key removed');
+  } else {
+    await context.secrets.store(apiKeySecret, key.trim());
+    void vscode.window.showInformationMessage('Qrels Studio: API key stored in secret storage');
+  }
+}
