@@ -57,6 +57,8 @@ export interface EventMap {
   'runtime/report': { result: Result<RuntimeReport> };
   /** Label view: start over with this session (annotator switched, study re-imported, panel restored). */
   'label/reset': { state: SessionState };
+  /** Label view: pairs changed outside the view (an LLM judge wrote suggestions): fetch them again. */
+  'label/refresh': NoParams;
 }
 
 export type RequestKind = keyof RequestMap;

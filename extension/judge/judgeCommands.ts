@@ -10,6 +10,7 @@ import { approveEndpoint, isEndpointApproved, normaliseEndpoint } from '../../co
 import { loadJudgePrompt } from '../../core/judge/judgePrompt.ts';
 import { type JudgeProgress, judgeStudy, selectJudge } from '../../core/judge/judgeStudy.ts';
 import type { PriceTable } from '../../core/judge/priceTable.ts';
+import { refreshLabelPanels } from '../panels/labelPanel.ts';
 import type { StudyFiles } from '../studies/studyFiles.ts';
 import { type StudyTarget, shownPath } from '../studies/workspaceStudies.ts';
 
@@ -140,6 +141,7 @@ export async function runJudge(
     },
   );
   studyFiles.notifyChanged(target.studyFile);
+  refreshLabelPanels(target.studyFile);
   const line =
     `judge ${report.judge}: ${count(report.suggestions)} suggestions over ${count(report.pairs)} pairs, ` +
     `${count(report.requests)} calls (${count(report.cached)} from the cache), ${count(report.failures)} failed` +

@@ -23,6 +23,8 @@ interface OpenLabelPanel {
   session: LabelSession;
   /** Sessions being opened for this panel: only the latest one asked for replaces the session. */
   openings: number;
+  /** The study file, as the panel was opened with it. */
+  studyFile: string;
 }
 
 const openPanels = new Map<string, OpenLabelPanel>();
@@ -58,6 +60,13 @@ async function openSession(
   }
 }
 
+/** Tells the open Label views of a study file that its pairs changed outside them (an LLM judge ran). */
+export function refreshLabelPanels(studyFile: string): void {
+  for (const entry of openPanels.values()) {
+    if (resolve(entry.studyFile) === resolve(studyFile)) entry.host.postEvent('label/refresh', {});
+  }
+}
+
 /** Opens (or brings to the front, with a fresh queue) the Label view of a study. */
 export async function openLabelPanel(
   context: vscode.ExtensionContext,
@@ -76,7 +85,7 @@ export async function openLabelPanel(
     existing.host.panel.reveal();
     return;
   }
-  const entry = { session, openings: 0 } as OpenLabelPanel;
+  const entry = { session, openings: 0, studyFile: target.studyFile } as OpenLabelPanel;
   entry.host = createPanelHost(context.extensionUri, {
     viewType: 'qrelsStudio.label',
     title: `Label: ${target.study}`,

@@ -1,15 +1,17 @@
 // End to end on the demo workspace, as a user meets the product: the packaged .vsix in code-server, driven in
 // Chromium. Broken files show their problems; the Studies view lists the demo's studies; opening a study imports it
 // and opens the Label view, where five key presses store five judgments (read back from the SQLite file) and the
-// progress survives closing and reopening the view; exporting qrels writes a file `qrels-studio eval` accepts.
+// progress survives closing and reopening the view; the LLM judge, run against an OpenAI-compatible server on
+// 127.0.0.1, fills in suggestions the view shows; exporting qrels writes a file `qrels-studio eval` accepts.
 // Screenshots of each step go to test-output/e2e/ (the README's copies are in media/screenshots/).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Frame, Page } from 'playwright-core';
 import { locateNativeBinding } from '../../core/store/sqliteDatabase.ts';
+import { startOpenAiServer } from '../core/judge/openAiServer.ts';
 import { cliLauncher, nativeDir, repoRoot } from '../helpers.ts';
 import { runFromPalette, workbenchTest } from './codeServer.ts';
 
@@ -49,9 +51,14 @@ async function labelFrame(page: Page, timeoutMs = 45_000): Promise<Frame> {
   }
 }
 
-function judgments(folder: string): { qid: string; docid: string; label: number; annotator: string }[] {
+/** The relevance study's database, read-only (the extension keeps writing to it). */
+function openStudyDb(folder: string): Database.Database {
   const file = join(folder, 'relevance', '.qrels-studio', 'solar.sqlite');
-  const db = new Database(file, { readonly: true, nativeBinding: locateNativeBinding(nativeDir) });
+  return new Database(file, { readonly: true, nativeBinding: locateNativeBinding(nativeDir) });
+}
+
+function judgments(folder: string): { qid: string; docid: string; label: number; annotator: string }[] {
+  const db = openStudyDb(folder);
   try {
     return db
       .prepare(
@@ -124,6 +131,50 @@ workbenchTest(
     await frame.locator('[data-testid="progress"]').filter({ hasText: '5 / 19 judged' }).waitFor({ timeout: 30_000 });
     await frame.locator('[data-testid="position"]').filter({ hasText: 'pair 6 of 19' }).waitFor();
     await shot(page, '3-label-reopened');
+
+    // 4. The LLM judge against an OpenAI-compatible server on 127.0.0.1: approved once, its suggestions fill in.
+    const llm = await startOpenAiServer({
+      respond: ({ index }) => ({
+        content: JSON.stringify({ rationale: `The passage is about the query (call ${index}).`, label: index % 3 }),
+        usage: { prompt_tokens: 120, completion_tokens: 20, total_tokens: 140 },
+      }),
+    });
+    try {
+      const studyPath = join(folder, 'relevance', 'solar.assess');
+      writeFileSync(studyPath, readFileSync(studyPath, 'utf8').replace('http://127.0.0.1:8000/v1', llm.baseURL));
+      await page.waitForTimeout(1000); // the extension re-syncs the changed study file
+      await runFromPalette(page, '>Qrels Studio: Run LLM judge', 'Qrels Studio: Run LLM judge');
+      await page.locator('.quick-input-widget', { hasText: 'choose a study' }).waitFor({ timeout: 10_000 });
+      await page.locator('.quick-input-widget input').fill('energy-dev');
+      await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'energy-dev' }).waitFor();
+      await page.keyboard.press('Enter');
+      // The first call to an endpoint is asked once.
+      const dialog = page.locator('.monaco-dialog-box', { hasText: llm.baseURL });
+      await dialog.waitFor({ timeout: 15_000 });
+      await shot(page, '4-judge-approval');
+      await dialog.locator('.monaco-button', { hasText: 'Allow' }).click();
+      await page
+        .locator('.notification-toast', { hasText: /19 suggestions over 19 pairs/ })
+        .waitFor({ timeout: 60_000 });
+      assert.equal(llm.requests(), 19, 'one call per pair');
+      const suggestions = openStudyDb(folder)
+        .prepare(
+          "SELECT count(*) FROM suggestion AS s JOIN annotator AS a ON a.id = s.annotator_id WHERE a.name LIKE 'llm:gpt-4.1-mini@%'",
+        )
+        .pluck()
+        .get();
+      assert.equal(suggestions, 19);
+      // The open Label view (not blind) shows the judge's suggestion with its rationale.
+      frame = await labelFrame(page);
+      await frame.locator('[data-testid="suggestion"]').first().waitFor({ timeout: 30_000 });
+      assert.match(
+        (await frame.locator('[data-testid="suggestion"]').first().textContent()) ?? '',
+        /The passage is about/,
+      );
+      await shot(page, '4-judge-suggestions');
+    } finally {
+      await llm.close();
+    }
 
     // 5. Export qrels: the study's declared export, which `qrels-studio eval` accepts with one of its runs.
     await runFromPalette(page, '>Qrels Studio: Export qrels', 'Qrels Studio: Export qrels');

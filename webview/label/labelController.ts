@@ -94,9 +94,35 @@ export class LabelController {
   /** Subscribes to the host's events, says ready, and loads the session. */
   start(): () => void {
     const unsubscribe = this.#messenger.on('label/reset', ({ state }) => void this.#load(state));
+    const unsubscribeRefresh = this.#messenger.on('label/refresh', () => void this.#refresh());
     this.#messenger.ready();
     void this.reload();
-    return unsubscribe;
+    return () => {
+      unsubscribe();
+      unsubscribeRefresh();
+    };
+  }
+
+  /**
+   * The pairs changed elsewhere (an LLM judge wrote suggestions): drop the cached answers and show the current pair
+   * again as the host now has it, keeping what is being typed for it.
+   */
+  async #refresh(): Promise<void> {
+    const { state, pair, busy } = this.#snapshot;
+    if (!state || busy) return;
+    this.#cache = new Map();
+    const navigation = this.#navigation;
+    const epoch = this.#epoch;
+    let fresh: PairView | null;
+    try {
+      fresh = await this.#fetch(this.#snapshot.position);
+    } catch {
+      return; // the next move fetches again
+    }
+    if (navigation !== this.#navigation || epoch !== this.#epoch || this.#snapshot.busy) return;
+    const samePair = fresh !== null && pair?.pairId === fresh.pairId;
+    this.#update({ pair: fresh, ...(samePair ? {} : { draft: emptyDraft(fresh) }) });
+    this.#prefetch(this.#snapshot.position);
   }
 
   async reload(): Promise<void> {

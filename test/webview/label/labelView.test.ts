@@ -459,3 +459,23 @@ test('a guidelines file that went missing is said in the help overlay, not left 
   await error.waitFor();
   assert.match(String(await error.textContent()), /guidelines\.md/);
 });
+
+test('label/refresh (a judge ran meanwhile): the pair on screen shows its new suggestion, the note being typed stays', {
+  timeout: 60_000,
+}, async () => {
+  const labelled = await study(simpleStudy(1, 2));
+  const session = labelled.session('kim');
+  const view = await openLabelView(() => session);
+  const { pairId } = await shownPair(view.page);
+  await view.page.keyboard.press('n');
+  await view.page.keyboard.type('half-written note');
+  const db = labelled.database.db;
+  const judge = db.prepare("INSERT INTO annotator (name, kind) VALUES ('llm:m@12345678', 'llm')").run().lastInsertRowid;
+  db.prepare(
+    "INSERT INTO suggestion (pair_id, annotator_id, label, rationale, created_at) VALUES (?, ?, 2, 'judged meanwhile', '2026-01-01T00:00:00.000Z')",
+  ).run(pairId, judge);
+  view.host.postEvent('label/refresh', {});
+  await view.page.locator('[data-testid="suggestion"]', { hasText: 'judged meanwhile' }).waitFor();
+  assert.equal(await view.page.locator('[data-testid="note"]').inputValue(), 'half-written note');
+  assert.equal((await shownPair(view.page)).pairId, pairId);
+});
