@@ -148,7 +148,18 @@ export async function runJudge(
     (report.cancelled ? ' — cancelled: what was answered is stored' : '');
   output.appendLine(line);
   for (const [kind, n] of Object.entries(report.failuresByKind)) output.appendLine(`  ${kind}: ${n}`);
-  if (report.failuresByKind.auth) {
+  const unreachable = (report.failuresByKind.connection ?? 0) + (report.failuresByKind['circuit-open'] ?? 0);
+  if (report.suggestions === 0 && unreachable > 0) {
+    // The usual first run without a server: say how to get one, not just that calls failed.
+    const open = 'Open Settings';
+    const answer = await vscode.window.showErrorMessage(
+      `Qrels Studio: could not reach ${endpoint} (${report.failureExamples.connection ?? report.failureExamples['circuit-open'] ?? 'no answer'}). ` +
+        `Start an OpenAI-compatible server there (vLLM, Ollama, …), or point judge '${judge.model}' at one: its ` +
+        '`endpoint` in the study file, or the setting qrelsStudio.judge.endpoint; "Set API key" if it needs a key.',
+      open,
+    );
+    if (answer === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'qrelsStudio.judge');
+  } else if (report.failuresByKind.auth) {
     void vscode.window.showErrorMessage(
       `Qrels Studio: ${endpoint} ${apiKey === '' ? 'wants an API key' : 'refused the API key'}: run "Qrels Studio: Set API key"`,
     );

@@ -44,7 +44,13 @@ test('version 2 migrates to 3 keeping judgments and suggestions; the current lab
     { annotator: 1, label: 2 },
     { annotator: 2, label: 1 },
   ]);
-  assert.deepEqual(migrateDatabase(db, migrations.filter((m) => m.version <= 3)), [3]);
+  assert.deepEqual(
+    migrateDatabase(
+      db,
+      migrations.filter((m) => m.version <= 3),
+    ),
+    [3],
+  );
   assert.equal(schemaVersion(db), 3);
   assert.deepEqual(current(db), [
     { annotator: 1, label: 2 },
