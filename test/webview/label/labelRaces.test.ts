@@ -200,7 +200,7 @@ test('a failed request of another kind while a commit is in flight does not let 
   await view.page.keyboard.press('1');
   await untilSent(view, 'label/commit', 1);
   await view.page.keyboard.press('?');
-  await view.page.locator('[data-testid="error"]').waitFor();
+  await view.page.locator('[data-testid="guidelines-error"]', { hasText: 'cannot read the guidelines' }).waitFor();
   await view.page.keyboard.press('Escape');
   await view.page.keyboard.press('2');
   await settle(view.page);
