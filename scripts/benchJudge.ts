@@ -4,12 +4,13 @@
 // the run is the endpoint's latency and not the judge's own work (prompts, parsing, one SQLite transaction per call
 // and per suggestion); target ≥ 0.9. The same job is then run again: every call comes from the cache, and the number
 // of requests the server sees must be 0.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createChatClient } from '../core/judge/chatClient.ts';
 import { defaultPromptTemplate } from '../core/judge/defaultPrompts.ts';
 import { judgeStudy } from '../core/judge/judgeStudy.ts';
-import { startOpenAiServer } from '../test/core/judge/openAiServer.ts';
 import { buildLargeStudy } from '../test/core/labelling/largeStudy.ts';
 
 export interface JudgeBench {
@@ -41,20 +42,22 @@ export async function benchJudge(root: string, dataDir: string): Promise<JudgeBe
     perQuery: pairs / 100,
     extra: '  judge "bench-model" { temperature 0 }',
   });
-  const server = await startOpenAiServer({
-    respond: ({ index }) => ({
-      content: JSON.stringify({ rationale: 'The passage answers part of the query.', label: index % 3 }),
-      latencyMs,
-    }),
+  // The endpoint runs in its own process (benchOpenAiServer.ts), as a real one would, and counts what it receives.
+  const child = spawn(process.execPath, [join(root, 'scripts', 'benchOpenAiServer.ts'), String(latencyMs)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
+    const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+    const { baseURL, stats } = JSON.parse(line.toString()) as { baseURL: string; stats: string };
+    const served = async (): Promise<number> => ((await (await fetch(stats)).json()) as { requests: number }).requests;
+    const server = { baseURL, requests: served };
     const client = createChatClient({ baseURL: server.baseURL, apiKey: '' });
     const prompt = { ...defaultPromptTemplate('graded-relevance'), output: 'label' as const };
     const options = { concurrency, client, prompt, prices: {} };
     let started = performance.now();
     const report = await judgeStudy(study.database, study.study, options);
     const wallSeconds = (performance.now() - started) / 1000;
-    const requests = server.requests();
+    const requests = await server.requests();
     if (report.suggestions !== pairs) {
       throw new Error(`expected ${pairs} suggestions, found ${report.suggestions} (failures: ${report.failures})`);
     }
@@ -69,10 +72,11 @@ export async function benchJudge(root: string, dataDir: string): Promise<JudgeBe
       bound: (pairs * latencyMs) / 1000 / concurrency,
       requests,
       rerunSeconds,
-      rerunRequests: server.requests() - requests,
+      rerunRequests: (await server.requests()) - requests,
     };
   } finally {
-    await server.close();
+    child.kill('SIGTERM');
+    await once(child, 'exit');
     study.database.close();
   }
 }
