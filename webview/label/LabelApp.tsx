@@ -208,11 +208,20 @@ function Header({
               void controller.setQueue({ order: e.target.value as QueueOrder, unlabelledOnly: queue.unlabelledOnly })
             }
           >
-            {orders.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
+            {orders.map((o) => {
+              // What others said orders these two: in a blind study only the adjudicator may use them (the host
+              // refuses them too).
+              const hidden =
+                state.study.blind &&
+                state.study.adjudicator !== state.study.annotator &&
+                (o.value === 'confidence' || o.value === 'disagreement');
+              return (
+                <option key={o.value} value={o.value} disabled={hidden}>
+                  {o.label}
+                  {hidden ? ' (not in a blind study)' : ''}
+                </option>
+              );
+            })}
           </select>
         </label>
         <label className="queue-control">

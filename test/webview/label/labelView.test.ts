@@ -479,3 +479,19 @@ test('label/refresh (a judge ran meanwhile): the pair on screen shows its new su
   assert.equal(await view.page.locator('[data-testid="note"]').inputValue(), 'half-written note');
   assert.equal((await shownPair(view.page)).pairId, pairId);
 });
+
+test('in a blind study the orders that would reveal others are offered disabled; the adjudicator has them', {
+  timeout: 60_000,
+}, async () => {
+  const labelled = await study({ ...simpleStudy(1, 2), extra: '  annotators lea max\n  adjudicator ada\n  blind' });
+  const disabledOrders = async (annotator: string): Promise<string[]> => {
+    const session = labelled.session(annotator);
+    const view = await openLabelView(() => session);
+    await shownPair(view.page);
+    return view.page
+      .locator('[data-testid="queue-order"] option:disabled')
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  };
+  assert.deepEqual(await disabledOrders('lea'), ['confidence', 'disagreement']);
+  assert.deepEqual(await disabledOrders('ada'), []);
+});
