@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { LabelSession } from '../../core/labelling/labelSession.ts';
 import { annotatorName } from '../settings.ts';
+import { annotatorNameProblem } from '../studies/annotatorIdentity.ts';
 import type { StudyFiles } from '../studies/studyFiles.ts';
 import { labelRequestHandlers } from './labelHandlers.ts';
 import { createPanelHost, type PanelHost } from './panelHost.ts';
@@ -45,11 +46,20 @@ async function openSession(
     void vscode.window.showErrorMessage(`Qrels Studio: ${target.studyFile} has no study '${target.study}'`);
     return undefined;
   }
+  // The setting may have been written by hand (settings.json): the same rules as "Switch annotator".
+  const annotator = annotatorName();
+  const problem = annotatorNameProblem(annotator);
+  if (problem !== undefined) {
+    void vscode.window.showErrorMessage(
+      `Qrels Studio: the setting qrelsStudio.annotator is '${annotator}': ${problem}`,
+    );
+    return undefined;
+  }
   try {
     return LabelSession.open(opened.database, {
       studyFile: target.studyFile,
       study,
-      annotator: annotatorName(),
+      annotator,
       ...(replaces && { replaces }),
     });
   } catch (error) {
