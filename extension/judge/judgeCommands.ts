@@ -123,7 +123,8 @@ export async function runJudge(
       let reported = 0;
       try {
         return await judgeStudy(opened.database, study, {
-          judge: judge.model,
+          // By its place: two judges may share a model and differ in their prompt.
+          judge: String(study.judges.indexOf(judge) + 1),
           concurrency: configured.concurrency,
           client,
           prompt,
