@@ -1,7 +1,8 @@
 // The extension's settings, read and written in this one typed place (package.json `contributes.configuration`
 // declares them). The annotator's identity: `qrelsStudio.annotator`, stored on every label they make; empty means
-// the OS user name (the rules: studies/annotatorIdentity.ts).
+// the OS user name (the rules: studies/annotatorIdentity.ts). The LLM judge's: `qrelsStudio.judge.*`.
 import * as vscode from 'vscode';
+import type { PriceTable } from '../core/judge/priceTable.ts';
 import { effectiveAnnotatorName } from './studies/annotatorIdentity.ts';
 
 const section = 'qrelsStudio';
@@ -34,3 +35,18 @@ export const onDidChangeAnnotator: vscode.Event<string> = (listener, thisArgs, d
     undefined,
     disposables,
   );
+
+/** The judge's settings: an endpoint for judges whose study names none, prices per model, calls in flight. */
+export function judgeSettings(): { endpoint?: string; prices: PriceTable; concurrency: number } {
+  const configuration = vscode.workspace.getConfiguration(`${section}.judge`);
+  const endpoint = configuration.get<string>('endpoint')?.trim();
+  const prices: PriceTable = {};
+  for (const [model, price] of Object.entries(configuration.get<Record<string, unknown>>('prices') ?? {})) {
+    const { input, output } = (price ?? {}) as { input?: unknown; output?: unknown };
+    if (typeof input === 'number' && typeof output === 'number') {
+      prices[model] = { inputPerMillion: input, outputPerMillion: output };
+    }
+  }
+  const concurrency = Math.max(1, Math.min(64, Math.floor(configuration.get<number>('concurrency') ?? 8)));
+  return { ...(endpoint ? { endpoint } : {}), prices, concurrency };
+}

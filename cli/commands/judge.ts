@@ -19,6 +19,7 @@ import { createChatClient } from '../../core/judge/chatClient.ts';
 import { type DefaultPromptName, defaultPrompts } from '../../core/judge/defaultPrompts.ts';
 import { EndpointApprovalError, isEndpointApproved, normaliseEndpoint } from '../../core/judge/endpointApproval.ts';
 import { judgeCallTotals } from '../../core/judge/judgeCallStore.ts';
+import { formatCost, formatCount, judgeProgressText, plural } from '../../core/judge/judgeProgressText.ts';
 import { type JudgePrompt, loadJudgePrompt } from '../../core/judge/judgePrompt.ts';
 import {
   type JudgeProgress,
@@ -137,20 +138,12 @@ async function checkPromptFirst(studyArg: string, parsed: JudgeArguments, contex
   }
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
-const money = (usd: number) => `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
-const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
+const count = formatCount;
+const money = formatCost;
 
 /** "judge gpt-x: 412/1,000 · 37.2 calls/s · 81,204 tokens · $0.0312 · 2 failures" */
 export function progressLine(model: string, p: JudgeProgress, priced: boolean): string {
-  const parts = [
-    `${count(p.done)}/${count(p.total)}`,
-    `${p.callsPerSecond.toFixed(1)} calls/s`,
-    `${count(p.inputTokens + p.outputTokens)} tokens`,
-    ...(priced ? [money(p.cost)] : []),
-    plural(p.failures, 'failure'),
-  ];
-  return `judge ${model}: ${parts.join(' · ')}`;
+  return `judge ${model}: ${judgeProgressText(p, priced)}`;
 }
 
 function summary(report: JudgeReport, study: string, priced: boolean, totals: ReturnType<typeof judgeCallTotals>) {

@@ -7,42 +7,19 @@ import * as vscode from 'vscode';
 import type { JudgeModel, StudyModel } from '../../core/dsl/model.ts';
 import { createChatClient } from '../../core/judge/chatClient.ts';
 import { approveEndpoint, isEndpointApproved, normaliseEndpoint } from '../../core/judge/endpointApproval.ts';
+import { formatCount, judgeProgressText } from '../../core/judge/judgeProgressText.ts';
 import { loadJudgePrompt } from '../../core/judge/judgePrompt.ts';
-import { type JudgeProgress, judgeStudy, selectJudge } from '../../core/judge/judgeStudy.ts';
-import type { PriceTable } from '../../core/judge/priceTable.ts';
+import { judgeStudy, selectJudge } from '../../core/judge/judgeStudy.ts';
+import { modelPrice } from '../../core/judge/priceTable.ts';
 import { refreshLabelPanels } from '../panels/labelPanel.ts';
+import { judgeSettings } from '../settings.ts';
 import type { StudyFiles } from '../studies/studyFiles.ts';
 import { type StudyTarget, shownPath } from '../studies/workspaceStudies.ts';
 
 /** Where the API key lives in VS Code's SecretStorage. */
 export const apiKeySecret = 'qrelsStudio.openaiApiKey';
 
-const count = (n: number): string => n.toLocaleString('en-US');
-
-/** "412/1,000 · 37.2 calls/s · 81,204 tokens · $0.0312" */
-export function judgeProgressText(p: JudgeProgress, priced: boolean): string {
-  return [
-    `${count(p.done)}/${count(p.total)}`,
-    `${p.callsPerSecond.toFixed(1)} calls/s`,
-    `${count(p.inputTokens + p.outputTokens)} tokens`,
-    ...(priced ? [`$${p.cost < 1 ? p.cost.toFixed(4) : p.cost.toFixed(2)}`] : []),
-    ...(p.failures > 0 ? [`${count(p.failures)} failed`] : []),
-  ].join(' · ');
-}
-
-function settings(): { endpoint?: string; prices: PriceTable; concurrency: number } {
-  const configuration = vscode.workspace.getConfiguration('qrelsStudio.judge');
-  const endpoint = configuration.get<string>('endpoint')?.trim();
-  const prices: PriceTable = {};
-  for (const [model, price] of Object.entries(configuration.get<Record<string, unknown>>('prices') ?? {})) {
-    const { input, output } = (price ?? {}) as { input?: unknown; output?: unknown };
-    if (typeof input === 'number' && typeof output === 'number') {
-      prices[model] = { inputPerMillion: input, outputPerMillion: output };
-    }
-  }
-  const concurrency = Math.max(1, Math.min(64, Math.floor(configuration.get<number>('concurrency') ?? 8)));
-  return { ...(endpoint ? { endpoint } : {}), prices, concurrency };
-}
+const count = formatCount;
 
 async function pickJudge(study: StudyModel): Promise<JudgeModel | undefined> {
   if (study.judges.length <= 1) return selectJudge(study);
@@ -91,7 +68,7 @@ export async function runJudge(
   if (!study) throw new Error(`${shownPath(target.studyFile)} has no study '${target.study}'`);
   const judge = await pickJudge(study);
   if (!judge) return;
-  const configured = settings();
+  const configured = judgeSettings();
   const endpointText = judge.endpoint ?? configured.endpoint;
   if (endpointText === undefined) {
     const open = 'Open Settings';
@@ -109,7 +86,7 @@ export async function runJudge(
   const prompt = await loadJudgePrompt(study, judge, opened.folder);
   const apiKey = (await context.secrets.get(apiKeySecret)) ?? process.env.OPENAI_API_KEY ?? '';
   const client = createChatClient({ baseURL: endpoint, apiKey });
-  const priced = judge.model in configured.prices || Object.keys(configured.prices).some((m) => m.endsWith('*'));
+  const priced = modelPrice(configured.prices, judge.model) !== undefined;
 
   const report = await vscode.window.withProgress(
     {
