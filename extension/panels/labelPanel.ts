@@ -103,7 +103,7 @@ export async function openLabelPanel(
     retainContextWhenHidden: true,
     output,
     handlers: labelRequestHandlers(() => entry.session, {
-      onLabelsChanged: () => studies.notifyChanged(target.studyFile),
+      onLabelsChanged: () => studies.labelsChanged(target.studyFile),
     }),
   });
   openPanels.set(key, entry);

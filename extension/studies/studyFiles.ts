@@ -54,8 +54,12 @@ interface Entry {
 
 /** Study databases written by anyone (a CLI import in a terminal too): the progress shown is refreshed. */
 const databaseGlob = '**/.qrels-studio/*.sqlite*';
-/** Database writes come in bursts (a WAL file and its database, label after label): one refresh per burst. */
-const databaseRefreshDelayMs = 500;
+/**
+ * Database writes come in bursts (a WAL file and its database, label after label): progress is recounted once they
+ * pause this long. Recounting takes about half a second at a million pairs, on the extension host's one thread that
+ * the next label's commit would wait behind; while labelling, the Label view shows its own progress.
+ */
+const databaseRefreshDelayMs = 2000;
 
 export class StudyFiles implements vscode.Disposable {
   /** Fires with a study file's path when its studies, imports or labels changed; '' when any may have. */
@@ -71,6 +75,8 @@ export class StudyFiles implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<string>();
   private readonly disposables: vscode.Disposable[] = [];
   private databaseRefresh: ReturnType<typeof setTimeout> | undefined;
+  /** Study files whose databases were written since the last refresh. */
+  private readonly written = new Set<string>();
 
   /** `nativeBinding`: the better-sqlite3 binary, or how to find it (asked when the first database opens). */
   constructor(nativeBinding: string | (() => string), output: vscode.OutputChannel) {
@@ -79,15 +85,7 @@ export class StudyFiles implements vscode.Disposable {
     this.onDidChange = this.changed.event;
     const studyWatcher = vscode.workspace.createFileSystemWatcher(studyFileGlob);
     const databaseWatcher = vscode.workspace.createFileSystemWatcher(databaseGlob);
-    const written = new Set<string>();
-    const databaseWritten = (uri: vscode.Uri) => {
-      written.add(studyFileOfDatabase(uri.fsPath));
-      clearTimeout(this.databaseRefresh);
-      this.databaseRefresh = setTimeout(() => {
-        for (const studyFile of written) this.notifyChanged(studyFile);
-        written.clear();
-      }, databaseRefreshDelayMs);
-    };
+    const databaseWritten = (uri: vscode.Uri) => this.labelsChanged(studyFileOfDatabase(uri.fsPath));
     this.disposables.push(
       this.changed,
       studyWatcher,
@@ -158,6 +156,16 @@ export class StudyFiles implements vscode.Disposable {
       if (cached.startsWith(`${key}\u0000`)) this.progressCache.delete(cached);
     }
     this.changed.fire(key);
+  }
+
+  /** Labels were stored (by a Label view, or anyone writing the database): notifyChanged once the writes pause. */
+  labelsChanged(studyFile: string): void {
+    this.written.add(resolve(studyFile));
+    clearTimeout(this.databaseRefresh);
+    this.databaseRefresh = setTimeout(() => {
+      for (const written of this.written) this.notifyChanged(written);
+      this.written.clear();
+    }, databaseRefreshDelayMs);
   }
 
   /** Counts every study's progress again (the Studies view's Refresh). */
