@@ -1,0 +1,68 @@
+// Cohen's κ between two annotators over the units both labelled, unweighted or weighted as scikit-learn's
+// cohen_kappa_score weighs: by the distance between category indices on the ordered scale, |i − j| (linear) or
+// (i − j)² (quadratic); κ = 1 − Σ w·O / Σ w·E with E the product of the two annotators' marginals.
+import type { UnitPatterns } from '../unitPatterns.ts';
+import { defined, type StatisticValue, undefinedBecause } from './statisticValue.ts';
+
+export type KappaWeighting = 'unweighted' | 'linear' | 'quadratic';
+export const kappaWeightings: readonly KappaWeighting[] = ['unweighted', 'linear', 'quadratic'];
+
+/** The confusion matrix (a's category × b's category) of the units both annotators labelled. */
+export function confusionMatrix(
+  patterns: UnitPatterns,
+  a: number,
+  b: number,
+  counts: Float64Array = patterns.counts,
+): Float64Array {
+  const { width, categories: k, cells } = patterns;
+  const matrix = new Float64Array(k * k);
+  for (let p = 0; p < counts.length; p++) {
+    const w = counts[p]!;
+    if (w === 0) continue;
+    const ca = cells[p * width + a]!;
+    const cb = cells[p * width + b]!;
+    if (ca >= 0 && cb >= 0) matrix[ca * k + cb]! += w;
+  }
+  return matrix;
+}
+
+/** κ from a confusion matrix over `k` categories. */
+export function kappaOfConfusion(matrix: Float64Array, k: number, weighting: KappaWeighting): StatisticValue {
+  const rows = new Float64Array(k);
+  const columns = new Float64Array(k);
+  let total = 0;
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < k; j++) {
+      const x = matrix[i * k + j]!;
+      rows[i]! += x;
+      columns[j]! += x;
+      total += x;
+    }
+  }
+  if (total === 0) return undefinedBecause('the two annotators labelled no unit in common');
+  let observed = 0;
+  let expected = 0;
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < k; j++) {
+      const w =
+        weighting === 'unweighted' ? (i === j ? 0 : 1) : weighting === 'linear' ? Math.abs(i - j) : (i - j) ** 2;
+      if (w === 0) continue;
+      observed += w * matrix[i * k + j]!;
+      expected += (w * rows[i]! * columns[j]!) / total;
+    }
+  }
+  if (expected === 0) {
+    return undefinedBecause('chance agreement is 1: both annotators gave every shared unit the same one category');
+  }
+  return defined(1 - observed / expected);
+}
+
+export function cohenKappa(
+  patterns: UnitPatterns,
+  a: number,
+  b: number,
+  weighting: KappaWeighting,
+  counts: Float64Array = patterns.counts,
+): StatisticValue {
+  return kappaOfConfusion(confusionMatrix(patterns, a, b, counts), patterns.categories, weighting);
+}

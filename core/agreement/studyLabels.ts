@@ -1,0 +1,30 @@
+// A study's labels as reliability data: every annotator's current label of every pair (undone labels are not
+// current), human annotators and LLM judges alike. Adjudicated labels are left out: they are the decision after
+// disagreement, not one more opinion to agree with.
+import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
+import { type AnnotatorKind, ReliabilityBuilder, type ReliabilityData } from './reliabilityData.ts';
+
+/** The current labels of the study's pairs, in the order they were given (the order the trend replays them in). */
+export function studyLabelRows(
+  db: SqliteDatabase,
+  studyId: number,
+): IterableIterator<[qid: string, docid: string, annotator: string, kind: AnnotatorKind, label: number, at: string]> {
+  return db
+    .prepare(
+      `SELECT p.qid, p.docid, a.name, a.kind, j.label, j.created_at FROM current_judgment AS j
+       JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
+       WHERE p.study_id = ? AND j.source != 'adjudicated'
+       ORDER BY j.created_at, j.id`,
+    )
+    .raw()
+    .iterate(studyId) as IterableIterator<[string, string, string, AnnotatorKind, number, string]>;
+}
+
+/** The study's labels; `scale`: its label values in order (weighted κ and ordinal α use it). */
+export function readStudyLabels(db: SqliteDatabase, studyId: number, scale?: readonly number[]): ReliabilityData {
+  const builder = new ReliabilityBuilder();
+  for (const [qid, docid, annotator, kind, label] of studyLabelRows(db, studyId)) {
+    builder.add(qid, docid, annotator, label, 0, kind);
+  }
+  return builder.build(scale);
+}
