@@ -3,7 +3,7 @@
 // agreement is about people; LLM judges are compared with them pair by pair) unless `includeLlm` says otherwise, or
 // there are no humans at all; Cohen's κ is given for every pair of annotators, judges included, each pair marked
 // human-human, human-llm or llm-llm. Keys are snake_case because they are a published output format.
-import { percentileInterval, resampleCounts, seededRandom } from './bootstrap.ts';
+import { percentileInterval, seededRandom } from './bootstrap.ts';
 import { type AgreementAnnotator, binarise, type ReliabilityData, selectAnnotators } from './reliabilityData.ts';
 import { cohenKappa, type KappaWeighting, kappaWeightings } from './statistics/cohenKappa.ts';
 import { fleissKappa } from './statistics/fleissKappa.ts';

@@ -1,8 +1,6 @@
 // Bootstrap over units: a sample draws as many units as there are, with replacement, from a seeded generator, so
 // the same seed gives the same interval on any machine. The interval is the percentile one (the (1 − level) / 2
 // and (1 + level) / 2 quantiles of the samples, interpolated linearly between order statistics — R's type 7).
-import type { UnitPatterns } from './unitPatterns.ts';
-
 /** mulberry32: a small, fast, well-mixed 32-bit generator; returns numbers in [0, 1). */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
@@ -13,14 +11,6 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** Pattern counts of one bootstrap sample of the units. */
-export function resampleCounts(patterns: UnitPatterns, random: () => number, into: Float64Array): Float64Array {
-  into.fill(0);
-  const units = patterns.unitPattern.length;
-  for (let i = 0; i < units; i++) into[patterns.unitPattern[Math.floor(random() * units)]!]!++;
-  return into;
 }
 
 /** The quantile `q` of sorted `values` (type 7). */

@@ -23,6 +23,8 @@ export interface ReliabilityData {
   cells: Int32Array;
   /** Labels the scale does not list (then `values` holds them too). */
   offScale: number[];
+  /** Where each cell's label came from (the `line` given to ReliabilityBuilder.add; 0 for no label or none given). */
+  lines: Int32Array;
 }
 
 /** Two labels for the same unit by the same annotator, with where each came from (a line number, 0 if none). */
@@ -129,6 +131,7 @@ export class ReliabilityBuilder {
       values,
       cells,
       offScale,
+      lines,
     };
   }
 
@@ -151,10 +154,14 @@ export function selectAnnotators(data: ReliabilityData, keep: (a: AgreementAnnot
   if (columns.length === data.annotators.length) return data;
   const width = data.annotators.length;
   const cells = new Int32Array(data.qids.length * columns.length);
+  const lines = new Int32Array(cells.length);
   for (let u = 0; u < data.qids.length; u++) {
-    for (let j = 0; j < columns.length; j++) cells[u * columns.length + j] = data.cells[u * width + columns[j]!]!;
+    for (let j = 0; j < columns.length; j++) {
+      cells[u * columns.length + j] = data.cells[u * width + columns[j]!]!;
+      lines[u * columns.length + j] = data.lines[u * width + columns[j]!]!;
+    }
   }
-  return { ...data, annotators: columns.map((i) => data.annotators[i]!), cells };
+  return { ...data, annotators: columns.map((i) => data.annotators[i]!), cells, lines };
 }
 
 /** Relevant (1) when the label is ≥ `threshold`, else not relevant (0): TREC DL binarises its 0–3 labels at 2. */
@@ -172,13 +179,22 @@ export function binarise(data: ReliabilityData, threshold: number): ReliabilityD
 export function selectUnits(data: ReliabilityData, indices: readonly number[]): ReliabilityData {
   const width = data.annotators.length;
   const cells = new Int32Array(indices.length * width);
+  const lines = new Int32Array(indices.length * width);
   indices.forEach((u, i) => {
     cells.set(data.cells.subarray(u * width, u * width + width), i * width);
+    lines.set(data.lines.subarray(u * width, u * width + width), i * width);
   });
   return {
     ...data,
     qids: indices.map((u) => data.qids[u]!),
     docids: indices.map((u) => data.docids[u]!),
     cells,
+    lines,
   };
+}
+
+/** The labels whose line (order) is at most `line`; the others as not given. */
+export function labelsUpTo(data: ReliabilityData, line: number): ReliabilityData {
+  const cells = data.cells.map((c, i) => (data.lines[i]! <= line ? c : -1));
+  return { ...data, cells };
 }

@@ -20,11 +20,19 @@ export function studyLabelRows(
     .iterate(studyId) as IterableIterator<[string, string, string, AnnotatorKind, number, string]>;
 }
 
+export interface StudyLabels {
+  data: ReliabilityData;
+  /** When each label was given: `times[line - 1]` for a cell's line (labels are numbered in time order from 1). */
+  times: string[];
+}
+
 /** The study's labels; `scale`: its label values in order (weighted κ and ordinal α use it). */
-export function readStudyLabels(db: SqliteDatabase, studyId: number, scale?: readonly number[]): ReliabilityData {
+export function readStudyLabels(db: SqliteDatabase, studyId: number, scale?: readonly number[]): StudyLabels {
   const builder = new ReliabilityBuilder();
-  for (const [qid, docid, annotator, kind, label] of studyLabelRows(db, studyId)) {
-    builder.add(qid, docid, annotator, label, 0, kind);
+  const times: string[] = [];
+  for (const [qid, docid, annotator, kind, label, at] of studyLabelRows(db, studyId)) {
+    times.push(at);
+    builder.add(qid, docid, annotator, label, times.length, kind);
   }
-  return builder.build(scale);
+  return { data: builder.build(scale), times };
 }

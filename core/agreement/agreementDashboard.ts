@@ -1,0 +1,379 @@
+// What the Agreement view shows for a study: the headline statistics the study names (`agreement krippendorff
+// ordinal target 0.67`) with bootstrap intervals and their targets, every pair of annotators (humans and LLM
+// judges), a confusion matrix for any two of them, the queries sorted by disagreement, and the trend as labels came
+// in; and which pairs an adjudication queue holds when a cell or a row is clicked. Plain data (the webview protocol
+// carries it); no `vscode`.
+import type { StudyModel } from '../dsl/model.ts';
+import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
+import { type AgreementSummary, type Interval, type PairKind, summariseAgreement } from './agreementSummary.ts';
+import { percentileInterval, seededRandom } from './bootstrap.ts';
+import {
+  type AgreementAnnotator,
+  binarise,
+  labelsUpTo,
+  type ReliabilityData,
+  selectAnnotators,
+  selectUnits,
+} from './reliabilityData.ts';
+import { cohenKappa, confusionMatrix } from './statistics/cohenKappa.ts';
+import { type AlphaLevel, krippendorffAlpha } from './statistics/krippendorffAlpha.ts';
+import { percentAgreement } from './statistics/percentAgreement.ts';
+import { type AgreementMetricId, agreementStatistic, kappaWeighting } from './statistics/registry.ts';
+import { readStudyLabels } from './studyLabels.ts';
+import { type UnitPatterns, unitPatterns } from './unitPatterns.ts';
+
+export interface DashboardOptions {
+  /** Bootstrap samples for the headline intervals (default 1000; 0: none). */
+  bootstrap?: number;
+  seed?: number;
+  /** Binarise at this label first (relevant = label ≥ threshold). */
+  threshold?: number;
+  /** Points of the trend (default 20). */
+  trendPoints?: number;
+}
+
+export interface AgreementHeadline {
+  metric: AgreementMetricId;
+  level: string;
+  title: string;
+  value: number | null;
+  /** Why the value is null. */
+  reason?: string;
+  interval: Interval | null;
+  target?: number;
+  /** The value reaches the target (undefined when there is no target or no value). */
+  meetsTarget?: boolean;
+}
+
+export interface AnnotatorPairAgreement {
+  a: string;
+  b: string;
+  kind: PairKind;
+  /** Units both labelled, and of those the ones they labelled differently. */
+  shared: number;
+  disagreements: number;
+  kappa: number | null;
+  weightedKappa: number | null;
+  /** Krippendorff's α of the two at the headline's level (nominal unless the headline is α). */
+  alpha: number | null;
+  percent: number | null;
+}
+
+export interface QueryAgreement {
+  qid: string;
+  /** Units of the query with labels from two annotators or more, and of those the ones with different labels. */
+  units: number;
+  disagreements: number;
+  percent: number | null;
+  alpha: number | null;
+}
+
+export interface TrendPoint {
+  /** Labels given so far (human annotators'). */
+  labels: number;
+  at: string;
+  value: number | null;
+}
+
+export interface AgreementDashboard {
+  study: string;
+  annotators: (AgreementAnnotator & { labels: number })[];
+  values: number[];
+  valueNames: string[];
+  headlines: AgreementHeadline[];
+  /** Weighting of `weightedKappa` in the pairs. */
+  weighting: 'linear' | 'quadratic';
+  /** Level of the pairs' and queries' α. */
+  alphaLevel: AlphaLevel;
+  summary: AgreementSummary;
+  pairs: AnnotatorPairAgreement[];
+  queries: QueryAgreement[];
+  trend: TrendPoint[];
+  adjudicator?: string;
+  /** Units where the human annotators' labels differ, and of those the ones adjudicated. */
+  disagreements: number;
+  adjudicated: number;
+  threshold?: number;
+}
+
+export interface ConfusionView {
+  a: string;
+  b: string;
+  values: number[];
+  /** counts[i][j]: units a labelled values[i] and b labelled values[j]. */
+  counts: number[][];
+}
+
+/** Which pairs an adjudication queue holds: where two annotators disagree, a query's disagreements, or all. */
+export type AdjudicationSelection =
+  | { kind: 'pair'; a: string; b: string }
+  | { kind: 'query'; qid: string }
+  | { kind: 'all' };
+
+/** The statistics the study names, else Krippendorff's α at the scale's level. */
+function headlineSpecs(study: StudyModel): { metric: AgreementMetricId; level: string; target?: number }[] {
+  if (study.agreement.length > 0) {
+    return study.agreement.map((a) => ({
+      metric: a.metric,
+      level: a.level ?? agreementStatistic(a.metric).levels[0]!,
+      ...(a.target !== undefined && { target: a.target }),
+    }));
+  }
+  return [{ metric: 'krippendorff', level: study.scale?.kind === 'ordinal' ? 'ordinal' : 'nominal' }];
+}
+
+function humansOf(data: ReliabilityData): ReliabilityData {
+  const humans = data.annotators.some((a) => a.kind === 'human');
+  return humans ? selectAnnotators(data, (a) => a.kind === 'human') : data;
+}
+
+/** Units of `patterns` whose labels are not all the same (at least two labels, two distinct). */
+function disagreeingPattern(patterns: UnitPatterns, p: number): boolean {
+  let distinct = 0;
+  for (let c = 0; c < patterns.categories; c++) if (patterns.tallies[p * patterns.categories + c]! > 0) distinct++;
+  return distinct >= 2;
+}
+
+function headline(
+  spec: { metric: AgreementMetricId; level: string; target?: number },
+  patterns: UnitPatterns,
+  values: readonly number[],
+  samples: number,
+  seed: number,
+): AgreementHeadline {
+  const statistic = agreementStatistic(spec.metric);
+  const value = statistic.compute(patterns, spec.level, values);
+  let interval: Interval | null = null;
+  if (samples > 0 && value.value !== null) {
+    const random = seededRandom(seed);
+    const counts = new Float64Array(patterns.counts.length);
+    const units = patterns.unitPattern.length;
+    const drawn: (number | null)[] = [];
+    for (let s = 0; s < samples; s++) {
+      counts.fill(0);
+      for (let i = 0; i < units; i++) counts[patterns.unitPattern[Math.floor(random() * units)]!]!++;
+      drawn.push(statistic.compute(patterns, spec.level, values, counts).value);
+    }
+    interval = percentileInterval(drawn, 0.95);
+  }
+  return {
+    metric: spec.metric,
+    level: spec.level,
+    title: statistic.title(spec.level),
+    value: value.value,
+    ...(value.value === null && { reason: value.reason }),
+    interval,
+    ...(spec.target !== undefined && { target: spec.target }),
+    ...(spec.target !== undefined && value.value !== null && { meetsTarget: value.value >= spec.target }),
+  };
+}
+
+/** The Agreement view's data for `study` (already synced into `db`). */
+export function agreementDashboard(
+  db: SqliteDatabase,
+  studyId: number,
+  study: StudyModel,
+  options: DashboardOptions = {},
+): AgreementDashboard {
+  const scale = study.scale?.entries.map((e) => e.value);
+  const labels = readStudyLabels(db, studyId, scale);
+  let data = labels.data;
+  if (options.threshold !== undefined) data = binarise(data, options.threshold);
+  const specs = headlineSpecs(study);
+  const alphaSpec = specs.find((s) => s.metric === 'krippendorff');
+  const alphaLevel = (alphaSpec?.level ?? 'nominal') as AlphaLevel;
+  const cohenSpec = specs.find((s) => s.metric === 'cohen' && s.level !== 'nominal');
+  const weighting = cohenSpec ? (kappaWeighting(cohenSpec.level) as 'linear' | 'quadratic') : 'quadratic';
+  const humans = humansOf(data);
+  const humanPatterns = unitPatterns(humans);
+  const everyone = unitPatterns(data);
+  const samples = options.bootstrap ?? 1000;
+  const seed = options.seed ?? 1;
+  const headlines = specs.map((spec) => headline(spec, humanPatterns, data.values, samples, seed));
+
+  const labelsBy = new Int32Array(data.annotators.length);
+  for (let i = 0; i < data.cells.length; i++) if (data.cells[i]! >= 0) labelsBy[i % data.annotators.length]!++;
+
+  const summary = summariseAgreement(data, {});
+  const pairs: AnnotatorPairAgreement[] = summary.cohen.map((pair) => {
+    const a = data.annotators.findIndex((x) => x.name === pair.a);
+    const b = data.annotators.findIndex((x) => x.name === pair.b);
+    const confusion = confusionMatrix(everyone, a, b);
+    let disagreements = 0;
+    const k = data.values.length;
+    for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) if (i !== j) disagreements += confusion[i * k + j]!;
+    const two = unitPatterns(selectAnnotators(data, (x) => x.name === pair.a || x.name === pair.b));
+    return {
+      a: pair.a,
+      b: pair.b,
+      kind: pair.kind,
+      shared: pair.n,
+      disagreements,
+      kappa: pair.unweighted,
+      weightedKappa: cohenKappa(everyone, a, b, weighting).value,
+      alpha: krippendorffAlpha(two, alphaLevel, data.values).value,
+      percent: pair.percent_agreement,
+    };
+  });
+
+  // Queries, by their units' human labels.
+  const unitsOfQuery = new Map<string, number[]>();
+  data.qids.forEach((qid, u) => {
+    const units = unitsOfQuery.get(qid);
+    if (units) units.push(u);
+    else unitsOfQuery.set(qid, [u]);
+  });
+  const queries: QueryAgreement[] = [];
+  for (const [qid, units] of unitsOfQuery) {
+    const patterns = unitPatterns(selectUnits(humans, units));
+    let pairable = 0;
+    let disagreements = 0;
+    for (let p = 0; p < patterns.counts.length; p++) {
+      if (patterns.labelled[p]! < 2) continue;
+      pairable += patterns.counts[p]!;
+      if (disagreeingPattern(patterns, p)) disagreements += patterns.counts[p]!;
+    }
+    queries.push({
+      qid,
+      units: pairable,
+      disagreements,
+      percent: percentAgreement(patterns).value,
+      alpha: krippendorffAlpha(patterns, alphaLevel, data.values).value,
+    });
+  }
+  queries.sort(
+    (x, y) => y.disagreements - x.disagreements || (x.percent ?? 2) - (y.percent ?? 2) || compare(x.qid, y.qid),
+  );
+
+  let disagreements = 0;
+  for (let p = 0; p < humanPatterns.counts.length; p++) {
+    if (humanPatterns.labelled[p]! >= 2 && disagreeingPattern(humanPatterns, p))
+      disagreements += humanPatterns.counts[p]!;
+  }
+  const first = specs[0]!;
+  return {
+    study: study.name,
+    annotators: data.annotators.map((a, i) => ({ ...a, labels: labelsBy[i]! })),
+    values: data.values,
+    valueNames: data.values.map(
+      (v) =>
+        study.scale?.entries.find((e) => e.value === v)?.label ??
+        (options.threshold !== undefined ? (v ? 'relevant' : 'not relevant') : String(v)),
+    ),
+    headlines,
+    weighting,
+    alphaLevel,
+    summary,
+    pairs,
+    queries,
+    trend: trendOf(humans, labels.times, first, options.trendPoints ?? 20),
+    ...(study.adjudicator !== undefined && { adjudicator: study.adjudicator }),
+    disagreements,
+    adjudicated: adjudicatedCount(db, studyId),
+    ...(options.threshold !== undefined && { threshold: options.threshold }),
+  };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function adjudicatedCount(db: SqliteDatabase, studyId: number): number {
+  return db
+    .prepare(
+      `SELECT count(DISTINCT j.pair_id) FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id
+         WHERE p.study_id = ? AND j.source = 'adjudicated'
+           AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)`,
+    )
+    .pluck()
+    .get(studyId) as number;
+}
+
+/**
+ * The first headline statistic over the human labels given up to each of `points` moments (current labels, by the
+ * time they were given).
+ */
+function trendOf(
+  humans: ReliabilityData,
+  times: readonly string[],
+  spec: { metric: AgreementMetricId; level: string },
+  points: number,
+): TrendPoint[] {
+  const order = humans.lines.filter((line, i) => humans.cells[i]! >= 0).sort();
+  if (order.length === 0) return [];
+  const statistic = agreementStatistic(spec.metric);
+  const trend: TrendPoint[] = [];
+  const count = Math.min(points, order.length);
+  for (let i = 1; i <= count; i++) {
+    const labels = Math.round((order.length * i) / count);
+    const line = order[labels - 1]!;
+    const data = labelsUpTo(humans, line);
+    trend.push({
+      labels,
+      at: times[line - 1]!,
+      value: statistic.compute(unitPatterns(data), spec.level, data.values).value,
+    });
+  }
+  return trend;
+}
+
+/** The confusion matrix of two annotators (by name) over the units both labelled. */
+export function annotatorConfusion(data: ReliabilityData, a: string, b: string): ConfusionView {
+  const ia = data.annotators.findIndex((x) => x.name === a);
+  const ib = data.annotators.findIndex((x) => x.name === b);
+  if (ia < 0 || ib < 0) {
+    const missing = ia < 0 ? a : b;
+    throw new Error(`no labels by '${missing}' (annotators: ${data.annotators.map((x) => x.name).join(', ')})`);
+  }
+  const k = data.values.length;
+  const matrix = confusionMatrix(unitPatterns(data), ia, ib);
+  return {
+    a,
+    b,
+    values: data.values,
+    counts: data.values.map((_, i) => data.values.map((__, j) => matrix[i * k + j]!)),
+  };
+}
+
+/**
+ * The pair ids an adjudication queue holds, in query order: for two annotators the units both labelled differently;
+ * for a query (or all) the units where the human annotators' labels differ.
+ */
+export function adjudicationPairIds(
+  db: SqliteDatabase,
+  studyId: number,
+  data: ReliabilityData,
+  selection: AdjudicationSelection,
+): number[] {
+  const width = data.annotators.length;
+  const wanted: number[] = [];
+  if (selection.kind === 'pair') {
+    const a = data.annotators.findIndex((x) => x.name === selection.a);
+    const b = data.annotators.findIndex((x) => x.name === selection.b);
+    if (a < 0 || b < 0) throw new Error(`no labels by '${a < 0 ? selection.a : selection.b}' in this study`);
+    for (let u = 0; u < data.qids.length; u++) {
+      const ca = data.cells[u * width + a]!;
+      const cb = data.cells[u * width + b]!;
+      if (ca >= 0 && cb >= 0 && ca !== cb) wanted.push(u);
+    }
+  } else {
+    const humans = data.annotators.flatMap((x, i) => (x.kind === 'human' ? [i] : []));
+    const columns = humans.length > 0 ? humans : data.annotators.map((_, i) => i);
+    for (let u = 0; u < data.qids.length; u++) {
+      if (selection.kind === 'query' && data.qids[u] !== selection.qid) continue;
+      let seen = -1;
+      for (const j of columns) {
+        const c = data.cells[u * width + j]!;
+        if (c < 0) continue;
+        if (seen >= 0 && c !== seen) {
+          wanted.push(u);
+          break;
+        }
+        seen = c;
+      }
+    }
+  }
+  if (wanted.length === 0) return [];
+  const ids = db.prepare('SELECT id FROM pair WHERE study_id = ? AND qid = ? AND docid = ?').pluck();
+  return wanted.map((u) => ids.get(studyId, data.qids[u], data.docids[u]) as number);
+}
