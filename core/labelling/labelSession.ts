@@ -186,6 +186,8 @@ export class LabelSession {
   private readonly undoable: { judgmentId: number; pairId: number }[] = [];
   /** The study as synced into the database when this session opened (see studyChanged). */
   private readonly syncedModel: string;
+  /** The adjudication queue on screen (the Agreement view's disagreements), if any: not saved as the cursor. */
+  private adjudication: { title: string } | undefined;
 
   private constructor(database: StudyDatabase, options: LabelSessionOptions, studyId: number, annotatorId: number) {
     this.database = database;
@@ -246,7 +248,12 @@ export class LabelSession {
   state(): SessionState {
     return {
       study: this.studyView(),
-      queue: { ...this.settings, version: this.version, length: this.queue.length },
+      queue: {
+        ...this.settings,
+        version: this.version,
+        length: this.queue.length,
+        ...(this.adjudication && { adjudication: this.adjudication }),
+      },
       progress: { ...this.progress },
       position: this.position,
     };
@@ -261,15 +268,57 @@ export class LabelSession {
     return synced === undefined || synced.latest !== 1 || synced.model !== this.syncedModel;
   }
 
-  /** Reorders or filters the queue: a new queue version, at the pair the annotator was at if it is in it. */
+  /**
+   * Reorders or filters the queue: a new queue version, at the pair the annotator was at if it is in it. From an
+   * adjudication queue, back to the annotator's own queue where they left it.
+   */
   setQueue(settings: QueueSettings): SessionState {
     this.checkStudy();
     this.checkSettings(settings);
+    if (this.adjudication) {
+      // Back to the annotator's own queue where they left it, then ordered as asked.
+      this.adjudication = undefined;
+      this.restoreCursor();
+    }
     const current = this.position < this.queue.length ? this.queue[this.position] : undefined;
     this.rebuild({ order: settings.order, unlabelledOnly: settings.unlabelledOnly });
     const found = current === undefined ? -1 : this.queue.indexOf(current);
     this.position = Math.max(found, 0);
     this.saveCursor();
+    return this.state();
+  }
+
+  /**
+   * An adjudication queue: exactly these pairs (the disagreements the Agreement view picked), in the order given,
+   * for the study's adjudicator, who sees every label, note and rationale and stores the final label with a reason
+   * (source 'adjudicated', which `export --from adjudicated` reads). A new queue version at its first pair; the
+   * annotator's own queue and cursor are kept for `setQueue` to return to.
+   */
+  adjudicate(pairIds: readonly number[], title: string): SessionState {
+    this.checkStudy();
+    const adjudicator = this.study.adjudicator;
+    if (adjudicator === undefined) {
+      throw new StoreError(
+        `study '${this.study.name}' declares no adjudicator: add \`adjudicator NAME\` to its block in ` +
+          `${basename(this.studyFile)} to adjudicate its disagreements`,
+      );
+    }
+    if (!this.adjudicates) {
+      throw new StoreError(
+        `only the adjudicator of study '${this.study.name}', ${adjudicator}, adjudicates; this Label view labels as ` +
+          `'${this.annotator}' (the setting qrelsStudio.annotator)`,
+      );
+    }
+    const inStudy = this.db.prepare('SELECT 1 FROM pair WHERE id = ? AND study_id = ?').pluck();
+    for (const id of pairIds) {
+      if (!Number.isInteger(id) || inStudy.get(id, this.studyId) === undefined) {
+        throw new StoreError(`pair ${id} is not a pair of study '${this.study.name}'`);
+      }
+    }
+    this.queue = Int32Array.from(new Set(pairIds));
+    this.version++;
+    this.position = 0;
+    this.adjudication = { title };
     return this.state();
   }
 
@@ -320,6 +369,9 @@ export class LabelSession {
     this.checkLabel(label);
     if (commit.note !== undefined && typeof commit.note !== 'string')
       throw new StoreError('expected the note to be text');
+    if (this.adjudicates && (commit.note === undefined || commit.note.trim() === '')) {
+      throw new StoreError('an adjudicated label needs a reason: write it in the note, then store the label');
+    }
     const conditions = commit.conditions ?? [];
     const aspects = commit.aspects ?? {};
     this.checkAnswers(pairId, conditions, aspects);
@@ -473,6 +525,8 @@ export class LabelSession {
 
   /** Records where the annotator is: the pair at `position` (the last pair when past the end). */
   private saveCursor(position: number = this.position): void {
+    // An adjudication queue is not the annotator's own queue: where they were in that one stays saved.
+    if (this.adjudication) return;
     const index = Math.min(position, this.queue.length - 1);
     this.statements.saveCursor.run({
       study: this.studyId,

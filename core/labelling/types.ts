@@ -116,7 +116,12 @@ export interface StudyView {
 
 export interface SessionState {
   study: StudyView;
-  queue: QueueSettings & { version: number; length: number };
+  queue: QueueSettings & {
+    version: number;
+    length: number;
+    /** An adjudication queue (LabelSession.adjudicate) is on screen instead of the annotator's own queue. */
+    adjudication?: { title: string };
+  };
   progress: Progress;
   /** Where the annotator was (or 0). */
   position: number;

@@ -463,7 +463,8 @@ test("the adjudicator's labels are adjudicated: exported from adjudicated, and g
   labelAt(study.session('ann'), 0, 0);
   labelAt(study.session('ben'), 0, 2);
   const judy = study.session('judy');
-  labelAt(judy, 0, 1);
+  assert.throws(() => labelAt(judy, 0, 1), /an adjudicated label needs a reason/);
+  labelAt(judy, 0, 1, { note: 'partly answers the query' });
   assert.deepEqual(rows(study, 'SELECT source FROM judgment ORDER BY id'), [
     { source: 'manual' },
     { source: 'manual' },
