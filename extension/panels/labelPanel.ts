@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { LabelSession } from '../../core/labelling/labelSession.ts';
-import { annotatorName } from '../settings.ts';
+import { annotatorName, setAnnotatorName } from '../settings.ts';
 import { annotatorNameProblem } from '../studies/annotatorIdentity.ts';
 import type { StudyFiles } from '../studies/studyFiles.ts';
 import { labelRequestHandlers } from './labelHandlers.ts';
@@ -116,7 +116,11 @@ export async function openLabelPanel(
     entry.host.postEvent('label/reset', { state: next.state() });
   };
   const annotatorChanged = vscode.workspace.onDidChangeConfiguration((event) => {
-    if (event.affectsConfiguration('qrelsStudio.annotator')) void reopen();
+    // Already labelling as the new name (openAdjudicationQueue switched to the adjudicator and opened the session
+    // itself): keep that session and its adjudication queue.
+    if (event.affectsConfiguration('qrelsStudio.annotator') && annotatorName() !== entry.session.annotator) {
+      void reopen();
+    }
   });
   const studyFile = resolve(target.studyFile);
   let reopening: Promise<void> | undefined;
@@ -140,4 +144,46 @@ export async function openLabelPanel(
     openPanels.delete(key);
   });
   context.subscriptions.push(annotatorChanged, studyChanged);
+}
+
+/**
+ * Opens pairs the Agreement view picked as an adjudication queue in the study's Label view. The adjudicator labels:
+ * when the Label view labels as someone else, a modal offers to switch the annotator setting to the adjudicator
+ * first. Throws (the Agreement view shows the message) when the study declares no adjudicator or the switch is
+ * declined.
+ */
+export async function openAdjudicationQueue(
+  context: vscode.ExtensionContext,
+  studies: StudyFiles,
+  target: LabelTarget,
+  output: vscode.OutputChannel,
+  queue: { title: string; pairIds: number[] },
+): Promise<void> {
+  const opened = await studies.open(target.studyFile);
+  const study = opened?.model.studies.find((s) => s.name === target.study);
+  if (!study) throw new Error(`${target.studyFile} has no study '${target.study}'`);
+  const adjudicator = study.adjudicator;
+  if (adjudicator === undefined) {
+    throw new Error(
+      `study '${study.name}' declares no adjudicator: add \`adjudicator NAME\` to its block to adjudicate its disagreements`,
+    );
+  }
+  const current = annotatorName();
+  if (current !== adjudicator) {
+    const switchTo = `Adjudicate as ${adjudicator}`;
+    const answer = await vscode.window.showInformationMessage(
+      `Only ${adjudicator}, the adjudicator of study '${study.name}', adjudicates. You label as '${current}'.`,
+      { modal: true, detail: `Switching sets qrelsStudio.annotator to '${adjudicator}'.` },
+      switchTo,
+    );
+    if (answer !== switchTo)
+      throw new Error(`not adjudicated: the Label view labels as '${current}', not ${adjudicator}`);
+    await setAnnotatorName(adjudicator);
+  }
+  await openLabelPanel(context, studies, target, output);
+  const entry = openPanels.get(keyOf(target));
+  if (!entry) throw new Error(`the Label view of study '${study.name}' did not open`);
+  const state = entry.session.adjudicate(queue.pairIds, queue.title);
+  entry.host.postEvent('label/reset', { state });
+  entry.host.panel.reveal();
 }

@@ -92,12 +92,13 @@ export function LabelApp({ controller }: { controller: LabelController }) {
       if (event.repeat && singleStroke.has(action.kind)) return;
       switch (action.kind) {
         case 'label':
-          void controller.commit(action.value);
+          if (controller.choose(action.value)) noteRef.current?.focus();
           break;
         case 'derived': {
+          // Ctrl+Enter in the reason box stores the label the adjudicator chose before writing it.
           const { draft, pair } = controller.snapshot();
-          const value = derivedLabel(state, draft, pair);
-          if (value !== undefined) void controller.commit(value);
+          const value = draft.pendingLabel ?? derivedLabel(state, draft, pair);
+          if (value !== undefined && controller.choose(value)) noteRef.current?.focus();
           break;
         }
         case 'toggle':
@@ -186,6 +187,21 @@ function Header({
         </span>
         {state.study.blind && <span className="badge">blind</span>}
       </div>
+      {queue.adjudication && (
+        <div className="adjudication-banner" role="status" data-testid="adjudication">
+          <span>
+            Adjudicating <strong>{queue.adjudication.title}</strong> — {number(queue.length)} pair
+            {queue.length === 1 ? '' : 's'}; every label is final and needs a reason.
+          </span>
+          <VscodeButton
+            secondary
+            data-testid="leave-adjudication"
+            onClick={() => void controller.setQueue({ order: queue.order, unlabelledOnly: queue.unlabelledOnly })}
+          >
+            Back to my queue
+          </VscodeButton>
+        </div>
+      )}
       <div className="progress-line">
         <span data-testid="progress">
           {number(progress.judged)} / {number(progress.assigned)} judged
@@ -255,6 +271,7 @@ function PairPane({
   const terms = useMemo(() => queryTerms(pair.query.text), [pair.query.text]);
   const excluded = useMemo(() => excludedEntities(pair.query.instruction ?? ''), [pair.query.instruction]);
   const derived = derivedLabel(state, draft, pair);
+  const adjudicating = state.study.adjudicator === state.study.annotator;
   const aspects = state.study.aspects;
   const shown = snapshot.neighbour ?? pair.document;
   const chunk = pair.document?.chunk;
@@ -350,7 +367,9 @@ function PairPane({
                 disabled={snapshot.busy}
                 title={entry.description ?? entry.label}
                 data-testid={`scale-${entry.value}`}
-                onClick={() => void controller.commit(entry.value)}
+                onClick={() => {
+                  if (controller.choose(entry.value)) noteRef.current?.focus();
+                }}
               >
                 <kbd>{entry.key}</kbd> {entry.label}
               </VscodeButton>
@@ -370,14 +389,22 @@ function PairPane({
           )}
           <label className="note">
             <span>
-              Note <kbd>n</kbd>
+              {adjudicating ? 'Reason (required)' : 'Note'} <kbd>n</kbd>
+              {draft.pendingLabel !== undefined && (
+                <span className="description" data-testid="pending-label">
+                  {' '}
+                  · Ctrl+Enter stores {draft.pendingLabel}
+                </span>
+              )}
             </span>
             <textarea
               ref={noteRef}
               data-testid="note"
               rows={3}
               value={draft.note}
-              placeholder="Why this label (saved with it)"
+              placeholder={
+                adjudicating ? 'Why this is the final label (stored with it)' : 'Why this label (saved with it)'
+              }
               onChange={(e) => controller.setNote(e.target.value)}
             />
           </label>

@@ -22,6 +22,8 @@ export interface Draft {
   /** Condition answers, index 0 = condition 1. */
   conditions: boolean[];
   note: string;
+  /** A label the adjudicator chose before writing the reason it needs (stored once the reason is written). */
+  pendingLabel?: number;
 }
 
 export interface LabelSnapshot {
@@ -198,6 +200,29 @@ export class LabelController {
       return;
     }
     void this.#show(target, true);
+  }
+
+  /** The study's adjudicator labels in this view: every label they store needs a reason (the note). */
+  adjudicating(): boolean {
+    const state = this.#snapshot.state;
+    return state !== undefined && state.study.adjudicator === state.study.annotator;
+  }
+
+  /**
+   * A label chosen by key or button: committed — or, for the adjudicator with no reason written yet, held until the
+   * reason is (true: the view should put the caret in the reason box).
+   */
+  choose(label: number): boolean {
+    const { draft, pair } = this.#snapshot;
+    if (this.adjudicating() && pair && draft.note.trim() === '') {
+      this.#update({
+        draft: { ...draft, pendingLabel: label },
+        error: `An adjudicated label needs a reason: write it, then press Ctrl+Enter to store ${label}.`,
+      });
+      return true;
+    }
+    void this.commit(label);
+    return false;
   }
 
   /** Commits `label` for the pair on screen, then shows the next pair once the host has stored it. */
