@@ -1,23 +1,39 @@
 // A study's labels as reliability data: every annotator's current label of every pair (undone labels are not
-// current), human annotators and LLM judges alike. Adjudicated labels are left out: they are the decision after
+// current), human annotators and LLM judges (their suggestions) alike. Adjudicated labels are left out: they are the decision after
 // disagreement, not one more opinion to agree with.
 import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { type AnnotatorKind, ReliabilityBuilder, type ReliabilityData } from './reliabilityData.ts';
 
-/** The current labels of the study's pairs, in the order they were given (the order the trend replays them in). */
+/**
+ * The current labels of the study's pairs, in the order they were given (the order the trend replays them in): each
+ * annotator's current judgment, and each LLM judge's latest parsed suggestion (what the Label view shows; a judge
+ * run again replaces what it said before) where that judge has no judgment of the pair (imported LLM labels).
+ */
 export function studyLabelRows(
   db: SqliteDatabase,
   studyId: number,
 ): IterableIterator<[qid: string, docid: string, annotator: string, kind: AnnotatorKind, label: number, at: string]> {
   return db
     .prepare(
-      `SELECT p.qid, p.docid, a.name, a.kind, j.label, j.created_at FROM current_judgment AS j
+      `SELECT p.qid, p.docid, a.name, a.kind, j.label, j.created_at AS at, j.id AS row, 0 AS suggested
+       FROM current_judgment AS j
        JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
-       WHERE p.study_id = ? AND j.source != 'adjudicated'
-       ORDER BY j.created_at, j.id`,
+       WHERE p.study_id = @study AND j.source != 'adjudicated'
+       UNION ALL
+       SELECT p.qid, p.docid, a.name, a.kind, sg.label, sg.created_at AS at, sg.id AS row, 1 AS suggested
+       FROM suggestion AS sg
+       JOIN pair AS p ON p.id = sg.pair_id JOIN annotator AS a ON a.id = sg.annotator_id
+       WHERE p.study_id = @study AND sg.label IS NOT NULL
+         AND NOT EXISTS (
+           SELECT 1 FROM suggestion AS later
+           WHERE later.pair_id = sg.pair_id AND later.annotator_id = sg.annotator_id
+             AND (later.created_at > sg.created_at OR (later.created_at = sg.created_at AND later.id > sg.id)))
+         AND NOT EXISTS (
+           SELECT 1 FROM current_judgment AS cj WHERE cj.pair_id = sg.pair_id AND cj.annotator_id = sg.annotator_id)
+       ORDER BY at, suggested, row`,
     )
     .raw()
-    .iterate(studyId) as IterableIterator<[string, string, string, AnnotatorKind, number, string]>;
+    .iterate({ study: studyId }) as IterableIterator<[string, string, string, AnnotatorKind, number, string]>;
 }
 
 export interface StudyLabels {

@@ -1,6 +1,7 @@
 // Where the labels of an exported qrels file come from (`qrels-studio export --from SOURCE`): one record per source,
 // in one table. Every source gives at most one label per (query, document) pair; a pair it has no label for is left
 // out of the qrels (trec_eval counts a document it has no judgment for as not relevant either).
+import { studyLabelRows } from '../agreement/studyLabels.ts';
 import type { SqliteDatabase } from './sqliteDatabase.ts';
 import { StoreError } from './studyDatabase.ts';
 
@@ -33,12 +34,28 @@ function knownAnnotators(db: SqliteDatabase, studyId: number, kind: 'human' | 'l
   return db
     .prepare(
       `SELECT DISTINCT a.name FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id
-       JOIN annotator AS a ON a.id = j.annotator_id WHERE p.study_id = ? AND a.kind = ?
+       JOIN annotator AS a ON a.id = j.annotator_id WHERE p.study_id = @study AND a.kind = @kind
          AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
-       ORDER BY a.name`,
+       UNION
+       SELECT a.name FROM suggestion AS sg JOIN pair AS p ON p.id = sg.pair_id
+       JOIN annotator AS a ON a.id = sg.annotator_id WHERE p.study_id = @study AND a.kind = @kind
+         AND sg.label IS NOT NULL
+       ORDER BY 1`,
     )
     .pluck()
-    .all(studyId, kind) as string[];
+    .all({ study: studyId, kind }) as string[];
+}
+
+/**
+ * An LLM judge's labels: its current judgments (imported ones) and, for the other pairs, its latest parsed
+ * suggestion — what `qrels-studio judge` and *Run LLM judge* store, and the Label view shows.
+ */
+function judgeLabels(db: SqliteDatabase, studyId: number, judge: string): PairLabel[] {
+  const labels: PairLabel[] = [];
+  for (const [qid, docid, annotator, , label] of studyLabelRows(db, studyId)) {
+    if (annotator === judge) labels.push({ qid, docid, label });
+  }
+  return labels.sort((a, b) => compareBytes(a.qid, b.qid) || compareBytes(a.docid, b.docid));
 }
 
 /**
@@ -104,7 +121,7 @@ export const labelSources: readonly LabelSource[] = [
         const why = matching.length === 0 ? 'no judgments by' : 'several prompts for';
         throw new StoreError(`${why} LLM judge '${name}' (LLM judges: ${known.join(', ') || 'none'})`);
       }
-      return annotatorLabels(db, studyId, matching[0]!);
+      return judgeLabels(db, studyId, matching[0]!);
     },
   },
   {

@@ -180,3 +180,37 @@ test('the dashboard: pairs, queries sorted by disagreement, a trend, and the tar
   );
   study.close();
 });
+
+test("an LLM judge's suggestions are its labels: in the pairwise agreement (human-llm) and in export --from llm:", async () => {
+  const study = await disagreeingStudy();
+  const db = study.database.db;
+  const judge = db
+    .prepare("INSERT INTO annotator (name, kind) VALUES ('llm:gpt-4.1-mini@0123abcd', 'llm') RETURNING id")
+    .pluck()
+    .get() as number;
+  const suggest = db.prepare(
+    'INSERT INTO suggestion (pair_id, annotator_id, label, rationale, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  // A first run said 0 everywhere on q1; the run after it (later) says 1 for d1-1: the latest one counts. An answer
+  // that did not parse (label NULL) is no label.
+  suggest.run(study.pairId('q1', 'd1-1'), judge, 0, 'first run', '2026-01-01T00:00:00.000Z');
+  suggest.run(study.pairId('q1', 'd1-1'), judge, 1, 'second run', '2026-01-02T00:00:00.000Z');
+  suggest.run(study.pairId('q1', 'd1-2'), judge, 2, null, '2026-01-01T00:00:00.000Z');
+  suggest.run(study.pairId('q1', 'd1-3'), judge, null, null, '2026-01-01T00:00:00.000Z');
+  const { data } = readStudyLabels(db, study.studyId, [0, 1, 2]);
+  assert.deepEqual(
+    data.annotators.map((a) => [a.name, a.kind]),
+    [
+      ['llm:gpt-4.1-mini@0123abcd', 'llm'],
+      ['ann', 'human'],
+      ['ben', 'human'],
+    ],
+  );
+  const dashboard = agreementDashboard(db, study.studyId, study.study, { bootstrap: 0 });
+  const withJudge = dashboard.pairs.find((p) => p.a === 'ann' && p.b === 'llm:gpt-4.1-mini@0123abcd')!;
+  assert.deepEqual([withJudge.kind, withJudge.shared, withJudge.disagreements], ['human-llm', 2, 1]);
+  const file = join(study.folder, 'judge.qrels');
+  assert.equal(await exportQrels(db, study.studyId, 'llm:gpt-4.1-mini', file), 2);
+  assert.equal(readFileSync(file, 'utf8'), 'q1 0 d1-1 1\nq1 0 d1-2 2\n');
+  study.close();
+});
