@@ -15,6 +15,11 @@ import type {
   QueueSettings,
   SessionState,
 } from '../core/labelling/types.ts';
+import type {
+  AdjudicationSelection,
+  AgreementDashboard,
+  ConfusionView,
+} from '../core/agreement/agreementDashboard.ts';
 import type { RuntimeReport } from '../core/runtime/runtimeReport.ts';
 
 /** What a failed request carries back: something to show the user, not a stack. */
@@ -49,6 +54,15 @@ export interface RequestMap {
   'label/document': { params: { docid: string }; value: DocumentView | null };
   /** Label view: the study's guidelines file (Markdown), null when it declares none. */
   'label/guidelines': { params: NoParams; value: { path: string; markdown: string } | null };
+  /** Agreement view: the study's agreement (binarised at `threshold` when given). */
+  'agreement/report': { params: { threshold?: number }; value: AgreementDashboard };
+  /** Agreement view: the confusion matrix of two annotators (human or LLM judge). */
+  'agreement/confusion': { params: { a: string; b: string; threshold?: number }; value: ConfusionView };
+  /**
+   * Agreement view: open the disagreements of a cell (two annotators) or a row (a query), or all of them, as an
+   * adjudication queue in the Label view; the number of pairs it holds.
+   */
+  'agreement/adjudicate': { params: AdjudicationSelection & { threshold?: number }; value: { pairs: number } };
 }
 
 /** Every event the host can push to a webview, with its data. Kinds are `<panel>/<what happened>`. */
@@ -59,6 +73,8 @@ export interface EventMap {
   'label/reset': { state: SessionState };
   /** Label view: pairs changed outside the view (an LLM judge wrote suggestions): fetch them again. */
   'label/refresh': NoParams;
+  /** Agreement view: labels changed (stored, undone, judged, imported): fetch the report again. */
+  'agreement/refresh': NoParams;
 }
 
 export type RequestKind = keyof RequestMap;

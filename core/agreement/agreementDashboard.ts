@@ -57,6 +57,8 @@ export interface AnnotatorPairAgreement {
   /** Krippendorff's α of the two at the headline's level (nominal unless the headline is α). */
   alpha: number | null;
   percent: number | null;
+  /** Why each null value is null (only the null ones). */
+  reasons?: Partial<Record<'kappa' | 'weightedKappa' | 'alpha' | 'percent', string>>;
 }
 
 export interface QueryAgreement {
@@ -66,6 +68,8 @@ export interface QueryAgreement {
   disagreements: number;
   percent: number | null;
   alpha: number | null;
+  /** Why each null value is null (only the null ones). */
+  reasons?: Partial<Record<'percent' | 'alpha', string>>;
 }
 
 export interface TrendPoint {
@@ -73,6 +77,8 @@ export interface TrendPoint {
   labels: number;
   at: string;
   value: number | null;
+  /** Why the value is null. */
+  reason?: string;
 }
 
 export interface AgreementDashboard {
@@ -203,6 +209,13 @@ export function agreementDashboard(
     const k = data.values.length;
     for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) if (i !== j) disagreements += confusion[i * k + j]!;
     const two = unitPatterns(selectAnnotators(data, (x) => x.name === pair.a || x.name === pair.b));
+    const weighted = cohenKappa(everyone, a, b, weighting);
+    const alpha = krippendorffAlpha(two, alphaLevel, data.values);
+    const reasons: NonNullable<AnnotatorPairAgreement['reasons']> = {};
+    if (pair.unweighted === null) reasons.kappa = cohenKappa(everyone, a, b, 'unweighted').reason;
+    if (weighted.value === null) reasons.weightedKappa = weighted.reason;
+    if (alpha.value === null) reasons.alpha = alpha.reason;
+    if (pair.percent_agreement === null) reasons.percent = 'the two annotators labelled no unit in common';
     return {
       a: pair.a,
       b: pair.b,
@@ -210,9 +223,10 @@ export function agreementDashboard(
       shared: pair.n,
       disagreements,
       kappa: pair.unweighted,
-      weightedKappa: cohenKappa(everyone, a, b, weighting).value,
-      alpha: krippendorffAlpha(two, alphaLevel, data.values).value,
+      weightedKappa: weighted.value,
+      alpha: alpha.value,
       percent: pair.percent_agreement,
+      ...(Object.keys(reasons).length > 0 && { reasons }),
     };
   });
 
@@ -233,12 +247,18 @@ export function agreementDashboard(
       pairable += patterns.counts[p]!;
       if (disagreeingPattern(patterns, p)) disagreements += patterns.counts[p]!;
     }
+    const percent = percentAgreement(patterns);
+    const alpha = krippendorffAlpha(patterns, alphaLevel, data.values);
+    const reasons: NonNullable<QueryAgreement['reasons']> = {};
+    if (percent.value === null) reasons.percent = percent.reason;
+    if (alpha.value === null) reasons.alpha = alpha.reason;
     queries.push({
       qid,
       units: pairable,
       disagreements,
-      percent: percentAgreement(patterns).value,
-      alpha: krippendorffAlpha(patterns, alphaLevel, data.values).value,
+      percent: percent.value,
+      alpha: alpha.value,
+      ...(Object.keys(reasons).length > 0 && { reasons }),
     });
   }
   queries.sort(
@@ -255,10 +275,13 @@ export function agreementDashboard(
     study: study.name,
     annotators: data.annotators.map((a, i) => ({ ...a, labels: labelsBy[i]! })),
     values: data.values,
-    valueNames: data.values.map(
-      (v) =>
-        study.scale?.entries.find((e) => e.value === v)?.label ??
-        (options.threshold !== undefined ? (v ? 'relevant' : 'not relevant') : String(v)),
+    // Binarised, 0 and 1 are "below" and "at or above" the threshold, not the scale's labels 0 and 1.
+    valueNames: data.values.map((v) =>
+      options.threshold !== undefined
+        ? v
+          ? `relevant (≥ ${options.threshold})`
+          : `not relevant (< ${options.threshold})`
+        : (study.scale?.entries.find((e) => e.value === v)?.label ?? String(v)),
     ),
     headlines,
     weighting,
@@ -308,10 +331,12 @@ function trendOf(
     const labels = Math.round((order.length * i) / count);
     const line = order[labels - 1]!;
     const data = labelsUpTo(humans, line);
+    const value = statistic.compute(unitPatterns(data), spec.level, data.values);
     trend.push({
       labels,
       at: times[line - 1]!,
-      value: statistic.compute(unitPatterns(data), spec.level, data.values).value,
+      value: value.value,
+      ...(value.value === null && { reason: value.reason }),
     });
   }
   return trend;

@@ -1,7 +1,7 @@
 // The study commands (palette category "Qrels Studio", the Studies view's menus, the status bar): open / label next,
-// switch annotator, import, pool, export qrels, evaluate. Each takes a study from the view or the status bar, a
-// study file from the explorer, or asks with a pick over the workspace's studies (none when there is only one).
-// The work itself is core's: declared imports, label sources, qrels export, trec_eval's measures.
+// switch annotator, import, pool, export qrels, evaluate, show agreement. Each takes a study from the view or the
+// status bar, a study file from the explorer, or asks with a pick over the workspace's studies (none when there is
+// only one). The work itself is core's: declared imports, label sources, qrels export, trec_eval's measures.
 import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { labelSourceOfExport, studyQrelsSource } from '../../core/store/qrelsExp
 import { StoreError } from '../../core/store/studyDatabase.ts';
 import { exportQrels } from '../../core/store/studyExports.ts';
 import { runJudge, setApiKey } from '../judge/judgeCommands.ts';
+import { openAgreementPanel } from '../panels/agreementPanel.ts';
 import { openLabelPanel } from '../panels/labelPanel.ts';
 import { annotatorName, setAnnotatorName } from '../settings.ts';
 import { annotatorNameProblem } from '../studies/annotatorIdentity.ts';
@@ -96,6 +97,10 @@ export function registerStudyCommands(deps: StudyCommandContext): vscode.Disposa
         evaluateChannel ??= vscode.window.createOutputChannel('Qrels Studio: Evaluate');
         await evaluateRun(opened, studyOf(opened, target.study), evaluateChannel);
       }),
+    ),
+    vscode.commands.registerCommand(
+      'qrelsStudio.showAgreement',
+      withStudy('showing agreement', (target) => openAgreementPanel(context, studyFiles, target, output)),
     ),
     vscode.commands.registerCommand(
       'qrelsStudio.runJudge',

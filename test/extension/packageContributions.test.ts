@@ -53,6 +53,7 @@ test("menus name declared commands; the study items' context value is the tree's
     'qrelsStudio.importStudy',
     'qrelsStudio.labelNext',
     'qrelsStudio.poolStudy',
+    'qrelsStudio.showAgreement',
     'qrelsStudio.switchAnnotator',
   ]);
   assert.match(extensionCode, /study: 'qrelsStudio\.study'/);

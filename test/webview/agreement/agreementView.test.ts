@@ -1,0 +1,613 @@
+// The Agreement view's bundle in real headless Chromium, served by the real HostChannel with the extension's own
+// handlers (extension/panels/agreementHandlers.ts) over a real SQLite study whose labels were stored through
+// LabelSessions (people) and as an LLM judge's imported judgments. What is asserted is what a study lead sees and
+// what the Label view would be handed: the statistics core computes (checked against summariseAgreement here),
+// the targets met or missed, the queries by disagreement, and exactly the pairs an adjudication queue holds.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import {
+  type AdjudicationSelection,
+  agreementDashboard,
+  annotatorConfusion,
+} from '../../../core/agreement/agreementDashboard.ts';
+import { summariseAgreement } from '../../../core/agreement/agreementSummary.ts';
+import { binarise } from '../../../core/agreement/reliabilityData.ts';
+import { readStudyLabels } from '../../../core/agreement/studyLabels.ts';
+import type { LabelSession } from '../../../core/labelling/labelSession.ts';
+import {
+  type AgreementRequestKind,
+  type AgreementSource,
+  adjudicationTitle,
+  agreementRequestHandlers,
+  bootstrapSamples,
+} from '../../../extension/panels/agreementHandlers.ts';
+import { fixed, percent } from '../../../webview/agreement/agreementFormat.ts';
+import { repoRoot } from '../../helpers.ts';
+import { launchChromium } from '../chromium.ts';
+import { createLabelStudy, type LabelStudy, simpleStudy } from '../label/labelStudy.ts';
+import {
+  type CountingServer,
+  type OpenWebview,
+  openWebview,
+  startWebviewServer,
+  webviewDistDir,
+} from '../webviewHost.ts';
+
+const screenshotDir = join(repoRoot, 'test-output', 'screenshots');
+const judge = 'llm:gpt-test@abc123';
+
+let browser: Browser;
+let server: CountingServer;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+before(async () => {
+  assert.ok(
+    existsSync(join(webviewDistDir, 'agreement.js')),
+    'dist/webview/agreement.js is missing: build it first (`npm run build`; `npm test` does)',
+  );
+  browser = await launchChromium();
+  server = await startWebviewServer();
+  mkdirSync(screenshotDir, { recursive: true });
+});
+
+after(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  await browser?.close();
+  await server?.close();
+});
+
+async function study(options: Parameters<typeof createLabelStudy>[0]): Promise<LabelStudy> {
+  const created = await createLabelStudy(options);
+  cleanups.push(() => created.close());
+  return created;
+}
+
+/** Labels every pair of the annotator's queue that `label` gives a label for, through the Label view's session. */
+function labelWith(session: LabelSession, label: (qid: string, docid: string) => number | undefined): void {
+  const { queue } = session.state();
+  for (let position = 0; position < queue.length; position++) {
+    const version = session.state().queue.version;
+    const pair = session.pairAt(position, version, false)!;
+    const value = label(pair.query.qid, pair.document!.docid);
+    if (value !== undefined) session.commit({ position, pairId: pair.pairId, label: value, queueVersion: version });
+  }
+}
+
+/** `d3-4` → the pair's index in a simpleStudy (queries of 5 documents): 2 × 5 + 3 = 13. */
+const indexOf = (docid: string): number => {
+  const [, q, d] = /^d(\d+)-(\d+)$/.exec(docid)!;
+  return (Number(q) - 1) * 5 + Number(d) - 1;
+};
+
+const aliceLabel = (k: number): number => k % 3;
+/** bob disagrees with alice on four pairs of q3 and one of q1; carol (q1 and q2 only) on two; the judge on a few. */
+const bobLabel = (k: number): number => ([10, 11, 12, 13, 0].includes(k) ? (aliceLabel(k) + 1) % 3 : aliceLabel(k));
+const carolLabel = (k: number): number | undefined =>
+  k >= 10 ? undefined : [1, 5].includes(k) ? (aliceLabel(k) + 2) % 3 : aliceLabel(k);
+const judgeLabel = (k: number): number => (k % 4 === 0 ? (aliceLabel(k) + 1) % 3 : aliceLabel(k));
+
+/**
+ * Four queries of five documents; alice, bob and carol label through LabelSessions, an LLM judge's labels are
+ * imported judgments. α (ordinal) is well above its target 0.5; the mean κ misses its target 0.95.
+ */
+async function agreementStudy(): Promise<LabelStudy> {
+  const labelled = await study({
+    ...simpleStudy(4, 5),
+    extra: [
+      '  annotators alice bob carol',
+      '  adjudicator dana',
+      '  agreement krippendorff ordinal target 0.5',
+      '  agreement cohen nominal target 0.95',
+    ].join('\n'),
+  });
+  labelWith(labelled.session('alice'), (_q, d) => aliceLabel(indexOf(d)));
+  labelWith(labelled.session('bob'), (_q, d) => bobLabel(indexOf(d)));
+  labelWith(labelled.session('carol'), (_q, d) => carolLabel(indexOf(d)));
+  for (let k = 0; k < 20; k++) {
+    const docid = `d${Math.floor(k / 5) + 1}-${(k % 5) + 1}`;
+    labelled.database.addJudgment({
+      study: 'dev',
+      qid: `q${Math.floor(k / 5) + 1}`,
+      docid,
+      annotator: judge,
+      label: judgeLabel(k),
+      source: 'imported',
+    });
+  }
+  return labelled;
+}
+
+interface AdjudicationCall {
+  selection: AdjudicationSelection;
+  pairIds: number[];
+  title: string;
+}
+
+interface AgreementView extends OpenWebview<AgreementRequestKind> {
+  /** What the adjudication hook was called with. */
+  calls: AdjudicationCall[];
+}
+
+async function openAgreementView(
+  source: () => AgreementSource,
+  options: { onAdjudicate?: (call: AdjudicationCall) => void; viewport?: { width: number; height: number } } = {},
+): Promise<AgreementView> {
+  const calls: AdjudicationCall[] = [];
+  const handlers = agreementRequestHandlers(source, {
+    bootstrap: 200,
+    onAdjudicate: async (selection, pairIds, title) => {
+      calls.push({ selection, pairIds, title });
+      options.onAdjudicate?.({ selection, pairIds, title });
+    },
+  });
+  const view = await openWebview(browser, server, {
+    name: 'agreement',
+    handlers,
+    viewport: options.viewport ?? { width: 1280, height: 1000 },
+  });
+  cleanups.push(() => view.close());
+  await view.page.locator('[data-testid="agreement-view"]').waitFor();
+  return Object.assign(view, { calls });
+}
+
+const sourceOf = (labelled: LabelStudy, study = labelled.study): (() => AgreementSource) => {
+  const studyId = labelled.database.studyId(study.name);
+  return () => ({ db: labelled.database.db, studyId, study });
+};
+
+/** The heat-map cell of two annotators (row a, column b). */
+const cell = (page: Page, a: string, b: string) =>
+  page.locator(`[data-testid="heat-cell"][data-a="${a}"][data-b="${b}"]`);
+
+/** The page's text has no NaN, Infinity or "undefined" printed as a value. */
+async function assertNoBrokenNumbers(page: Page): Promise<void> {
+  const text = await page.evaluate(() => document.body.innerText);
+  assert.doesNotMatch(text, /NaN|Infinity|\bnull\b/);
+  // "undefined" appears only as "undefined because …" or "(undefined value)".
+  for (const match of text.matchAll(/undefined(?! because| value| at every point)/g)) {
+    assert.fail(`"undefined" printed as a value: …${text.slice(Math.max(0, match.index - 40), match.index + 40)}…`);
+  }
+}
+
+/** The pairs on which two annotators' current labels differ, straight from SQL. */
+function disagreeingPairs(labelled: LabelStudy, a: string, b: string): number[] {
+  return labelled.database.db
+    .prepare(
+      `SELECT x.pair_id FROM current_judgment AS x JOIN current_judgment AS y ON y.pair_id = x.pair_id
+       JOIN annotator AS ax ON ax.id = x.annotator_id JOIN annotator AS ay ON ay.id = y.annotator_id
+       WHERE ax.name = ? AND ay.name = ? AND x.label != y.label ORDER BY x.pair_id`,
+    )
+    .pluck()
+    .all(a, b) as number[];
+}
+
+test('the heat map, headlines against their targets, confusion matrix, queries and trend of a real study', {
+  timeout: 90_000,
+}, async () => {
+  const labelled = await agreementStudy();
+  const studyId = labelled.database.studyId('dev');
+  const data = readStudyLabels(labelled.database.db, studyId, [0, 1, 2]).data;
+  const summary = summariseAgreement(data);
+  const dashboard = agreementDashboard(labelled.database.db, studyId, labelled.study, { bootstrap: 0 });
+  const view = await openAgreementView(sourceOf(labelled));
+  const { page } = view;
+
+  // Rows and columns: people by name, then the LLM judge, after a heavier rule.
+  assert.deepEqual(await page.locator('.heat-map .row-name').allInnerTexts(), [
+    'alice',
+    'bob',
+    'carol',
+    `${judge} LLM`,
+  ]);
+  assert.equal(await page.locator('.heat-map tr.kind-boundary-row .row-name').innerText(), `${judge} LLM`);
+  // Every cell is the κ core computes for the pair, both ways round, with its shared units and disagreements.
+  assert.equal(summary.cohen.length, 6);
+  for (const pair of summary.cohen) {
+    const shown = dashboard.pairs.find((p) => p.a === pair.a && p.b === pair.b)!;
+    for (const [a, b] of [
+      [pair.a, pair.b],
+      [pair.b, pair.a],
+    ] as const) {
+      const c = cell(page, a, b);
+      assert.equal(await c.innerText(), fixed(pair.unweighted), `${a} ↔ ${b}`);
+      const title = String(await c.getAttribute('title'));
+      assert.match(title, new RegExp(`${pair.n} shared units · ${shown.disagreements} disagreement`));
+    }
+  }
+  assert.equal(await cell(page, 'alice', 'bob').getAttribute('data-disagreements'), '5');
+  assert.equal(await cell(page, 'alice', 'carol').getAttribute('data-shared'), '10');
+  // The selector shows the weighted κ (quadratic: the study names no weighting), α, percent agreement.
+  await page.locator('[data-testid="heat-metric"]').selectOption('weightedKappa');
+  await cell(page, 'alice', 'bob')
+    .filter({ hasText: fixed(summary.cohen.find((p) => p.b === 'bob')!.quadratic) })
+    .waitFor();
+  for (const pair of summary.cohen) assert.equal(await cell(page, pair.a, pair.b).innerText(), fixed(pair.quadratic));
+  await page.locator('[data-testid="heat-metric"]').selectOption('percent');
+  for (const pair of summary.cohen) {
+    assert.equal(await cell(page, pair.a, pair.b).innerText(), percent(pair.percent_agreement));
+  }
+  // Cells are shaded by value: the pair agreeing most is shaded more than the one agreeing least.
+  await page.locator('[data-testid="heat-metric"]').selectOption('kappa');
+  const heatOf = async (a: string, b: string) =>
+    Number.parseFloat(await cell(page, a, b).evaluate((e) => (e as HTMLElement).style.getPropertyValue('--heat')));
+  const ranked = [...summary.cohen].sort((x, y) => (y.unweighted ?? 0) - (x.unweighted ?? 0));
+  assert.ok((await heatOf(ranked[0]!.a, ranked[0]!.b)) > (await heatOf(ranked.at(-1)!.a, ranked.at(-1)!.b)));
+
+  // Headlines: α meets its target (green), the mean κ misses its own (red); each with a 95 % interval.
+  const alpha = dashboard.headlines.find((h) => h.metric === 'krippendorff')!;
+  const kappa = dashboard.headlines.find((h) => h.metric === 'cohen')!;
+  assert.ok(alpha.value! >= 0.5 && kappa.value! < 0.95, `the data: α ${alpha.value}, κ ${kappa.value}`);
+  const alphaCard = page.locator('[data-testid="headline"][data-metric="krippendorff"]');
+  const kappaCard = page.locator('[data-testid="headline"][data-metric="cohen"]');
+  assert.equal(await alphaCard.getAttribute('data-state'), 'meets');
+  assert.equal(await kappaCard.getAttribute('data-state'), 'below');
+  assert.equal(await alphaCard.locator('[data-testid="headline-value"]').innerText(), fixed(alpha.value));
+  assert.equal(await kappaCard.locator('[data-testid="headline-value"]').innerText(), fixed(kappa.value));
+  assert.match(
+    await alphaCard.locator('[data-testid="headline-interval"]').innerText(),
+    /^95 % CI \[\d\.\d{3}, \d\.\d{3}\]$/,
+  );
+  assert.match(await alphaCard.locator('[data-testid="headline-target"]').innerText(), /target 0\.500: meets target/);
+  assert.match(await kappaCard.locator('[data-testid="headline-target"]').innerText(), /target 0\.950: below target/);
+  const colour = (card: typeof alphaCard) =>
+    card.locator('[data-testid="headline-target"]').evaluate((e) => getComputedStyle(e).color);
+  assert.equal(await colour(alphaCard), 'rgb(115, 201, 145)', 'green: --vscode-testing-iconPassed');
+  assert.equal(await colour(kappaCard), 'rgb(241, 76, 76)', 'red: --vscode-testing-iconFailed');
+  // People with people, people with the LLM: the mean κ of each kind.
+  for (const kind of ['human-human', 'human-llm'] as const) {
+    const row = page.locator(`[data-testid="kind-mean"][data-kind="${kind}"] td`).first();
+    assert.equal(await row.innerText(), fixed(summary.cohen_mean[kind]!.unweighted));
+  }
+
+  // The confusion matrix of a person and the LLM judge (the default pair), labelled with the scale's names.
+  const confusion = page.locator('[data-testid="confusion"]');
+  await confusion.waitFor();
+  assert.equal(await confusion.getAttribute('data-a'), 'alice');
+  assert.equal(await confusion.getAttribute('data-b'), judge);
+  const expected = annotatorConfusion(data, 'alice', judge);
+  const counts = async () =>
+    (await page.locator('[data-testid="confusion-cell"]').allInnerTexts()).map((t) => Number(t.replace(/,/g, '')));
+  assert.deepEqual(await counts(), expected.counts.flat());
+  assert.deepEqual(await page.locator('[data-testid="confusion-row"]').allInnerTexts(), [
+    '0 Not relevant',
+    '1 Relevant',
+    '2 Highly relevant',
+  ]);
+  // Any other two: bob (rows) against carol (columns).
+  await page.locator('[data-testid="confusion-a"]').selectOption('bob');
+  await page.locator('[data-testid="confusion-b"]').selectOption('carol');
+  await page.locator('[data-testid="confusion"][data-a="bob"][data-b="carol"]').waitFor();
+  assert.deepEqual(await counts(), annotatorConfusion(data, 'bob', 'carol').counts.flat());
+
+  // Queries by disagreement: q3 (bob's four) first, as core sorts them.
+  const qids = await page
+    .locator('[data-testid="query-row"]')
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-qid')));
+  assert.deepEqual(
+    qids,
+    dashboard.queries.map((q) => q.qid),
+  );
+  assert.equal(qids[0], 'q3');
+  const disagreements = dashboard.queries.map((q) => q.disagreements);
+  assert.deepEqual(
+    disagreements,
+    [...disagreements].sort((x, y) => y - x),
+  );
+  const q3 = page.locator('[data-testid="query-row"][data-qid="q3"] td');
+  assert.deepEqual(await q3.allInnerTexts(), [
+    '5',
+    '4',
+    percent(dashboard.queries[0]!.percent),
+    fixed(dashboard.queries[0]!.alpha),
+  ]);
+
+  // The trend: a line through every defined point, the target dashed.
+  const trend = page.locator('svg[data-testid="trend"]');
+  await trend.waitFor();
+  assert.equal(
+    await trend.locator('[data-testid="trend-point"]').count(),
+    dashboard.trend.filter((p) => p.value !== null).length,
+  );
+  assert.ok(dashboard.trend.length >= 10);
+  assert.equal(await trend.locator('[data-testid="trend-target"] line').getAttribute('stroke-dasharray'), '6 4');
+  assert.match(String(await trend.locator('path.trend-line').getAttribute('d')), /^M[\d.]+,[\d.]+(L[\d.]+,[\d.]+)+$/);
+
+  assert.match(
+    await page.locator('[data-testid="adjudicate-all"]').innerText(),
+    new RegExp(`Adjudicate all ${dashboard.disagreements} disagreements`),
+  );
+  await assertNoBrokenNumbers(page);
+  assert.deepEqual(await view.cspViolations(), []);
+  assert.deepEqual(view.errors, []);
+});
+
+test('a cell, a query row (by keyboard) and "Adjudicate all" hand the adjudication hook exactly their disagreements', {
+  timeout: 60_000,
+}, async () => {
+  const labelled = await agreementStudy();
+  let refuse: string | undefined;
+  const view = await openAgreementView(sourceOf(labelled), {
+    onAdjudicate: () => {
+      if (refuse) throw new Error(refuse);
+    },
+  });
+  const { page } = view;
+  const status = page.locator('[data-testid="adjudication-status"]');
+  const adjudicateRequests = () =>
+    view.received
+      .filter((m) => (m as { kind: string }).kind === 'agreement/adjudicate')
+      .map((m) => (m as { params: unknown }).params);
+
+  // A heat-map cell: alice ↔ bob.
+  await cell(page, 'alice', 'bob').locator('button').click();
+  await status.filter({ hasText: 'Opened 5 disagreements of alice and bob' }).waitFor();
+  assert.deepEqual(adjudicateRequests(), [{ kind: 'pair', a: 'alice', b: 'bob' }]);
+  assert.equal(view.calls.length, 1);
+  assert.deepEqual(view.calls[0]!.selection, { kind: 'pair', a: 'alice', b: 'bob' });
+  assert.deepEqual(
+    [...view.calls[0]!.pairIds].sort((x, y) => x - y),
+    disagreeingPairs(labelled, 'alice', 'bob'),
+  );
+  assert.equal(view.calls[0]!.title, 'alice ↔ bob: 5 disagreements');
+
+  // A person against the LLM judge, from the judge's row, by keyboard.
+  await cell(page, judge, 'carol').locator('button').focus();
+  await page.keyboard.press('Enter');
+  await status.filter({ hasText: `of ${judge} and carol` }).waitFor();
+  assert.deepEqual(view.calls[1]!.selection, { kind: 'pair', a: judge, b: 'carol' });
+  assert.deepEqual(
+    [...view.calls[1]!.pairIds].sort((x, y) => x - y),
+    disagreeingPairs(labelled, judge, 'carol'),
+  );
+
+  // A query row, by keyboard: focus its button, Enter. q3's disagreements are among the people: bob's four.
+  const q3 = page.locator('[data-testid="query-row"][data-qid="q3"] button');
+  await q3.focus();
+  await page.keyboard.press('Enter');
+  await status.filter({ hasText: 'Opened 4 disagreements of query q3' }).waitFor();
+  assert.deepEqual(view.calls[2]!.selection, { kind: 'query', qid: 'q3' });
+  const q3Pairs = labelled.database.db
+    .prepare("SELECT id FROM pair WHERE qid = 'q3' AND docid IN ('d3-1', 'd3-2', 'd3-3', 'd3-4') ORDER BY id")
+    .pluck()
+    .all();
+  assert.deepEqual(
+    [...view.calls[2]!.pairIds].sort((x, y) => x - y),
+    q3Pairs,
+  );
+  // A query without disagreements is not a button, and clicking its row asks nothing.
+  await page.locator('[data-testid="query-row"][data-qid="q4"]').click();
+  assert.equal(await page.locator('[data-testid="query-row"][data-qid="q4"] button').count(), 0);
+
+  // Everything: the units where any two people differ (q1: bob and carol; q2: carol; q3: bob).
+  await page.locator('[data-testid="adjudicate-all"]').click();
+  await status.filter({ hasText: 'Opened all 7 disagreements' }).waitFor();
+  assert.deepEqual(view.calls[3]!.selection, { kind: 'all' });
+  assert.equal(view.calls[3]!.title, 'all 7 disagreements');
+  const peopleDisagree = new Set([
+    ...disagreeingPairs(labelled, 'alice', 'bob'),
+    ...disagreeingPairs(labelled, 'alice', 'carol'),
+    ...disagreeingPairs(labelled, 'bob', 'carol'),
+  ]);
+  assert.deepEqual(
+    [...view.calls[3]!.pairIds].sort((x, y) => x - y),
+    [...peopleDisagree].sort((x, y) => x - y),
+  );
+  assert.equal(view.calls.length, 4);
+
+  // The host refuses (no adjudicator, the switch declined): the view says why, as an alert.
+  refuse = "study 'dev' declares no adjudicator: add `adjudicator NAME` to its block to adjudicate its disagreements";
+  await cell(page, 'bob', 'carol').locator('button').click();
+  await page
+    .locator('[data-testid="adjudication-status"][role="alert"]')
+    .filter({ hasText: 'declares no adjudicator' })
+    .waitFor();
+  assert.deepEqual(view.errors, []);
+});
+
+test('binarised at a threshold: the report, the cells and the confusion matrix are of relevant / not relevant', {
+  timeout: 60_000,
+}, async () => {
+  const labelled = await agreementStudy();
+  const studyId = labelled.database.studyId('dev');
+  const data = readStudyLabels(labelled.database.db, studyId, [0, 1, 2]).data;
+  const binary = summariseAgreement(binarise(data, 2));
+  const view = await openAgreementView(sourceOf(labelled));
+  const { page } = view;
+  await page.locator('[data-testid="threshold"]').selectOption('2');
+  await page.locator('[data-testid="confusion-row"]').filter({ hasText: 'relevant (≥ 2)' }).first().waitFor();
+  const reports = view.received.filter((m) => (m as { kind: string }).kind === 'agreement/report');
+  assert.deepEqual((reports.at(-1) as { params: unknown }).params, { threshold: 2 });
+  for (const pair of binary.cohen) assert.equal(await cell(page, pair.a, pair.b).innerText(), fixed(pair.unweighted));
+  assert.deepEqual(await page.locator('[data-testid="confusion-row"]').allInnerTexts(), [
+    '0 not relevant (< 2)',
+    '1 relevant (≥ 2)',
+  ]);
+  // Adjudicating while binarised: only the pairs where alice and bob fall on different sides of 2.
+  await cell(page, 'alice', 'bob').locator('button').click();
+  await page.locator('[data-testid="adjudication-status"]').filter({ hasText: 'Opened' }).waitFor();
+  const binaryDisagreements = [10, 11, 12, 13, 0].filter((k) => aliceLabel(k) >= 2 !== bobLabel(k) >= 2);
+  assert.equal(view.calls[0]!.pairIds.length, binaryDisagreements.length);
+  // Back to the labels as given.
+  await page.locator('[data-testid="threshold"]').selectOption('');
+  await page.locator('[data-testid="confusion-row"]').filter({ hasText: '2 Highly relevant' }).waitFor();
+  assert.deepEqual(view.errors, []);
+});
+
+test('labels stored after the view opened appear on the refresh event', { timeout: 60_000 }, async () => {
+  const labelled = await study({ ...simpleStudy(2, 3), extra: '  annotators erin fred' });
+  labelWith(labelled.session('erin'), (_q, d) => indexOf(d) % 3);
+  const view = await openAgreementView(sourceOf(labelled));
+  const { page } = view;
+  await page.locator('[data-testid="single-annotator"]').waitFor();
+  assert.match(await page.locator('[data-testid="single-annotator"]').innerText(), /Only erin has labelled/);
+  labelWith(labelled.session('fred'), (_q, d) => indexOf(d) % 3);
+  view.host.postEvent('agreement/refresh', {});
+  await cell(page, 'erin', 'fred').filter({ hasText: '1.000' }).waitFor();
+  assert.equal(await page.locator('[data-testid="single-annotator"]').count(), 0);
+  assert.deepEqual(view.errors, []);
+});
+
+test('a report the host cannot compute is an error shown in the view, and Try again asks again', {
+  timeout: 60_000,
+}, async () => {
+  const labelled = await agreementStudy();
+  let broken = true;
+  const source = sourceOf(labelled);
+  const calls: AdjudicationCall[] = [];
+  const view = await openWebview(browser, server, {
+    name: 'agreement',
+    handlers: agreementRequestHandlers(
+      () => {
+        if (broken) throw new Error('dev.assess could not be opened (the notification says why)');
+        return source();
+      },
+      {
+        bootstrap: 0,
+        onAdjudicate: async (selection, pairIds, title) => void calls.push({ selection, pairIds, title }),
+      },
+    ),
+  });
+  cleanups.push(() => view.close());
+  await view.page.locator('[data-testid="error"]').filter({ hasText: 'dev.assess could not be opened' }).waitFor();
+  broken = false;
+  await view.page.locator('[data-testid="retry"]').click();
+  await view.page.locator('[data-testid="heat-map"]').waitFor();
+  assert.equal(await view.page.locator('[data-testid="error"]').count(), 0);
+  assert.deepEqual(view.errors, []);
+});
+
+test('degenerate studies: no labels, one annotator, one category, no shared pairs — "—" and why, never NaN', {
+  timeout: 90_000,
+}, async () => {
+  const labelled = await study({
+    ...simpleStudy(2, 3),
+    extra: '  annotators gus hal ida\n  agreement krippendorff ordinal target 0.67\n  agreement cohen nominal',
+  });
+  const source = sourceOf(labelled);
+
+  // No labels yet.
+  let view = await openAgreementView(source);
+  await view.page.locator('[data-testid="empty"]').waitFor();
+  assert.match(await view.page.locator('[data-testid="empty"]').innerText(), /No labels yet/);
+  await assertNoBrokenNumbers(view.page);
+  await view.close();
+
+  // One annotator: every statistic undefined, each saying why; the target is neither met nor missed.
+  labelWith(labelled.session('gus'), () => 1);
+  view = await openAgreementView(source);
+  const alpha = view.page.locator('[data-testid="headline"][data-metric="krippendorff"]');
+  assert.equal(await alpha.getAttribute('data-state'), 'undefined');
+  assert.equal(await alpha.locator('[data-testid="headline-value"]').innerText(), '—');
+  assert.match(await alpha.locator('[data-testid="headline-reason"]').innerText(), /^undefined because .+/);
+  assert.match(await alpha.locator('[data-testid="headline-target"]').innerText(), /target 0\.670: not known/);
+  const kappa = view.page.locator('[data-testid="headline"][data-metric="cohen"]');
+  assert.match(await kappa.locator('[data-testid="headline-reason"]').innerText(), /at least two annotators/);
+  await view.page.locator('[data-testid="single-annotator"]').waitFor();
+  await view.page.locator('[data-testid="trend-undefined"]').waitFor();
+  await assertNoBrokenNumbers(view.page);
+  await view.close();
+
+  // Two annotators, one category: κ and α undefined because there is no variation.
+  labelWith(labelled.session('hal'), () => 1);
+  view = await openAgreementView(source);
+  const same = cell(view.page, 'gus', 'hal');
+  assert.equal(await same.innerText(), '—');
+  assert.match(String(await same.getAttribute('title')), /undefined because chance agreement is 1/);
+  assert.match(
+    await view.page
+      .locator('[data-testid="headline"][data-metric="krippendorff"] [data-testid="headline-reason"]')
+      .innerText(),
+    /undefined because every pairable label is the same category/,
+  );
+  await view.page.locator('[data-testid="heat-metric"]').selectOption('percent');
+  await cell(view.page, 'gus', 'hal').filter({ hasText: '100.0 %' }).waitFor();
+  await assertNoBrokenNumbers(view.page);
+  await view.close();
+
+  // Two annotators who labelled no pair in common (another study: gus q1 only, ida q2 only).
+  const apartStudy = await study({ ...simpleStudy(2, 3), extra: '  annotators gus ida' });
+  labelWith(apartStudy.session('gus'), (q, d) => (q === 'q1' ? indexOf(d) % 3 : undefined));
+  labelWith(apartStudy.session('ida'), (q, d) => (q === 'q2' ? indexOf(d) % 3 : undefined));
+  view = await openAgreementView(sourceOf(apartStudy));
+  const apart = cell(view.page, 'gus', 'ida');
+  assert.equal(await apart.innerText(), '—');
+  assert.equal(await apart.getAttribute('data-shared'), '0');
+  assert.match(
+    String(await apart.getAttribute('title')),
+    /undefined because the two annotators labelled no unit in common/,
+  );
+  await assertNoBrokenNumbers(view.page);
+  assert.deepEqual(await view.cspViolations(), []);
+  assert.deepEqual(view.errors, []);
+});
+
+test('the handlers: no disagreement is zero pairs and no queue; titles say what the queue holds; bad input refused', async () => {
+  const labelled = await agreementStudy();
+  const calls: string[] = [];
+  const handlers = agreementRequestHandlers(sourceOf(labelled), {
+    bootstrap: 0,
+    onAdjudicate: async (_selection, _ids, title) => {
+      calls.push(title);
+    },
+  });
+  assert.deepEqual(await handlers['agreement/adjudicate']({ kind: 'query', qid: 'q4' }), { pairs: 0 });
+  assert.deepEqual(calls, [], 'the hook is not called for an empty queue');
+  assert.deepEqual(await handlers['agreement/adjudicate']({ kind: 'query', qid: 'q2' }), { pairs: 1 });
+  assert.deepEqual(calls, ['query q2: 1 disagreement']);
+  await assert.rejects(
+    Promise.resolve(handlers['agreement/adjudicate']({ kind: 'pair', a: 'alice', b: 'zoe' })),
+    /no labels by 'zoe'/,
+  );
+  await assert.rejects(
+    Promise.resolve(handlers['agreement/report']({ threshold: Number.NaN })),
+    /expected the threshold to be a number/,
+  );
+  assert.equal(adjudicationTitle({ kind: 'all' }, 1200), 'all 1,200 disagreements');
+  // Fewer bootstrap samples for big studies (the report is computed on the extension host's thread).
+  assert.deepEqual([bootstrapSamples(20), bootstrapSamples(200_000), bootstrapSamples(5_000_000)], [1000, 250, 200]);
+});
+
+/** VS Code's Light Modern colours, set the way VS Code sets them (on <html>, through the CSSOM). */
+const lightTheme: Record<string, string> = {
+  '--vscode-foreground': '#3b3b3b',
+  '--vscode-descriptionForeground': '#717171',
+  '--vscode-editor-background': '#ffffff',
+  '--vscode-panel-border': '#e5e5e5',
+  '--vscode-textLink-foreground': '#005fb8',
+  '--vscode-input-background': '#ffffff',
+  '--vscode-input-foreground': '#3b3b3b',
+  '--vscode-input-border': '#cecece',
+  '--vscode-testing-iconPassed': '#388a34',
+  '--vscode-testing-iconFailed': '#e51400',
+  '--vscode-charts-green': '#388a34',
+  '--vscode-charts-red': '#e51400',
+  '--vscode-charts-blue': '#1a85ff',
+  '--vscode-charts-yellow': '#bf8803',
+  '--vscode-inputValidation-errorBackground': '#f2dede',
+  '--vscode-inputValidation-errorBorder': '#be1100',
+  '--vscode-button-background': '#005fb8',
+  '--vscode-button-foreground': '#ffffff',
+  '--vscode-button-secondaryBackground': '#e5e5e5',
+  '--vscode-button-secondaryForeground': '#3b3b3b',
+};
+
+test('screenshots of the Agreement view in a light and a dark theme', { timeout: 60_000 }, async () => {
+  const labelled = await agreementStudy();
+  const view = await openAgreementView(sourceOf(labelled), { viewport: { width: 1280, height: 920 } });
+  const { page } = view;
+  await page.locator('[data-testid="confusion"]').waitFor();
+  await page.locator('svg[data-testid="trend"]').waitFor();
+  await page.screenshot({ path: join(screenshotDir, 'agreement-dark.png'), fullPage: true });
+  await page.evaluate((theme) => {
+    for (const [name, value] of Object.entries(theme)) document.documentElement.style.setProperty(name, value);
+    document.body.classList.add('vscode-light');
+  }, lightTheme);
+  await page.screenshot({ path: join(screenshotDir, 'agreement-light.png'), fullPage: true });
+  assert.ok(existsSync(join(screenshotDir, 'agreement-dark.png')));
+  assert.ok(existsSync(join(screenshotDir, 'agreement-light.png')));
+  assert.deepEqual(await view.cspViolations(), []);
+  assert.deepEqual(view.errors, []);
+});
