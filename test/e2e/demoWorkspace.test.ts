@@ -2,7 +2,9 @@
 // Chromium. Broken files show their problems; the Studies view lists the demo's studies; opening a study imports it
 // and opens the Label view, where five key presses store five judgments (read back from the SQLite file) and the
 // progress survives closing and reopening the view; the LLM judge, run against an OpenAI-compatible server on
-// 127.0.0.1, fills in suggestions the view shows; exporting qrels writes a file `qrels-studio eval` accepts.
+// 127.0.0.1, fills in suggestions the view shows; the Agreement view compares alice with bob (imported) and the
+// judge, and its cell opens their disagreements for the adjudicator; exporting qrels writes a file `qrels-studio
+// eval` accepts.
 // Screenshots of each step go to test-output/e2e/ (the README's copies are in media/screenshots/).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -33,23 +35,26 @@ async function quickOpen(page: Page, path: string, text: string): Promise<void> 
   await page.locator('.editor-instance .view-lines', { hasText: text }).waitFor({ timeout: 15_000 });
 }
 
-/** The frame of the Label view's page (webviews live in nested iframes). */
-async function labelFrame(page: Page, timeoutMs = 45_000): Promise<Frame> {
+/** The frame of a webview's page holding `[data-testid=testId]` (webviews live in nested iframes). */
+async function webviewFrame(page: Page, testId: string, timeoutMs = 45_000): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const frame of page.frames()) {
       if (
         await frame
-          .locator('[data-testid="label-view"]')
+          .locator(`[data-testid="${testId}"]`)
           .count()
           .catch(() => 0)
       )
         return frame;
     }
-    if (Date.now() > deadline) throw new Error('no Label view appeared');
+    if (Date.now() > deadline) throw new Error(`no webview with ${testId} appeared`);
     await page.waitForTimeout(250);
   }
 }
+
+/** The frame of the Label view's page. */
+const labelFrame = (page: Page, timeoutMs = 45_000): Promise<Frame> => webviewFrame(page, 'label-view', timeoutMs);
 
 /** The relevance study's database, read-only (the extension keeps writing to it). */
 function openStudyDb(folder: string): Database.Database {
@@ -113,13 +118,17 @@ workbenchTest(
     }
     await frame.locator('[data-testid="progress"]').filter({ hasText: '5 / 19 judged' }).waitFor();
     await shot(page, '3-label');
-    const stored = judgments(folder);
+    const stored = judgments(folder).filter((j) => j.annotator === 'alice');
     assert.deepEqual(
       stored.map((j) => j.label),
       pressed.map(Number),
       'five judgments, in the order labelled',
     );
-    assert.ok(stored.every((j) => j.annotator === 'alice'));
+    assert.equal(
+      judgments(folder).filter((j) => j.annotator === 'bob').length,
+      15,
+      "bob's labels, imported from labels/bob.qrels on first open",
+    );
     t.diagnostic(`stored: ${stored.map((j) => `${j.qid}/${j.docid}=${j.label}`).join(', ')}`);
 
     // Reopening shows the progress kept and the place the annotator left.
@@ -176,7 +185,52 @@ workbenchTest(
       await llm.close();
     }
 
-    // 5. Export qrels: the study's declared export, which `qrels-studio eval` accepts with one of its runs.
+    // 5. The Agreement view: alice ↔ bob over the five pairs both labelled, and the judge beside them; clicking their
+    // cell opens the two disagreements as an adjudication queue for carol, the study's adjudicator.
+    await runFromPalette(page, '>Qrels Studio: Show agreement', 'Qrels Studio: Show agreement');
+    await page.locator('.quick-input-widget', { hasText: 'choose a study' }).waitFor({ timeout: 10_000 });
+    await page.locator('.quick-input-widget input').fill('energy-dev');
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'energy-dev' }).waitFor();
+    await page.keyboard.press('Enter');
+    const agreement = await webviewFrame(page, 'agreement-view');
+    const cell = agreement.locator('[data-testid="heat-cell"][data-a="alice"][data-b="bob"]');
+    await cell.waitFor({ timeout: 30_000 });
+    assert.equal(await cell.getAttribute('data-shared'), '5');
+    assert.equal(await cell.getAttribute('data-disagreements'), '2');
+    assert.ok(
+      (await agreement.locator('[data-testid="heat-cell"][data-a="alice"][data-b^="llm:gpt-4.1-mini"]').count()) > 0,
+      'the judge is in the matrix',
+    );
+    assert.match(
+      await agreement.locator('[data-testid="headline"]').first().innerText(),
+      /Krippendorff's α \(ordinal\)/,
+    );
+    assert.doesNotMatch(await agreement.locator('body').innerText(), /NaN/);
+    await shot(page, '5-agreement');
+    await cell.locator('button').click();
+    const switchDialog = page.locator('.monaco-dialog-box', { hasText: 'carol' });
+    await switchDialog.waitFor({ timeout: 15_000 });
+    await switchDialog.locator('.monaco-button', { hasText: 'Adjudicate as carol' }).click();
+    frame = await labelFrame(page);
+    const banner = frame.locator('[data-testid="adjudication"]');
+    await banner.waitFor({ timeout: 30_000 });
+    assert.match(await banner.innerText(), /alice ↔ bob: 2 disagreements/);
+    await frame.locator('[data-testid="query-text"]').click();
+    await page.keyboard.press('1');
+    await frame.locator('[data-testid="pending-label"]').waitFor();
+    await page.keyboard.type('partly answers the query');
+    await page.keyboard.press('Control+Enter');
+    await frame.locator('[data-testid="position"]').filter({ hasText: 'pair 2 of 2' }).waitFor({ timeout: 10_000 });
+    await shot(page, '5-adjudicate');
+    const adjudicated = openStudyDb(folder)
+      .prepare(
+        `SELECT a.name, j.label, j.rationale FROM judgment AS j JOIN annotator AS a ON a.id = j.annotator_id
+         WHERE j.source = 'adjudicated'`,
+      )
+      .all();
+    assert.deepEqual(adjudicated, [{ name: 'carol', label: 1, rationale: 'partly answers the query' }]);
+
+    // 6. Export qrels: the study's declared export, which `qrels-studio eval` accepts with one of its runs.
     await runFromPalette(page, '>Qrels Studio: Export qrels', 'Qrels Studio: Export qrels');
     // The workspace has several studies: the command asks which.
     await page.locator('.quick-input-widget', { hasText: 'choose a study' }).waitFor({ timeout: 10_000 });
@@ -188,8 +242,10 @@ workbenchTest(
     while (!existsSync(qrels) && Date.now() < deadline) await page.waitForTimeout(200);
     assert.ok(existsSync(qrels), `${qrels} was not written`);
     const lines = readFileSync(qrels, 'utf8').trim().split('\n');
-    assert.equal(lines.length, 5, lines.join('\n'));
-    await shot(page, '5-export');
+    // The majority of alice's five and bob's fifteen labels: every pair either labelled (adjudicated labels do not
+    // vote).
+    assert.equal(lines.length, 15, lines.join('\n'));
+    await shot(page, '6-export');
     const evaluated = spawnSync(
       process.execPath,
       [cliLauncher, 'eval', qrels, join(folder, 'relevance', 'runs', 'bm25.run'), '-c'],
