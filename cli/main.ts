@@ -5,6 +5,7 @@ import { SchemaVersionError } from '../core/store/migrate.ts';
 import { NativeBindingMissingError } from '../core/store/sqliteDatabase.ts';
 import { StoreError } from '../core/store/studyDatabase.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from './cliContext.ts';
+import { agreeCommand } from './commands/agree.ts';
 import { evalCommand } from './commands/eval.ts';
 import { exportCommand } from './commands/export.ts';
 import { importCommand } from './commands/import.ts';
@@ -23,6 +24,7 @@ export const cliCommands: readonly CliCommand[] = [
   exportCommand,
   judgedCommand,
   judgeCommand,
+  agreeCommand,
   versionCommand,
 ];
 

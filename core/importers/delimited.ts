@@ -95,7 +95,8 @@ function headerColumns(file: string, splitter: DelimitedRowSplitter, header: str
   return columns;
 }
 
-function fieldCountError(file: string, splitter: DelimitedRowSplitter, header: string[]): ImportError {
+/** A row whose field count differs from the header's: an error at its first missing or extra field. */
+export function fieldCountError(file: string, splitter: DelimitedRowSplitter, header: string[]): ImportError {
   const count = splitter.fieldCount;
   const expected = `${plural(header.length, 'field')} as in the header (${fieldList(header)})`;
   if (count < header.length) {

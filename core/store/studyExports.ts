@@ -1,6 +1,7 @@
 // What leaves a task database as files: a qrels file from one label source, every judgment with its provenance as
-// JSONL, and the long-format label file (`query_id,doc_id,annotator,label,…`) that `import --labels` merges and the
-// agreement command reads. Written to a temporary file next to the target and renamed into place, so a reader never
+// JSONL (history included), and the long-format label file (`query_id,doc_id,annotator,label,…`: each annotator's
+// current label of each pair, adjudications included with source `adjudicated`) that `import --labels` merges and
+// `agree` reads — one row per pair and annotator, as agreement needs. Written to a temporary file next to the target and renamed into place, so a reader never
 // sees half a file and a failed export leaves the old one.
 
 import { once } from 'node:events';
@@ -97,13 +98,17 @@ export function exportQrels(db: SqliteDatabase, studyId: number, from: string, f
   );
 }
 
-/** Every judgment of the study but the retracted (undone) ones: an undone label does not leave the database. */
-function judgments(db: SqliteDatabase, studyId: number): IterableIterator<JudgmentRow> {
+/**
+ * Every judgment of the study but the retracted (undone) ones — an undone label does not leave the database — or,
+ * with `currentOnly`, each annotator's current one per pair.
+ */
+function judgments(db: SqliteDatabase, studyId: number, currentOnly = false): IterableIterator<JudgmentRow> {
   return db
     .prepare(
       `SELECT p.qid, p.docid, a.name AS annotator, j.label, j.created_at, j.source, j.rationale, j.shown_label,
          EXISTS (SELECT 1 FROM current_judgment AS c WHERE c.id = j.id) AS current
-       FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
+       FROM ${currentOnly ? 'current_judgment' : 'judgment'} AS j
+       JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
        WHERE p.study_id = ? AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
        ORDER BY p.qid, p.docid, a.name, j.created_at, j.id`,
     )
@@ -139,13 +144,13 @@ function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** Every judgment (undone ones left out) as a row of the long-format label file (header first). */
+/** Each annotator's current label of each pair as a row of the long-format label file (header first). */
 export function exportLabels(db: SqliteDatabase, studyId: number, file: string): Promise<number> {
   return writeAtomically(
     file,
     (function* () {
       yield `${labelFileColumns.join(',')}\n`;
-      for (const j of judgments(db, studyId)) {
+      for (const j of judgments(db, studyId, true)) {
         yield `${[j.qid, j.docid, j.annotator, j.label, j.created_at, j.source, j.rationale, j.shown_label].map(csvField).join(',')}\n`;
       }
     })(),

@@ -1,0 +1,147 @@
+// `qrels-studio agree LABELS`: inter-annotator agreement of a study (its current labels; LLM judges' latest
+// suggestions; adjudicated labels left out) or of a long-format label file (CSV/TSV with a header, or JSONL; the
+// file `export --labels` writes). `--json` prints summariseAgreement's object (core/agreement/agreementSummary.ts)
+// as is; the text report prints the same numbers to 4 decimals.
+import { resolve } from 'node:path';
+import {
+  type AgreementStatistics,
+  type AgreementSummary,
+  type Interval,
+  summariseAgreement,
+} from '../../core/agreement/agreementSummary.ts';
+import { readLabelFile } from '../../core/agreement/labelFile.ts';
+import type { ReliabilityData } from '../../core/agreement/reliabilityData.ts';
+import { alphaLevels } from '../../core/agreement/statistics/krippendorffAlpha.ts';
+import { readStudyLabels } from '../../core/agreement/studyLabels.ts';
+import { type CliCommand, UsageError } from '../cliContext.ts';
+import { openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
+
+function wholeNumber(text: string, option: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`${option} expects a whole number from ${min} to ${max}, found '${text}'`);
+  }
+  return value;
+}
+
+const shown = (value: number | null): string => (value === null ? '—' : value.toFixed(4));
+const interval = (ci: Interval | null | undefined): string =>
+  ci === undefined ? '' : ci === null ? '  [—]' : `  [${ci[0].toFixed(4)}, ${ci[1].toFixed(4)}]`;
+
+/** The statistics as text (one block; the binary block uses it again). */
+function statisticsText(s: AgreementStatistics): string {
+  const lines: string[] = [];
+  const row = (name: string, value: number | null, ci?: Interval | null) =>
+    lines.push(`${name.padEnd(28)}${shown(value).padStart(8)}${interval(ci)}`);
+  row('percent agreement', s.percent_agreement, s.ci?.percent_agreement);
+  for (const level of alphaLevels) {
+    row(
+      level === 'nominal' ? "Krippendorff's α nominal" : `                 ${level}`,
+      s.krippendorff[level],
+      s.ci?.krippendorff[level],
+    );
+  }
+  row("Fleiss' κ", s.fleiss.kappa, s.ci?.fleiss);
+  lines.push(`${''.padEnd(28)}(over the ${s.fleiss.n_units} units labelled by all ${s.n_annotators} annotators)`);
+  if (s.cohen.length > 0) {
+    const width = Math.max(4, ...s.cohen.flatMap((p) => [p.a.length, p.b.length]));
+    lines.push('');
+    lines.push(
+      `Cohen's κ  ${'a'.padEnd(width)}  ${'b'.padEnd(width)}  ${'kind'.padEnd(11)} ${'n'.padStart(7)} ` +
+        `${'unweighted'.padStart(10)} ${'linear'.padStart(8)} ${'quadratic'.padStart(9)}`,
+    );
+    s.cohen.forEach((p, i) => {
+      const ci = s.ci?.cohen[i];
+      lines.push(
+        `           ${p.a.padEnd(width)}  ${p.b.padEnd(width)}  ${p.kind.padEnd(11)} ${String(p.n).padStart(7)} ` +
+          `${shown(p.unweighted).padStart(10)} ${shown(p.linear).padStart(8)} ${shown(p.quadratic).padStart(9)}` +
+          (ci ? `   unweighted${interval(ci.unweighted)}` : ''),
+      );
+    });
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function reportText(source: string, summary: AgreementSummary, labels: number): string {
+  const everyone = summary.all_annotators.map((a) => a.name);
+  let text =
+    `${source}: ${labels} labels, ${summary.n_units} units, ${everyone.length} annotators ` +
+    `(${everyone.join(', ')}); labels ${summary.values.join(' ')}\n`;
+  if (summary.ci) {
+    text += `${Math.round(summary.ci.level * 100)} % intervals: ${summary.ci.samples} bootstrap samples of the units, seed ${summary.ci.seed}\n`;
+  }
+  text += `\n${statisticsText(summary)}`;
+  if (summary.binary) {
+    text += `\nbinarised (relevant = label ≥ ${summary.threshold}):\n${statisticsText(summary.binary)}`;
+  }
+  const notes = [...summary.notes, ...(summary.binary?.notes.map((n) => `binary: ${n}`) ?? [])];
+  if (notes.length > 0) text += `\nnotes:\n${notes.map((n) => `  - ${n}\n`).join('')}`;
+  return text;
+}
+
+export const agreeCommand: CliCommand = {
+  name: 'agree',
+  summary:
+    "inter-annotator agreement of a study or a label file: percent, Krippendorff's α, Fleiss' κ, pairwise Cohen's κ",
+  usage:
+    'qrels-studio agree LABELS [--name STUDY] [--threshold T] [--bootstrap N] [--seed S] [--include-llm] [--json]\n' +
+    '  LABELS: a study file (*.assess) or a label file (CSV/TSV with a header, or JSONL) with query_id, doc_id,\n' +
+    '  annotator, label (rows whose source is "adjudicated" are left out)',
+  async run(args, context) {
+    let input: string | undefined;
+    let name: string | undefined;
+    let threshold: number | undefined;
+    let bootstrap = 0;
+    let seed = 1;
+    let includeLlm = false;
+    let json = false;
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i]!;
+      if (arg === '--threshold') {
+        const text = optionValue(args, i++, 'a label');
+        threshold = Number(text);
+        if (text.trim() === '' || !Number.isFinite(threshold)) {
+          throw new UsageError(`--threshold expects a number (relevant = label ≥ it), found '${text}'`);
+        }
+      } else if (arg === '--bootstrap')
+        bootstrap = wholeNumber(optionValue(args, i++, 'a sample count'), arg, 0, 100_000);
+      else if (arg === '--seed') seed = wholeNumber(optionValue(args, i++, 'a seed'), arg, 0, 2 ** 32 - 1);
+      else if (arg === '--include-llm') includeLlm = true;
+      else if (arg === '--json') json = true;
+      else if (arg === '--name') name = optionValue(args, i++, 'a study name');
+      else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option '${arg}'`);
+      else if (input === undefined) input = arg;
+      else throw new UsageError(`unexpected argument '${arg}'`);
+    }
+    if (input === undefined) throw new UsageError('no labels: give a study file (*.assess) or a label file');
+    let data: ReliabilityData;
+    let labels: number;
+    if (input.endsWith('.assess')) {
+      const { study, database } = await openStudyDatabase(input, name, context);
+      try {
+        const read = readStudyLabels(
+          database.db,
+          database.studyId(study.name),
+          study.scale?.entries.map((e) => e.value),
+        );
+        data = read.data;
+        labels = read.times.length;
+      } finally {
+        database.close();
+      }
+    } else {
+      if (name !== undefined) throw new UsageError('--name chooses a study of a study file; a label file has none');
+      const read = await readLabelFile(resolve(context.cwd, input), { name: input });
+      data = read.data;
+      labels = read.labels;
+    }
+    const summary = summariseAgreement(data, {
+      ...(threshold !== undefined && { threshold }),
+      bootstrap,
+      seed,
+      includeLlm,
+    });
+    context.stdout(json ? `${JSON.stringify(summary, null, 2)}\n` : reportText(input, summary, labels));
+    return 0;
+  },
+};

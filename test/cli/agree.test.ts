@@ -1,0 +1,233 @@
+// `qrels-studio agree` as users run it (real processes): the JSON keys the issue spells, the published examples
+// through a label file, thresholds, seeded intervals, a study file with an LLM judge, degenerate inputs (null and a
+// note, never NaN), positioned errors, and the round trip export --labels → agree.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runCliProcess, scratchDir } from '../helpers.ts';
+
+function cli(cwd: string, ...args: string[]) {
+  const result = runCliProcess(args, { cwd });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function agreeJson(cwd: string, ...args: string[]) {
+  const result = cli(cwd, 'agree', ...args, '--json');
+  assert.equal(result.status, 0, result.stderr);
+  assert.doesNotMatch(result.stdout, /NaN|Infinity/);
+  return JSON.parse(result.stdout);
+}
+
+/** A label file from coders' rows over units (null: missing). */
+function labelFile(rows: (number | null)[][], names = rows.map((_, i) => `c${i + 1}`)): string {
+  let text = 'query_id,doc_id,annotator,label\n';
+  rows.forEach((row, coder) => {
+    row.forEach((value, unit) => {
+      if (value !== null) text += `q,u${unit + 1},${names[coder]},${value}\n`;
+    });
+  });
+  return text;
+}
+
+const krippendorff2011 = [
+  [1, 2, 3, 3, 2, 1, 4, 1, 2, null, null, null],
+  [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, null, 3],
+  [null, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, null],
+  [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, null],
+];
+
+test('--json: exactly the keys the issue spells; Krippendorff (2011) through a label file', () => {
+  const root = scratchDir();
+  writeFileSync(join(root, 'labels.csv'), labelFile(krippendorff2011));
+  const json = agreeJson(root, 'labels.csv', '--threshold', '3');
+  for (const key of ['n_units', 'n_annotators', 'percent_agreement', 'krippendorff', 'fleiss', 'cohen', 'binary']) {
+    assert.ok(key in json, key);
+  }
+  assert.deepEqual(Object.keys(json.krippendorff), ['nominal', 'ordinal', 'interval', 'ratio']);
+  assert.deepEqual(Object.keys(json.fleiss), ['kappa', 'n_units']);
+  for (const pair of json.cohen) {
+    for (const key of ['a', 'b', 'n', 'unweighted', 'linear', 'quadratic']) assert.ok(key in pair, key);
+    assert.ok(pair.a < pair.b, `${pair.a} < ${pair.b}`);
+  }
+  assert.equal(json.cohen.length, 6, 'every pair of the 4 coders');
+  for (const key of ['n_units', 'n_annotators', 'percent_agreement', 'krippendorff', 'fleiss', 'cohen']) {
+    assert.ok(key in json.binary, `binary.${key}`);
+  }
+  assert.equal(json.n_units, 12);
+  assert.equal(json.n_annotators, 4);
+  assert.equal(json.krippendorff.nominal.toFixed(3), '0.743');
+  assert.equal(json.krippendorff.ordinal.toFixed(3), '0.815');
+  assert.equal(json.krippendorff.interval.toFixed(3), '0.849');
+  assert.equal(json.krippendorff.ratio.toFixed(3), '0.797');
+  assert.ok(Array.isArray(json.notes));
+});
+
+test("Cohen's Wikipedia example through TSV and JSONL: κ = 0.40; the text report says the same", () => {
+  const root = scratchDir();
+  let tsv = 'annotator\tquery_id\tdoc_id\tlabel\tcomment\n';
+  let jsonl = '';
+  let unit = 0;
+  for (const [a, b, count] of [
+    [1, 1, 20],
+    [1, 0, 5],
+    [0, 1, 10],
+    [0, 0, 15],
+  ] as const) {
+    for (let i = 0; i < count; i++) {
+      unit++;
+      tsv += `A\tq\td${unit}\t${a}\textra\nB\tq\td${unit}\t${b}\textra\n`;
+      jsonl += `${JSON.stringify({ query_id: 'q', doc_id: `d${unit}`, annotator: 'A', label: a })}\n`;
+      jsonl += `${JSON.stringify({ query_id: 'q', doc_id: `d${unit}`, annotator: 'B', label: b, note: 'x' })}\n`;
+    }
+  }
+  writeFileSync(join(root, 'labels.tsv'), tsv);
+  writeFileSync(join(root, 'labels.jsonl'), jsonl);
+  for (const file of ['labels.tsv', 'labels.jsonl']) {
+    const json = agreeJson(root, file);
+    assert.equal(json.cohen[0].unweighted.toFixed(6), '0.400000', file);
+    assert.equal(json.cohen[0].n, 50);
+  }
+  const text = cli(root, 'agree', 'labels.tsv');
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, /labels\.tsv: 100 labels, 50 units, 2 annotators \(A, B\)/);
+  assert.match(text.stdout, /A\s+B\s+human-human\s+50\s+0\.4000/);
+  assert.match(text.stdout, /percent agreement\s+0\.7000/);
+});
+
+test('--bootstrap with a seed: the same intervals twice, others with another seed', () => {
+  const root = scratchDir();
+  writeFileSync(join(root, 'labels.csv'), labelFile(krippendorff2011));
+  const first = agreeJson(root, 'labels.csv', '--bootstrap', '300', '--seed', '7');
+  const again = agreeJson(root, 'labels.csv', '--bootstrap', '300', '--seed', '7');
+  const other = agreeJson(root, 'labels.csv', '--bootstrap', '300', '--seed', '8');
+  assert.deepEqual(first.ci, again.ci);
+  assert.notDeepEqual(first.ci.krippendorff, other.ci.krippendorff);
+  assert.equal(first.ci.samples, 300);
+  assert.equal(first.ci.seed, 7);
+  const [low, high] = first.ci.krippendorff.ordinal;
+  assert.ok(low <= first.krippendorff.ordinal && first.krippendorff.ordinal <= high);
+  for (const bad of [
+    ['--bootstrap', '-1'],
+    ['--bootstrap', 'many'],
+    ['--seed', '1.5'],
+    ['--threshold', 'high'],
+  ]) {
+    const refused = cli(root, 'agree', 'labels.csv', ...bad);
+    assert.equal(refused.status, 2, bad.join(' '));
+    assert.match(refused.stderr, new RegExp(`${bad[0]} expects`));
+  }
+});
+
+test('degenerate inputs: null with a note, never NaN', () => {
+  const root = scratchDir();
+  writeFileSync(join(root, 'one.csv'), labelFile([[1, 2, 0]]));
+  writeFileSync(
+    join(root, 'same.csv'),
+    labelFile([
+      [2, 2, 2],
+      [2, 2, 2],
+    ]),
+  );
+  writeFileSync(
+    join(root, 'apart.csv'),
+    labelFile([
+      [1, 2, null, null],
+      [null, null, 1, 2],
+    ]),
+  );
+  const one = agreeJson(root, 'one.csv');
+  assert.equal(one.percent_agreement, null);
+  assert.equal(one.krippendorff.ordinal, null);
+  assert.equal(one.fleiss.kappa, null);
+  assert.ok(
+    one.notes.some((n: string) => /percent_agreement is undefined: no unit has labels from two annotators/.test(n)),
+  );
+  const same = agreeJson(root, 'same.csv');
+  assert.equal(same.percent_agreement, 1);
+  assert.equal(same.krippendorff.nominal, null);
+  assert.equal(same.cohen[0].unweighted, null);
+  assert.ok(same.notes.some((n: string) => /every pairable label is the same category/.test(n)));
+  const apart = agreeJson(root, 'apart.csv');
+  assert.equal(apart.cohen[0].n, 0);
+  assert.equal(apart.cohen[0].unweighted, null);
+  assert.ok(apart.notes.some((n: string) => /labelled no unit in common/.test(n)));
+  const text = cli(root, 'agree', 'same.csv');
+  assert.equal(text.status, 0);
+  assert.doesNotMatch(text.stdout, /NaN/);
+  assert.match(text.stdout, /Krippendorff's α nominal\s+—/);
+  assert.match(text.stdout, /notes:\n {2}- krippendorff\.nominal is undefined/);
+});
+
+test('bad label files: positioned errors, both lines for a unit labelled twice by one annotator', () => {
+  const root = scratchDir();
+  writeFileSync(join(root, 'twice.csv'), 'query_id,doc_id,annotator,label\nq1,d1,ann,1\nq1,d2,ann,0\nq1,d1,ann,2\n');
+  const twice = cli(root, 'agree', 'twice.csv');
+  assert.equal(twice.status, 1);
+  assert.match(
+    twice.stderr,
+    /^twice\.csv:4:1: expected one label per annotator .*found a second label by 'ann' for query 'q1', document 'd1' \(the first on line 2\)/,
+  );
+  writeFileSync(join(root, 'nolabel.csv'), 'query_id,doc_id,annotator,grade\nq1,d1,ann,1\n');
+  const missing = cli(root, 'agree', 'nolabel.csv');
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /^nolabel\.csv:1:1: .*label/);
+  assert.doesNotMatch(missing.stderr + twice.stderr, /at .*\.ts:\d+/, 'no stack trace');
+});
+
+/** A study with alice and bob labelling (imported label file) and an LLM judge's suggestions. */
+function studyWorkspace(): string {
+  const root = scratchDir();
+  mkdirSync(join(root, 'data'));
+  writeFileSync(
+    join(root, 'data', 'queries.jsonl'),
+    '{"qid": "q1", "query": "medal tables"}\n{"qid": "q2", "query": "rivers"}\n',
+  );
+  writeFileSync(
+    join(root, 'data', 'corpus.jsonl'),
+    `${['d1', 'd2', 'd3', 'd4'].map((id) => JSON.stringify({ _id: id, text: `text of ${id}` })).join('\n')}\n`,
+  );
+  writeFileSync(join(root, 'alice.qrels'), 'q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d4 2\n');
+  writeFileSync(join(root, 'bob.qrels'), 'q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 1\nq2 0 d4 0\n');
+  writeFileSync(join(root, 'judge.qrels'), 'q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d4 2\n');
+  writeFileSync(
+    join(root, 'wqt.assess'),
+    `study "wqt" {
+  queries "data/queries.jsonl" { id: qid  text: query }
+  corpus  "data/corpus.jsonl"  { id: _id  body: text }
+  scale ordinal { 0 "No" key "0"  1 "Partly" key "1"  2 "Yes" key "2" }
+  import qrels "alice.qrels" as alice
+  import qrels "bob.qrels" as bob
+  import qrels "judge.qrels" as "llm:gpt-4.1-mini"
+}
+`,
+  );
+  return root;
+}
+
+test('a study file: its current labels, people and the LLM judge; export --labels → agree gives the same numbers', () => {
+  const root = studyWorkspace();
+  const imported = cli(root, 'import', 'wqt.assess');
+  assert.equal(imported.status, 0, imported.stderr);
+  const study = agreeJson(root, 'wqt.assess');
+  assert.equal(study.n_units, 4);
+  assert.equal(study.n_annotators, 2, 'the people');
+  assert.deepEqual(
+    study.cohen.map((p: { a: string; b: string; kind: string; n: number }) => [p.a, p.b, p.kind, p.n]),
+    [
+      ['alice', 'bob', 'human-human', 4],
+      ['alice', 'llm:gpt-4.1-mini', 'human-llm', 4],
+      ['bob', 'llm:gpt-4.1-mini', 'human-llm', 4],
+    ],
+  );
+  assert.ok(study.notes.some((n: string) => /LLM judge\(s\) llm:gpt-4\.1-mini appear in the pairwise/.test(n)));
+  const everyone = agreeJson(root, 'wqt.assess', '--include-llm');
+  assert.equal(everyone.n_annotators, 3);
+
+  assert.equal(cli(root, 'export', 'wqt.assess', '--labels', 'labels.csv').status, 0);
+  const fromFile = agreeJson(root, 'labels.csv');
+  // The file knows no scale: the labels seen are 0 1 2, the same categories as the study's scale here.
+  for (const key of ['n_units', 'n_annotators', 'percent_agreement', 'krippendorff', 'fleiss', 'cohen']) {
+    assert.deepEqual(fromFile[key], study[key], key);
+  }
+});
