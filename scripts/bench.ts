@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { benchAgreement } from './benchAgreement.ts';
 import { benchJudge } from './benchJudge.ts';
 import { benchLabelling, percentile } from './benchLabelling.ts';
 import { benchLanguageServer } from './benchLanguageServer.ts';
@@ -178,4 +179,19 @@ console.log(
 );
 console.log(
   `${'  re-run of the finished job'.padEnd(44)} ${judging.rerunRequests} requests (${judging.requests} the first time)   target 0`,
+);
+
+// Agreement (see benchAgreement.ts): 1M labels by 4 annotators read from a label file (into the units × annotators
+// matrix: the baseline), then Krippendorff's ordinal α and every pairwise Cohen's κ.
+const agreement = await benchAgreement(dataDir);
+console.log(
+  `${'agree: read 1M labels (4 annotators)'.padEnd(44)} ${agreement.readSeconds.toFixed(3).padStart(7)} s  (baseline)`,
+);
+console.log(
+  `${'  α ordinal + all pairwise κ (6 pairs × 3)'.padEnd(44)} ${agreement.computeSeconds.toFixed(3).padStart(7)} s  ` +
+    `${(agreement.computeSeconds / agreement.readSeconds).toFixed(3)}× reading   target < 1 s`,
+);
+console.log(
+  `${'  the whole agree summary'.padEnd(44)} ${agreement.summarySeconds.toFixed(3).padStart(7)} s  ` +
+    `${(agreement.summarySeconds / agreement.readSeconds).toFixed(3)}× reading`,
 );
