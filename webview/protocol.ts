@@ -7,6 +7,8 @@
 // Adding a panel's messages = lines in `RequestMap` and `EventMap` below, named `<panel>/<verb>`; nothing else here
 // changes. Besides types it holds only the envelope checks both receivers use; it imports nothing at runtime
 // (core types are `import type`), so it runs in Node and in the browser alike.
+
+import type { AdjudicationSelection, AgreementDashboard, ConfusionView } from '../core/agreement/agreementDashboard.ts';
 import type {
   CommitLabel,
   DocumentView,
@@ -15,11 +17,6 @@ import type {
   QueueSettings,
   SessionState,
 } from '../core/labelling/types.ts';
-import type {
-  AdjudicationSelection,
-  AgreementDashboard,
-  ConfusionView,
-} from '../core/agreement/agreementDashboard.ts';
 import type { RuntimeReport } from '../core/runtime/runtimeReport.ts';
 
 /** What a failed request carries back: something to show the user, not a stack. */

@@ -322,7 +322,7 @@ function trendOf(
   spec: { metric: AgreementMetricId; level: string },
   points: number,
 ): TrendPoint[] {
-  const order = humans.lines.filter((line, i) => humans.cells[i]! >= 0).sort();
+  const order = humans.lines.filter((_line, i) => humans.cells[i]! >= 0).sort();
   if (order.length === 0) return [];
   const statistic = agreementStatistic(spec.metric);
   const trend: TrendPoint[] = [];
