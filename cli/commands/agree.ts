@@ -74,6 +74,15 @@ function reportText(source: string, summary: AgreementSummary, labels: number): 
   if (summary.binary) {
     text += `\nbinarised (relevant = label ≥ ${summary.threshold}):\n${statisticsText(summary.binary)}`;
   }
+  if (summary.per_query) {
+    text += `\nper query ${'units'.padStart(7)} ${'percent'.padStart(8)} ${'α nominal'.padStart(9)} ${'α ordinal'.padStart(9)} ${'κ (h-h)'.padStart(8)}\n`;
+    for (const q of summary.per_query) {
+      text +=
+        `${q.query_id.padEnd(9)} ${String(q.n_units).padStart(7)} ${shown(q.percent_agreement).padStart(8)} ` +
+        `${shown(q.krippendorff.nominal).padStart(9)} ${shown(q.krippendorff.ordinal).padStart(9)} ` +
+        `${shown(q.cohen_mean['human-human']?.unweighted ?? null).padStart(8)}\n`;
+    }
+  }
   const notes = [...summary.notes, ...(summary.binary?.notes.map((n) => `binary: ${n}`) ?? [])];
   if (notes.length > 0) text += `\nnotes:\n${notes.map((n) => `  - ${n}\n`).join('')}`;
   return text;
@@ -84,7 +93,8 @@ export const agreeCommand: CliCommand = {
   summary:
     "inter-annotator agreement of a study or a label file: percent, Krippendorff's α, Fleiss' κ, pairwise Cohen's κ",
   usage:
-    'qrels-studio agree LABELS [--name STUDY] [--threshold T] [--bootstrap N] [--seed S] [--include-llm] [--json]\n' +
+    'qrels-studio agree LABELS [--name STUDY] [--threshold T] [--bootstrap N] [--seed S] [--include-llm] [--per-query]\n' +
+    '  [--json]\n' +
     '  LABELS: a study file (*.assess) or a label file (CSV/TSV with a header, or JSONL) with query_id, doc_id,\n' +
     '  annotator, label (rows whose source is "adjudicated" are left out)',
   async run(args, context) {
@@ -95,6 +105,7 @@ export const agreeCommand: CliCommand = {
     let seed = 1;
     let includeLlm = false;
     let json = false;
+    let perQuery = false;
     for (let i = 0; i < args.length; i++) {
       const arg = args[i]!;
       if (arg === '--threshold') {
@@ -108,6 +119,7 @@ export const agreeCommand: CliCommand = {
       else if (arg === '--seed') seed = wholeNumber(optionValue(args, i++, 'a seed'), arg, 0, 2 ** 32 - 1);
       else if (arg === '--include-llm') includeLlm = true;
       else if (arg === '--json') json = true;
+      else if (arg === '--per-query') perQuery = true;
       else if (arg === '--name') name = optionValue(args, i++, 'a study name');
       else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option '${arg}'`);
       else if (input === undefined) input = arg;
@@ -140,6 +152,7 @@ export const agreeCommand: CliCommand = {
       bootstrap,
       seed,
       includeLlm,
+      perQuery,
     });
     context.stdout(json ? `${JSON.stringify(summary, null, 2)}\n` : reportText(input, summary, labels));
     return 0;

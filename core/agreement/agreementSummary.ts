@@ -4,7 +4,13 @@
 // there are no humans at all; Cohen's κ is given for every pair of annotators, judges included, each pair marked
 // human-human, human-llm or llm-llm. Keys are snake_case because they are a published output format.
 import { percentileInterval, seededRandom } from './bootstrap.ts';
-import { type AgreementAnnotator, binarise, type ReliabilityData, selectAnnotators } from './reliabilityData.ts';
+import {
+  type AgreementAnnotator,
+  binarise,
+  type ReliabilityData,
+  selectAnnotators,
+  selectUnits,
+} from './reliabilityData.ts';
 import { cohenKappa, type KappaWeighting, kappaWeightings } from './statistics/cohenKappa.ts';
 import { fleissKappa } from './statistics/fleissKappa.ts';
 import { type AlphaLevel, alphaLevels, krippendorffAlpha } from './statistics/krippendorffAlpha.ts';
@@ -23,6 +29,8 @@ export interface AgreementOptions {
   confidence?: number;
   /** Count LLM judges in percent agreement, α and Fleiss' κ too. */
   includeLlm?: boolean;
+  /** Also every statistic per query (`per_query`). */
+  perQuery?: boolean;
 }
 
 export type PairKind = 'human-human' | 'human-llm' | 'llm-llm';
@@ -73,6 +81,8 @@ export interface AgreementSummary extends AgreementStatistics {
   values: number[];
   threshold?: number;
   binary?: AgreementStatistics;
+  /** With `perQuery`: the same statistics over each query's units (no intervals), in the order queries first appear. */
+  per_query?: (AgreementStatistics & { query_id: string })[];
 }
 
 function pairKind(a: AgreementAnnotator, b: AgreementAnnotator): PairKind {
@@ -281,6 +291,18 @@ export function summariseAgreement(data: ReliabilityData, options: AgreementOpti
   if (options.threshold !== undefined) {
     summary.threshold = options.threshold;
     summary.binary = statistics(binarise(data, options.threshold), options, []);
+  }
+  if (options.perQuery) {
+    const units = new Map<string, number[]>();
+    data.qids.forEach((qid, u) => {
+      const list = units.get(qid);
+      if (list) list.push(u);
+      else units.set(qid, [u]);
+    });
+    summary.per_query = [...units].map(([qid, list]) => ({
+      query_id: qid,
+      ...statistics(selectUnits(data, list), { ...options, bootstrap: 0 }, []),
+    }));
   }
   return summary;
 }

@@ -231,3 +231,26 @@ test('a study file: its current labels, people and the LLM judge; export --label
     assert.deepEqual(fromFile[key], study[key], key);
   }
 });
+
+test('--per-query: the same statistics over each query’s units', () => {
+  const root = scratchDir();
+  writeFileSync(
+    join(root, 'labels.csv'),
+    'query_id,doc_id,annotator,label\nq1,d1,a,1\nq1,d1,b,1\nq1,d2,a,0\nq1,d2,b,0\nq2,d3,a,1\nq2,d3,b,0\nq2,d4,a,0\nq2,d4,b,1\n',
+  );
+  const json = agreeJson(root, 'labels.csv', '--per-query');
+  assert.deepEqual(
+    json.per_query.map((q: { query_id: string; n_units: number; percent_agreement: number }) => [
+      q.query_id,
+      q.n_units,
+      q.percent_agreement,
+    ]),
+    [
+      ['q1', 2, 1],
+      ['q2', 2, 0],
+    ],
+  );
+  assert.equal(json.per_query[0].cohen[0].unweighted, 1);
+  const text = cli(root, 'agree', 'labels.csv', '--per-query');
+  assert.match(text.stdout, /\nq2\s+2\s+0\.0000/);
+});
