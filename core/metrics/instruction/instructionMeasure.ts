@@ -1,0 +1,82 @@
+// What every instruction-following measure module has (the instruction measures' TrecMeasure): a name, its help,
+// what it needs, and a pure function of one case — an instruction (or query) with its ranking, the query-only
+// baseline, its graded labels and traps. A value is a number, or null where the measure is undefined for the case
+// (no violating document for p-MRR, no trap for NFR, …): null cases are left out of averages and counted apart.
+import type { InstructionInfo, ScoredDocument } from './instructionInputs.ts';
+
+export interface InstructionCase {
+  /** The instruction id (the query id for measures of one run). */
+  id: string;
+  info?: InstructionInfo;
+  /** The ranking being evaluated (RUN_QI), in trec_eval's order. */
+  ranking: ScoredDocument[];
+  /** The query-only ranking (--baseline); for flip_rate the other query style's ranking. */
+  baseline?: ScoredDocument[];
+  /** Graded labels: 2 compliant, 1 violating, 0 or absent off-topic (FollowTable); condition counts (MultiConIR). */
+  labels: Map<string, number>;
+  traps?: Set<string>;
+}
+
+export interface IrsOptions {
+  /**
+   * What the ideal and worst rankings are permutations of: `union` (default) every document either ranking holds
+   * plus every labelled compliant or violating one; `retrieved` only what either ranking holds.
+   */
+  list: 'union' | 'retrieved';
+  /**
+   * The rank of a document a (truncated) ranking does not hold: `expected` (default) the mean weight of the ranks
+   * after its list, as if the rest were placed at random — IRS stays in [−1, 1]; `beyond` the rank after its list.
+   */
+  missing: 'expected' | 'beyond';
+  /** The query-only ranking is already ideal and the ranking keeps it (0/0): `one` (default, the paper) or `zero`. */
+  degenerate: 'one' | 'zero';
+}
+
+export const defaultIrsOptions: IrsOptions = { list: 'union', missing: 'expected', degenerate: 'one' };
+
+export interface InstructionOptions {
+  irs: IrsOptions;
+  /** Minimum label that is relevant (capped recall), as trec_eval's -l. */
+  relevanceLevel: number;
+  /** Cutoffs of capped recall. */
+  cutoffs: readonly number[];
+}
+
+export const defaultInstructionOptions: InstructionOptions = {
+  irs: defaultIrsOptions,
+  relevanceLevel: 1,
+  cutoffs: [10],
+};
+
+export type CaseValues = Record<string, number | null>;
+
+export interface InstructionMeasure {
+  name: string;
+  help: string;
+  /** Needs --baseline. */
+  needsBaseline: boolean;
+  /** The names of the values it gives (one per cutoff for capped recall). */
+  valueNames(options: InstructionOptions): string[];
+  compute(c: InstructionCase, options: InstructionOptions): CaseValues;
+  /** For a micro average: each value's numerator and denominator over this case. */
+  micro?(c: InstructionCase, options: InstructionOptions): Record<string, [number, number]>;
+  /** A breakdown of its own (win rates by condition count): the group of the case. */
+  groups?(c: InstructionCase): Record<string, CaseValues>;
+}
+
+/** 1-based ranks of a ranking's documents. */
+export function ranksOf(ranking: readonly ScoredDocument[]): Map<string, number> {
+  const ranks = new Map<string, number>();
+  ranking.forEach((d, i) => {
+    ranks.set(d.docid, i + 1);
+  });
+  return ranks;
+}
+
+/** FollowTable's rank weight w(r) = 1 / log2(r + 1). */
+export const rankWeight = (rank: number): number => 1 / Math.log2(rank + 1);
+
+/** Documents with exactly `label`. */
+export function labelled(labels: Map<string, number>, label: number): string[] {
+  return [...labels].filter(([, l]) => l === label).map(([docid]) => docid);
+}
