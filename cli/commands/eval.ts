@@ -3,8 +3,15 @@ import { type EvaluationOptions, evaluateRunFile, type RunEvaluation } from '../
 import { MeasureSpecError, selectMeasures } from '../../core/metrics/measureSelection.ts';
 import { evaluationJson, formatTrecEvalText } from '../../core/metrics/trecEvalOutput.ts';
 import { type CliCommand, UsageError } from '../cliContext.ts';
+import {
+  evaluateInstructionRuns,
+  type InstructionArguments,
+  instructionUsage,
+  isInstructionEvaluation,
+  parseInstructionOption,
+} from './evalInstructions.ts';
 
-interface EvalArguments {
+export interface EvalArguments {
   perQuery: boolean;
   complete: boolean;
   json: boolean;
@@ -12,6 +19,8 @@ interface EvalArguments {
   maxRetrieved: number;
   measureSpecs: string[];
   files: string[];
+  /** The instruction-following measures' options (evalInstructions.ts). */
+  instruction: InstructionArguments;
 }
 
 function integerOption(flag: string, text: string | undefined, minimum: number): number {
@@ -32,6 +41,7 @@ export function parseEvalArguments(args: readonly string[]): EvalArguments {
     maxRetrieved: Number.POSITIVE_INFINITY,
     measureSpecs: [],
     files: [],
+    instruction: {},
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -41,7 +51,7 @@ export function parseEvalArguments(args: readonly string[]): EvalArguments {
       parsed.files.push(...args.slice(i + 1));
       break;
     } else if (arg.startsWith('--')) {
-      throw new UsageError(`unknown option '${arg}'`);
+      i = parseInstructionOption(args, i, parsed.instruction);
     } else if (arg.startsWith('-') && arg.length > 1) {
       for (let j = 1; j < arg.length; j++) {
         const flag = arg[j]!;
@@ -75,9 +85,11 @@ export const evalCommand: CliCommand = {
     '  -q  also print each query      -c  count qrels queries missing from a run as 0\n' +
     '  -l  minimum relevant label (1)  -M  evaluate only the top DEPTH documents per query\n' +
     '  -m  map Rprec bpref recip_rank P recall ndcg ndcg_cut num_q num_ret num_rel num_rel_ret runid,\n' +
-    '      or official (the default) / all_trec; cutoffs as in -m P.5,10',
+    '      or official (the default) / all_trec; cutoffs as in -m P.5,10\n' +
+    instructionUsage,
   async run(args, context) {
     const parsed = parseEvalArguments(args);
+    if (isInstructionEvaluation(parsed.measureSpecs)) return evaluateInstructionRuns(parsed, context);
     let selection: ReturnType<typeof selectMeasures>;
     try {
       selection = selectMeasures(parsed.measureSpecs);

@@ -1,0 +1,251 @@
+// `qrels-studio eval -m irs -m p_mrr … --baseline RUN_Q QRELS RUN_QI [RUN_QI2 …]`: the instruction-following
+// measures (core/metrics/instruction/), printed as trec_eval prints a measure (`irs  all  0.1234`, with -q one line
+// per instruction), then the macro means per instruction type and subset (`irs  type:C1  …`, `irs  subset:WQT  …`)
+// and per the measure's own groups (`win_rate  k:3  …`), and micro averages (`nfr_micro  all  …`). With several runs
+// and --compare, each later run against the first: mean difference and two-sided p of a paired randomisation test
+// (seeded) and a paired t-test.
+import { resolve } from 'node:path';
+import {
+  compareEvaluations,
+  evaluateInstructions,
+  type InstructionEvaluation,
+  InstructionInputError,
+} from '../../core/metrics/instruction/evaluateInstructions.ts';
+import {
+  readGradedQrels,
+  readInstructionMap,
+  readScoredRun,
+  readTraps,
+} from '../../core/metrics/instruction/instructionInputs.ts';
+import {
+  defaultIrsOptions,
+  type InstructionMeasure,
+  type InstructionOptions,
+  type IrsOptions,
+} from '../../core/metrics/instruction/instructionMeasure.ts';
+import { instructionMeasure, instructionMeasures } from '../../core/metrics/instruction/registry.ts';
+import type { PairedTest } from '../../core/metrics/significance.ts';
+import { type CliContext, InputError, UsageError } from '../cliContext.ts';
+import type { EvalArguments } from './eval.ts';
+
+export interface InstructionArguments {
+  baseline?: string;
+  instructions?: string;
+  traps?: string;
+  maxp?: boolean;
+  compare?: boolean;
+  seed?: number;
+  samples?: number;
+  irs?: Partial<IrsOptions>;
+}
+
+export const instructionUsage =
+  '  instruction-following measures (not mixed with the above): -m irs p_mrr nfr win_rate adjacent_win_rate\n' +
+  '      flip_rate capped_recall[.K,…] with --baseline RUN_Q (query-only run; for flip_rate the other query\n' +
+  '      style), --instructions MAP.tsv, --traps FILE (nfr), --maxp (passage ids <docid>:<n>), --compare\n' +
+  '      (paired tests of each RUN against the first; --seed S, --samples N), --irs-list union|retrieved,\n' +
+  '      --irs-missing expected|beyond, --irs-degenerate one|zero';
+
+const choices: Record<string, { key: keyof IrsOptions; values: readonly string[] }> = {
+  '--irs-list': { key: 'list', values: ['union', 'retrieved'] },
+  '--irs-missing': { key: 'missing', values: ['expected', 'beyond'] },
+  '--irs-degenerate': { key: 'degenerate', values: ['one', 'zero'] },
+};
+
+/** Reads the long option at `args[i]` into `into`; returns the index of its last argument. */
+export function parseInstructionOption(args: readonly string[], i: number, into: InstructionArguments): number {
+  const arg = args[i]!;
+  const value = (what: string): string => {
+    const next = args[i + 1];
+    if (next === undefined || next.startsWith('-')) throw new UsageError(`${arg} needs ${what}`);
+    return next;
+  };
+  const whole = (text: string, min: number): number => {
+    if (!/^\d+$/.test(text) || Number(text) < min)
+      throw new UsageError(`${arg} expects a whole number ≥ ${min}, found '${text}'`);
+    return Number(text);
+  };
+  switch (arg) {
+    case '--baseline':
+      into.baseline = value('the query-only run');
+      return i + 1;
+    case '--instructions':
+      into.instructions = value('the instruction map (MAP.tsv)');
+      return i + 1;
+    case '--traps':
+      into.traps = value('the traps file');
+      return i + 1;
+    case '--maxp':
+      into.maxp = true;
+      return i;
+    case '--compare':
+      into.compare = true;
+      return i;
+    case '--seed':
+      into.seed = whole(value('a seed'), 0);
+      return i + 1;
+    case '--samples':
+      into.samples = whole(value('a number of samples'), 1);
+      return i + 1;
+  }
+  const choice = choices[arg];
+  if (!choice) throw new UsageError(`unknown option '${arg}'`);
+  const picked = value(choice.values.join(' or '));
+  if (!choice.values.includes(picked)) {
+    throw new UsageError(`${arg} expects ${choice.values.join(' or ')}, found '${picked}'`);
+  }
+  into.irs = { ...into.irs, [choice.key]: picked };
+  return i + 1;
+}
+
+const baseName = (spec: string): string => spec.split('.')[0]!;
+
+/** True when the measures asked are instruction measures (all of them, or a usage error). */
+export function isInstructionEvaluation(specs: readonly string[]): boolean {
+  const instruction = specs.filter((s) => instructionMeasure(baseName(s)) !== undefined);
+  if (instruction.length === 0) return false;
+  if (instruction.length !== specs.length) {
+    const others = specs.filter((s) => !instruction.includes(s));
+    throw new UsageError(
+      `instruction measures (${instruction.join(', ')}) and trec_eval measures (${others.join(', ')}) are evaluated by separate runs of eval`,
+    );
+  }
+  return true;
+}
+
+function measuresOf(specs: readonly string[]): { measures: InstructionMeasure[]; cutoffs: number[] } {
+  const measures: InstructionMeasure[] = [];
+  let cutoffs = [10];
+  for (const spec of specs) {
+    const [name, list] = spec.split('.', 2) as [string, string?];
+    const measure = instructionMeasure(name)!;
+    if (list !== undefined) {
+      if (name !== 'capped_recall') throw new UsageError(`measure '${name}' takes no cutoffs, found '${spec}'`);
+      cutoffs = list.split(',').map((k) => {
+        if (!/^\d+$/.test(k) || Number(k) < 1) throw new UsageError(`expected cutoffs ≥ 1 in '${spec}', found '${k}'`);
+        return Number(k);
+      });
+      cutoffs = [...new Set(cutoffs)].sort((a, b) => a - b);
+    }
+    if (!measures.includes(measure)) measures.push(measure);
+  }
+  return { measures, cutoffs };
+}
+
+const line = (name: string, key: string, value: number | null): string =>
+  value === null ? '' : `${name.padEnd(22)}\t${key}\t${value.toFixed(4)}\n`;
+
+function evaluationText(run: string, evaluation: InstructionEvaluation, perQuery: boolean): string {
+  let text = '';
+  if (perQuery) {
+    for (const c of evaluation.cases)
+      for (const name of evaluation.valueNames) text += line(name, c.id, c.values[name] ?? null);
+  }
+  text += `${'run'.padEnd(22)}\tall\t${run}\n`;
+  for (const name of evaluation.valueNames) {
+    const average = evaluation.all[name]!;
+    text +=
+      average.value === null
+        ? `${name.padEnd(22)}\tall\tundefined (no case has a value)\n`
+        : line(name, 'all', average.value);
+  }
+  for (const [name, value] of Object.entries(evaluation.micro)) text += line(`${name}_micro`, 'all', value);
+  for (const [group, averages] of Object.entries(evaluation.groups)) {
+    for (const name of evaluation.valueNames) {
+      const average = averages[name];
+      if (average) text += line(name, group, average.value);
+    }
+  }
+  return text;
+}
+
+function comparisonText(a: string, b: string, tests: Record<string, PairedTest>): string {
+  const p = (value: number | null) => (value === null ? 'n/a' : value.toFixed(4));
+  let text = `# ${b} against ${a}: mean difference (b − a), paired randomisation p, paired t-test p, queries\n`;
+  for (const [name, test] of Object.entries(tests)) {
+    text +=
+      `${name.padEnd(22)}\tcompare\t${test.meanDifference >= 0 ? '+' : ''}${test.meanDifference.toFixed(4)}\t` +
+      `p_rand=${p(test.randomisationP)}\tp_t=${p(test.tTestP)}\tn=${test.n}\n`;
+  }
+  return text;
+}
+
+export async function evaluateInstructionRuns(parsed: EvalArguments, context: CliContext): Promise<number> {
+  const options = parsed.instruction;
+  const { measures, cutoffs } = measuresOf(parsed.measureSpecs);
+  const instructionOptions: InstructionOptions = {
+    irs: { ...defaultIrsOptions, ...options.irs },
+    relevanceLevel: parsed.relevanceLevel,
+    cutoffs,
+  };
+  const path = (file: string) => resolve(context.cwd, file);
+  const [qrelsFile, ...runFiles] = parsed.files as [string, ...string[]];
+  const qrels = await readGradedQrels(path(qrelsFile));
+  if (qrels.size === 0) throw new InputError(`${qrelsFile}: no judgments (the file is empty or only comments)`);
+  const baseline = options.baseline
+    ? await readScoredRun(path(options.baseline), { maxp: options.maxp ?? false })
+    : undefined;
+  const instructions = options.instructions ? await readInstructionMap(path(options.instructions)) : undefined;
+  const traps = options.traps ? await readTraps(path(options.traps)) : undefined;
+  const evaluations: { run: string; evaluation: InstructionEvaluation }[] = [];
+  for (const runFile of runFiles) {
+    const run = await readScoredRun(path(runFile), { maxp: options.maxp ?? false });
+    try {
+      evaluations.push({
+        run: runFile,
+        evaluation: evaluateInstructions(
+          {
+            run,
+            ...(baseline && { baseline }),
+            qrels,
+            ...(instructions && { instructions }),
+            ...(traps && { traps }),
+            files: {
+              ...(options.baseline && { baseline: options.baseline }),
+              ...(options.instructions && { instructions: options.instructions }),
+              ...(options.traps && { traps: options.traps }),
+            },
+          },
+          measures,
+          instructionOptions,
+        ),
+      });
+    } catch (error) {
+      if (error instanceof InstructionInputError) throw new InputError(error.message);
+      throw error;
+    }
+  }
+  if (options.compare && evaluations.length < 2) throw new UsageError('--compare needs two runs or more');
+  const comparisons = options.compare
+    ? evaluations.slice(1).map(({ run, evaluation }) => ({
+        a: evaluations[0]!.run,
+        b: run,
+        tests: compareEvaluations(evaluations[0]!.evaluation, evaluation, {
+          ...(options.seed !== undefined && { seed: options.seed }),
+          ...(options.samples !== undefined && { samples: options.samples }),
+        }),
+      }))
+    : [];
+  if (parsed.json) {
+    context.stdout(
+      `${JSON.stringify({
+        options: instructionOptions,
+        runs: evaluations.map(({ run, evaluation }) => ({
+          run,
+          all: evaluation.all,
+          micro: evaluation.micro,
+          groups: evaluation.groups,
+          ...(parsed.perQuery && { cases: evaluation.cases }),
+        })),
+        ...(options.compare && { comparisons }),
+      })}\n`,
+    );
+    return 0;
+  }
+  for (const { run, evaluation } of evaluations) context.stdout(evaluationText(run, evaluation, parsed.perQuery));
+  for (const { a, b, tests } of comparisons) context.stdout(comparisonText(a, b, tests));
+  return 0;
+}
+
+/** Names the CLI's help lists. */
+export const instructionMeasureNames = instructionMeasures.map((m) => m.name);
