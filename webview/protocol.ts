@@ -17,6 +17,7 @@ import type {
   QueueSettings,
   SessionState,
 } from '../core/labelling/types.ts';
+import type { EvaluateReport, RunComparison } from '../core/metrics/studyEvaluation.ts';
 import type { RuntimeReport } from '../core/runtime/runtimeReport.ts';
 
 /** What a failed request carries back: something to show the user, not a stack. */
@@ -60,6 +61,10 @@ export interface RequestMap {
    * adjudication queue in the Label view; the number of pairs it holds.
    */
   'agreement/adjudicate': { params: AdjudicationSelection & { threshold?: number }; value: { pairs: number } };
+  /** Evaluate view: every pooled run against the study's labels from `from` (default: the study's export source). */
+  'evaluate/report': { params: { from?: string }; value: EvaluateReport };
+  /** Evaluate view: run `b` against run `a`: paired tests per measure and the per-query differences. */
+  'evaluate/compare': { params: { from: string; a: string; b: string }; value: RunComparison };
 }
 
 /** Every event the host can push to a webview, with its data. Kinds are `<panel>/<what happened>`. */
@@ -72,6 +77,8 @@ export interface EventMap {
   'label/refresh': NoParams;
   /** Agreement view: labels changed (stored, undone, judged, imported): fetch the report again. */
   'agreement/refresh': NoParams;
+  /** Evaluate view: labels changed: evaluate again. */
+  'evaluate/refresh': NoParams;
 }
 
 export type RequestKind = keyof RequestMap;

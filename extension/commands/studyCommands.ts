@@ -3,21 +3,16 @@
 // status bar, a study file from the explorer, or asks with a pick over the workspace's studies (none when there is
 // only one). The work itself is core's: declared imports, label sources, qrels export, trec_eval's measures.
 import { mkdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import type { PoolModel, StudyModel } from '../../core/dsl/index.ts';
-import { readQrels } from '../../core/formats/trecQrels.ts';
-import { evaluateRunFile } from '../../core/metrics/evaluate.ts';
-import { selectMeasures } from '../../core/metrics/measureSelection.ts';
-import { formatTrecEvalText } from '../../core/metrics/trecEvalOutput.ts';
+import type { StudyModel } from '../../core/dsl/index.ts';
 import { findLabelSource } from '../../core/store/labelSources.ts';
 import { labelSourceOfExport, studyQrelsSource } from '../../core/store/qrelsExportSource.ts';
 import { StoreError } from '../../core/store/studyDatabase.ts';
 import { exportQrels } from '../../core/store/studyExports.ts';
 import { runJudge, setApiKey } from '../judge/judgeCommands.ts';
 import { openAgreementPanel } from '../panels/agreementPanel.ts';
+import { openEvaluatePanel } from '../panels/evaluatePanel.ts';
 import { openLabelPanel } from '../panels/labelPanel.ts';
 import { annotatorName, setAnnotatorName } from '../settings.ts';
 import { annotatorNameProblem } from '../studies/annotatorIdentity.ts';
@@ -36,7 +31,6 @@ interface StudyCommandContext {
 /** Registers every study command; the returned disposable unregisters them. */
 export function registerStudyCommands(deps: StudyCommandContext): vscode.Disposable {
   const { context, studyFiles, statusBar, output } = deps;
-  let evaluateChannel: vscode.OutputChannel | undefined;
   const withStudy =
     (what: string, run: (target: StudyTarget) => Promise<void>) =>
     async (argument?: unknown): Promise<void> => {
@@ -91,12 +85,7 @@ export function registerStudyCommands(deps: StudyCommandContext): vscode.Disposa
     ),
     vscode.commands.registerCommand(
       'qrelsStudio.evaluate',
-      withStudy('evaluating', async (target) => {
-        const opened = await studyFiles.open(target.studyFile);
-        if (!opened) return;
-        evaluateChannel ??= vscode.window.createOutputChannel('Qrels Studio: Evaluate');
-        await evaluateRun(opened, studyOf(opened, target.study), evaluateChannel);
-      }),
+      withStudy('evaluating', (target) => openEvaluatePanel(context, studyFiles, target, output)),
     ),
     vscode.commands.registerCommand(
       'qrelsStudio.showAgreement',
@@ -107,7 +96,6 @@ export function registerStudyCommands(deps: StudyCommandContext): vscode.Disposa
       withStudy('running the LLM judge', (target) => runJudge(context, studyFiles, target, output)),
     ),
     vscode.commands.registerCommand('qrelsStudio.setApiKey', () => setApiKey(context)),
-    { dispose: () => evaluateChannel?.dispose() },
   );
 }
 
@@ -241,64 +229,5 @@ async function exportStudyQrels(opened: OpenStudyFile, study: StudyModel): Promi
       .then((choice) => {
         if (choice === 'Open') void vscode.window.showTextDocument(vscode.Uri.file(output.file));
       });
-  }
-}
-
-/**
- * Evaluates one of the study's pooled runs against the study's qrels (the label source its export uses) with
- * trec_eval's official measures, and prints trec_eval's summary in the Evaluate output channel. Queries the qrels
- * have and the run lacks count as 0 (trec_eval -c): the pool may hold queries of other runs.
- */
-async function evaluateRun(opened: OpenStudyFile, study: StudyModel, channel: vscode.OutputChannel): Promise<void> {
-  if (study.pools.length === 0) {
-    void vscode.window.showWarningMessage(`Qrels Studio: study '${study.name}' declares no pooled run to evaluate`);
-    return;
-  }
-  let run: PoolModel | undefined = study.pools[0];
-  if (study.pools.length > 1) {
-    const picked = await vscode.window.showQuickPick(
-      study.pools.map((pool) => ({ label: pool.path, description: `pooled at depth ${pool.depth}`, pool })),
-      { title: `Qrels Studio: evaluate which run of '${study.name}'?` },
-    );
-    run = picked?.pool;
-  }
-  if (run === undefined) return;
-  const sourceSpec = studyQrelsSource(study);
-  const database = opened.database;
-  const studyId = database.studyId(study.name);
-  const { source, argument } = findLabelSource(sourceSpec);
-  const labels = source.labels(database.db, studyId, argument).length;
-  if (labels === 0) {
-    void vscode.window.showWarningMessage(
-      `Qrels Studio: study '${study.name}' has no labels from ${sourceSpec} yet: nothing to evaluate against`,
-    );
-    return;
-  }
-  const folder = await mkdtemp(join(tmpdir(), 'qrels-studio-evaluate-'));
-  try {
-    const qrelsFile = join(folder, `${study.name}.qrels`);
-    await exportQrels(database.db, studyId, sourceSpec, qrelsFile);
-    const qrels = await readQrels(qrelsFile);
-    const { measures } = selectMeasures([]);
-    const evaluation = await evaluateRunFile(qrels, run.absolutePath ?? resolve(opened.folder, run.path), {
-      measures,
-      relevanceLevel: 1,
-      maxRetrieved: Number.POSITIVE_INFINITY,
-      complete: true,
-    });
-    const text = formatTrecEvalText(evaluation, {
-      perQuery: false,
-      runid: measures.some((m) => m.measure.kind === 'runid'),
-    });
-    channel.appendLine(
-      `# ${run.path} against study '${study.name}': ${formatCount(labels)} labels from ${sourceSpec} ` +
-        `(${new Date().toISOString()}; trec_eval -c)`,
-    );
-    // trec_eval's text is bytes (qids as written): shown as UTF-8.
-    channel.append(Buffer.from(text, 'latin1').toString('utf8'));
-    channel.appendLine('');
-    channel.show(true);
-  } finally {
-    await rm(folder, { recursive: true, force: true });
   }
 }

@@ -24,6 +24,8 @@ export interface StudyQuery {
   instruction?: string;
   /** The instruction's checkable parts (`conditions from constraints`). */
   constraints?: string[];
+  /** The instruction type (FollowTable's C1 … S3). */
+  type?: string;
 }
 
 export interface LabelStudyOptions {
@@ -35,6 +37,8 @@ export interface LabelStudyOptions {
   /** Extra statements inside the study block (annotators, blind, aspects, …). */
   extra?: string;
   guidelines?: string;
+  /** More files written into the study's folder before it is imported (another run to pool, say). */
+  files?: Record<string, string>;
 }
 
 export interface LabelStudy {
@@ -72,10 +76,11 @@ export async function createLabelStudy(options: LabelStudyOptions): Promise<Labe
   }
   writeFileSync(join(folder, 'bm25.run'), run);
   if (options.guidelines !== undefined) writeFileSync(join(folder, 'guidelines.md'), options.guidelines);
+  for (const [name, text] of Object.entries(options.files ?? {})) writeFileSync(join(folder, name), text);
   const hasParents = options.documents.some((d) => d.parent);
   const text = `study "dev" {
   title "Dev relevance study"
-${options.guidelines !== undefined ? '  guidelines "guidelines.md"\n' : ''}  queries "queries.jsonl" { id: qid  text: text${options.queries.some((q) => q.instruction) ? '  instruction: instruction' : ''} }
+${options.guidelines !== undefined ? '  guidelines "guidelines.md"\n' : ''}  queries "queries.jsonl" { id: qid  text: text${options.queries.some((q) => q.instruction) ? '  instruction: instruction' : ''}${options.queries.some((q) => q.type) ? '  type: type' : ''} }
   corpus  "corpus.jsonl"  { id: docid  body: text  title: title${hasParents ? '  parent: parent' : ''}  format: ${options.format ?? 'markdown'} }
   pool    "bm25.run" depth ${depth}
   scale ordinal {

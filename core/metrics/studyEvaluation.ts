@@ -1,0 +1,165 @@
+// What the Evaluate view shows for a study: every pooled run evaluated as trec_eval evaluates it (-c: a query the
+// labels have and a run lacks counts as 0) against the study's labels from one label source, per query and over all
+// queries; the queries' instruction types and subsets for breakdowns; and, for two runs, paired tests per measure
+// with the per-query differences. Plain data (the webview protocol carries it); no `vscode`.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { StudyModel } from '../dsl/model.ts';
+import { displayQueryId } from '../formats/queryIdCache.ts';
+import { readQrels } from '../formats/trecQrels.ts';
+import { findLabelSource, labelSources } from '../store/labelSources.ts';
+import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
+import { exportQrels } from '../store/studyExports.ts';
+import { evaluateRunFile } from './evaluate.ts';
+import { selectMeasures } from './measureSelection.ts';
+import { type PairedTest, pairedTests } from './significance.ts';
+
+/** The measures the view shows (trec_eval names; the values are named as trec_eval prints them). */
+export const evaluateViewMeasures = ['map', 'ndcg_cut.10', 'P.10', 'recall.100', 'recip_rank'];
+
+export interface EvaluatedRun {
+  /** The run file as the study file names it. */
+  run: string;
+  /** Its run tag. */
+  runid: string;
+  all: Record<string, number>;
+  /** qid → measure → value. */
+  perQuery: Record<string, Record<string, number>>;
+}
+
+export interface EvaluateReport {
+  study: string;
+  /** The label source the qrels came from, and the ones there are. */
+  from: string;
+  sources: string[];
+  /** Judgments in the qrels. */
+  labels: number;
+  measures: string[];
+  runs: EvaluatedRun[];
+  /** The evaluated queries with their instruction type and subset (query metadata `subset`), when they have them. */
+  queries: { qid: string; type?: string; subset?: string }[];
+}
+
+export interface RunComparison {
+  a: string;
+  b: string;
+  /** Per measure: b − a over the queries, randomisation and t-test p. */
+  tests: Record<string, PairedTest>;
+  /** Per measure: each query's values and difference, largest |difference| first. */
+  deltas: Record<string, { qid: string; a: number; b: number; delta: number }[]>;
+}
+
+/** The label sources a study can be evaluated against: the fixed ones and one per annotator and judge. */
+export function studyLabelSources(db: SqliteDatabase, studyId: number): string[] {
+  const names = db
+    .prepare(
+      `SELECT DISTINCT a.name, a.kind FROM annotator AS a WHERE a.id IN (
+         SELECT j.annotator_id FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id WHERE p.study_id = @study
+         UNION SELECT s.annotator_id FROM suggestion AS s JOIN pair AS p ON p.id = s.pair_id WHERE p.study_id = @study)
+       ORDER BY a.kind, a.name`,
+    )
+    .all({ study: studyId }) as { name: string; kind: string }[];
+  const fixed = labelSources.filter((s) => !s.takesArgument).map((s) => s.id);
+  return [...fixed, ...names.map((n) => (n.kind === 'llm' ? n.name : `annotator:${n.name}`))];
+}
+
+/** Every pooled run of `study` evaluated against its labels from `from`. */
+export async function evaluateStudyRuns(
+  db: SqliteDatabase,
+  studyId: number,
+  study: StudyModel,
+  studyFolder: string,
+  from: string,
+): Promise<EvaluateReport> {
+  findLabelSource(from); // an unknown source is an error before anything is written
+  const folder = await mkdtemp(join(tmpdir(), 'qrels-studio-evaluate-'));
+  try {
+    const qrelsFile = join(folder, 'labels.qrels');
+    const labels = await exportQrels(db, studyId, from, qrelsFile);
+    const runs: EvaluatedRun[] = [];
+    const { measures } = selectMeasures(['runid', ...evaluateViewMeasures]);
+    let names: string[] = [];
+    if (labels > 0) {
+      const qrels = await readQrels(qrelsFile);
+      for (const pool of study.pools) {
+        const evaluation = await evaluateRunFile(qrels, pool.absolutePath ?? resolve(studyFolder, pool.path), {
+          measures,
+          relevanceLevel: 1,
+          maxRetrieved: Number.POSITIVE_INFINITY,
+          complete: true,
+        });
+        names = evaluation.all.map((v) => v.name);
+        const perQuery: EvaluatedRun['perQuery'] = {};
+        for (const q of evaluation.queries) {
+          perQuery[displayQueryId(q.qid)] = Object.fromEntries(q.values.map((v) => [v.name, v.value]));
+        }
+        runs.push({
+          run: pool.path,
+          runid: displayQueryId(evaluation.runid),
+          all: Object.fromEntries(evaluation.all.map((v) => [v.name, v.value])),
+          perQuery,
+        });
+      }
+    }
+    const evaluated = new Set(runs.flatMap((r) => Object.keys(r.perQuery)));
+    const rows = db.prepare('SELECT qid, type, metadata FROM query WHERE study_id = ? ORDER BY id').all(studyId) as {
+      qid: string;
+      type: string | null;
+      metadata: string | null;
+    }[];
+    const known = new Map(rows.map((r) => [r.qid, r]));
+    const queries = [...evaluated].sort().map((qid) => {
+      const row = known.get(qid);
+      let subset: unknown;
+      try {
+        subset = row?.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>).subset : undefined;
+      } catch {
+        subset = undefined;
+      }
+      return {
+        qid,
+        ...(row?.type != null && { type: row.type }),
+        ...(typeof subset === 'string' && { subset }),
+      };
+    });
+    return {
+      study: study.name,
+      from,
+      sources: studyLabelSources(db, studyId),
+      labels,
+      measures: names.filter((n) => n !== 'num_q'),
+      runs,
+      queries,
+    };
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** Paired tests of run `b` against run `a` (by their file names in `report`), per measure. */
+export function compareStudyRuns(
+  report: EvaluateReport,
+  a: string,
+  b: string,
+  options: { seed?: number; samples?: number } = {},
+): RunComparison {
+  const left = report.runs.find((r) => r.run === a);
+  const right = report.runs.find((r) => r.run === b);
+  if (!left || !right)
+    throw new Error(`no evaluated run '${!left ? a : b}' (runs: ${report.runs.map((r) => r.run).join(', ')})`);
+  const tests: RunComparison['tests'] = {};
+  const deltas: RunComparison['deltas'] = {};
+  for (const measure of report.measures) {
+    const rows = report.queries
+      .map(({ qid }) => ({ qid, a: left.perQuery[qid]?.[measure] ?? 0, b: right.perQuery[qid]?.[measure] ?? 0 }))
+      .map((row) => ({ ...row, delta: row.b - row.a }));
+    tests[measure] = pairedTests(
+      rows.map((r) => r.a),
+      rows.map((r) => r.b),
+      options,
+    );
+    deltas[measure] = rows.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || (x.qid < y.qid ? -1 : 1));
+  }
+  return { a, b, tests, deltas };
+}

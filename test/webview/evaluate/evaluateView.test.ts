@@ -1,0 +1,151 @@
+// The Evaluate view's bundle in real headless Chromium, served by the real HostChannel with the extension's own
+// handlers (extension/panels/evaluateHandlers.ts) over a real SQLite study with two pooled runs and labels stored
+// through a LabelSession. Asserted: the runs × measures table (values worked by hand), sorting, the breakdown by
+// instruction type, the comparison (paired tests as core computes them, per-query differences as bars and rows),
+// another label source, and no NaN, no CSP violation.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import type { LabelSession } from '../../../core/labelling/labelSession.ts';
+import { compareStudyRuns, evaluateStudyRuns } from '../../../core/metrics/studyEvaluation.ts';
+import { type EvaluateSource, evaluateRequestHandlers } from '../../../extension/panels/evaluateHandlers.ts';
+import { repoRoot } from '../../helpers.ts';
+import { launchChromium } from '../chromium.ts';
+import { createLabelStudy, simpleStudy } from '../label/labelStudy.ts';
+import { type CountingServer, openWebview, startWebviewServer, webviewDistDir } from '../webviewHost.ts';
+
+const screenshotDir = join(repoRoot, 'test-output', 'screenshots');
+let browser: Browser;
+let server: CountingServer;
+
+before(async () => {
+  assert.ok(
+    existsSync(join(webviewDistDir, 'evaluate.js')),
+    'dist/webview/evaluate.js is missing: run `npm run build`',
+  );
+  browser = await launchChromium();
+  server = await startWebviewServer();
+  mkdirSync(screenshotDir, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+function labelPair(session: LabelSession, pairId: number, label: number): void {
+  const { queue } = session.state();
+  for (let position = 0; position < queue.length; position++) {
+    if (session.pairAt(position, queue.version, false)!.pairId === pairId) {
+      session.commit({ position, pairId, label, queueVersion: queue.version });
+      return;
+    }
+  }
+  throw new Error(`pair ${pairId} is not in the queue`);
+}
+
+/** Three queries (types C1, C1, S2), bm25 ranking d1 … d4, dense the reverse; d2 and d4 relevant (q3: d3 too). */
+async function evaluatedStudy() {
+  const base = simpleStudy(3, 4);
+  base.queries.forEach((q, i) => {
+    q.type = i < 2 ? 'C1' : 'S2';
+  });
+  let dense = '';
+  for (let q = 1; q <= 3; q++) {
+    for (let d = 4; d >= 1; d--) dense += `q${q} Q0 d${q}-${d} ${5 - d} ${d}.0 dense\n`;
+  }
+  const study = await createLabelStudy({ ...base, files: { 'dense.run': dense }, extra: '  pool "dense.run" depth 4' });
+  const db = study.database.db;
+  const studyId = study.database.studyId('dev');
+  const pairId = (qid: string, docid: string) =>
+    db
+      .prepare('SELECT id FROM pair WHERE study_id = ? AND qid = ? AND docid = ?')
+      .pluck()
+      .get(studyId, qid, docid) as number;
+  const alice = study.session('alice');
+  for (let q = 1; q <= 3; q++) {
+    const labels = [0, 1, q === 3 ? 1 : 0, 2];
+    labels.forEach((label, i) => {
+      labelPair(alice, pairId(`q${q}`, `d${q}-${i + 1}`), label);
+    });
+  }
+  const source: EvaluateSource = { db, studyId, study: study.study, folder: study.folder };
+  return { study, source };
+}
+
+test('runs × measures, sorting, breakdown by type, and two runs compared', { timeout: 60_000 }, async () => {
+  const { study, source } = await evaluatedStudy();
+  const view = await openWebview(browser, server, {
+    name: 'evaluate',
+    handlers: evaluateRequestHandlers(() => source, { seed: 1 }),
+    viewport: { width: 1100, height: 1000 },
+  });
+  try {
+    const { page } = view;
+    await page.locator('[data-testid="runs-table"]').waitFor();
+    // AP by hand: bm25 (d1 d2 d3 d4), relevant d2 d4: (1/2 + 2/4) / 2 = 0.5; q3 (d2 d3 d4): (1/2 + 2/3 + 3/4) / 3
+    // = 0.6389 → MAP 0.5463. dense (d4 d3 d2 d1): (1 + 2/3) / 2 = 0.8333 twice, q3 1 → MAP 0.8889.
+    const mapOf = (run: string) =>
+      page.locator(`[data-testid="run-row"][data-run="${run}"] td[data-measure="map"]`).innerText();
+    assert.equal(await mapOf('bm25.run'), '0.5463');
+    assert.equal(await mapOf('dense.run'), '0.8889');
+    const order = () =>
+      page.locator('[data-testid="run-row"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
+    assert.deepEqual(await order(), ['bm25.run', 'dense.run'], 'the study file’s order');
+    await page.locator('[data-testid="sort-map"]').click();
+    assert.deepEqual(await order(), ['dense.run', 'bm25.run'], 'sorted by MAP, best first');
+
+    // Breakdown by instruction type (macro means of MAP).
+    const breakdown = await page
+      .locator('[data-testid="breakdown-row"]')
+      .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+    assert.deepEqual(breakdown, [
+      ['type C1', '2', '0.5000', '0.8333'],
+      ['type S2', '1', '0.6389', '1.0000'],
+    ]);
+
+    // Comparison of dense (B) against bm25 (A): the numbers core computes.
+    const report = await evaluateStudyRuns(
+      source.db,
+      source.studyId,
+      source.study,
+      source.folder,
+      'adjudicated-else-majority',
+    );
+    const expected = compareStudyRuns(report, 'bm25.run', 'dense.run', { seed: 1 });
+    await page.locator('[data-testid="test-row"][data-measure="map"]').waitFor();
+    const mapRow = await page.locator('[data-testid="test-row"][data-measure="map"] td').allInnerTexts();
+    assert.equal(mapRow[0], `+${expected.tests.map!.meanDifference.toFixed(4)}`);
+    assert.match(mapRow[1]!, new RegExp(`^${expected.tests.map!.randomisationP!.toFixed(4)}`));
+    assert.equal(mapRow[2], expected.tests.map!.tTestP!.toFixed(4));
+    assert.equal(mapRow[3], '3');
+    assert.equal(await page.locator('[data-testid="delta-bar"]').count(), 3);
+    const queries = await page
+      .locator('[data-testid="query-row"]')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-qid')));
+    assert.deepEqual(
+      queries,
+      expected.deltas.map!.map((d) => d.qid),
+      'largest difference first',
+    );
+    assert.equal(queries[0], 'q3');
+
+    // Another label source: one with no labels says so.
+    await page.locator('[data-testid="source"]').selectOption('adjudicated');
+    await page.locator('[data-testid="empty"]').waitFor();
+    assert.match(await page.locator('[data-testid="empty"]').innerText(), /No labels from adjudicated yet/);
+    await page.locator('[data-testid="source"]').selectOption('annotator:alice');
+    await page.locator('[data-testid="runs-table"]').waitFor();
+    assert.equal(await mapOf('dense.run'), '0.8889');
+
+    assert.doesNotMatch(await page.locator('body').innerText(), /NaN/);
+    assert.deepEqual(view.errors, []);
+    assert.deepEqual(await view.cspViolations(), []);
+    await page.screenshot({ path: join(screenshotDir, 'evaluate.png'), fullPage: true });
+  } finally {
+    await view.close();
+    study.close();
+  }
+});

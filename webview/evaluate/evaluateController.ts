@@ -1,0 +1,133 @@
+// The Evaluate view's logic without React: the report (every pooled run against the labels of one source), the
+// comparison of two runs, and what the user picked (label source, sort, measure, the two runs), kept in VS Code's
+// webview state. Only the latest answer of each kind is used (a refresh may overtake a source change).
+import type { EvaluateReport, RunComparison } from '../../core/metrics/studyEvaluation.ts';
+import type { HostMessenger } from '../common/hostMessenger.ts';
+
+export interface EvaluateSnapshot {
+  report?: EvaluateReport;
+  loading: boolean;
+  error?: string;
+  /** The label source asked for (undefined: the study's export source). */
+  from?: string;
+  /** The measure the table is sorted by (runs best first), and the one the comparison details. */
+  sortBy?: string;
+  measure?: string;
+  a?: string;
+  b?: string;
+  comparison?: RunComparison;
+  comparisonError?: string;
+}
+
+interface SavedPicks {
+  from?: string;
+  sortBy?: string;
+  measure?: string;
+  a?: string;
+  b?: string;
+}
+
+export class EvaluateController {
+  readonly #messenger: HostMessenger;
+  #snapshot: EvaluateSnapshot;
+  readonly #listeners = new Set<() => void>();
+  #reportSeq = 0;
+  #compareSeq = 0;
+
+  constructor(messenger: HostMessenger) {
+    this.#messenger = messenger;
+    const saved = (messenger.getState() ?? {}) as SavedPicks;
+    const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    this.#snapshot = {
+      loading: false,
+      ...(text(saved.from) && { from: text(saved.from) }),
+      ...(text(saved.sortBy) && { sortBy: text(saved.sortBy) }),
+      ...(text(saved.measure) && { measure: text(saved.measure) }),
+      ...(text(saved.a) && { a: text(saved.a) }),
+      ...(text(saved.b) && { b: text(saved.b) }),
+    };
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  snapshot = (): EvaluateSnapshot => this.#snapshot;
+
+  #update(patch: Partial<EvaluateSnapshot>): void {
+    this.#snapshot = { ...this.#snapshot, ...patch };
+    const { from, sortBy, measure, a, b } = this.#snapshot;
+    this.#messenger.setState<SavedPicks>({ from, sortBy, measure, a, b });
+    for (const listener of this.#listeners) listener();
+  }
+
+  start(): () => void {
+    const unsubscribe = this.#messenger.on('evaluate/refresh', () => void this.load());
+    this.#messenger.ready();
+    void this.load();
+    return unsubscribe;
+  }
+
+  async load(): Promise<void> {
+    const seq = ++this.#reportSeq;
+    this.#update({ loading: true });
+    const from = this.#snapshot.from;
+    const reply = await this.#messenger.request('evaluate/report', from === undefined ? {} : { from });
+    if (seq !== this.#reportSeq) return;
+    if (!reply.ok) {
+      this.#update({ loading: false, error: reply.error.message });
+      return;
+    }
+    const report = reply.value;
+    const runs = report.runs.map((r) => r.run);
+    const keep = (pick: string | undefined, fallback: string | undefined) =>
+      pick !== undefined && runs.includes(pick) ? pick : fallback;
+    const measures = report.measures;
+    const measure =
+      this.#snapshot.measure && measures.includes(this.#snapshot.measure) ? this.#snapshot.measure : measures[0];
+    this.#update({
+      report,
+      loading: false,
+      error: undefined,
+      a: keep(this.#snapshot.a, runs[0]),
+      b: keep(this.#snapshot.b, runs[1]),
+      ...(measure !== undefined && { measure }),
+    });
+    void this.compare();
+  }
+
+  async compare(): Promise<void> {
+    const seq = ++this.#compareSeq;
+    const { report, a, b } = this.#snapshot;
+    if (!report || a === undefined || b === undefined || a === b) {
+      this.#update({ comparison: undefined, comparisonError: undefined });
+      return;
+    }
+    const reply = await this.#messenger.request('evaluate/compare', { from: report.from, a, b });
+    if (seq !== this.#compareSeq) return;
+    this.#update(
+      reply.ok
+        ? { comparison: reply.value, comparisonError: undefined }
+        : { comparison: undefined, comparisonError: reply.error.message },
+    );
+  }
+
+  setFrom(from: string): void {
+    this.#update({ from });
+    void this.load();
+  }
+
+  sortBy(measure: string): void {
+    this.#update({ sortBy: measure, measure });
+  }
+
+  setMeasure(measure: string): void {
+    this.#update({ measure });
+  }
+
+  setRuns(a: string, b: string): void {
+    this.#update({ a, b });
+    void this.compare();
+  }
+}
