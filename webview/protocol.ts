@@ -61,10 +61,13 @@ export interface RequestMap {
    * adjudication queue in the Label view; the number of pairs it holds.
    */
   'agreement/adjudicate': { params: AdjudicationSelection & { threshold?: number }; value: { pairs: number } };
-  /** Evaluate view: every pooled run against the study's labels from `from` (default: the study's export source). */
-  'evaluate/report': { params: { from?: string }; value: EvaluateReport };
+  /**
+   * Evaluate view: every pooled run against the study's labels from `from` (default: the study's export source);
+   * with a `baseline` (a pooled query-only run), also IRS and p-MRR of the others against it.
+   */
+  'evaluate/report': { params: { from?: string; baseline?: string }; value: EvaluateReport };
   /** Evaluate view: run `b` against run `a`: paired tests per measure and the per-query differences. */
-  'evaluate/compare': { params: { from: string; a: string; b: string }; value: RunComparison };
+  'evaluate/compare': { params: { from: string; baseline?: string; a: string; b: string }; value: RunComparison };
 }
 
 /** Every event the host can push to a webview, with its data. Kinds are `<panel>/<what happened>`. */

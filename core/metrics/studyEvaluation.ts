@@ -12,6 +12,11 @@ import { findLabelSource, labelSources } from '../store/labelSources.ts';
 import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { exportQrels } from '../store/studyExports.ts';
 import { evaluateRunFile } from './evaluate.ts';
+import { evaluateInstructions } from './instruction/evaluateInstructions.ts';
+import { type InstructionInfo, readScoredRun } from './instruction/instructionInputs.ts';
+import { defaultInstructionOptions } from './instruction/instructionMeasure.ts';
+import { irs } from './instruction/irs.ts';
+import { pMrr } from './instruction/pMrr.ts';
 import { selectMeasures } from './measureSelection.ts';
 import { type PairedTest, pairedTests } from './significance.ts';
 
@@ -36,6 +41,10 @@ export interface EvaluateReport {
   /** Judgments in the qrels. */
   labels: number;
   measures: string[];
+  /** The query-only run the instruction measures (irs, p_mrr) compare each other run with, when one is picked. */
+  baseline?: string;
+  /** Why the instruction measures could not be computed against the baseline (the trec_eval ones still are). */
+  instructionError?: string;
   runs: EvaluatedRun[];
   /** The evaluated queries with their instruction type and subset (query metadata `subset`), when they have them. */
   queries: { qid: string; type?: string; subset?: string }[];
@@ -71,6 +80,7 @@ export async function evaluateStudyRuns(
   study: StudyModel,
   studyFolder: string,
   from: string,
+  baseline?: string,
 ): Promise<EvaluateReport> {
   findLabelSource(from); // an unknown source is an error before anything is written
   const folder = await mkdtemp(join(tmpdir(), 'qrels-studio-evaluate-'));
@@ -123,17 +133,94 @@ export async function evaluateStudyRuns(
         ...(typeof subset === 'string' && { subset }),
       };
     });
+    const shownMeasures = names.filter((n) => n !== 'num_q');
+    let instructionError: string | undefined;
+    if (baseline !== undefined && runs.length > 0) {
+      try {
+        await addInstructionMeasures(db, studyId, study, studyFolder, from, baseline, runs);
+        shownMeasures.push(irs.name, pMrr.name);
+      } catch (error) {
+        instructionError = error instanceof Error ? error.message : String(error);
+      }
+    }
     return {
       study: study.name,
       from,
       sources: studyLabelSources(db, studyId),
       labels,
-      measures: names.filter((n) => n !== 'num_q'),
+      measures: shownMeasures,
+      ...(baseline !== undefined && { baseline }),
+      ...(instructionError !== undefined && { instructionError }),
       runs,
       queries,
     };
   } finally {
     await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * IRS and p-MRR of every run but the baseline against the baseline (a pooled run of the study keyed by query id),
+ * the labels read as FollowTable's three-way ones (2 compliant, 1 violating), each query's instruction type and
+ * subset from the study's queries; a query id `{q}_{i}` has the baseline's query `q`, any other id its own.
+ */
+async function addInstructionMeasures(
+  db: SqliteDatabase,
+  studyId: number,
+  study: StudyModel,
+  studyFolder: string,
+  from: string,
+  baseline: string,
+  runs: EvaluatedRun[],
+): Promise<void> {
+  const pool = study.pools.find((p) => p.path === baseline);
+  if (!pool) throw new Error(`'${baseline}' is not a pooled run of study '${study.name}'`);
+  const baselineRun = await readScoredRun(pool.absolutePath ?? resolve(studyFolder, pool.path));
+  const { source, argument } = findLabelSource(from);
+  const qrels = new Map<string, Map<string, number>>();
+  for (const l of source.labels(db, studyId, argument)) {
+    if (!qrels.has(l.qid)) qrels.set(l.qid, new Map());
+    qrels.get(l.qid)!.set(l.docid, l.label);
+  }
+  const rows = db.prepare('SELECT qid, type FROM query WHERE study_id = ?').all(studyId) as {
+    qid: string;
+    type: string | null;
+  }[];
+  const types = new Map(rows.map((r) => [r.qid, r.type]));
+  const instructions = new Map<string, InstructionInfo>();
+  for (const qid of qrels.keys()) {
+    const cut = qid.lastIndexOf('_');
+    const queryId = cut > 0 && baselineRun.has(qid.slice(0, cut)) ? qid.slice(0, cut) : qid;
+    const type = types.get(qid);
+    instructions.set(qid, { queryId, ...(type != null && { type }) });
+  }
+  for (const run of runs) {
+    if (run.run === baseline) continue;
+    const pooled = study.pools.find((p) => p.path === run.run)!;
+    const evaluation = evaluateInstructions(
+      {
+        run: await readScoredRun(pooled.absolutePath ?? resolve(studyFolder, pooled.path)),
+        baseline: baselineRun,
+        qrels,
+        instructions,
+        files: { baseline, instructions: "the study's queries" },
+      },
+      [irs, pMrr],
+      defaultInstructionOptions,
+    );
+    for (const name of [irs.name, pMrr.name]) {
+      const average = evaluation.all[name]!.value;
+      if (average !== null) run.all[name] = average;
+    }
+    for (const c of evaluation.cases) {
+      for (const name of [irs.name, pMrr.name]) {
+        const value = c.values[name];
+        if (value == null) continue;
+        const values = run.perQuery[c.id] ?? {};
+        values[name] = value;
+        run.perQuery[c.id] = values;
+      }
+    }
   }
 }
 
@@ -151,8 +238,10 @@ export function compareStudyRuns(
   const tests: RunComparison['tests'] = {};
   const deltas: RunComparison['deltas'] = {};
   for (const measure of report.measures) {
+    // Queries where both runs have the measure (irs and p_mrr are undefined for some; trec_eval's never are, -c).
     const rows = report.queries
-      .map(({ qid }) => ({ qid, a: left.perQuery[qid]?.[measure] ?? 0, b: right.perQuery[qid]?.[measure] ?? 0 }))
+      .map(({ qid }) => ({ qid, a: left.perQuery[qid]?.[measure], b: right.perQuery[qid]?.[measure] }))
+      .filter((row): row is { qid: string; a: number; b: number } => row.a !== undefined && row.b !== undefined)
       .map((row) => ({ ...row, delta: row.b - row.a }));
     tests[measure] = pairedTests(
       rows.map((r) => r.a),

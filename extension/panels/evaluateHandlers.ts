@@ -24,14 +24,17 @@ export function evaluateRequestHandlers(
   source: () => EvaluateSource | Promise<EvaluateSource>,
   options: { seed?: number } = {},
 ): RequestHandlers<EvaluateRequestKind> {
-  const report = async (from: string | undefined) => {
+  const report = async (from: string | undefined, baseline: string | undefined) => {
     const { db, studyId, study, folder } = await source();
     if (from !== undefined && typeof from !== 'string') throw new Error('expected a label source');
-    return evaluateStudyRuns(db, studyId, study, folder, from ?? studyQrelsSource(study));
+    if (baseline !== undefined && typeof baseline !== 'string') throw new Error('expected a baseline run');
+    return evaluateStudyRuns(db, studyId, study, folder, from ?? studyQrelsSource(study), baseline);
   };
   return {
-    'evaluate/report': ({ from }) => report(from),
-    'evaluate/compare': async ({ from, a, b }) =>
-      compareStudyRuns(await report(from), a, b, { ...(options.seed !== undefined && { seed: options.seed }) }),
+    'evaluate/report': ({ from, baseline }) => report(from, baseline),
+    'evaluate/compare': async ({ from, baseline, a, b }) =>
+      compareStudyRuns(await report(from, baseline), a, b, {
+        ...(options.seed !== undefined && { seed: options.seed }),
+      }),
   };
 }

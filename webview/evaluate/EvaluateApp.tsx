@@ -44,6 +44,23 @@ export function EvaluateApp({ controller }: { controller: EvaluateController }) 
             ))}
           </select>
         </label>
+        {report.runs.length > 1 && (
+          <label className="control" title="IRS and p-MRR compare each run with this query-only run">
+            Baseline{' '}
+            <select
+              data-testid="baseline"
+              value={report.baseline ?? ''}
+              onChange={(e) => controller.setBaseline(e.target.value === '' ? undefined : e.target.value)}
+            >
+              <option value="">none (no IRS, p-MRR)</option>
+              {report.runs.map((r) => (
+                <option key={r.run} value={r.run}>
+                  {r.run}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <span className="description" data-testid="label-count">
           {report.labels.toLocaleString('en-US')} judgments · trec_eval -c · {loading ? 'evaluating…' : 'up to date'}
         </span>
@@ -51,6 +68,11 @@ export function EvaluateApp({ controller }: { controller: EvaluateController }) 
       {error && (
         <div role="alert" className="error-message" data-testid="error">
           {error}
+        </div>
+      )}
+      {report.instructionError && (
+        <div role="alert" className="error-message" data-testid="instruction-error">
+          IRS and p-MRR: {report.instructionError}
         </div>
       )}
       {report.runs.length === 0 ? (

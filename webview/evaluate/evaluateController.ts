@@ -10,6 +10,8 @@ export interface EvaluateSnapshot {
   error?: string;
   /** The label source asked for (undefined: the study's export source). */
   from?: string;
+  /** The query-only run IRS and p-MRR compare the others with (undefined: none). */
+  baseline?: string;
   /** The measure the table is sorted by (runs best first), and the one the comparison details. */
   sortBy?: string;
   measure?: string;
@@ -21,6 +23,7 @@ export interface EvaluateSnapshot {
 
 interface SavedPicks {
   from?: string;
+  baseline?: string;
   sortBy?: string;
   measure?: string;
   a?: string;
@@ -41,6 +44,7 @@ export class EvaluateController {
     this.#snapshot = {
       loading: false,
       ...(text(saved.from) && { from: text(saved.from) }),
+      ...(text(saved.baseline) && { baseline: text(saved.baseline) }),
       ...(text(saved.sortBy) && { sortBy: text(saved.sortBy) }),
       ...(text(saved.measure) && { measure: text(saved.measure) }),
       ...(text(saved.a) && { a: text(saved.a) }),
@@ -57,8 +61,8 @@ export class EvaluateController {
 
   #update(patch: Partial<EvaluateSnapshot>): void {
     this.#snapshot = { ...this.#snapshot, ...patch };
-    const { from, sortBy, measure, a, b } = this.#snapshot;
-    this.#messenger.setState<SavedPicks>({ from, sortBy, measure, a, b });
+    const { from, baseline, sortBy, measure, a, b } = this.#snapshot;
+    this.#messenger.setState<SavedPicks>({ from, baseline, sortBy, measure, a, b });
     for (const listener of this.#listeners) listener();
   }
 
@@ -72,8 +76,11 @@ export class EvaluateController {
   async load(): Promise<void> {
     const seq = ++this.#reportSeq;
     this.#update({ loading: true });
-    const from = this.#snapshot.from;
-    const reply = await this.#messenger.request('evaluate/report', from === undefined ? {} : { from });
+    const { from, baseline } = this.#snapshot;
+    const reply = await this.#messenger.request('evaluate/report', {
+      ...(from !== undefined && { from }),
+      ...(baseline !== undefined && { baseline }),
+    });
     if (seq !== this.#reportSeq) return;
     if (!reply.ok) {
       this.#update({ loading: false, error: reply.error.message });
@@ -104,7 +111,12 @@ export class EvaluateController {
       this.#update({ comparison: undefined, comparisonError: undefined });
       return;
     }
-    const reply = await this.#messenger.request('evaluate/compare', { from: report.from, a, b });
+    const reply = await this.#messenger.request('evaluate/compare', {
+      from: report.from,
+      ...(report.baseline !== undefined && { baseline: report.baseline }),
+      a,
+      b,
+    });
     if (seq !== this.#compareSeq) return;
     this.#update(
       reply.ok
@@ -115,6 +127,12 @@ export class EvaluateController {
 
   setFrom(from: string): void {
     this.#update({ from });
+    void this.load();
+  }
+
+  /** The query-only run for IRS and p-MRR (undefined: none). */
+  setBaseline(baseline: string | undefined): void {
+    this.#update({ baseline });
     void this.load();
   }
 

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { LabelSession } from '../../../core/labelling/labelSession.ts';
+import { defaultIrsOptions } from '../../../core/metrics/instruction/instructionMeasure.ts';
+import { instructionResponsiveness } from '../../../core/metrics/instruction/irs.ts';
 import { compareStudyRuns, evaluateStudyRuns } from '../../../core/metrics/studyEvaluation.ts';
 import { type EvaluateSource, evaluateRequestHandlers } from '../../../extension/panels/evaluateHandlers.ts';
 import { repoRoot } from '../../helpers.ts';
@@ -131,6 +133,28 @@ test('runs × measures, sorting, breakdown by type, and two runs compared', { ti
       'largest difference first',
     );
     assert.equal(queries[0], 'q3');
+
+    // A baseline: IRS and p-MRR of dense against bm25 (labels 2 compliant, 1 violating), as core computes them.
+    await page.locator('[data-testid="baseline"]').selectOption('bm25.run');
+    await page.locator('[data-testid="sort-irs"]').waitFor();
+    const ranks = (order: number[], q: number) => order.map((d) => ({ docid: `d${q}-${d}`, score: 0 }));
+    let sum = 0;
+    for (let q = 1; q <= 3; q++) {
+      sum += instructionResponsiveness(
+        ranks([4, 3, 2, 1], q),
+        ranks([1, 2, 3, 4], q),
+        [`d${q}-4`],
+        q === 3 ? [`d${q}-2`, `d${q}-3`] : [`d${q}-2`],
+        defaultIrsOptions,
+      );
+    }
+    const irsOf = (run: string) =>
+      page.locator(`[data-testid="run-row"][data-run="${run}"] td[data-measure="irs"]`).innerText();
+    assert.equal(await irsOf('dense.run'), (sum / 3).toFixed(4));
+    assert.equal(await irsOf('bm25.run'), '—', 'the baseline has no IRS against itself');
+    assert.ok(Number(await irsOf('dense.run')) > 0);
+    await page.locator('[data-testid="baseline"]').selectOption('');
+    await page.locator('[data-testid="sort-irs"]').waitFor({ state: 'detached' });
 
     // Another label source: one with no labels says so.
     await page.locator('[data-testid="source"]').selectOption('adjudicated');
