@@ -3,8 +3,8 @@
 // and opens the Label view, where five key presses store five judgments (read back from the SQLite file) and the
 // progress survives closing and reopening the view; the LLM judge, run against an OpenAI-compatible server on
 // 127.0.0.1, fills in suggestions the view shows; the Agreement view compares alice with bob (imported) and the
-// judge, and its cell opens their disagreements for the adjudicator; exporting qrels writes a file `qrels-studio
-// eval` accepts.
+// judge, and its cell opens their disagreements for the adjudicator; the Evaluate view compares the demo's two runs;
+// exporting qrels writes a file `qrels-studio eval` accepts.
 // Screenshots of each step go to test-output/e2e/ (the README's copies are in media/screenshots/).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -229,6 +229,28 @@ workbenchTest(
       )
       .all();
     assert.deepEqual(adjudicated, [{ name: 'carol', label: 1, rationale: 'partly answers the query' }]);
+
+    // The Evaluate view: the study's two pooled runs against its labels, compared.
+    await runFromPalette(page, '>Qrels Studio: Evaluate runs', 'Qrels Studio: Evaluate runs');
+    await page.locator('.quick-input-widget', { hasText: 'choose a study' }).waitFor({ timeout: 10_000 });
+    await page.locator('.quick-input-widget input').fill('energy-dev');
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'energy-dev' }).waitFor();
+    await page.keyboard.press('Enter');
+    const evaluate = await webviewFrame(page, 'evaluate-view');
+    await evaluate.locator('[data-testid="run-row"]').first().waitFor({ timeout: 30_000 });
+    assert.deepEqual(
+      await evaluate
+        .locator('[data-testid="run-row"]')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run'))),
+      ['runs/bm25.run', 'runs/dense.run'],
+    );
+    assert.match(
+      await evaluate.locator('[data-testid="run-row"][data-run="runs/bm25.run"] td[data-measure="map"]').innerText(),
+      /^\d\.\d{4}$/,
+    );
+    await evaluate.locator('[data-testid="test-row"][data-measure="map"]').waitFor({ timeout: 15_000 });
+    assert.doesNotMatch(await evaluate.locator('body').innerText(), /NaN/);
+    await shot(page, '5-evaluate');
 
     // 6. Export qrels: the study's declared export, which `qrels-studio eval` accepts with one of its runs.
     await runFromPalette(page, '>Qrels Studio: Export qrels', 'Qrels Studio: Export qrels');
