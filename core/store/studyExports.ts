@@ -35,7 +35,7 @@ interface JudgmentRow {
 }
 
 /** Writes `lines` (each with its '\n') to `file` through a temporary file renamed into place. */
-async function writeAtomically(file: string, lines: Iterable<string>): Promise<number> {
+export async function writeAtomically(file: string, lines: Iterable<string>): Promise<number> {
   const temporary = `${file}.partial-${process.pid}`;
   const out = createWriteStream(temporary);
   let count = 0;
