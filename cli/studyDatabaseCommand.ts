@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { lintStudyText, nodeStudyHost, parseStudyFile, resolveStudies } from '../core/dsl/index.ts';
-import type { StudyModel } from '../core/dsl/model.ts';
+import type { ReviewModel, StudyModel } from '../core/dsl/model.ts';
 import { FileReadError } from '../core/formats/lineReader.ts';
 import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
 import { StudyDatabase, studyDatabasePath } from '../core/store/studyDatabase.ts';
@@ -26,6 +26,31 @@ export async function openStudyDatabase(
   name: string | undefined,
   context: CliContext,
 ): Promise<OpenedStudy> {
+  const opened = await openBlockDatabase(studyArg, name, context, 'study');
+  return { ...opened, study: opened.block as StudyModel };
+}
+
+/** Opens the database of review `name` (or the file's only review block) of the study file `studyArg`. */
+export async function openReviewDatabase(
+  studyArg: string,
+  name: string | undefined,
+  context: CliContext,
+): Promise<Omit<OpenedStudy, 'study'> & { review: ReviewModel }> {
+  const opened = await openBlockDatabase(studyArg, name, context, 'review');
+  return {
+    studyFile: opened.studyFile,
+    folder: opened.folder,
+    database: opened.database,
+    review: opened.block as ReviewModel,
+  };
+}
+
+async function openBlockDatabase(
+  studyArg: string,
+  name: string | undefined,
+  context: CliContext,
+  kind: 'study' | 'review',
+): Promise<Omit<OpenedStudy, 'study'> & { block: StudyModel | ReviewModel }> {
   if (!studyArg.endsWith('.assess')) throw new UsageError(`expected a study file (*.assess), found '${studyArg}'`);
   const path = resolve(context.cwd, studyArg);
   let text: string;
@@ -42,15 +67,17 @@ export async function openStudyDatabase(
     throw new InputError(`${studyArg} has errors: fix them first (qrels-studio lint ${studyArg})`);
   }
   const model = resolveStudies(parseStudyFile(text), path);
-  const studies = model.studies;
+  const studies: (StudyModel | ReviewModel)[] = kind === 'study' ? model.studies : model.reviews;
   const study =
     name === undefined ? (studies.length === 1 ? studies[0] : undefined) : studies.find((s) => s.name === name);
   if (study === undefined) {
     const names = studies.map((s) => `'${s.name}'`).join(', ') || 'none';
     throw new UsageError(
       name === undefined
-        ? `${studyArg} has several studies (${names}): choose one with --name`
-        : `${studyArg} has no study '${name}' (it has ${names})`,
+        ? studies.length === 0
+          ? `${studyArg} has no ${kind} block`
+          : `${studyArg} has several ${kind === 'study' ? 'studies' : 'reviews'} (${names}): choose one with --name`
+        : `${studyArg} has no ${kind} '${name}' (it has ${names})`,
     );
   }
   const database = StudyDatabase.open(studyDatabasePath(path), {
@@ -62,7 +89,7 @@ export async function openStudyDatabase(
     database.close();
     throw error;
   }
-  return { studyFile: studyArg, folder: dirname(path), study, database };
+  return { studyFile: studyArg, folder: dirname(path), block: study, database };
 }
 
 /** The value after option `args[i]` (`--depth 20`), or a usage error. */

@@ -2,24 +2,40 @@
 // SOURCE), every judgment with its provenance (--jsonl OUT), and the long-format label file others merge with
 // `import --labels` (--labels OUT). Files are written whole or not at all.
 import { resolve } from 'node:path';
+import { importReviewItems } from '../../core/review/reviewSession.ts';
+import { exportReviewed, reviewSummary } from '../../core/review/reviewSummary.ts';
 import { labelSources } from '../../core/store/labelSources.ts';
 import { exportJudgmentsJsonl, exportLabels, exportQrels } from '../../core/store/studyExports.ts';
-import { type CliCommand, UsageError } from '../cliContext.ts';
-import { openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
+import { type CliCommand, type CliContext, UsageError } from '../cliContext.ts';
+import { openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 
 const sources = labelSources.map((s) => (s.takesArgument ? `${s.id}NAME` : s.id)).join('|');
 
 export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'write qrels from a label source, every judgment with provenance (JSONL), or the long-format label file',
-  usage: `qrels-studio export STUDY.assess [--name STUDY] [--qrels OUT --from ${sources}] [--jsonl OUT] [--labels OUT]`,
+  usage:
+    `qrels-studio export STUDY.assess [--name STUDY] [--qrels OUT --from ${sources}] [--jsonl OUT] [--labels OUT]\n` +
+    '       qrels-studio export REVIEW.assess [--name REVIEW] [--review OUT] [--summary [--json]]',
   async run(args, context) {
     let studyArg: string | undefined;
     let name: string | undefined;
     const outputs: { kind: 'qrels' | 'jsonl' | 'labels'; file: string }[] = [];
     let from: string | undefined;
+    let reviewOut: string | undefined;
+    let summary = false;
+    let json = false;
     for (let i = 0; i < args.length; i++) {
       const arg = args[i]!;
+      if (arg === '--review') {
+        reviewOut = optionValue(args, i++, 'an output file');
+        continue;
+      }
+      if (arg === '--summary' || arg === '--json') {
+        if (arg === '--summary') summary = true;
+        else json = true;
+        continue;
+      }
       if (arg === '--qrels' || arg === '--jsonl' || arg === '--labels') {
         outputs.push({
           kind: arg.slice(2) as 'qrels' | 'jsonl' | 'labels',
@@ -32,6 +48,11 @@ export const exportCommand: CliCommand = {
       else throw new UsageError(`unexpected argument '${arg}'`);
     }
     if (studyArg === undefined) throw new UsageError('no study file');
+    if (reviewOut !== undefined || summary) {
+      if (outputs.length > 0)
+        throw new UsageError('--review/--summary export a review block; --qrels, --jsonl, --labels a study');
+      return exportReview(studyArg, name, { reviewOut, summary, json }, context);
+    }
     if (outputs.length === 0) throw new UsageError('nothing to export: give --qrels OUT, --jsonl OUT or --labels OUT');
     if (outputs.some((o) => o.kind === 'qrels') && from === undefined) {
       throw new UsageError(`--qrels needs --from SOURCE (${sources})`);
@@ -58,3 +79,43 @@ export const exportCommand: CliCommand = {
     }
   },
 };
+
+async function exportReview(
+  studyArg: string,
+  name: string | undefined,
+  options: { reviewOut: string | undefined; summary: boolean; json: boolean },
+  context: CliContext,
+): Promise<number> {
+  const { review, database, folder } = await openReviewDatabase(studyArg, name, context);
+  try {
+    await importReviewItems(database, review, folder);
+    const studyId = database.studyId(review.name);
+    if (options.reviewOut !== undefined) {
+      const count = await exportReviewed(database.db, studyId, review, resolve(context.cwd, options.reviewOut));
+      context.stdout(`${options.reviewOut}: ${count} accepted items (latest version, with their verdict history)\n`);
+    }
+    if (options.summary) {
+      const result = reviewSummary(database.db, studyId, review);
+      if (options.json) context.stdout(`${JSON.stringify(result, null, 2)}\n`);
+      else {
+        let text = `review '${result.review}': ${result.items} items\n`;
+        for (const { type, counts } of result.types) {
+          text += `  ${type.padEnd(10)} ${Object.entries(counts)
+            .map(([v, n]) => `${v} ${n}`)
+            .join(', ')}\n`;
+        }
+        const a = result.agreement;
+        const shown = (v: number | null) => (v === null ? '—' : v.toFixed(4));
+        text += `reviewer agreement on verdicts: ${a.n_units} items, ${a.n_annotators} reviewers, percent ${shown(a.percent_agreement)}, α ${shown(a.krippendorff.nominal)}\n`;
+        // The notes about what is printed (the other levels of α say the same again).
+        for (const note of a.notes.filter((n) => /^(percent_agreement|krippendorff\.nominal) |annotator/.test(n))) {
+          text += `  - ${note}\n`;
+        }
+        context.stdout(text);
+      }
+    }
+    return 0;
+  } finally {
+    database.close();
+  }
+}
