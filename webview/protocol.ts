@@ -18,6 +18,7 @@ import type {
   SessionState,
 } from '../core/labelling/types.ts';
 import type { EvaluateReport, RunComparison } from '../core/metrics/studyEvaluation.ts';
+import type { ReviewCommit, ReviewItemView, ReviewState } from '../core/review/reviewSession.ts';
 import type { RuntimeReport } from '../core/runtime/runtimeReport.ts';
 
 /** What a failed request carries back: something to show the user, not a stack. */
@@ -68,6 +69,12 @@ export interface RequestMap {
   'evaluate/report': { params: { from?: string; baseline?: string }; value: EvaluateReport };
   /** Evaluate view: run `b` against run `a`: paired tests per measure and the per-query differences. */
   'evaluate/compare': { params: { from: string; baseline?: string; a: string; b: string }; value: RunComparison };
+  /** Review view: the review, its item count and this reviewer's progress. */
+  'review/state': { params: NoParams; value: ReviewState };
+  /** Review view: the item at a position (null past the end), with versions, diff, findings and verdicts. */
+  'review/itemAt': { params: { position: number }; value: ReviewItemView | null };
+  /** Review view: store a verdict (an `edit` stores the new version first) and get the item as it now is. */
+  'review/commit': { params: ReviewCommit; value: { state: ReviewState; item: ReviewItemView } };
 }
 
 /** Every event the host can push to a webview, with its data. Kinds are `<panel>/<what happened>`. */

@@ -14,6 +14,7 @@ import { runJudge, setApiKey } from '../judge/judgeCommands.ts';
 import { openAgreementPanel } from '../panels/agreementPanel.ts';
 import { openEvaluatePanel } from '../panels/evaluatePanel.ts';
 import { openLabelPanel } from '../panels/labelPanel.ts';
+import { openReviewPanel } from '../panels/reviewPanel.ts';
 import { annotatorName, setAnnotatorName } from '../settings.ts';
 import { annotatorNameProblem } from '../studies/annotatorIdentity.ts';
 import { annotatorProgressText, formatCount, importSummary } from '../studies/progressText.ts';
@@ -86,6 +87,9 @@ export function registerStudyCommands(deps: StudyCommandContext): vscode.Disposa
     vscode.commands.registerCommand(
       'qrelsStudio.evaluate',
       withStudy('evaluating', (target) => openEvaluatePanel(context, studyFiles, target, output)),
+    ),
+    vscode.commands.registerCommand('qrelsStudio.openReview', (argument?: unknown) =>
+      openReviewPanel(context, studyFiles, output, argument instanceof vscode.Uri ? argument : undefined),
     ),
     vscode.commands.registerCommand(
       'qrelsStudio.showAgreement',

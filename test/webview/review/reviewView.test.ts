@@ -1,0 +1,167 @@
+// The Review view's bundle in headless Chromium, served by the real HostChannel with the extension's handlers over a
+// ReviewSession on a real SQLite review: rate by keyboard, accept; edit → a new version whose diff against the
+// original is shown; a rewrite's diff against its source with its findings; reject held until its reason — and every
+// verdict read back from SQLite.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
+import { importReviewItems, ReviewSession } from '../../../core/review/reviewSession.ts';
+import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
+import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import { reviewRequestHandlers } from '../../../extension/panels/reviewHandlers.ts';
+import { nativeDir, repoRoot, scratchDir } from '../../helpers.ts';
+import { launchChromium } from '../chromium.ts';
+import { type CountingServer, openWebview, startWebviewServer, webviewDistDir } from '../webviewHost.ts';
+
+let browser: Browser;
+let server: CountingServer;
+const screenshotDir = join(repoRoot, 'test-output', 'screenshots');
+
+before(async () => {
+  assert.ok(existsSync(join(webviewDistDir, 'review.js')), 'dist/webview/review.js is missing: run `npm run build`');
+  browser = await launchChromium();
+  server = await startWebviewServer();
+  mkdirSync(screenshotDir, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const items = [
+  {
+    iid: 'i1',
+    qid: 'q1',
+    type: 'C2',
+    generator: 'gpt-5.2',
+    instruction: 'Find medal tables, excluding the 2008 Beijing Games.',
+  },
+  {
+    iid: 'i2',
+    qid: 'q2',
+    type: 'S1',
+    generator: 'gpt-5.2',
+    instruction: 'Find tables of tall buildings with heights in metres.',
+  },
+  {
+    iid: 'n1',
+    qid: 'q3',
+    type: 'HN',
+    generator: 'gpt-4o',
+    instruction: 'The defendant was found guilty of fraud and received a prison sentence.',
+    original:
+      'The defendant was convicted of fraud under Section 420 of the Penal Code and sentenced to five years in prison.',
+  },
+];
+
+const shownItem = (page: Page) => page.locator('[data-testid="item"]').getAttribute('data-item-id');
+
+async function waitForItem(page: Page, id: string): Promise<void> {
+  await page.waitForFunction(
+    (want) => document.querySelector('[data-testid="item"]')?.getAttribute('data-item-id') === want,
+    id,
+  );
+}
+
+test('rate and accept, edit into a new version, reject with a reason: the view and SQLite agree', {
+  timeout: 60_000,
+}, async () => {
+  const folder = scratchDir('qrels-studio-review-view-');
+  writeFileSync(join(folder, 'items.jsonl'), items.map((i) => `${JSON.stringify(i)}\n`).join(''));
+  const text = `review "gen" {
+  title "Generated instructions and rewrites"
+  items "items.jsonl" { id: iid  text: instruction  parent: qid  type: type  model: generator  source: original }
+  taxonomy { C2 "Exclusive topic"  S1 "Attribute-centric"  HN "Hard negative" }
+  rubric levels excellent acceptable poor { clarity  consistency }
+  verdicts accept edit reject
+}
+`;
+  const file = join(folder, 'gen.assess');
+  writeFileSync(file, text);
+  const model = resolveStudies(parseStudyFile(text), file);
+  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
+  database.syncStudies(model);
+  const review = model.reviews[0]!;
+  await importReviewItems(database, review, folder);
+  const session = ReviewSession.open(database, { studyFile: file, review, annotator: 'alice' });
+  const view = await openWebview(browser, server, {
+    name: 'review',
+    handlers: reviewRequestHandlers(() => session),
+    viewport: { width: 1000, height: 800 },
+  });
+  const db = database.db;
+  try {
+    const { page } = view;
+    await waitForItem(page, 'i1');
+    assert.match(await page.locator('[data-testid="item"]').innerText(), /C2 · Exclusive topic/);
+    // Rubric by keyboard: 1 = excellent for clarity, ↓, 2 = acceptable for consistency; a accepts.
+    await page.keyboard.press('1');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('2');
+    await page.keyboard.press('a');
+    await waitForItem(page, 'i2');
+    assert.deepEqual(db.prepare('SELECT verdict, rubric FROM review_verdict').all(), [
+      { verdict: 'accept', rubric: '{"clarity":"excellent","consistency":"acceptable"}' },
+    ]);
+
+    // e opens the text; Ctrl+Enter without a reason holds the edit; with one, a new version is stored.
+    await page.keyboard.press('e');
+    const edit = page.locator('[data-testid="edit-text"]');
+    await edit.waitFor();
+    await edit.fill('Find tables of buildings over 300 m with heights in metres.');
+    await page.keyboard.press('Control+Enter');
+    await page
+      .locator('[data-testid="error"]')
+      .filter({ hasText: /needs a reason/ })
+      .waitFor();
+    assert.equal(db.prepare('SELECT count(*) FROM review_item_version').pluck().get(), 3);
+    await page.locator('[data-testid="reason"]').fill('"tall" is vague');
+    await page.keyboard.press('Control+Enter');
+    await waitForItem(page, 'n1');
+    assert.deepEqual(db.prepare("SELECT text, author FROM review_item_version WHERE author = 'alice'").all(), [
+      { text: 'Find tables of buildings over 300 m with heights in metres.', author: 'alice' },
+    ]);
+
+    // The rewrite: its diff against the source and its findings; r holds the reject until its reason.
+    assert.ok((await page.locator('[data-testid="diff"] del').count()) > 0);
+    const findings = await page
+      .locator('[data-testid="finding"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-check')));
+    assert.deepEqual(findings, ['dropped-number', 'dropped-citation', 'dropped-entity', 'length-drift']);
+    await page.screenshot({ path: join(screenshotDir, 'review.png'), fullPage: true });
+    await page.keyboard.press('r');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'reason');
+    await page.keyboard.type('drops Section 420 and the five years');
+    await page.keyboard.press('Control+Enter');
+    await page
+      .locator('[data-testid="queue-end"]')
+      .waitFor({ timeout: 5000 })
+      .catch(async () => {
+        throw new Error(`not at the end: ${await page.locator('body').innerText()}`);
+      });
+    assert.deepEqual(db.prepare('SELECT verdict, rationale FROM review_verdict ORDER BY id').all(), [
+      { verdict: 'accept', rationale: null },
+      { verdict: 'edit', rationale: '"tall" is vague' },
+      { verdict: 'reject', rationale: 'drops Section 420 and the five years' },
+    ]);
+    assert.match(await page.locator('[data-testid="progress"]').innerText(), /3 \/ 3 reviewed/);
+
+    // Back to the edited item: the diff against its original version.
+    await page.keyboard.press('k');
+    await waitForItem(page, 'n1');
+    await page.keyboard.press('k');
+    await waitForItem(page, 'i2');
+    assert.equal(await shownItem(page), 'i2');
+    assert.match(await page.locator('[data-testid="diff"] del').first().innerText(), /tall/);
+    assert.match(await page.locator('[data-testid="diff"]').innerText(), /300 m/);
+    assert.deepEqual(view.errors, []);
+    assert.deepEqual(await view.cspViolations(), []);
+  } finally {
+    await view.close();
+    database.close();
+  }
+});

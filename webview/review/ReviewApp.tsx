@@ -1,0 +1,276 @@
+// The Review view: one generated item at a time — its type, generator and parent, the word diff against its source
+// (or its original once edited) with the automatic findings beside it, the rubric (↑ ↓ pick a dimension, 1 … 9 a
+// level), and the verdict (its first letter; edit opens the text; a verdict other than the first needs a reason,
+// Ctrl+Enter stores the one held). Others' verdicts show once the review is not blind or after one's own.
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import type { ReviewItemView, ReviewState } from '../../core/review/reviewSession.ts';
+import type { DiffPart } from '../../core/review/textDiff.ts';
+import type { ReviewController, ReviewSnapshot } from './reviewController.ts';
+
+/** Diff parts keyed by where they start in the diff's text (stable for one diff). */
+function keyedParts(diff: readonly DiffPart[]): (DiffPart & { key: string })[] {
+  let offset = 0;
+  const keyed: (DiffPart & { key: string })[] = [];
+  for (const part of diff) {
+    keyed.push({ ...part, key: `${part.kind}@${offset}` });
+    offset += part.text.length;
+  }
+  return keyed;
+}
+
+const isField = (element: Element | null): boolean =>
+  element instanceof HTMLTextAreaElement || element instanceof HTMLInputElement || element instanceof HTMLSelectElement;
+
+export function ReviewApp({ controller }: { controller: ReviewController }) {
+  const snapshot = useSyncExternalStore(controller.subscribe, controller.snapshot);
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const editRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => controller.start(), [controller]);
+  // A new item: the caret leaves the previous item's reason or edit box, so the keys rate and decide again.
+  const shownPosition = snapshot.item?.position;
+  useEffect(() => {
+    if (shownPosition !== undefined && isField(document.activeElement)) (document.activeElement as HTMLElement).blur();
+  }, [shownPosition]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const { state, draft } = controller.snapshot();
+      if (!state || event.repeat) return;
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        const verdict = draft.pending ?? (draft.editing !== undefined ? 'edit' : undefined);
+        if (verdict && controller.choose(verdict)) reasonRef.current?.focus();
+        return;
+      }
+      if (event.key === 'Escape') {
+        if (isField(document.activeElement)) (document.activeElement as HTMLElement).blur();
+        return;
+      }
+      if (isField(document.activeElement) || event.ctrlKey || event.altKey || event.metaKey) return;
+      const levels = state.review.rubric?.levels ?? [];
+      const digit = /^[1-9]$/.test(event.key) ? Number(event.key) : 0;
+      if (digit > 0 && digit <= levels.length) {
+        controller.rate(levels[digit - 1]!);
+      } else if (event.key === 'ArrowDown') controller.selectDimension(1);
+      else if (event.key === 'ArrowUp') controller.selectDimension(-1);
+      else if (event.key === 'j' || event.key === 'ArrowRight') controller.move(1);
+      else if (event.key === 'k' || event.key === 'ArrowLeft') controller.move(-1);
+      else {
+        const verdict = state.review.verdicts.find((v) => v[0] === event.key);
+        if (!verdict) return;
+        if (verdict === 'edit') {
+          controller.startEdit();
+          setTimeout(() => editRef.current?.focus());
+        } else if (controller.choose(verdict)) reasonRef.current?.focus();
+      }
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [controller]);
+
+  const { state, item, error } = snapshot;
+  if (!state) {
+    return (
+      <main className="review-view">
+        {error ? (
+          <div role="alert" className="error-message" data-testid="error">
+            {error}
+          </div>
+        ) : (
+          <p className="description">Opening the review…</p>
+        )}
+      </main>
+    );
+  }
+  return (
+    <main className="review-view" data-testid="review-view">
+      <header className="review-header">
+        <h1>{state.review.title ?? state.review.review}</h1>
+        <span className="annotator">{state.review.annotator}</span>
+        {state.review.blind && <span className="badge">blind</span>}
+        <span data-testid="progress">
+          {state.reviewed} / {state.length} reviewed
+        </span>
+        <span className="description" data-testid="position">
+          {state.length === 0 ? 'no items' : `item ${Math.min(snapshot.position + 1, state.length)} of ${state.length}`}
+        </span>
+      </header>
+      {error && (
+        <div role="alert" className="error-message" data-testid="error">
+          {error}
+        </div>
+      )}
+      {item ? (
+        <ItemPane
+          state={state}
+          item={item}
+          snapshot={snapshot}
+          controller={controller}
+          reasonRef={reasonRef}
+          editRef={editRef}
+        />
+      ) : (
+        <p className="description" data-testid="queue-end">
+          End of the items. Press k to go back.
+        </p>
+      )}
+      <p className="status" aria-live="polite" data-testid="status">
+        {snapshot.busy ? 'Saving…' : (snapshot.status ?? '')}
+      </p>
+    </main>
+  );
+}
+
+function ItemPane({
+  state,
+  item,
+  snapshot,
+  controller,
+  reasonRef,
+  editRef,
+}: {
+  state: ReviewState;
+  item: ReviewItemView;
+  snapshot: ReviewSnapshot;
+  controller: ReviewController;
+  reasonRef: React.RefObject<HTMLTextAreaElement | null>;
+  editRef: React.RefObject<HTMLTextAreaElement | null>;
+}) {
+  const { draft } = snapshot;
+  const latest = item.versions.at(-1)!;
+  const rubric = state.review.rubric;
+  return (
+    <div className="review-item" data-testid="item" data-item-id={item.itemId}>
+      <p className="meta">
+        <strong>{item.itemId}</strong>
+        {item.type && (
+          <span className="badge" title={item.type}>
+            {item.type} · {item.typeLabel}
+          </span>
+        )}
+        {item.model && <span className="description">by {item.model}</span>}
+        {item.parent && <span className="description">for {item.parent}</span>}
+        <span className="description">
+          version {item.versions.length} ({latest.author})
+        </span>
+      </p>
+      <section className="text" data-testid="text">
+        {item.diff.length > 0 ? (
+          <p className="diff" data-testid="diff" title={`against the ${item.diffAgainst}`}>
+            {keyedParts(item.diff).map((part) =>
+              part.kind === 'same' ? (
+                <span key={part.key}>{part.text}</span>
+              ) : part.kind === 'added' ? (
+                <ins key={part.key}>{part.text}</ins>
+              ) : (
+                <del key={part.key}>{part.text}</del>
+              ),
+            )}
+          </p>
+        ) : (
+          <p>{latest.text}</p>
+        )}
+        {item.diff.length > 0 && (
+          <p className="description">
+            Word diff against the {item.diffAgainst === 'source' ? 'source text' : 'original version'}.
+          </p>
+        )}
+      </section>
+      {item.findings.length > 0 && (
+        <ul className="findings" data-testid="findings">
+          {item.findings.map((f) => (
+            <li key={`${f.check}:${f.message}`} data-testid="finding" data-check={f.check}>
+              <strong>{f.check}</strong>: {f.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {rubric && (
+        <table className="rubric" data-testid="rubric">
+          <thead>
+            <tr>
+              <th scope="col">dimension ↑↓</th>
+              {rubric.levels.map((level, i) => (
+                <th key={level} scope="col">
+                  {i + 1} {level}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rubric.dimensions.map((d, di) => (
+              <tr key={d.name} className={di === draft.dimension ? 'selected' : ''} data-dimension={d.name}>
+                <th scope="row" title={d.description}>
+                  {d.name}
+                </th>
+                {rubric.levels.map((level) => (
+                  <td key={level}>
+                    <input
+                      type="radio"
+                      name={`rubric-${d.name}`}
+                      aria-label={`${d.name}: ${level}`}
+                      checked={draft.rubric[d.name] === level}
+                      onChange={() => controller.rate(level, di)}
+                    />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {draft.editing !== undefined && (
+        <label className="edit">
+          <span>Edited text (Ctrl+Enter stores it as a new version, with the reason)</span>
+          <textarea
+            ref={editRef}
+            data-testid="edit-text"
+            rows={3}
+            value={draft.editing}
+            onChange={(e) => controller.setEdited(e.target.value)}
+          />
+        </label>
+      )}
+      <label className="reason">
+        <span>Reason{draft.pending ? ` (needed for '${draft.pending}'; Ctrl+Enter stores it)` : ''}</span>
+        <textarea
+          ref={reasonRef}
+          data-testid="reason"
+          rows={2}
+          value={draft.reason}
+          onChange={(e) => controller.setReason(e.target.value)}
+        />
+      </label>
+      <div className="verdicts">
+        {state.review.verdicts.map((verdict) => (
+          <button
+            key={verdict}
+            type="button"
+            data-testid={`verdict-${verdict}`}
+            onClick={() => {
+              if (controller.choose(verdict)) reasonRef.current?.focus();
+            }}
+          >
+            {verdict} <kbd>{verdict[0]}</kbd>
+          </button>
+        ))}
+        {item.mine && (
+          <span className="description" data-testid="mine">
+            Your verdict: {item.mine.verdict}
+          </span>
+        )}
+      </div>
+      {!item.hidden && item.others.length > 0 && (
+        <ul className="others" data-testid="others">
+          {item.others.map((o) => (
+            <li key={o.annotator}>
+              {o.annotator}: <strong>{o.verdict}</strong>
+              {o.reason ? ` — ${o.reason}` : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+      {item.hidden && <p className="description">Blind review: others' verdicts show after yours.</p>}
+    </div>
+  );
+}
