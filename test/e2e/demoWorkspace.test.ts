@@ -252,6 +252,14 @@ workbenchTest(
     assert.doesNotMatch(await evaluate.locator('body').innerText(), /NaN/);
     await shot(page, '5-evaluate');
 
+    // The Review view on the demo's generated instructions (carol, the review's adjudicator, after the switch above).
+    await runFromPalette(page, '>Qrels Studio: Open review', 'Qrels Studio: Open review');
+    const reviewView = await webviewFrame(page, 'review-view');
+    await reviewView.locator('[data-testid="item"][data-item-id="i1"]').waitFor({ timeout: 30_000 });
+    assert.match(await reviewView.locator('[data-testid="item"]').innerText(), /C2 · Exclusive topic/);
+    assert.equal(await reviewView.locator('[data-testid="rubric"] tbody tr').count(), 6);
+    await shot(page, '5-review');
+
     // 6. Export qrels: the study's declared export, which `qrels-studio eval` accepts with one of its runs.
     await runFromPalette(page, '>Qrels Studio: Export qrels', 'Qrels Studio: Export qrels');
     // The workspace has several studies: the command asks which.
