@@ -19,6 +19,7 @@ import type {
 } from '../core/labelling/types.ts';
 import type { EvaluateReport, RunComparison } from '../core/metrics/studyEvaluation.ts';
 import type { ReviewCommit, ReviewItemView, ReviewState } from '../core/review/reviewSession.ts';
+import type { ReviewSummary } from '../core/review/reviewSummary.ts';
 import type { RuntimeReport } from '../core/runtime/runtimeReport.ts';
 
 /** What a failed request carries back: something to show the user, not a stack. */
@@ -75,6 +76,8 @@ export interface RequestMap {
   'review/itemAt': { params: { position: number }; value: ReviewItemView | null };
   /** Review view: store a verdict (an `edit` stores the new version first) and get the item as it now is. */
   'review/commit': { params: ReviewCommit; value: { state: ReviewState; item: ReviewItemView } };
+  /** Review view: what the review decided so far — per type, and the reviewers' agreement on verdicts. */
+  'review/summary': { params: NoParams; value: ReviewSummary };
 }
 
 /** Every event the host can push to a webview, with its data. Kinds are `<panel>/<what happened>`. */

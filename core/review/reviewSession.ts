@@ -10,6 +10,7 @@ import { StoreError, type StudyDatabase } from '../store/studyDatabase.ts';
 import type { ReviewFinding } from './findings/finding.ts';
 import { rewriteFindings } from './findings/registry.ts';
 import { readReviewItems } from './reviewItems.ts';
+import { type ReviewSummary, reviewSummary } from './reviewSummary.ts';
 import { type DiffPart, wordDiff } from './textDiff.ts';
 
 /** The verdicts of a review that declares none. */
@@ -291,6 +292,11 @@ export class ReviewSession {
   }
 
   /** Stores a verdict (one transaction; an `edit` stores the new version first) and returns the item as it now is. */
+  /** What the review decided so far (reviewSummary.ts). */
+  summary(): ReviewSummary {
+    return reviewSummary(this.db, this.studyId, this.review);
+  }
+
   commit(commit: ReviewCommit): { state: ReviewState; item: ReviewItemView } {
     const entry = this.items[commit.position];
     if (!entry || entry.item_id !== commit.itemId) {

@@ -12,5 +12,6 @@ export function reviewRequestHandlers(session: () => ReviewSession): RequestHand
     'review/state': () => session().state(),
     'review/itemAt': ({ position }) => session().itemAt(position),
     'review/commit': (commit) => session().commit(commit),
+    'review/summary': () => session().summary(),
   };
 }

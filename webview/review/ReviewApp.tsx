@@ -4,6 +4,7 @@
 // Ctrl+Enter stores the one held). Others' verdicts show once the review is not blind or after one's own.
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { ReviewItemView, ReviewState } from '../../core/review/reviewSession.ts';
+import type { ReviewSummary } from '../../core/review/reviewSummary.ts';
 import type { DiffPart } from '../../core/review/textDiff.ts';
 import type { ReviewController, ReviewSnapshot } from './reviewController.ts';
 
@@ -110,14 +111,52 @@ export function ReviewApp({ controller }: { controller: ReviewController }) {
           editRef={editRef}
         />
       ) : (
-        <p className="description" data-testid="queue-end">
-          End of the items. Press k to go back.
-        </p>
+        <section data-testid="queue-end">
+          <p className="description">End of the items. Press k to go back.</p>
+          {snapshot.summary && <SummaryTable summary={snapshot.summary} />}
+        </section>
       )}
       <p className="status" aria-live="polite" data-testid="status">
         {snapshot.busy ? 'Saving…' : (snapshot.status ?? '')}
       </p>
     </main>
+  );
+}
+
+function SummaryTable({ summary }: { summary: ReviewSummary }) {
+  const verdicts = [...new Set(summary.types.flatMap((t) => Object.keys(t.counts)))].sort();
+  const a = summary.agreement;
+  const shown = (v: number | null) => (v === null ? '—' : v.toFixed(3));
+  return (
+    <div data-testid="summary">
+      <h2>Summary</h2>
+      <table className="rubric">
+        <thead>
+          <tr>
+            <th scope="col">type</th>
+            {verdicts.map((v) => (
+              <th key={v} scope="col">
+                {v}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {summary.types.map((t) => (
+            <tr key={t.type} data-testid="summary-row" data-type={t.type}>
+              <th scope="row">{t.type}</th>
+              {verdicts.map((v) => (
+                <td key={v}>{t.counts[v] ?? 0}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="description" data-testid="summary-agreement" title={a.notes.join('\n')}>
+        Reviewer agreement on verdicts: {a.n_units} items, {a.n_annotators} reviewers, percent{' '}
+        {shown(a.percent_agreement)}, Krippendorff's α {shown(a.krippendorff.nominal)}
+      </p>
+    </div>
   );
 }
 

@@ -2,6 +2,7 @@
 // given (a verdict other than the first needs a reason; an edit needs the edited text), and the move to the next item
 // once the host has stored the verdict.
 import type { ReviewItemView, ReviewState } from '../../core/review/reviewSession.ts';
+import type { ReviewSummary } from '../../core/review/reviewSummary.ts';
 import type { HostMessenger } from '../common/hostMessenger.ts';
 
 export interface ReviewDraft {
@@ -23,6 +24,7 @@ export interface ReviewSnapshot {
   busy: boolean;
   error?: string;
   status?: string;
+  summary?: ReviewSummary;
 }
 
 function draftOf(item: ReviewItemView | null | undefined): ReviewDraft {
@@ -78,6 +80,13 @@ export class ReviewController {
       return;
     }
     this.#update({ item: reply.value, position: target, draft: draftOf(reply.value), error: undefined });
+    if (reply.value === null) void this.loadSummary();
+  }
+
+  /** The review's summary (shown at the end of the items). */
+  async loadSummary(): Promise<void> {
+    const reply = await this.#messenger.request('review/summary', {});
+    this.#update(reply.ok ? { summary: reply.value } : { error: reply.error.message });
   }
 
   move(delta: number): void {

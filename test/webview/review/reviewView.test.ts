@@ -149,6 +149,16 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
       { verdict: 'reject', rationale: 'drops Section 420 and the five years' },
     ]);
     assert.match(await page.locator('[data-testid="progress"]').innerText(), /3 \/ 3 reviewed/);
+    // The summary at the end: one reviewer's verdicts per type.
+    await page.locator('[data-testid="summary"]').waitFor();
+    const rows = await page
+      .locator('[data-testid="summary-row"]')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    assert.deepEqual(rows, [
+      ['C2', '1', '0', '0'],
+      ['HN', '0', '0', '1'],
+      ['S1', '0', '1', '0'],
+    ]);
 
     // Back to the edited item: the diff against its original version.
     await page.keyboard.press('k');
