@@ -29,8 +29,10 @@ import {
   selectJudge,
 } from '../../core/judge/judgeStudy.ts';
 import { modelPrice, type PriceTable, parsePriceFlag } from '../../core/judge/priceTable.ts';
+import { type CritiqueReport, critiqueReview } from '../../core/review/reviewCritic.ts';
+import { importReviewItems } from '../../core/review/reviewSession.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
-import { openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
+import { openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 
 interface JudgeArguments {
   study?: string;
@@ -180,6 +182,9 @@ export const judgeCommand: CliCommand = {
     'qrels-studio judge --write-default-prompts DIR',
   async run(args, context) {
     const parsed = parseJudgeArguments(args);
+    if (parsed.study !== undefined && (await namesReview(parsed.study, parsed.name, context))) {
+      return critique(parsed, context);
+    }
     if (parsed.writeDefaultPrompts !== undefined) {
       if (parsed.study !== undefined) throw new UsageError('--write-default-prompts takes no study file');
       return writeDefaultPrompts(parsed.writeDefaultPrompts, context);
@@ -195,30 +200,7 @@ export const judgeCommand: CliCommand = {
         if (!(error instanceof JudgeSetupError)) throw error;
         throw new InputError(`${error.message}${study.judges.length > 1 ? ' (--judge MODEL or its number)' : ''}`);
       }
-      const endpointText = judge.endpoint ?? parsed.endpoint ?? (process.env.OPENAI_BASE_URL || undefined);
-      if (endpointText === undefined) {
-        throw new InputError(
-          `judge '${judge.model}' of study '${study.name}' names no endpoint: add endpoint "URL" to its judge block, ` +
-            'pass --endpoint URL, or set OPENAI_BASE_URL',
-        );
-      }
-      if (judge.endpoint !== undefined && parsed.endpoint !== undefined) {
-        context.stderr(`--endpoint ignored: judge '${judge.model}' names its endpoint, ${judge.endpoint}\n`);
-      }
-      let endpoint: string;
-      let allowed: boolean;
-      try {
-        endpoint = normaliseEndpoint(endpointText);
-        allowed = parsed.allowed.some((url) => normaliseEndpoint(url) === endpoint) || isEndpointApproved(endpoint);
-      } catch (error) {
-        if (error instanceof EndpointApprovalError) throw new InputError(error.message);
-        throw error;
-      }
-      if (!allowed) {
-        throw new InputError(
-          `refusing to call ${endpoint} : not approved — pass --allow-endpoint ${endpoint} or approve it once in VS Code`,
-        );
-      }
+      const endpoint = approvedEndpoint(judge, parsed, `study '${study.name}'`, context);
       let prompt: JudgePrompt;
       try {
         prompt = await loadJudgePrompt(study, judge, folder, context.cwd);
@@ -292,3 +274,81 @@ export const judgeCommand: CliCommand = {
     }
   },
 };
+
+/** The judge's endpoint, normalised, once the user has approved it (else an InputError saying how to). */
+function approvedEndpoint(judge: JudgeModel, parsed: JudgeArguments, of: string, context: CliContext): string {
+  const endpointText = judge.endpoint ?? parsed.endpoint ?? (process.env.OPENAI_BASE_URL || undefined);
+  if (endpointText === undefined) {
+    throw new InputError(
+      `judge '${judge.model}' of ${of} names no endpoint: add endpoint "URL" to its judge block, ` +
+        'pass --endpoint URL, or set OPENAI_BASE_URL',
+    );
+  }
+  if (judge.endpoint !== undefined && parsed.endpoint !== undefined) {
+    context.stderr(`--endpoint ignored: judge '${judge.model}' names its endpoint, ${judge.endpoint}\n`);
+  }
+  let endpoint: string;
+  let allowed: boolean;
+  try {
+    endpoint = normaliseEndpoint(endpointText);
+    allowed = parsed.allowed.some((url) => normaliseEndpoint(url) === endpoint) || isEndpointApproved(endpoint);
+  } catch (error) {
+    if (error instanceof EndpointApprovalError) throw new InputError(error.message);
+    throw error;
+  }
+  if (!allowed) {
+    throw new InputError(
+      `refusing to call ${endpoint} : not approved — pass --allow-endpoint ${endpoint} or approve it once in VS Code`,
+    );
+  }
+  return endpoint;
+}
+
+/** The file's block to judge is a review: --name names one, or the file has reviews and no study. */
+async function namesReview(file: string, name: string | undefined, context: CliContext): Promise<boolean> {
+  let text: string;
+  try {
+    text = await readFile(resolve(context.cwd, file), 'utf8');
+  } catch {
+    return false; // openStudyDatabase says what is wrong
+  }
+  const model = resolveStudies(parseStudyFile(text));
+  return name !== undefined
+    ? model.reviews.some((r) => r.name === name)
+    : model.studies.length === 0 && model.reviews.length > 0;
+}
+
+/** The review's LLM critic over its items (core/review/reviewCritic.ts). */
+async function critique(parsed: JudgeArguments, context: CliContext): Promise<number> {
+  const { review, folder, database } = await openReviewDatabase(parsed.study!, parsed.name, context);
+  try {
+    const judge = review.judges[0];
+    if (!judge) throw new InputError(`review '${review.name}' declares no judge: add judge "MODEL" { endpoint "URL" }`);
+    const endpoint = approvedEndpoint(judge, parsed, `review '${review.name}'`, context);
+    await importReviewItems(database, review, folder);
+    const client = createChatClient({ baseURL: endpoint, apiKey: process.env.OPENAI_API_KEY ?? '' });
+    const controller = new AbortController();
+    const interrupt = () => controller.abort();
+    process.once('SIGINT', interrupt);
+    let report: CritiqueReport;
+    try {
+      report = await critiqueReview(database, review, {
+        client,
+        judge,
+        concurrency: parsed.concurrency,
+        signal: controller.signal,
+      });
+    } finally {
+      process.removeListener('SIGINT', interrupt);
+    }
+    context.stdout(
+      `critic ${report.critic} on review '${review.name}' at ${endpoint}: ${report.items} items, ` +
+        `${report.stored} rated now, ${report.skipped} already rated, ${report.requests} requests, ` +
+        `${report.cached} answers from the cache, ${report.failed.length} failed\n`,
+    );
+    for (const failure of report.failed.slice(0, 5)) context.stderr(`${failure.itemId}: ${failure.error}\n`);
+    return report.failed.length > 0 ? 1 : 0;
+  } finally {
+    database.close();
+  }
+}

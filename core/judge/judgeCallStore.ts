@@ -53,7 +53,8 @@ export interface NewJudgeCall {
   request: CallRequest;
   promptTemplateHash: string;
   studyId: number;
-  pairId: number;
+  /** The pair judged; none for a review item's critique (review verdicts say which version it rated). */
+  pairId?: number;
   /** The judge's annotator name. */
   judge: string;
   /** '' when nothing was answered. */
@@ -162,7 +163,7 @@ export class JudgeCallStore {
       promptHash: call.request.promptHash,
       voteIndex: call.request.voteIndex,
       studyId: call.studyId,
-      pairId: call.pairId,
+      pairId: call.pairId ?? null,
       judge: call.judge,
       rawOutput: call.rawOutput,
       parsedLabel: call.failure ? null : (call.parsedLabel ?? null),

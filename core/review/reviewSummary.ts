@@ -1,5 +1,5 @@
 // What a review decided: each item's final verdict — the adjudicator's latest when there is one, else the verdict
-// every reviewer's latest agrees on, else `disputed` (or `unreviewed`) — per taxonomy type, the reviewers' agreement
+// every (human) reviewer's latest agrees on, else `disputed` (or `unreviewed`) — per taxonomy type, the agreement
 // on verdicts (the agreement core: verdicts as nominal categories), and the accepted items written out as JSONL with
 // their latest version and verdict history (`qrels-studio export REVIEW.assess --review OUT`).
 import { type AgreementSummary, summariseAgreement } from '../agreement/agreementSummary.ts';
@@ -82,7 +82,10 @@ export function reviewOutcomes(db: SqliteDatabase, studyId: number, review: Revi
     const latest = new Map<string, string>();
     for (const v of history) latest.set(v.annotator, v.verdict);
     const adjudicated = review.adjudicator !== undefined ? latest.get(review.adjudicator) : undefined;
-    const reviewers = [...latest].filter(([name]) => name !== review.adjudicator).map(([, verdict]) => verdict);
+    // An LLM critic pre-fills; the people decide.
+    const reviewers = [...latest]
+      .filter(([name]) => name !== review.adjudicator && !name.startsWith('llm:'))
+      .map(([, verdict]) => verdict);
     const final =
       adjudicated ??
       (reviewers.length === 0 ? 'unreviewed' : reviewers.every((v) => v === reviewers[0]) ? reviewers[0]! : 'disputed');

@@ -224,6 +224,12 @@ function ItemPane({
           ))}
         </ul>
       )}
+      {rubric && !item.mine && item.others.some((o) => o.annotator.startsWith('llm:')) && (
+        <p className="description" data-testid="prefilled">
+          Rubric pre-filled by {item.others.find((o) => o.annotator.startsWith('llm:'))!.annotator}: confirm or change
+          it.
+        </p>
+      )}
       {rubric && (
         <table className="rubric" data-testid="rubric">
           <thead>

@@ -27,8 +27,13 @@ export interface ReviewSnapshot {
   summary?: ReviewSummary;
 }
 
+/**
+ * The answers a new item starts with: one's own verdict's rubric, else an LLM critic's (pre-filled, to confirm or
+ * change; in a blind review the critic is not sent before one's own verdict, so nothing is pre-filled then).
+ */
 function draftOf(item: ReviewItemView | null | undefined): ReviewDraft {
-  return { rubric: { ...(item?.mine?.rubric ?? {}) }, dimension: 0, reason: '' };
+  const critic = item?.others.find((o) => o.annotator.startsWith('llm:'));
+  return { rubric: { ...(item?.mine?.rubric ?? critic?.rubric ?? {}) }, dimension: 0, reason: '' };
 }
 
 export class ReviewController {

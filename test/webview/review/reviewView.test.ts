@@ -87,6 +87,18 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
   database.syncStudies(model);
   const review = model.reviews[0]!;
   await importReviewItems(database, review, folder);
+  // An LLM critic rated i2 (as core/review/reviewCritic.ts stores it): its rubric pre-fills alice's.
+  const critic = database.db
+    .prepare("INSERT INTO annotator (name, kind) VALUES ('llm:critic@0123abcd', 'llm') RETURNING id")
+    .pluck()
+    .get();
+  database.db
+    .prepare(
+      `INSERT INTO review_verdict (version_id, annotator_id, verdict, rubric, rationale, created_at)
+       SELECT v.id, ?, 'reject', '{"clarity":"poor","consistency":"acceptable"}', '"tall" is vague', '2026-01-01T00:00:00.000Z'
+       FROM review_item_version AS v JOIN review_item AS i ON i.id = v.item_id WHERE i.item_id = 'i2'`,
+    )
+    .run(critic);
   const session = ReviewSession.open(database, { studyFile: file, review, annotator: 'alice' });
   const view = await openWebview(browser, server, {
     name: 'review',
@@ -104,10 +116,16 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
     await page.keyboard.press('2');
     await page.keyboard.press('a');
     await waitForItem(page, 'i2');
-    assert.deepEqual(db.prepare('SELECT verdict, rubric FROM review_verdict').all(), [
+    assert.deepEqual(db.prepare('SELECT verdict, rubric FROM review_verdict WHERE annotator_id != ?').all(critic), [
       { verdict: 'accept', rubric: '{"clarity":"excellent","consistency":"acceptable"}' },
     ]);
 
+    assert.match(await page.locator('[data-testid="prefilled"]').innerText(), /pre-filled by llm:critic@0123abcd/);
+    assert.equal(await page.getByLabel('clarity: poor').isChecked(), true);
+    assert.match(
+      await page.locator('[data-testid="others"]').innerText(),
+      /llm:critic@0123abcd: reject — "tall" is vague/,
+    );
     // e opens the text; Ctrl+Enter without a reason holds the edit; with one, a new version is stored.
     await page.keyboard.press('e');
     const edit = page.locator('[data-testid="edit-text"]');
@@ -143,11 +161,14 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
       .catch(async () => {
         throw new Error(`not at the end: ${await page.locator('body').innerText()}`);
       });
-    assert.deepEqual(db.prepare('SELECT verdict, rationale FROM review_verdict ORDER BY id').all(), [
-      { verdict: 'accept', rationale: null },
-      { verdict: 'edit', rationale: '"tall" is vague' },
-      { verdict: 'reject', rationale: 'drops Section 420 and the five years' },
-    ]);
+    assert.deepEqual(
+      db.prepare('SELECT verdict, rationale FROM review_verdict WHERE annotator_id != ? ORDER BY id').all(critic),
+      [
+        { verdict: 'accept', rationale: null },
+        { verdict: 'edit', rationale: '"tall" is vague' },
+        { verdict: 'reject', rationale: 'drops Section 420 and the five years' },
+      ],
+    );
     assert.match(await page.locator('[data-testid="progress"]').innerText(), /3 \/ 3 reviewed/);
     // The summary at the end: one reviewer's verdicts per type.
     await page.locator('[data-testid="summary"]').waitFor();

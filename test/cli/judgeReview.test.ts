@@ -1,0 +1,60 @@
+// `qrels-studio judge REVIEW.assess`: a review block's LLM critic from the CLI — its items imported, each rated
+// once against an OpenAI-compatible server on 127.0.0.1 the user approved, a re-run asking nothing, and an
+// unapproved endpoint refused before any call.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { startOpenAiServer } from '../core/judge/openAiServer.ts';
+import { cliLauncher, scratchDir } from '../helpers.ts';
+
+function cli(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (t: string) => {
+    stdout += t;
+  });
+  child.stderr.setEncoding('utf8').on('data', (t: string) => {
+    stderr += t;
+  });
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+test('judge on a review runs its critic once per version, on approval only', async () => {
+  const server = await startOpenAiServer({
+    respond: () => ({ content: JSON.stringify({ rationale: 'fine', scores: { clarity: 'acceptable' } }) }),
+  });
+  try {
+    const root = scratchDir();
+    writeFileSync(
+      join(root, 'items.jsonl'),
+      '{"iid": "i1", "text": "Only after 2000."}\n{"iid": "i2", "text": "Only in km."}\n',
+    );
+    writeFileSync(
+      join(root, 'gen.assess'),
+      `review "gen" {\n  items "items.jsonl" { id: iid  text: text }\n  rubric levels excellent acceptable poor { clarity }\n  judge "critic" { endpoint "${server.baseURL}" }\n}\n`,
+    );
+    const env: NodeJS.ProcessEnv = { ...process.env, QRELS_STUDIO_CONFIG_DIR: scratchDir(), OPENAI_API_KEY: 'key' };
+    const refused = await cli(['judge', 'gen.assess'], root, env);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /refusing to call http:\/\/127\.0\.0\.1:\d+\/v1 : not approved/);
+    assert.equal(server.requests(), 0);
+    const first = await cli(['judge', 'gen.assess', '--allow-endpoint', server.baseURL], root, env);
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(
+      first.stdout,
+      /critic llm:critic@[0-9a-f]{8} on review 'gen' .*: 2 items, 2 rated now, 0 already rated, 2 requests/,
+    );
+    const again = await cli(['judge', 'gen.assess', '--allow-endpoint', server.baseURL], root, env);
+    assert.match(again.stdout, /0 rated now, 2 already rated, 0 requests/);
+    assert.equal(server.requests(), 2);
+  } finally {
+    await server.close();
+  }
+});

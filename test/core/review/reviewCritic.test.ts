@@ -1,0 +1,122 @@
+// The LLM critic of a review through the real `openai` SDK against an OpenAI-compatible server on 127.0.0.1: each
+// item's latest version rated on the rubric, every call on record, the rating stored as the critic's verdict (reject
+// on any worst level), a re-run asking nothing, a malformed answer recorded and no verdict guessed, and blind mode
+// hiding the critic from a reviewer until their own verdict.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
+import { createChatClient } from '../../../core/judge/chatClient.ts';
+import { critiqueReview } from '../../../core/review/reviewCritic.ts';
+import { importReviewItems, ReviewSession } from '../../../core/review/reviewSession.ts';
+import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
+import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import { nativeDir, scratchDir } from '../../helpers.ts';
+import { startOpenAiServer } from '../judge/openAiServer.ts';
+
+const dimensions = ['clarity', 'consistency'];
+
+test('the critic rates every item once, on record; poor means reject; blind hides it until the reviewer decides', async () => {
+  const folder = scratchDir('qrels-studio-critic-');
+  writeFileSync(
+    join(folder, 'items.jsonl'),
+    [
+      { iid: 'i1', qid: 'medal tables', text: 'Only tables of the Summer Olympics after 2000.' },
+      { iid: 'i2', qid: 'rivers', text: 'Relevant detailed reliable tables.' },
+      { iid: 'i3', qid: 'cities', text: 'Cities by population.' },
+    ]
+      .map((i) => `${JSON.stringify(i)}\n`)
+      .join(''),
+  );
+  const server = await startOpenAiServer({
+    respond: ({ body }) => {
+      const prompt = body.messages?.at(-1)?.content ?? '';
+      if (prompt.includes('Cities by population')) return { content: 'I think it is fine.' };
+      const poor = prompt.includes('Relevant detailed reliable');
+      return {
+        content: JSON.stringify({
+          rationale: poor ? '"relevant", "detailed" exclude no table' : 'a real period constraint',
+          scores: { clarity: 'excellent', consistency: poor ? 'poor' : 'acceptable' },
+        }),
+      };
+    },
+  });
+  const text = `review "gen" {
+  items "items.jsonl" { id: iid  text: text  parent: qid }
+  rubric levels excellent acceptable poor { ${dimensions.join('  ')} }
+  verdicts accept edit reject
+  judge "critic-model" { temperature 0 }
+  blind
+}
+`;
+  const file = join(folder, 'gen.assess');
+  writeFileSync(file, text);
+  const model = resolveStudies(parseStudyFile(text), file);
+  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
+  try {
+    database.syncStudies(model);
+    const review = model.reviews[0]!;
+    await importReviewItems(database, review, folder);
+    const client = createChatClient({ baseURL: server.baseURL, apiKey: 'key' });
+    const report = await critiqueReview(database, review, { client, judge: review.judges[0]! });
+    assert.equal(report.requests, 3);
+    assert.equal(report.stored, 2);
+    assert.deepEqual(
+      report.failed.map((f) => f.itemId),
+      ['i3'],
+      'an answer without scores: no verdict guessed',
+    );
+    assert.match(report.critic, /^llm:critic-model@[0-9a-f]{8}$/);
+    const db = database.db;
+    assert.deepEqual(
+      db
+        .prepare(
+          `SELECT i.item_id, d.verdict, d.rubric, d.rationale FROM review_verdict AS d
+           JOIN review_item_version AS v ON v.id = d.version_id JOIN review_item AS i ON i.id = v.item_id ORDER BY i.id`,
+        )
+        .all(),
+      [
+        {
+          item_id: 'i1',
+          verdict: 'accept',
+          rubric: '{"clarity":"excellent","consistency":"acceptable"}',
+          rationale: 'a real period constraint',
+        },
+        {
+          item_id: 'i2',
+          verdict: 'reject',
+          rubric: '{"clarity":"excellent","consistency":"poor"}',
+          rationale: '"relevant", "detailed" exclude no table',
+        },
+      ],
+    );
+    assert.equal(db.prepare("SELECT count(*) FROM llm_call WHERE judge LIKE 'llm:critic-model@%'").pluck().get(), 3);
+    assert.equal(db.prepare("SELECT count(*) FROM llm_call WHERE error_kind = 'parse'").pluck().get(), 1);
+    // The prompt carries the item (its parent as the query) and asks for the rubric by schema.
+    const body = server.bodies()[0]!;
+    assert.match(
+      body.messages!.at(-1)!.content,
+      /## Query\n\nmedal tables\n\n## Instruction\n\nOnly tables of the Summer Olympics/,
+    );
+    assert.ok(JSON.stringify(body.response_format).includes('"consistency"'));
+
+    // Again: the rated versions are not asked again; the malformed one comes from the cache (its answer is on record).
+    const again = await critiqueReview(database, review, { client, judge: review.judges[0]! });
+    assert.deepEqual([again.requests, again.cached, again.skipped], [0, 1, 2]);
+    assert.equal(server.requests(), 3);
+
+    // Blind: alice does not see the critic until her own verdict.
+    const alice = ReviewSession.open(database, { studyFile: file, review, annotator: 'alice' });
+    assert.equal(alice.itemAt(1)!.hidden, true);
+    assert.deepEqual(alice.itemAt(1)!.others, []);
+    const after = alice.commit({ position: 1, itemId: 'i2', verdict: 'reject', reason: 'says nothing' }).item;
+    assert.deepEqual(
+      after.others.map((o) => [o.verdict, o.rubric.consistency]),
+      [['reject', 'poor']],
+    );
+  } finally {
+    database.close();
+    await server.close();
+  }
+});
