@@ -5,61 +5,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
-import { importReviewItems, ReviewSession } from '../../../core/review/reviewSession.ts';
+import { importReviewItems } from '../../../core/review/reviewSession.ts';
 import { exportReviewed, reviewSummary } from '../../../core/review/reviewSummary.ts';
-import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
-import { nativeDir, scratchDir } from '../../helpers.ts';
+import { createReviewStudy, reviewItems } from './reviewStudy.ts';
 
-const items = [
-  {
-    iid: 'i1',
-    qid: 'q1',
-    type: 'C2',
-    generator: 'gpt-5.2',
-    instruction: 'Find medal tables, excluding the 2008 Beijing Games.',
-  },
-  {
-    iid: 'i2',
-    qid: 'q2',
-    type: 'S1',
-    generator: 'gpt-5.2',
-    instruction: 'Find tables of tall buildings with heights in metres.',
-  },
-  {
-    iid: 'n1',
-    qid: 'q3',
-    type: 'HN',
-    generator: 'gpt-4o',
-    instruction: 'The defendant was found guilty of fraud and received a prison sentence.',
-    original:
-      'The defendant was convicted of fraud under Section 420 of the Penal Code and sentenced to five years in prison.',
-  },
-];
-
-async function reviewStudy(extra = '') {
-  const folder = scratchDir('qrels-studio-review-');
-  writeFileSync(join(folder, 'items.jsonl'), items.map((i) => `${JSON.stringify(i)}\n`).join(''));
-  const text = `review "gen" {
-  items "items.jsonl" { id: iid  text: instruction  parent: qid  type: type  model: generator  source: original }
-  taxonomy { C2 "Exclusive topic"  S1 "Attribute-centric"  HN "Hard negative" }
-  rubric levels excellent acceptable poor { clarity  consistency }
-  verdicts accept edit reject
-  annotators alice bob
-  adjudicator dana
-${extra}}
-`;
-  const file = join(folder, 'gen.assess');
-  writeFileSync(file, text);
-  const model = resolveStudies(parseStudyFile(text), file);
-  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
-  database.syncStudies(model);
-  const review = model.reviews[0]!;
-  const imported = await importReviewItems(database, review, folder);
-  const session = (annotator: string) => ReviewSession.open(database, { studyFile: file, review, annotator });
-  return { folder, file, database, review, imported, session };
-}
+const items = reviewItems;
+const reviewStudy = (extra = '') => createReviewStudy(`  annotators alice bob\n  adjudicator dana\n${extra}`);
 
 test('items are imported with their first version; again, nothing changes; a changed text is a new version', async () => {
   const r = await reviewStudy();

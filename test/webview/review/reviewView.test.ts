@@ -3,16 +3,13 @@
 // original is shown; a rewrite's diff against its source with its findings; reject held until its reason — and every
 // verdict read back from SQLite.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
-import { importReviewItems, ReviewSession } from '../../../core/review/reviewSession.ts';
-import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import { reviewRequestHandlers } from '../../../extension/panels/reviewHandlers.ts';
-import { nativeDir, repoRoot, scratchDir } from '../../helpers.ts';
+import { createReviewStudy } from '../../core/review/reviewStudy.ts';
+import { repoRoot } from '../../helpers.ts';
 import { launchChromium } from '../chromium.ts';
 import { type CountingServer, openWebview, startWebviewServer, webviewDistDir } from '../webviewHost.ts';
 
@@ -32,32 +29,6 @@ after(async () => {
   await server?.close();
 });
 
-const items = [
-  {
-    iid: 'i1',
-    qid: 'q1',
-    type: 'C2',
-    generator: 'gpt-5.2',
-    instruction: 'Find medal tables, excluding the 2008 Beijing Games.',
-  },
-  {
-    iid: 'i2',
-    qid: 'q2',
-    type: 'S1',
-    generator: 'gpt-5.2',
-    instruction: 'Find tables of tall buildings with heights in metres.',
-  },
-  {
-    iid: 'n1',
-    qid: 'q3',
-    type: 'HN',
-    generator: 'gpt-4o',
-    instruction: 'The defendant was found guilty of fraud and received a prison sentence.',
-    original:
-      'The defendant was convicted of fraud under Section 420 of the Penal Code and sentenced to five years in prison.',
-  },
-];
-
 const shownItem = (page: Page) => page.locator('[data-testid="item"]').getAttribute('data-item-id');
 
 async function waitForItem(page: Page, id: string): Promise<void> {
@@ -70,23 +41,7 @@ async function waitForItem(page: Page, id: string): Promise<void> {
 test('rate and accept, edit into a new version, reject with a reason: the view and SQLite agree', {
   timeout: 60_000,
 }, async () => {
-  const folder = scratchDir('qrels-studio-review-view-');
-  writeFileSync(join(folder, 'items.jsonl'), items.map((i) => `${JSON.stringify(i)}\n`).join(''));
-  const text = `review "gen" {
-  title "Generated instructions and rewrites"
-  items "items.jsonl" { id: iid  text: instruction  parent: qid  type: type  model: generator  source: original }
-  taxonomy { C2 "Exclusive topic"  S1 "Attribute-centric"  HN "Hard negative" }
-  rubric levels excellent acceptable poor { clarity  consistency }
-  verdicts accept edit reject
-}
-`;
-  const file = join(folder, 'gen.assess');
-  writeFileSync(file, text);
-  const model = resolveStudies(parseStudyFile(text), file);
-  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
-  database.syncStudies(model);
-  const review = model.reviews[0]!;
-  await importReviewItems(database, review, folder);
+  const { database, session: sessionOf } = await createReviewStudy('  title "Generated instructions and rewrites"\n');
   // An LLM critic rated i2 (as core/review/reviewCritic.ts stores it): its rubric pre-fills alice's.
   const critic = database.db
     .prepare("INSERT INTO annotator (name, kind) VALUES ('llm:critic@0123abcd', 'llm') RETURNING id")
@@ -99,7 +54,7 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
        FROM review_item_version AS v JOIN review_item AS i ON i.id = v.item_id WHERE i.item_id = 'i2'`,
     )
     .run(critic);
-  const session = ReviewSession.open(database, { studyFile: file, review, annotator: 'alice' });
+  const session = sessionOf('alice');
   const view = await openWebview(browser, server, {
     name: 'review',
     handlers: reviewRequestHandlers(() => session),

@@ -1,0 +1,73 @@
+// A real review for the review tests (core and Chromium): generated instructions and a MultiConIR-style rewrite of
+// the Section 420 sentence, a `review` block over them, its SQLite database synced and its items imported.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
+import type { ReviewModel } from '../../../core/dsl/model.ts';
+import { importReviewItems, ReviewSession } from '../../../core/review/reviewSession.ts';
+import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
+import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import { nativeDir, scratchDir } from '../../helpers.ts';
+
+export const reviewItems = [
+  {
+    iid: 'i1',
+    qid: 'q1',
+    type: 'C2',
+    generator: 'gpt-5.2',
+    instruction: 'Find medal tables, excluding the 2008 Beijing Games.',
+  },
+  {
+    iid: 'i2',
+    qid: 'q2',
+    type: 'S1',
+    generator: 'gpt-5.2',
+    instruction: 'Find tables of tall buildings with heights in metres.',
+  },
+  {
+    iid: 'n1',
+    qid: 'q3',
+    type: 'HN',
+    generator: 'gpt-4o',
+    instruction: 'The defendant was found guilty of fraud and received a prison sentence.',
+    original:
+      'The defendant was convicted of fraud under Section 420 of the Penal Code and sentenced to five years in prison.',
+  },
+];
+
+export interface ReviewStudy {
+  folder: string;
+  file: string;
+  database: StudyDatabase;
+  review: ReviewModel;
+  imported: { added: number; changed: number; unchanged: number };
+  session(annotator: string): ReviewSession;
+}
+
+/** The review with `statements` added to its block (annotators, blind, a title, …). */
+export async function createReviewStudy(statements = ''): Promise<ReviewStudy> {
+  const folder = scratchDir('qrels-studio-review-');
+  writeFileSync(join(folder, 'items.jsonl'), reviewItems.map((i) => `${JSON.stringify(i)}\n`).join(''));
+  const text = `review "gen" {
+  items "items.jsonl" { id: iid  text: instruction  parent: qid  type: type  model: generator  source: original }
+  taxonomy { C2 "Exclusive topic"  S1 "Attribute-centric"  HN "Hard negative" }
+  rubric levels excellent acceptable poor { clarity  consistency }
+  verdicts accept edit reject
+${statements}}
+`;
+  const file = join(folder, 'gen.assess');
+  writeFileSync(file, text);
+  const model = resolveStudies(parseStudyFile(text), file);
+  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
+  database.syncStudies(model);
+  const review = model.reviews[0]!;
+  const imported = await importReviewItems(database, review, folder);
+  return {
+    folder,
+    file,
+    database,
+    review,
+    imported,
+    session: (annotator) => ReviewSession.open(database, { studyFile: file, review, annotator }),
+  };
+}
