@@ -2,7 +2,7 @@
 // through a label file, thresholds, seeded intervals, a study file with an LLM judge, degenerate inputs (null and a
 // note, never NaN), positioned errors, and the round trip export --labels → agree.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCliProcess, scratchDir } from '../helpers.ts';
@@ -231,6 +231,76 @@ test('a study file: its current labels, people and the LLM judge; export --label
     assert.deepEqual(fromFile[key], study[key], key);
   }
 });
+
+test('export --labels writes each current label once (a change of mind, an adjudication with its source); agree reads it as the study', () => {
+  const root = studyWorkspace();
+  assert.equal(cli(root, 'import', 'wqt.assess').status, 0);
+  // Alice changes her mind about q1/d2 and judy adjudicates it, both after the qrels were imported.
+  writeFileSync(
+    join(root, 'more.csv'),
+    'query_id,doc_id,annotator,label,created_at,source\n' +
+      'q1,d2,alice,1,2030-01-01T00:00:00Z,manual\nq1,d2,judy,1,2030-01-02T00:00:00Z,adjudicated\n',
+  );
+  const merged = cli(root, 'import', 'wqt.assess', '--labels', 'more.csv');
+  assert.equal(merged.status, 0, merged.stderr);
+  const study = agreeJson(root, 'wqt.assess');
+  assert.deepEqual(
+    study.all_annotators.map((a: { name: string }) => a.name).sort(),
+    ['alice', 'bob', 'llm:gpt-4.1-mini'],
+    'the adjudicator is no annotator to agree with',
+  );
+  assert.equal(study.cohen[0].percent_agreement, 0.75, 'alice now agrees with bob on q1/d2');
+
+  assert.equal(cli(root, 'export', 'wqt.assess', '--labels', 'labels.csv', '--jsonl', 'all.jsonl').status, 0);
+  const rows = readFileSync(join(root, 'labels.csv'), 'utf8').trim().split('\n').slice(1);
+  assert.equal(rows.length, 13, '4 pairs × 3 annotators, and the adjudication');
+  assert.deepEqual(
+    rows.filter((row) => row.startsWith('q1,d2,')),
+    [
+      'q1,d2,alice,1,2030-01-01T00:00:00.000Z,manual,,',
+      expectMatch(rows, /^q1,d2,bob,1,/),
+      'q1,d2,judy,1,2030-01-02T00:00:00.000Z,adjudicated,,',
+      expectMatch(rows, /^q1,d2,llm:gpt-4\.1-mini,0,/),
+    ],
+  );
+  const history = readFileSync(join(root, 'all.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .filter((j) => j.doc_id === 'd2' && j.annotator === 'alice');
+  assert.deepEqual(
+    history.map((j) => [j.label, j.current]),
+    [
+      [0, false],
+      [1, true],
+    ],
+    '--jsonl keeps the history',
+  );
+  const fromFile = agreeJson(root, 'labels.csv');
+  for (const key of ['n_units', 'n_annotators', 'percent_agreement', 'krippendorff', 'fleiss', 'cohen']) {
+    assert.deepEqual(fromFile[key], study[key], key);
+  }
+  // The label file merges back into a fresh study: the same current labels, the same numbers.
+  const fresh = studyWorkspace();
+  writeFileSync(
+    join(fresh, 'wqt.assess'),
+    readFileSync(join(fresh, 'wqt.assess'), 'utf8').replace(/ {2}import .*\n/g, ''),
+  );
+  writeFileSync(join(fresh, 'labels.csv'), readFileSync(join(root, 'labels.csv')));
+  const back = cli(fresh, 'import', 'wqt.assess', '--labels', 'labels.csv');
+  assert.equal(back.status, 0, back.stderr);
+  const again = agreeJson(fresh, 'wqt.assess');
+  for (const key of ['n_units', 'n_annotators', 'percent_agreement', 'krippendorff', 'fleiss', 'cohen']) {
+    assert.deepEqual(again[key], study[key], key);
+  }
+});
+
+/** The one row matching `pattern`. */
+function expectMatch(rows: readonly string[], pattern: RegExp): string {
+  const found = rows.filter((row) => pattern.test(row));
+  assert.equal(found.length, 1, `one row matching ${pattern}`);
+  return found[0]!;
+}
 
 test('--per-query: the same statistics over each query’s units', () => {
   const root = scratchDir();
