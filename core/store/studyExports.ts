@@ -1,8 +1,9 @@
 // What leaves a task database as files: a qrels file from one label source, every judgment with its provenance as
 // JSONL (history included), and the long-format label file (`query_id,doc_id,annotator,label,…`: each annotator's
 // current label of each pair, adjudications included with source `adjudicated`) that `import --labels` merges and
-// `agree` reads — one row per pair and annotator, as agreement needs. Written to a temporary file next to the target and renamed into place, so a reader never
-// sees half a file and a failed export leaves the old one.
+// `agree` reads — one row per pair and annotator, as agreement needs (`agree` leaves the adjudicated rows out).
+// Written to a temporary file next to the target and renamed into place, so a reader never sees half a file and a
+// failed export leaves the old one.
 
 import { once } from 'node:events';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
