@@ -23,7 +23,7 @@ import {
   type InstructionOptions,
   type IrsOptions,
 } from '../../core/metrics/instruction/instructionMeasure.ts';
-import { instructionMeasure, instructionMeasures } from '../../core/metrics/instruction/registry.ts';
+import { instructionMeasure } from '../../core/metrics/instruction/registry.ts';
 import type { PairedTest } from '../../core/metrics/significance.ts';
 import { type CliContext, InputError, UsageError } from '../cliContext.ts';
 import type { EvalArguments } from './eval.ts';
@@ -246,6 +246,3 @@ export async function evaluateInstructionRuns(parsed: EvalArguments, context: Cl
   for (const { a, b, tests } of comparisons) context.stdout(comparisonText(a, b, tests));
   return 0;
 }
-
-/** Names the CLI's help lists. */
-export const instructionMeasureNames = instructionMeasures.map((m) => m.name);

@@ -20,10 +20,6 @@ export interface UnitPatterns {
   unitPattern: Int32Array;
 }
 
-export function patternCount(patterns: UnitPatterns): number {
-  return patterns.counts.length;
-}
-
 /** Groups the units of `data` by pattern. */
 export function unitPatterns(data: ReliabilityData): UnitPatterns {
   const width = data.annotators.length;
