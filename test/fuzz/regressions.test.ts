@@ -5,6 +5,7 @@ import { parseStudyFile } from '../../core/dsl/index.ts';
 import { type DocumentLines, IncrementalLint, type LineChange } from '../../core/lint/incrementalLint.ts';
 import { lintText } from '../../core/lint/lintText.ts';
 import { lintRecordText } from '../../core/lint/records/lintRecordText.ts';
+import { assertCostWithin } from '../growth.ts';
 
 function documentOf(text: string): DocumentLines {
   const lines = text.split('\n');
@@ -56,24 +57,20 @@ test('a CRUMB run line nesting items 10,000 arrays deep is linted without a stac
 
 test('parsing a study file is linear in its number of unclosed blocks', () => {
   const study = (blocks: number) => `study "s" {\n  ${'judge "j" { prompt '.repeat(blocks)}`;
-  // CPU time of this process (not the wall clock, which other test processes on a busy machine stretch).
-  const parseTime = (blocks: number) => {
-    const text = study(blocks);
-    const start = process.cpuUsage();
-    parseStudyFile(text);
-    const used = process.cpuUsage(start);
-    return (used.user + used.system) / 1000;
-  };
-  parseTime(1000); // warm up
-  // Interleaved, best of five each. Linear: about 8 times as long; quadratic (the bug): about 64 times (measured:
-  // 24 ms and 1,064 ms). The bound sits between the two.
-  let small = Number.POSITIVE_INFINITY;
-  let large = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 5; i++) {
-    small = Math.min(small, parseTime(1000));
-    large = Math.min(large, parseTime(8000));
-  }
-  assert.ok(large < 32 * small, `1,000 blocks: ${small.toFixed(1)} ms; 8,000 blocks: ${large.toFixed(1)} ms`);
+  // A block left open costs about what a closed one does; the bug made the cost of every unclosed block grow with
+  // their number (1,064 ms for 8,000 blocks against 24 ms for 1,000).
+  const open = study(32_000);
+  const closed = `study "s" {\n  ${'judge "j" { prompt "p" } '.repeat(32_000)}\n}\n`;
+  assert.equal(parseStudyFile(closed).diagnostics.length, 0);
+  assertCostWithin(
+    () => parseStudyFile(open),
+    () => parseStudyFile(closed),
+    8,
+    {
+      work: 'parsing 32,000 unclosed blocks',
+      baseline: '32,000 closed ones',
+    },
+  );
   // And each unclosed block names the line it opens on (the innermost is reported where the file ends).
   const parsed = parseStudyFile('study "s" {\n  judge "a" {\n  judge "b" {\n');
   assert.deepEqual(

@@ -149,25 +149,34 @@ test('a concurrency that is not a whole number ≥ 1 is refused in a sentence', 
   }
 });
 
-test('throughput: 200 jobs of 50 ms at concurrency 16, against the bound 200 × 0.05 / 16 s', async (t) => {
+test('throughput: 200 jobs of 50 ms at concurrency 16 keep 16 requests in flight until the queue runs dry', async (t) => {
   const s = await server({ respond: () => ({ content: 'ok', latencyMs: 50 }) });
   const client = createChatClient({ baseURL: s.baseURL, apiKey: 'key' });
+  // How many other jobs were running when each one started.
+  let running = 0;
+  let others: number[] = [];
   const run = async (job: number, signal: AbortSignal) => {
-    await client.complete({ model: 'm', messages: [{ role: 'user', content: `${job}` }] }, signal);
+    others.push(running++);
+    try {
+      await client.complete({ model: 'm', messages: [{ role: 'user', content: `${job}` }] }, signal);
+    } finally {
+      running--;
+    }
   };
   // Warm up: the 16 connections opened and the code paths compiled, as in a long judge run.
   await runJobs(range(32), { concurrency: 16, run });
+  others = [];
   const started = performance.now();
-  const outcome = await runJobs(range(200), {
-    concurrency: 16,
-    run,
-  });
+  const outcome = await runJobs(range(200), { concurrency: 16, run });
   const wallSeconds = (performance.now() - started) / 1000;
   const boundSeconds = (200 * 0.05) / 16;
+  // How close the wall time comes to the bound is `npm run bench`'s to report (tests assert no clock).
   t.diagnostic(
     `wall ${wallSeconds.toFixed(3)} s, bound ${boundSeconds.toFixed(3)} s, bound/wall ${(boundSeconds / wallSeconds).toFixed(2)}`,
   );
   assert.equal(outcome.done, 200);
   assert.equal(s.maxInFlight(), 16);
-  assert.ok(boundSeconds / wallSeconds > 0.5, `bound/wall ${(boundSeconds / wallSeconds).toFixed(2)}`);
+  // The first 16 start together; every later one takes the slot a finished job left, at once (not in batches).
+  assert.deepEqual(others.slice(0, 16), range(16));
+  assert.deepEqual(new Set(others.slice(16)), new Set([15]));
 });

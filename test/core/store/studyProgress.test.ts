@@ -8,6 +8,7 @@ import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
 import { StoreError, StudyDatabase } from '../../../core/store/studyDatabase.ts';
 import { studyProgress } from '../../../core/store/studyProgress.ts';
+import { assertCostWithin } from '../../growth.ts';
 import { nativeDir, scratchDir } from '../../helpers.ts';
 
 const nativeBinding = locateNativeBinding(nativeDir);
@@ -133,7 +134,7 @@ test('a retracted (undone) judgment is not a current label', () => {
   database.close();
 });
 
-test('a million pairs with 1.24 million judgments are counted in well under a second', () => {
+test('a million pairs with 1.24 million judgments are counted in one pass', (t) => {
   const database = openStudies();
   const pairs = 1_000_000;
   addPairs(database, 's', pairs);
@@ -153,10 +154,7 @@ test('a million pairs with 1.24 million judgments are counted in well under a se
       SELECT p.id, a.id, 0, '2026-01-02T00:00:00.000Z', 'manual' FROM pair AS p, annotator AS a
       WHERE a.name = 'bob' AND p.id % 5 = 4;
   `);
-  const started = performance.now();
   const progress = studyProgress(database, 's');
-  const elapsed = performance.now() - started;
-  console.log(`studyProgress on ${pairs.toLocaleString('en-US')} pairs: ${elapsed.toFixed(0)} ms`);
   assert.equal(progress.pairs, pairs);
   assert.equal(rows(database, 'judgment'), 1_240_000);
   assert.equal(progress.judgedByAnyone, pairs * 0.8);
@@ -171,6 +169,15 @@ test('a million pairs with 1.24 million judgments are counted in well under a se
     ],
   );
   assert.deepEqual(judgedCounts(database, 's'), viewCounts(database, 's'));
-  assert.ok(elapsed < 1000, `took ${elapsed.toFixed(0)} ms`);
+  // The count is one pass over the judgments, grouped by pair: against one bare scan of them (measured: 6–7 times
+  // that), it may not cost many times more, as a query per annotator or per pair would.
+  const scanJudgments = database.db.prepare('SELECT sum(annotator_id) FROM judgment');
+  const cost = assertCostWithin(
+    () => studyProgress(database, 's'),
+    () => scanJudgments.pluck().get(),
+    20,
+    { work: 'studyProgress', baseline: 'one scan of the judgments' },
+  );
+  t.diagnostic(`studyProgress ${cost.workMs.toFixed(0)} ms, one scan ${cost.baselineMs.toFixed(0)} ms`);
   database.close();
 });

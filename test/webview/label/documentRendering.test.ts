@@ -405,45 +405,72 @@ test('highlightDom: a 500 KB document (one text node, or a 5,000-row table) in o
       const { highlightDom } = (window as unknown as TestWindow).documentRendering;
       const terms = ['germany', 'gold', 'medals', 'beijing', '12', 'france', 'olympics', 'nowhere'];
       const excluded = ['2008 Olympics', 'Italy'];
-      const plain = document.createElement('pre');
-      plain.textContent = sentence.repeat(repeats);
-      document.body.append(plain);
-      let start = performance.now();
-      highlightDom(plain, terms, excluded);
-      const plainMs = performance.now() - start;
-      const plainMarks = plain.querySelectorAll('mark.term').length;
-      const plainExcluded = plain.querySelectorAll('mark.excluded').length;
-      const plainBytes = plain.textContent!.length;
-      plain.remove();
-
-      const table = document.createElement('table');
+      const plainRun = (count: number) => {
+        const plain = document.createElement('pre');
+        plain.textContent = sentence.repeat(count);
+        document.body.append(plain);
+        const start = performance.now();
+        highlightDom(plain, terms, excluded);
+        const ms = performance.now() - start;
+        const result = {
+          ms,
+          marks: plain.querySelectorAll('mark.term').length,
+          excluded: plain.querySelectorAll('mark.excluded').length,
+          bytes: plain.textContent!.length,
+        };
+        plain.remove();
+        return result;
+      };
       const rowText = sentence.split(' ').slice(0, 10);
-      for (let r = 0; r < 5000; r++) {
-        const row = table.insertRow();
-        for (let c = 0; c < 5; c++) row.insertCell().textContent = `${rowText[c * 2]} ${rowText[c * 2 + 1]}`;
+      const tableRun = (rows: number) => {
+        const table = document.createElement('table');
+        for (let r = 0; r < rows; r++) {
+          const row = table.insertRow();
+          for (let c = 0; c < 5; c++) row.insertCell().textContent = `${rowText[c * 2]} ${rowText[c * 2 + 1]}`;
+        }
+        document.body.append(table);
+        const start = performance.now();
+        highlightDom(table, terms, excluded);
+        const ms = performance.now() - start;
+        const result = { ms, marks: table.querySelectorAll('mark').length };
+        table.remove();
+        return result;
+      };
+      // Each size's best of three, interleaved with a sixteenth of it: the ratio says whether the pass is linear.
+      const best = <T extends { ms: number }>(run: () => T, previous?: T): T => {
+        const next = run();
+        return previous === undefined || next.ms < previous.ms ? next : previous;
+      };
+      let plain: ReturnType<typeof plainRun> | undefined;
+      let plainPart: ReturnType<typeof plainRun> | undefined;
+      let table: ReturnType<typeof tableRun> | undefined;
+      let tablePart: ReturnType<typeof tableRun> | undefined;
+      for (let i = 0; i < 3; i++) {
+        plainPart = best(() => plainRun(Math.ceil(repeats / 16)), plainPart);
+        plain = best(() => plainRun(repeats), plain);
+        tablePart = best(() => tableRun(5000 / 16), tablePart);
+        table = best(() => tableRun(5000), table);
       }
-      document.body.append(table);
-      const tableBytes = table.textContent!.length;
-      start = performance.now();
-      highlightDom(table, terms, excluded);
-      const tableMs = performance.now() - start;
-      const tableMarks = table.querySelectorAll('mark').length;
-      table.remove();
-      return { plainMs, plainMarks, plainExcluded, plainBytes, tableMs, tableMarks, tableBytes };
+      return { plain: plain!, plainPart: plainPart!, table: table!, tablePart: tablePart! };
     },
     { sentence, repeats },
   );
+  const { plain, plainPart, table, tablePart } = measured;
   console.log(
-    `highlightDom: ${(measured.plainBytes / 1024).toFixed(0)} KB text in ${measured.plainMs.toFixed(0)} ms, ` +
-      `25,000-cell table in ${measured.tableMs.toFixed(0)} ms`,
+    `highlightDom: ${(plain.bytes / 1024).toFixed(0)} KB text in ${plain.ms.toFixed(0)} ms ` +
+      `(a sixteenth in ${plainPart.ms.toFixed(0)} ms), 25,000-cell table in ${table.ms.toFixed(0)} ms ` +
+      `(a sixteenth in ${tablePart.ms.toFixed(0)} ms)`,
   );
   // Per sentence: germany, 12, gold, medals, beijing, france (terms) and "2008 Olympics", Italy (excluded).
-  assert.equal(measured.plainMarks, 6 * repeats);
-  assert.equal(measured.plainExcluded, 2 * repeats);
+  assert.equal(plain.marks, 6 * repeats);
+  assert.equal(plain.excluded, 2 * repeats);
   // Per row: "Germany won" "12 gold" "medals at" "the 2008" "Olympics in" → germany, 12, gold, medals, olympics.
-  assert.equal(measured.tableMarks, 5 * 5000);
-  assert.ok(measured.plainMs < 2000, `500 KB of text took ${measured.plainMs} ms`);
-  assert.ok(measured.tableMs < 2000, `the table took ${measured.tableMs} ms`);
+  assert.equal(table.marks, 5 * 5000);
+  // No clock limit (tests assert none): 16 times the text may not take much more than 16 times as long (measured:
+  // about 20 times) — a pass that rescans what it has marked grows with the square (256 times); the bound is 16^1.5.
+  const bound = 16 ** 1.5;
+  assert.ok(plain.ms <= bound * Math.max(plainPart.ms, 1), `text: ${plainPart.ms} ms → ${plain.ms} ms`);
+  assert.ok(table.ms <= bound * Math.max(tablePart.ms, 1), `table: ${tablePart.ms} ms → ${table.ms} ms`);
 });
 
 /** Mounts <DocumentBody> in a fresh container of the strict page and returns what it shows. */
@@ -618,7 +645,6 @@ test('DocumentBody: a 500 KB plain document and a 2,000-row HTML table shown in 
   console.log(
     `DocumentBody: 500 KB plain in ${plainMs} ms; "Show all 2000 rows" in ${tableMs} ms (round trips included)`,
   );
-  assert.ok(plainMs < 3000 && tableMs < 3000);
 });
 
 test('nothing in this file reached the remote server, broke the CSP or logged an error', async () => {
