@@ -153,7 +153,7 @@ export function workbenchTest(
       await (options.open.text === undefined
         ? page.locator('.tabs-container .tab', { hasText: options.open.file })
         : page.locator('.editor-instance .view-lines', { hasText: options.open.text })
-      ).waitFor({ timeout: 10_000 });
+      ).waitFor({ timeout: 30_000 });
       t.diagnostic(`workbench ready with ${options.open.file} in ${Date.now() - started} ms`);
 
       await body({ page, server, scratch, folder }, t);
