@@ -67,6 +67,7 @@ if (endToEnd.length > 0) {
   // test's time limit has to cover it.
   step('code-server for the end-to-end tests', process.execPath, [join(root, 'scripts', 'ensureCodeServer.ts')]);
   const title = `end-to-end tests (${endToEnd.length} files, one at a time)`;
-  failed ||= step(title, process.execPath, ['--test', '--test-concurrency=1', ...endToEnd], true);
+  const status = step(title, process.execPath, ['--test', '--test-concurrency=1', ...endToEnd], true);
+  failed ||= status;
 }
 process.exit(failed);

@@ -5,7 +5,7 @@ import { parseStudyFile } from '../../core/dsl/index.ts';
 import { type DocumentLines, IncrementalLint, type LineChange } from '../../core/lint/incrementalLint.ts';
 import { lintText } from '../../core/lint/lintText.ts';
 import { lintRecordText } from '../../core/lint/records/lintRecordText.ts';
-import { assertCostWithin } from '../growth.ts';
+import { assertCostWithin } from '../costCheck.ts';
 
 function documentOf(text: string): DocumentLines {
   const lines = text.split('\n');

@@ -8,7 +8,7 @@ import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
 import { StoreError, StudyDatabase } from '../../../core/store/studyDatabase.ts';
 import { studyProgress } from '../../../core/store/studyProgress.ts';
-import { assertCostWithin } from '../../growth.ts';
+import { assertCostWithin } from '../../costCheck.ts';
 import { nativeDir, scratchDir } from '../../helpers.ts';
 
 const nativeBinding = locateNativeBinding(nativeDir);

@@ -97,7 +97,7 @@ export const fileReaderFuzz: FuzzTarget = {
             writeFileSync(path, input.file);
             await readAll(path, input, judged);
           }),
-          fuzzParameters(3, fileReaderRuns, 30_000),
+          fuzzParameters(3, fileReaderRuns),
         ),
       );
     } finally {

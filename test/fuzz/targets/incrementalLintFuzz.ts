@@ -55,7 +55,7 @@ export const incrementalLintFuzz: FuzzTarget = {
           fc.array(step, { minLength: 1, maxLength: 6 }),
           (start, declared, withStudy, steps) => editAndCompare(recorder, start, declared, withStudy, steps),
         ),
-        fuzzParameters(2, incrementalLintRuns, 30_000),
+        fuzzParameters(2, incrementalLintRuns),
       ),
     );
     return recorder.report();

@@ -25,7 +25,7 @@ export const lintTextFuzz: FuzzTarget = {
           fc.boolean(),
           (text, forced, withStudy) => lintOnce(recorder, text, forced, withStudy),
         ),
-        fuzzParameters(1, lintTextRuns, 40_000),
+        fuzzParameters(1, lintTextRuns),
       ),
     );
     return recorder.report();

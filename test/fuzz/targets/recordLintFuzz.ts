@@ -75,7 +75,7 @@ export const recordLintFuzz: FuzzTarget = {
           }
           checkLintRanges(text, result.diagnostics, 'line-column');
         }),
-        fuzzParameters(4, recordLintRuns, 30_000),
+        fuzzParameters(4, recordLintRuns),
       ),
     );
     return recorder.report();

@@ -284,7 +284,7 @@ export const studyFileFuzz: FuzzTarget = {
     await recorder.property('broken sketches and generated studies', () =>
       fc.assert(
         fc.property(brokenStudy(300, 6), probe, (text, at) => studyLaws(recorder, 'broken study files', text, at)),
-        fuzzParameters(5, smallStudyRuns, 40_000),
+        fuzzParameters(5, smallStudyRuns),
       ),
     );
     await recorder.property('nests up to 10,000 deep', () =>
@@ -292,13 +292,13 @@ export const studyFileFuzz: FuzzTarget = {
         fc.property(fc.oneof(deeplyNestedStudy, brokenStudy(10_000, 3)), probe, (text, at) =>
           studyLaws(recorder, 'deeply nested study files', text, at),
         ),
-        fuzzParameters(6, deepStudyRuns, 20_000),
+        fuzzParameters(6, deepStudyRuns),
       ),
     );
     await recorder.property('huge tokens and thousands of lines', () =>
       fc.assert(
         fc.property(bigStudy, probe, (text, at) => studyLaws(recorder, 'huge study files', text, at)),
-        fuzzParameters(7, bigStudyRuns, 20_000),
+        fuzzParameters(7, bigStudyRuns),
       ),
     );
     return recorder.report();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertCostWithin } from '../../../../growth.ts';
+import { assertCostWithin } from '../../../../costCheck.ts';
 import { findings, where } from '../recordLintHelpers.ts';
 
 test('a document twice in one ranking is an error on the second, pointing at the first', () => {
