@@ -24,9 +24,14 @@ function wholeNumber(text: string, option: string, min: number, max: number): nu
   return value;
 }
 
-const shown = (value: number | null): string => (value === null ? '—' : value.toFixed(4));
+/** Four decimals; a value that rounds to zero is 0.0000, never -0.0000 (κ of chance agreement can be -2e-16). */
+const fixed = (value: number): string => {
+  const text = value.toFixed(4);
+  return text === '-0.0000' ? '0.0000' : text;
+};
+const shown = (value: number | null): string => (value === null ? '—' : fixed(value));
 const interval = (ci: Interval | null | undefined): string =>
-  ci === undefined ? '' : ci === null ? '  [—]' : `  [${ci[0].toFixed(4)}, ${ci[1].toFixed(4)}]`;
+  ci === undefined ? '' : ci === null ? '  [—]' : `  [${fixed(ci[0])}, ${fixed(ci[1])}]`;
 
 /** The statistics as text (one block; the binary block uses it again). */
 function statisticsText(s: AgreementStatistics): string {

@@ -15,13 +15,13 @@ export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'write qrels from a label source, every judgment with provenance (JSONL), or the long-format label file',
   usage:
-    `qrels-studio export STUDY.assess [--name STUDY] [--qrels OUT --from ${sources}] [--jsonl OUT] [--labels OUT]\n` +
+    `qrels-studio export STUDY.assess [--name STUDY] [--qrels OUT --from ${sources}]... [--jsonl OUT] [--labels OUT]\n` +
     '       qrels-studio export REVIEW.assess [--name REVIEW] [--review OUT] [--summary [--json]]',
   async run(args, context) {
     let studyArg: string | undefined;
     let name: string | undefined;
     const outputs: { kind: 'qrels' | 'jsonl' | 'labels'; file: string }[] = [];
-    let from: string | undefined;
+    const froms: string[] = [];
     let reviewOut: string | undefined;
     let summary = false;
     let json = false;
@@ -41,7 +41,7 @@ export const exportCommand: CliCommand = {
           kind: arg.slice(2) as 'qrels' | 'jsonl' | 'labels',
           file: optionValue(args, i++, 'an output file'),
         });
-      } else if (arg === '--from') from = optionValue(args, i++, `a label source (${sources})`);
+      } else if (arg === '--from') froms.push(optionValue(args, i++, `a label source (${sources})`));
       else if (arg === '--name') name = optionValue(args, i++, 'a study name');
       else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`);
       else if (studyArg === undefined) studyArg = arg;
@@ -54,16 +54,27 @@ export const exportCommand: CliCommand = {
       return exportReview(studyArg, name, { reviewOut, summary, json }, context);
     }
     if (outputs.length === 0) throw new UsageError('nothing to export: give --qrels OUT, --jsonl OUT or --labels OUT');
-    if (outputs.some((o) => o.kind === 'qrels') && from === undefined) {
+    // One --from serves every --qrels; several pair with the --qrels outputs in order (`--qrels a --from majority
+    // --qrels b --from adjudicated`).
+    const qrelsOutputs = outputs.filter((o) => o.kind === 'qrels');
+    if (qrelsOutputs.length > 0 && froms.length === 0) {
       throw new UsageError(`--qrels needs --from SOURCE (${sources})`);
     }
+    if (froms.length > 1 && froms.length !== qrelsOutputs.length) {
+      throw new UsageError(
+        `${froms.length} --from options for ${qrelsOutputs.length} --qrels outputs: give one --from for all, or one per --qrels`,
+      );
+    }
+    const fromOf = (output: (typeof outputs)[number]) =>
+      froms[Math.min(qrelsOutputs.indexOf(output), froms.length - 1)]!;
     const { study, database } = await openStudyDatabase(studyArg, name, context);
     try {
       const studyId = database.studyId(study.name);
       for (const output of outputs) {
         const file = resolve(context.cwd, output.file);
         if (output.kind === 'qrels') {
-          const lines = await exportQrels(database.db, studyId, from!, file);
+          const from = fromOf(output);
+          const lines = await exportQrels(database.db, studyId, from, file);
           context.stdout(`${output.file}: ${lines} judgments (${from})\n`);
         } else if (output.kind === 'jsonl') {
           context.stdout(

@@ -173,16 +173,18 @@ function statistics(data: ReliabilityData, options: AgreementOptions, notes: str
   const cohen: CohenPair[] = pairs.map(([a, b], i) => {
     const name = `cohen ${data.annotators[a]!.name}–${data.annotators[b]!.name}`;
     const kappa = computed.kappas[i]!;
-    // One note per pair: the three weightings are undefined for the same reason.
+    // One note per pair when the three weightings are undefined for the same reason (no shared unit, one category).
     const unweighted = note(name, kappa.unweighted);
+    const weighted = (w: 'linear' | 'quadratic') =>
+      unweighted === null ? kappa[w].value : note(`${name} (${w})`, kappa[w]);
     return {
       a: data.annotators[a]!.name,
       b: data.annotators[b]!.name,
       kind: pairKind(data.annotators[a]!, data.annotators[b]!),
       n: sharedUnits(everyone, a, b),
       unweighted,
-      linear: kappa.linear.value,
-      quadratic: kappa.quadratic.value,
+      linear: weighted('linear'),
+      quadratic: weighted('quadratic'),
       percent_agreement: pairPercent(everyone, a, b, everyone.counts).value,
     };
   });
@@ -212,7 +214,21 @@ function statistics(data: ReliabilityData, options: AgreementOptions, notes: str
     notes,
   };
   const samples = options.bootstrap ?? 0;
-  if (samples > 0) result.ci = intervals(scoped, everyone, pairs, data, samples, options);
+  if (samples > 0) {
+    const ci = intervals(scoped, everyone, pairs, data, samples, options);
+    result.ci = ci;
+    const noInterval = (what: string, value: number | null, interval: Interval | null) => {
+      if (value !== null && interval === null) {
+        notes.push(`${what} has no bootstrap interval: fewer than half of the ${samples} resamples of units define it`);
+      }
+    };
+    noInterval('percent_agreement', result.percent_agreement, ci.percent_agreement);
+    for (const level of alphaLevels) noInterval(`krippendorff.${level}`, krippendorff[level], ci.krippendorff[level]);
+    noInterval('fleiss.kappa', result.fleiss.kappa, ci.fleiss);
+    ci.cohen.forEach((pair, i) => {
+      for (const w of kappaWeightings) noInterval(`cohen ${pair.a}–${pair.b} (${w})`, cohen[i]![w], pair[w]);
+    });
+  }
   return result;
 }
 

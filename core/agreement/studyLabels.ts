@@ -5,9 +5,23 @@ import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { type AnnotatorKind, ReliabilityBuilder, type ReliabilityData } from './reliabilityData.ts';
 
 /**
+ * An LLM judge's labels where it has no judgment of the pair: its latest parsed suggestion of each pair (what the
+ * Label view shows; a judge run again replaces what it said before). The rows of `suggestion`, as `sg`.
+ */
+export const judgeSuggestionsWithoutJudgment = `
+  SELECT sg.* FROM suggestion AS sg
+  WHERE sg.label IS NOT NULL
+    AND NOT EXISTS (
+      SELECT 1 FROM suggestion AS later
+      WHERE later.pair_id = sg.pair_id AND later.annotator_id = sg.annotator_id
+        AND (later.created_at > sg.created_at OR (later.created_at = sg.created_at AND later.id > sg.id)))
+    AND NOT EXISTS (
+      SELECT 1 FROM current_judgment AS cj WHERE cj.pair_id = sg.pair_id AND cj.annotator_id = sg.annotator_id)`;
+
+/**
  * The current labels of the study's pairs, in the order they were given (the order the trend replays them in): each
- * annotator's current judgment, and each LLM judge's latest parsed suggestion (what the Label view shows; a judge
- * run again replaces what it said before) where that judge has no judgment of the pair (imported LLM labels).
+ * annotator's current judgment, and each LLM judge's latest parsed suggestion where that judge has no judgment of
+ * the pair (judgments of a judge are imported LLM labels).
  */
 export function studyLabelRows(
   db: SqliteDatabase,
@@ -21,15 +35,9 @@ export function studyLabelRows(
        WHERE p.study_id = @study AND j.source != 'adjudicated'
        UNION ALL
        SELECT p.qid, p.docid, a.name, a.kind, sg.label, sg.created_at AS at, sg.id AS row, 1 AS suggested
-       FROM suggestion AS sg
+       FROM (${judgeSuggestionsWithoutJudgment}) AS sg
        JOIN pair AS p ON p.id = sg.pair_id JOIN annotator AS a ON a.id = sg.annotator_id
-       WHERE p.study_id = @study AND sg.label IS NOT NULL
-         AND NOT EXISTS (
-           SELECT 1 FROM suggestion AS later
-           WHERE later.pair_id = sg.pair_id AND later.annotator_id = sg.annotator_id
-             AND (later.created_at > sg.created_at OR (later.created_at = sg.created_at AND later.id > sg.id)))
-         AND NOT EXISTS (
-           SELECT 1 FROM current_judgment AS cj WHERE cj.pair_id = sg.pair_id AND cj.annotator_id = sg.annotator_id)
+       WHERE p.study_id = @study
        ORDER BY at, suggested, row`,
     )
     .raw()

@@ -1,12 +1,14 @@
 // What leaves a task database as files: a qrels file from one label source, every judgment with its provenance as
 // JSONL (history included), and the long-format label file (`query_id,doc_id,annotator,label,…`: each annotator's
-// current label of each pair, adjudications included with source `adjudicated`) that `import --labels` merges and
-// `agree` reads — one row per pair and annotator, as agreement needs (`agree` leaves the adjudicated rows out).
+// current label of each pair, adjudications included with source `adjudicated`, LLM judges' suggestions with source
+// `suggestion`) that `import --labels` merges and `agree` reads — one row per pair and annotator, as agreement needs
+// (`agree` leaves the adjudicated rows out).
 // Written to a temporary file next to the target and renamed into place, so a reader never sees half a file and a
 // failed export leaves the old one.
 
 import { once } from 'node:events';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
+import { judgeSuggestionsWithoutJudgment } from '../agreement/studyLabels.ts';
 import { findLabelSource } from './labelSources.ts';
 import type { SqliteDatabase } from './sqliteDatabase.ts';
 import { StoreError } from './studyDatabase.ts';
@@ -99,16 +101,13 @@ export function exportQrels(db: SqliteDatabase, studyId: number, from: string, f
   );
 }
 
-/**
- * Every judgment of the study but the retracted (undone) ones — an undone label does not leave the database — or,
- * with `currentOnly`, each annotator's current one per pair.
- */
-function judgments(db: SqliteDatabase, studyId: number, currentOnly = false): IterableIterator<JudgmentRow> {
+/** Every judgment of the study but the retracted (undone) ones: an undone label does not leave the database. */
+function judgments(db: SqliteDatabase, studyId: number): IterableIterator<JudgmentRow> {
   return db
     .prepare(
       `SELECT p.qid, p.docid, a.name AS annotator, j.label, j.created_at, j.source, j.rationale, j.shown_label,
          EXISTS (SELECT 1 FROM current_judgment AS c WHERE c.id = j.id) AS current
-       FROM ${currentOnly ? 'current_judgment' : 'judgment'} AS j
+       FROM judgment AS j
        JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
        WHERE p.study_id = ? AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
        ORDER BY p.qid, p.docid, a.name, j.created_at, j.id`,
@@ -116,7 +115,6 @@ function judgments(db: SqliteDatabase, studyId: number, currentOnly = false): It
     .iterate(studyId) as IterableIterator<JudgmentRow>;
 }
 
-/** Every judgment (history included, undone ones left out) as one JSON object per line, with its provenance. */
 export function exportJudgmentsJsonl(db: SqliteDatabase, studyId: number, file: string): Promise<number> {
   return writeAtomically(
     file,
@@ -145,15 +143,31 @@ function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** Each annotator's current label of each pair as a row of the long-format label file (header first). */
+/**
+ * Each annotator's current label of each pair as a row of the long-format label file (header first), and each LLM
+ * judge's latest parsed suggestion of a pair it has no judgment of (source `suggestion`, its rationale kept): the
+ * labels `agree STUDY` reads, so `agree` on the file gives the same numbers.
+ */
 export function exportLabels(db: SqliteDatabase, studyId: number, file: string): Promise<number> {
+  const rows = db
+    .prepare(
+      `SELECT p.qid, p.docid, a.name, j.label, j.created_at, j.source, j.rationale, j.shown_label
+       FROM current_judgment AS j JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
+       WHERE p.study_id = @study
+       UNION ALL
+       SELECT p.qid, p.docid, a.name, sg.label, sg.created_at, 'suggestion', sg.rationale, NULL
+       FROM (${judgeSuggestionsWithoutJudgment}) AS sg
+       JOIN pair AS p ON p.id = sg.pair_id JOIN annotator AS a ON a.id = sg.annotator_id
+       WHERE p.study_id = @study
+       ORDER BY 1, 2, 3, 5`,
+    )
+    .raw()
+    .iterate({ study: studyId }) as IterableIterator<(string | number | null)[]>;
   return writeAtomically(
     file,
     (function* () {
       yield `${labelFileColumns.join(',')}\n`;
-      for (const j of judgments(db, studyId, true)) {
-        yield `${[j.qid, j.docid, j.annotator, j.label, j.created_at, j.source, j.rationale, j.shown_label].map(csvField).join(',')}\n`;
-      }
+      for (const row of rows) yield `${row.map(csvField).join(',')}\n`;
     })(),
   ).then((lines) => lines - 1);
 }

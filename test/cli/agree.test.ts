@@ -157,6 +157,17 @@ test('degenerate inputs: null with a note, never NaN', () => {
   assert.doesNotMatch(text.stdout, /NaN/);
   assert.match(text.stdout, /Krippendorff's α nominal\s+—/);
   assert.match(text.stdout, /notes:\n {2}- krippendorff\.nominal is undefined/);
+  // κ of agreement at chance level comes out as −2.2e−16 in floating point: the text shows 0.0000, not −0.0000.
+  writeFileSync(
+    join(root, 'chance.csv'),
+    labelFile([
+      [2, 1, 0],
+      [2, 2, 1],
+    ]),
+  );
+  const chance = cli(root, 'agree', 'chance.csv');
+  assert.match(chance.stdout, /^\s+c1\s+c2\s+human-human\s+3\s+0\.0000\s/m);
+  assert.doesNotMatch(chance.stdout, /-0\.0000/);
 });
 
 test('bad label files: positioned errors, both lines for a unit labelled twice by one annotator', () => {
@@ -252,6 +263,31 @@ test('export --labels writes each current label once (a change of mind, an adjud
   assert.equal(study.cohen[0].percent_agreement, 0.75, 'alice now agrees with bob on q1/d2');
 
   assert.equal(cli(root, 'export', 'wqt.assess', '--labels', 'labels.csv', '--jsonl', 'all.jsonl').status, 0);
+  // Two qrels files from two sources in one run: each --from goes with its --qrels.
+  const two = cli(
+    root,
+    'export',
+    'wqt.assess',
+    ...['--qrels', 'maj.qrels', '--from', 'majority'],
+    '--qrels',
+    'adj.qrels',
+    '--from',
+    'adjudicated',
+  );
+  assert.equal(two.stdout, 'maj.qrels: 4 judgments (majority)\nadj.qrels: 1 judgments (adjudicated)\n', two.stderr);
+  assert.equal(readFileSync(join(root, 'adj.qrels'), 'utf8'), 'q1 0 d2 1\n');
+  const three = cli(
+    root,
+    'export',
+    'wqt.assess',
+    ...['--qrels', 'a', '--qrels', 'b', '--qrels', 'c'],
+    '--from',
+    'majority',
+    '--from',
+    'adjudicated',
+  );
+  assert.equal(three.status, 2);
+  assert.match(three.stderr, /2 --from options for 3 --qrels outputs: give one --from for all, or one per --qrels/);
   const rows = readFileSync(join(root, 'labels.csv'), 'utf8').trim().split('\n').slice(1);
   assert.equal(rows.length, 13, '4 pairs × 3 annotators, and the adjudication');
   assert.deepEqual(

@@ -152,6 +152,37 @@ test('an endpoint that is not approved is refused before any request; --allow-en
   assert.match(again.stdout, /^votes: 4 of 4 \(0 asked, 4 from the cache\)$/m);
 });
 
+test("a judge's suggestions are its labels: export --labels writes them, and agree on the file equals agree on the study", async (t) => {
+  const server = await labelServer();
+  t.after(() => server.close());
+  const root = workspace(`judge "judge-z" { endpoint "${server.baseURL}" }`);
+  const env = environment(scratchDir());
+  const judged = await cli(['judge', 'wqt.assess', '--allow-endpoint', server.baseURL], root, env);
+  assert.equal(judged.status, 0, judged.stderr);
+  // The judge said d % 3 for d1…d4: 1 2 0 1; alice says 1 2 1 1.
+  writeFileSync(join(root, 'alice.qrels'), 'q1 0 d1 1\nq1 0 d2 2\nq2 0 d3 1\nq2 0 d4 1\n');
+  const imported = runCliProcess(['import', 'wqt.assess', '--qrels', 'alice.qrels', '--annotator', 'alice'], {
+    cwd: root,
+  });
+  assert.equal(imported.status, 0, imported.stderr);
+  const exported = runCliProcess(['export', 'wqt.assess', '--labels', 'labels.csv'], { cwd: root });
+  assert.equal(exported.status, 0, exported.stderr);
+  assert.equal(exported.stdout, 'labels.csv: 8 judgments (label file)\n');
+  const rows = readFileSync(join(root, 'labels.csv'), 'utf8').trim().split('\n');
+  assert.match(rows[2]!, /^q1,d1,llm:judge-z@[0-9a-f]{8},1,[\d-]+T[\d:.]+Z,suggestion,because,$/);
+  const agree = (file: string) => {
+    const run = runCliProcess(['agree', file, '--json'], { cwd: root });
+    assert.equal(run.status, 0, run.stderr);
+    return JSON.parse(run.stdout);
+  };
+  const study = agree('wqt.assess');
+  const fromFile = agree('labels.csv');
+  assert.equal(study.cohen.length, 1, 'alice and the judge');
+  assert.equal(study.cohen[0].n, 4);
+  assert.equal(study.cohen[0].percent_agreement, 0.75);
+  assert.deepEqual(fromFile.cohen, study.cohen);
+});
+
 test('an endpoint approved in the store (as VS Code approves it) needs no flag; OPENAI_BASE_URL fills a missing endpoint', async (t) => {
   const server = await labelServer();
   t.after(() => server.close());

@@ -2,5 +2,9 @@
 // number).
 export type StatisticValue = { value: number; reason?: undefined } | { value: null; reason: string };
 
-export const defined = (value: number): StatisticValue => ({ value });
 export const undefinedBecause = (reason: string): StatisticValue => ({ value: null, reason });
+/** A computed value; one that is not a finite number (labels so large their squares overflow) is undefined. */
+export const defined = (value: number): StatisticValue =>
+  Number.isFinite(value)
+    ? { value }
+    : undefinedBecause('the arithmetic overflowed: the label values are too large to compute it');

@@ -234,7 +234,20 @@ test('degenerate inputs: null with the reason, never NaN', () => {
   assert.equal(negativeRatio.krippendorff.ratio, null);
   assert.ok(negativeRatio.krippendorff.interval !== null);
 
-  for (const summary of [oneCoder, sameCategory, disjoint, negativeRatio]) {
+  // Labels so large that their squared differences overflow: undefined with the reason, not NaN or Infinity.
+  const huge = summariseAgreement(
+    fromRows([
+      [0, 1e200, 0],
+      [1e200, 1e200, 0],
+    ]),
+  );
+  assert.equal(huge.krippendorff.interval, null);
+  assert.ok(huge.krippendorff.nominal !== null);
+  assert.ok(
+    huge.notes.some((n) => /krippendorff.interval is undefined: the arithmetic overflowed: the label values/.test(n)),
+  );
+
+  for (const summary of [oneCoder, sameCategory, disjoint, negativeRatio, huge]) {
     assert.ok(!JSON.stringify(summary).includes('NaN'));
     assert.ok(!/NaN|Infinity/.test(JSON.stringify(summary, (_k, v) => (typeof v === 'number' ? String(v) : v))));
   }
@@ -297,6 +310,24 @@ test('bootstrap intervals over units: the same seed gives the same interval, ano
   assert.equal(a.ci!.samples, 500);
   assert.equal(a.ci!.level, 0.95);
   assert.deepEqual(quantile([1, 2, 3, 4], 0.5), 2.5);
+});
+
+test('a defined statistic without a bootstrap interval says why in the notes', () => {
+  // Two coders share two units (1/1 and 2/2: κ = 1); a resample of the 10 units holds both in only 41 % of draws,
+  // and κ of one shared unit (or none) is undefined.
+  const data = fromRows([
+    [1, 2, 1, 1, 1, 1, 1, 1, 1, 1],
+    [1, 2, null, null, null, null, null, null, null, null],
+  ]);
+  const summary = summariseAgreement(data, { bootstrap: 400, seed: 7 });
+  assert.equal(summary.cohen[0]!.unweighted, 1);
+  assert.equal(summary.ci!.cohen[0]!.unweighted, null);
+  assert.ok(
+    summary.notes.includes(
+      'cohen coder1–coder2 (unweighted) has no bootstrap interval: fewer than half of the 400 resamples of units define it',
+    ),
+    summary.notes.join('\n'),
+  );
 });
 
 test('a unit labelled twice by one annotator is an error naming both lines', () => {
