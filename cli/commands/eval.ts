@@ -1,11 +1,19 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readQrels } from '../../core/formats/trecQrels.ts';
 import { type EvaluationOptions, evaluateRunFile, type RunEvaluation } from '../../core/metrics/evaluate.ts';
+import { instructionMeasures } from '../../core/metrics/instruction/registry.ts';
+import { writeMaxpRun } from '../../core/metrics/maxpRun.ts';
 import { MeasureSpecError, selectMeasures } from '../../core/metrics/measureSelection.ts';
+import { compareRunEvaluations } from '../../core/metrics/runComparison.ts';
 import { evaluationJson, formatTrecEvalText } from '../../core/metrics/trecEvalOutput.ts';
 import { type CliCommand, UsageError } from '../cliContext.ts';
 import {
+  comparisonText,
   evaluateInstructionRuns,
   type InstructionArguments,
+  instructionOnlyOptions,
   instructionUsage,
   isInstructionEvaluation,
   parseInstructionOption,
@@ -89,14 +97,30 @@ export const evalCommand: CliCommand = {
     instructionUsage,
   async run(args, context) {
     const parsed = parseEvalArguments(args);
-    if (isInstructionEvaluation(parsed.measureSpecs)) return evaluateInstructionRuns(parsed, context);
-    let selection: ReturnType<typeof selectMeasures>;
-    try {
-      selection = selectMeasures(parsed.measureSpecs);
-    } catch (error) {
-      if (error instanceof MeasureSpecError) throw new UsageError(error.message);
-      throw error;
+    const select = (specs: readonly string[]): ReturnType<typeof selectMeasures> => {
+      try {
+        return selectMeasures(specs);
+      } catch (error) {
+        if (!(error instanceof MeasureSpecError)) throw error;
+        const instructionNames = instructionMeasures.map((m) => m.name).join(', ');
+        throw new UsageError(
+          error.message.startsWith('unknown measure')
+            ? `${error.message}; and the instruction-following ${instructionNames}`
+            : error.message,
+        );
+      }
+    };
+    if (isInstructionEvaluation(parsed.measureSpecs, select)) return evaluateInstructionRuns(parsed, context);
+    const unread = instructionOnlyOptions(parsed.instruction);
+    if (unread.length > 0) {
+      throw new UsageError(
+        `${unread.join(', ')}: only the instruction-following measures (-m irs, p_mrr, nfr, …) read ` +
+          `${unread.length === 1 ? 'it' : 'them'}; the trec_eval measures would ignore ${unread.length === 1 ? 'it' : 'them'}`,
+      );
     }
+    const { maxp, compare } = parsed.instruction;
+    if (compare && parsed.files.length < 3) throw new UsageError('--compare needs two runs or more');
+    const selection = select(parsed.measureSpecs);
     if (selection.skipped.length > 0) {
       context.stderr(`note: not computed by qrels-studio (trec_eval measures): ${selection.skipped.join(', ')}\n`);
     }
@@ -110,16 +134,41 @@ export const evalCommand: CliCommand = {
     const qrels = await readQrels(qrelsFile);
     const evaluations: RunEvaluation[] = [];
     const printRunid = selection.measures.some((s) => s.measure.kind === 'runid');
-    for (const runFile of runFiles) {
-      const evaluation = await evaluateRunFile(qrels, runFile, options);
-      if (parsed.json) evaluations.push(evaluation);
-      // qids and the runid are byte strings (latin1): written back as the bytes they were, as trec_eval does.
-      else
-        context.stdout(
-          Buffer.from(formatTrecEvalText(evaluation, { perQuery: parsed.perQuery, runid: printRunid }), 'latin1'),
-        );
+    // --maxp: each passage run becomes a document run in a scratch folder, evaluated under its own name.
+    const scratch = maxp ? mkdtempSync(join(tmpdir(), 'qrels-studio-maxp-')) : undefined;
+    try {
+      for (const [i, runFile] of runFiles.entries()) {
+        let evaluated = runFile;
+        if (scratch) {
+          evaluated = join(scratch, `run${i}.trec`);
+          await writeMaxpRun(runFile, evaluated);
+        }
+        const evaluation = await evaluateRunFile(qrels, evaluated, options, runFile);
+        if (parsed.json || compare) evaluations.push(evaluation);
+        // qids and the runid are byte strings (latin1): written back as the bytes they were, as trec_eval does.
+        if (!parsed.json) {
+          context.stdout(
+            Buffer.from(formatTrecEvalText(evaluation, { perQuery: parsed.perQuery, runid: printRunid }), 'latin1'),
+          );
+        }
+      }
+    } finally {
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
     }
-    if (parsed.json) context.stdout(`${JSON.stringify(evaluationJson(evaluations, { perQuery: parsed.perQuery }))}\n`);
+    const { seed, samples } = parsed.instruction;
+    const testOptions = { ...(seed !== undefined && { seed }), ...(samples !== undefined && { samples }) };
+    const comparisons = compare
+      ? evaluations
+          .slice(1)
+          .map((b) => ({ a: runFiles[0]!, b: b.file, tests: compareRunEvaluations(evaluations[0]!, b, testOptions) }))
+      : [];
+    if (parsed.json) {
+      context.stdout(
+        `${JSON.stringify({ ...evaluationJson(evaluations, { perQuery: parsed.perQuery }), ...(compare && { comparisons }) })}\n`,
+      );
+    } else {
+      for (const { a, b, tests } of comparisons) context.stdout(comparisonText(a, b, tests));
+    }
     return 0;
   },
 };

@@ -22,6 +22,7 @@ import {
   type InstructionMeasure,
   type InstructionOptions,
   type IrsOptions,
+  type PMrrMissing,
 } from '../../core/metrics/instruction/instructionMeasure.ts';
 import { instructionMeasure } from '../../core/metrics/instruction/registry.ts';
 import type { PairedTest } from '../../core/metrics/significance.ts';
@@ -37,6 +38,7 @@ export interface InstructionArguments {
   seed?: number;
   samples?: number;
   irs?: Partial<IrsOptions>;
+  pMrrMissing?: PMrrMissing;
 }
 
 export const instructionUsage =
@@ -44,7 +46,8 @@ export const instructionUsage =
   '      flip_rate capped_recall[.K,…] with --baseline RUN_Q (query-only run; for flip_rate the other query\n' +
   '      style), --instructions MAP.tsv, --traps FILE (nfr), --maxp (passage ids <docid>:<n>), --compare\n' +
   '      (paired tests of each RUN against the first; --seed S, --samples N), --irs-list union|retrieved,\n' +
-  '      --irs-missing expected|beyond, --irs-degenerate one|zero';
+  '      --irs-missing expected|beyond, --irs-degenerate one|zero, --pmrr-missing own|shared\n' +
+  '  --maxp and --compare (--seed, --samples) work with the trec_eval measures too';
 
 const choices: Record<string, { key: keyof IrsOptions; values: readonly string[] }> = {
   '--irs-list': { key: 'list', values: ['union', 'retrieved'] },
@@ -88,6 +91,13 @@ export function parseInstructionOption(args: readonly string[], i: number, into:
       into.samples = whole(value('a number of samples'), 1);
       return i + 1;
   }
+  if (arg === '--pmrr-missing') {
+    const picked = value('own or shared');
+    if (picked !== 'own' && picked !== 'shared')
+      throw new UsageError(`${arg} expects own or shared, found '${picked}'`);
+    into.pMrrMissing = picked;
+    return i + 1;
+  }
   const choice = choices[arg];
   if (!choice) throw new UsageError(`unknown option '${arg}'`);
   const picked = value(choice.values.join(' or '));
@@ -100,12 +110,27 @@ export function parseInstructionOption(args: readonly string[], i: number, into:
 
 const baseName = (spec: string): string => spec.split('.')[0]!;
 
-/** True when the measures asked are instruction measures (all of them, or a usage error). */
-export function isInstructionEvaluation(specs: readonly string[]): boolean {
+/** Options that only the instruction measures read: given with trec_eval measures, they would be ignored. */
+export function instructionOnlyOptions(options: InstructionArguments): string[] {
+  const given: string[] = [];
+  if (options.baseline !== undefined) given.push('--baseline');
+  if (options.instructions !== undefined) given.push('--instructions');
+  if (options.traps !== undefined) given.push('--traps');
+  if (options.pMrrMissing !== undefined) given.push('--pmrr-missing');
+  for (const [flag, { key }] of Object.entries(choices)) if (options.irs?.[key] !== undefined) given.push(flag);
+  return given;
+}
+
+/**
+ * True when the measures asked are instruction measures (all of them, or a usage error). `checkOthers` throws the
+ * trec_eval measure selection's own error for a name that is neither.
+ */
+export function isInstructionEvaluation(specs: readonly string[], checkOthers: (specs: string[]) => void): boolean {
   const instruction = specs.filter((s) => instructionMeasure(baseName(s)) !== undefined);
   if (instruction.length === 0) return false;
   if (instruction.length !== specs.length) {
     const others = specs.filter((s) => !instruction.includes(s));
+    checkOthers(others);
     throw new UsageError(
       `instruction measures (${instruction.join(', ')}) and trec_eval measures (${others.join(', ')}) are evaluated by separate runs of eval`,
     );
@@ -115,21 +140,21 @@ export function isInstructionEvaluation(specs: readonly string[]): boolean {
 
 function measuresOf(specs: readonly string[]): { measures: InstructionMeasure[]; cutoffs: number[] } {
   const measures: InstructionMeasure[] = [];
-  let cutoffs = [10];
+  // Cutoffs of capped recall from every spec that lists some (capped_recall.5 -m capped_recall.10: both), else 10.
+  const listed = new Set<number>();
   for (const spec of specs) {
     const [name, list] = spec.split('.', 2) as [string, string?];
     const measure = instructionMeasure(name)!;
     if (list !== undefined) {
       if (name !== 'capped_recall') throw new UsageError(`measure '${name}' takes no cutoffs, found '${spec}'`);
-      cutoffs = list.split(',').map((k) => {
+      for (const k of list.split(',')) {
         if (!/^\d+$/.test(k) || Number(k) < 1) throw new UsageError(`expected cutoffs ≥ 1 in '${spec}', found '${k}'`);
-        return Number(k);
-      });
-      cutoffs = [...new Set(cutoffs)].sort((a, b) => a - b);
+        listed.add(Number(k));
+      }
     }
     if (!measures.includes(measure)) measures.push(measure);
   }
-  return { measures, cutoffs };
+  return { measures, cutoffs: listed.size > 0 ? [...listed].sort((a, b) => a - b) : [10] };
 }
 
 const line = (name: string, key: string, value: number | null): string =>
@@ -159,7 +184,8 @@ function evaluationText(run: string, evaluation: InstructionEvaluation, perQuery
   return text;
 }
 
-function comparisonText(a: string, b: string, tests: Record<string, PairedTest>): string {
+/** A paired comparison of two runs as text: mean difference (b − a) and both tests' p per measure. */
+export function comparisonText(a: string, b: string, tests: Record<string, PairedTest>): string {
   const p = (value: number | null) => (value === null ? 'n/a' : value.toFixed(4));
   let text = `# ${b} against ${a}: mean difference (b − a), paired randomisation p, paired t-test p, queries\n`;
   for (const [name, test] of Object.entries(tests)) {
@@ -175,18 +201,21 @@ export async function evaluateInstructionRuns(parsed: EvalArguments, context: Cl
   const { measures, cutoffs } = measuresOf(parsed.measureSpecs);
   const instructionOptions: InstructionOptions = {
     irs: { ...defaultIrsOptions, ...options.irs },
+    pMrrMissing: options.pMrrMissing ?? 'own',
     relevanceLevel: parsed.relevanceLevel,
     cutoffs,
   };
   const path = (file: string) => resolve(context.cwd, file);
   const [qrelsFile, ...runFiles] = parsed.files as [string, ...string[]];
-  const qrels = await readGradedQrels(path(qrelsFile));
+  const qrelsLines = new Map<string, number>();
+  const qrels = await readGradedQrels(path(qrelsFile), qrelsLines);
   if (qrels.size === 0) throw new InputError(`${qrelsFile}: no judgments (the file is empty or only comments)`);
   const baseline = options.baseline
     ? await readScoredRun(path(options.baseline), { maxp: options.maxp ?? false })
     : undefined;
   const instructions = options.instructions ? await readInstructionMap(path(options.instructions)) : undefined;
-  const traps = options.traps ? await readTraps(path(options.traps)) : undefined;
+  const trapLines = new Map<string, number>();
+  const traps = options.traps ? await readTraps(path(options.traps), trapLines) : undefined;
   const evaluations: { run: string; evaluation: InstructionEvaluation }[] = [];
   for (const runFile of runFiles) {
     const run = await readScoredRun(path(runFile), { maxp: options.maxp ?? false });
@@ -201,10 +230,15 @@ export async function evaluateInstructionRuns(parsed: EvalArguments, context: Cl
             ...(instructions && { instructions }),
             ...(traps && { traps }),
             files: {
+              qrels: path(qrelsFile),
+              run: runFile,
               ...(options.baseline && { baseline: options.baseline }),
               ...(options.instructions && { instructions: options.instructions }),
-              ...(options.traps && { traps: options.traps }),
+              ...(options.traps && { traps: path(options.traps) }),
             },
+            lines: { qrels: qrelsLines, traps: trapLines },
+            complete: parsed.complete,
+            ...(Number.isFinite(parsed.maxRetrieved) && { maxRetrieved: parsed.maxRetrieved }),
           },
           measures,
           instructionOptions,
@@ -215,6 +249,8 @@ export async function evaluateInstructionRuns(parsed: EvalArguments, context: Cl
       throw error;
     }
   }
+  // The warnings are the same for every run (they are about the qrels and traps): said once.
+  for (const warning of evaluations[0]?.evaluation.warnings ?? []) context.stderr(`${warning}\n`);
   if (options.compare && evaluations.length < 2) throw new UsageError('--compare needs two runs or more');
   const comparisons = options.compare
     ? evaluations.slice(1).map(({ run, evaluation }) => ({

@@ -54,11 +54,12 @@ function valueNames(selected: SelectedMeasure): string[] {
   return measure.defaultCutoffs ? cutoffs.map((k) => `${measure.name}_${k}`) : [measure.name];
 }
 
-/** Reads a run file and evaluates it against the qrels. */
+/** Reads a run file and evaluates it against the qrels; `name` is the run in messages and the result (the file). */
 export async function evaluateRunFile(
   qrels: Qrels,
   runFile: string,
   options: EvaluationOptions,
+  name = runFile,
 ): Promise<RunEvaluation> {
   if (qrels.queries.length === 0) {
     // trec_eval stops too ("No queries with both results and relevance info"); averages over nothing mean nothing.
@@ -106,7 +107,7 @@ export async function evaluateRunFile(
           qrels.file,
           query.firstLine,
           1,
-          `query '${displayQueryId(query.qid)}' is judged here but has no results in ${runFile}. ` +
+          `query '${displayQueryId(query.qid)}' is judged here but has no results in ${name}. ` +
             'Evaluating only the queries a run answered would inflate its scores: add results for it, remove it ' +
             'from the qrels, or pass -c to count it as 0 (as trec_eval -c does).',
         );
@@ -130,7 +131,7 @@ export async function evaluateRunFile(
   valueMeta.forEach(({ name, integer }, i) => {
     all.push({ name, value: integer ? sums[i]! : sums[i]! / evaluated, integer });
   });
-  return { runid: summary.runid, file: runFile, queries, all };
+  return { runid: summary.runid, file: name, queries, all };
 }
 
 /**

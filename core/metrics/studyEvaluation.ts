@@ -203,7 +203,9 @@ async function addInstructionMeasures(
         baseline: baselineRun,
         qrels,
         instructions,
-        files: { baseline, instructions: "the study's queries" },
+        files: { baseline, instructions: "the study's queries", run: run.run },
+        // As the trec_eval measures here (-c): a query the run does not rank is an empty ranking.
+        complete: true,
       },
       [irs, pMrr],
       defaultInstructionOptions,

@@ -164,7 +164,34 @@ test('bad inputs: usage errors and positioned errors', () => {
   assert.match(label.stderr, /badq:1:10: error: expected a whole-number label, found 'two'/);
   writeFileSync(join(root, 'other.run'), 'q9 Q0 p 1 1 x\n');
   const missing = cli(root, 'eval', '-m', 'irs', '--baseline', 'other.run', 'qrels', 'a.run');
-  assert.match(missing.stderr, /other\.run: no ranking for query 'q1' \(the baseline of 'q1_1'\)/);
+  assert.match(
+    missing.stderr,
+    /qrels:1:1: error: 'q1_1' is judged here but other\.run \(--baseline\) has no ranking for its query 'q1'\n/,
+  );
+  // The run keyed by query ids instead of instruction ids: an error, not scores of empty rankings.
+  const byQuery = cli(root, 'eval', '-m', 'irs', '-m', 'p_mrr', '--baseline', 'base.run', 'qrels', 'base.run');
+  assert.equal(byQuery.status, 1);
+  assert.match(byQuery.stderr, /qrels:1:1: error: 'q1_1' is judged here but has no results in base\.run\. .*-c/);
+  writeFileSync(join(root, 'map-gap.tsv'), 'q1_1\t\tC1\n');
+  const gap = cli(
+    root,
+    'eval',
+    '-m',
+    'irs',
+    '--baseline',
+    'base.run',
+    '--instructions',
+    'map-gap.tsv',
+    'qrels',
+    'a.run',
+  );
+  assert.match(gap.stderr, /map-gap\.tsv:1:6: error: expected a query id, found an empty field/);
+  writeFileSync(join(root, 'stray-traps'), 'q1_1 n\nq9_1 x\n');
+  const stray = cli(root, 'eval', '-m', 'nfr', '--baseline', 'base.run', '--traps', 'stray-traps', 'qrels', 'a.run');
+  assert.match(stray.stderr, /stray-traps:2:1: error: instruction 'q9_1' has traps but no judgments in the qrels/);
+  const unknown = cli(root, 'eval', '-m', 'irs', '-m', 'foo', '--baseline', 'base.run', 'qrels', 'a.run');
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /unknown measure 'foo'; .* and the instruction-following irs, p_mrr, nfr/);
   const option = cli(
     root,
     'eval',
@@ -179,4 +206,175 @@ test('bad inputs: usage errors and positioned errors', () => {
   );
   assert.equal(option.status, 2);
   assert.match(option.stderr, /--irs-missing expects expected or beyond, found 'somewhere'/);
+});
+
+test('-c counts an instruction the run lacks as an empty ranking; -M cuts both rankings', () => {
+  const root = followTable();
+  // c lacks q1_2: without -c an error (above), with -c an empty ranking — IRS of [] against [n p]: p missing.
+  writeFileSync(join(root, 'c.run'), 'q1_1 Q0 p 1 3 c\nq1_1 Q0 o 2 2 c\nq1_1 Q0 n 3 1 c\n');
+  const strict = cli(root, 'eval', '-m', 'irs', '--baseline', 'base.run', 'qrels', 'c.run');
+  assert.equal(strict.status, 1);
+  const complete = cli(root, 'eval', '-c', '-q', '-m', 'irs', '--baseline', 'base.run', 'qrels', 'c.run');
+  assert.equal(complete.status, 0, complete.stderr);
+  assert.equal(value(complete.stdout, 'irs', 'q1_1'), 1);
+  // U = {n, p, o}, all missing from []: each at the mean weight 0.71031, F 0; the baseline F = w(2) − w(1) = −0.36907,
+  // the ideal [p o n] 0.5: IRS = 0.36907 / 0.86907 (random beats a baseline that put the violating table first).
+  assert.equal(value(complete.stdout, 'irs', 'q1_2'), 0.4247);
+  // -M 1: a's q1_1 keeps only p, the baseline only n; the same as evaluating the cut runs.
+  writeFileSync(join(root, 'a1.run'), 'q1_1 Q0 p 1 3 a\nq1_2 Q0 p 1 3 a\n');
+  writeFileSync(join(root, 'base1.run'), 'q1 Q0 n 1 3 bm25\n');
+  const cut = cli(
+    root,
+    'eval',
+    '-q',
+    '-M',
+    '1',
+    '-m',
+    'irs',
+    '-m',
+    'p_mrr',
+    '--baseline',
+    'base.run',
+    'qrels',
+    'a.run',
+  );
+  const short = cli(root, 'eval', '-q', '-m', 'irs', '-m', 'p_mrr', '--baseline', 'base1.run', 'qrels', 'a1.run');
+  assert.equal(cut.status, 0, cut.stderr);
+  assert.equal(cut.stdout.replaceAll('a.run', 'a1.run'), short.stdout);
+  const whole = cli(root, 'eval', '-q', '-m', 'irs', '--baseline', 'base.run', 'qrels', 'a.run');
+  assert.notEqual(value(whole.stdout, 'irs', 'q1_2'), value(cut.stdout, 'irs', 'q1_2'), '-M is not ignored');
+});
+
+test('p-MRR: a violating document a shallower run left out is ranked after its own list (FollowIR) or after both (shared)', () => {
+  const root = scratchDir();
+  writeFileSync(join(root, 'qrels'), 'q5_1 0 p 2\nq5_1 0 n 1\n');
+  writeFileSync(join(root, 'base.run'), 'q5 Q0 p 1 5 b\nq5 Q0 a 2 4 b\nq5 Q0 b 3 3 b\nq5 Q0 c 4 2 b\nq5 Q0 n 5 1 b\n');
+  writeFileSync(join(root, 'r.run'), 'q5_1 Q0 p 1 2 r\nq5_1 Q0 a 2 1 r\n');
+  writeFileSync(join(root, 'traps'), 'q5_1 n\n');
+  const own = cli(
+    root,
+    'eval',
+    '-m',
+    'p_mrr',
+    '-m',
+    'nfr',
+    '--traps',
+    'traps',
+    '--baseline',
+    'base.run',
+    'qrels',
+    'r.run',
+  );
+  // own: n from rank 5 to rank 3 (after r's 2 documents): 3/5 − 1 = −0.4, though NFR says it did not move up.
+  assert.equal(value(own.stdout, 'p_mrr', 'all'), -0.4);
+  assert.equal(value(own.stdout, 'nfr', 'all'), 0);
+  // shared: both rank it 6th when they lack it (5 documents in either): n from 5 to 6, 1 − 5/6.
+  const shared = cli(
+    root,
+    'eval',
+    '-m',
+    'p_mrr',
+    '--pmrr-missing',
+    'shared',
+    '--baseline',
+    'base.run',
+    'qrels',
+    'r.run',
+  );
+  assert.equal(value(shared.stdout, 'p_mrr', 'all'), 0.1667);
+  const bad = cli(root, 'eval', '-m', 'p_mrr', '--pmrr-missing', 'nowhere', '--baseline', 'base.run', 'qrels', 'r.run');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--pmrr-missing expects own or shared, found 'nowhere'/);
+});
+
+test('a trap the qrels do not label violating is a warning at its line', () => {
+  const root = followTable();
+  writeFileSync(join(root, 'odd-traps'), 'q1_1 n\nq1_1 p\nq1_2 z\n');
+  const result = cli(root, 'eval', '-m', 'nfr', '--baseline', 'base.run', '--traps', 'odd-traps', 'qrels', 'a.run');
+  assert.equal(result.status, 0, result.stderr);
+  const warnings = result.stderr.trim().split('\n');
+  assert.equal(warnings.length, 2, result.stderr);
+  assert.match(
+    warnings[0]!,
+    /odd-traps:2:1: warning: trap 'p' of 'q1_1' is labelled 2 in the qrels, not 1 \(violating\)/,
+  );
+  assert.match(warnings[1]!, /odd-traps:3:1: warning: trap 'z' of 'q1_2' is not judged in the qrels/);
+});
+
+test('capped_recall cutoffs from several -m are merged', () => {
+  const root = scratchDir();
+  writeFileSync(join(root, 'qrels'), 'q1 0 a 1\nq1 0 b 1\nq1 0 c 1\n');
+  writeFileSync(join(root, 'r.run'), 'q1 Q0 a 1 3 r\nq1 Q0 x 2 2 r\nq1 Q0 b 3 1 r\n');
+  const result = cli(root, 'eval', '-m', 'capped_recall.1', '-m', 'capped_recall.3', 'qrels', 'r.run');
+  assert.equal(value(result.stdout, 'capped_recall_1', 'all'), 1);
+  assert.equal(value(result.stdout, 'capped_recall_3', 'all'), 0.6667);
+});
+
+test('trec_eval measures: --maxp scores a passage run by its best passages, --compare tests runs pairwise, instruction-only options are refused', () => {
+  const root = scratchDir();
+  writeFileSync(join(root, 'qrels'), 'q1 0 d1 1\nq1 0 d3 1\nq2 0 d2 1\n');
+  // MaxP: q1 → d2 .9, d1 .8, d3 .5 (d1's best passage); q2 → d2 .4, d9 .3.
+  writeFileSync(
+    join(root, 'p.run'),
+    'q1 Q0 d2:0 1 .9 p\nq1 Q0 d1:0 2 .8 p\nq1 Q0 d2:1 3 .7 p\nq1 Q0 d1:5 4 .6 p\nq1 Q0 d3:2 5 .5 p\n' +
+      'q2 Q0 d9:0 1 .3 p\nq2 Q0 d2:4 2 .4 p\n',
+  );
+  writeFileSync(
+    join(root, 'doc.run'),
+    'q1 Q0 d2 1 .9 d\nq1 Q0 d1 2 .8 d\nq1 Q0 d3 3 .5 d\nq2 Q0 d2 1 .4 d\nq2 Q0 d9 2 .3 d\n',
+  );
+  const maxp = cli(root, 'eval', '--maxp', '-q', '-m', 'map', '-m', 'P.2', '-m', 'runid', 'qrels', 'p.run');
+  const documents = cli(root, 'eval', '-q', '-m', 'map', '-m', 'P.2', '-m', 'runid', 'qrels', 'doc.run');
+  assert.equal(maxp.status, 0, maxp.stderr);
+  // AP of q1: (1/2 + 2/3) / 2; the same numbers as the document run written by hand, the passage run's tag.
+  assert.equal(value(maxp.stdout, 'map', 'q1'), 0.5833);
+  assert.equal(
+    maxp.stdout.replace(/runid\s+\tall\tp/, 'runid\tall\td'),
+    documents.stdout.replace(/runid\s+\tall\td/, 'runid\tall\td'),
+  );
+  const bare = cli(root, 'eval', '--maxp', '-m', 'map', 'qrels', 'doc.run');
+  assert.equal(bare.status, 1);
+  assert.match(bare.stderr, /doc\.run:1:7: error: expected a passage id '<docid>:<n>' \(--maxp\), found 'd2'/);
+
+  const compared = cli(root, 'eval', '--compare', '--seed', '3', '-m', 'map', '-m', 'P.2', 'qrels', 'doc.run', 'p.run');
+  assert.equal(compared.status, 0, compared.stderr);
+  assert.match(compared.stdout, /^map\s+\tcompare\t-0\.7917\t/m, 'without --maxp no passage id is judged: map 0');
+  const json = cli(
+    root,
+    'eval',
+    '--maxp',
+    '--compare',
+    '--seed',
+    '3',
+    '--json',
+    '-m',
+    'map',
+    'qrels',
+    'p.run',
+    'p.run',
+  );
+  assert.equal(json.status, 0, json.stderr);
+  const parsed = JSON.parse(json.stdout);
+  assert.equal(parsed.runs.length, 2);
+  assert.deepEqual(parsed.comparisons[0].tests.map, { n: 2, meanDifference: 0, randomisationP: 1, t: null, tTestP: 1 });
+  writeFileSync(join(root, 'worse.run'), 'q1 Q0 d9 1 .9 w\nq1 Q0 d1 2 .8 w\nq2 Q0 d9 1 .4 w\nq2 Q0 d2 2 .3 w\n');
+  const text = cli(root, 'eval', '--compare', '-m', 'map', 'qrels', 'doc.run', 'worse.run');
+  assert.equal(text.status, 0, text.stderr);
+  // map: doc.run (0.5833 + 1) / 2, worse.run (0.25 + 0.5) / 2: −0.4167 on average over 2 queries.
+  assert.match(text.stdout, /^# worse\.run against doc\.run: /m);
+  assert.match(text.stdout, /^map\s+\tcompare\t-0\.4167\tp_rand=\d\.\d{4}\tp_t=\d\.\d{4}\tn=2$/m);
+  const refused = cli(
+    root,
+    'eval',
+    '-m',
+    'map',
+    '--baseline',
+    'doc.run',
+    '--irs-list',
+    'retrieved',
+    'qrels',
+    'doc.run',
+  );
+  assert.equal(refused.status, 2);
+  assert.match(refused.stderr, /--baseline, --irs-list: only the instruction-following measures .* read them/);
 });

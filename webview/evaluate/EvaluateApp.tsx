@@ -1,5 +1,7 @@
-// The Evaluate view: the study's pooled runs × measures (sortable), breakdowns by instruction type and subset, and two
-// runs compared — paired randomisation and t-test per measure, the per-query differences as a chart and a table.
+// The Evaluate view: the study's pooled runs × measures (sortable), one run's per-query values, breakdowns by
+// instruction type and subset, and two runs compared — paired randomisation and t-test per measure, the per-query
+// differences as a chart and a table. A measure undefined for a query (p-MRR without a violating document) is left
+// out of its means, as the CLI leaves it out, and sorts last.
 import { useEffect, useSyncExternalStore } from 'react';
 import type { EvaluateReport, RunComparison } from '../../core/metrics/studyEvaluation.ts';
 import type { EvaluateController, EvaluateSnapshot } from './evaluateController.ts';
@@ -12,6 +14,18 @@ const shown = (value: number | null | undefined, digits = 4): string =>
         .replace(/^-/, '−')
     : '—';
 const signed = (value: number): string => (value > 0 ? `+${shown(value)}` : shown(value));
+
+/** The mean of the defined values (undefined when none is). */
+function meanOf(values: readonly (number | undefined)[]): number | undefined {
+  const defined = values.filter((v): v is number => v !== undefined);
+  return defined.length === 0 ? undefined : defined.reduce((s, v) => s + v, 0) / defined.length;
+}
+
+/** Orders values best first (or worst first), undefined ones last either way. */
+function byValue(descending: boolean) {
+  return (x: number | undefined, y: number | undefined): number =>
+    x === undefined ? (y === undefined ? 0 : 1) : y === undefined ? -1 : descending ? y - x : x - y;
+}
 
 export function EvaluateApp({ controller }: { controller: EvaluateController }) {
   const snapshot = useSyncExternalStore(controller.subscribe, controller.snapshot);
@@ -84,6 +98,7 @@ export function EvaluateApp({ controller }: { controller: EvaluateController }) 
       ) : (
         <>
           <RunsTable report={report} snapshot={snapshot} controller={controller} />
+          {snapshot.drill && <RunQueries report={report} snapshot={snapshot} run={snapshot.drill} />}
           <Breakdown report={report} snapshot={snapshot} />
           <Comparison report={report} snapshot={snapshot} controller={controller} />
         </>
@@ -101,8 +116,9 @@ function RunsTable({
   snapshot: EvaluateSnapshot;
   controller: EvaluateController;
 }) {
-  const sortBy = snapshot.sortBy;
-  const runs = [...report.runs].sort((x, y) => (sortBy ? (y.all[sortBy] ?? 0) - (x.all[sortBy] ?? 0) : 0));
+  const { sortBy, ascending } = snapshot;
+  const order = byValue(!ascending);
+  const runs = sortBy ? [...report.runs].sort((x, y) => order(x.all[sortBy], y.all[sortBy])) : report.runs;
   return (
     <section className="card">
       <h2>Runs × measures</h2>
@@ -111,10 +127,10 @@ function RunsTable({
           <tr>
             <th scope="col">run</th>
             {report.measures.map((m) => (
-              <th key={m} scope="col" aria-sort={sortBy === m ? 'descending' : 'none'}>
+              <th key={m} scope="col" aria-sort={sortBy === m ? (ascending ? 'ascending' : 'descending') : 'none'}>
                 <button type="button" className="sort" data-testid={`sort-${m}`} onClick={() => controller.sortBy(m)}>
                   {m}
-                  {sortBy === m ? ' ▼' : ''}
+                  {sortBy === m ? (ascending ? ' ▲' : ' ▼') : ''}
                 </button>
               </th>
             ))}
@@ -122,9 +138,23 @@ function RunsTable({
         </thead>
         <tbody>
           {runs.map((run) => (
-            <tr key={run.run} data-testid="run-row" data-run={run.run}>
+            <tr
+              key={run.run}
+              data-testid="run-row"
+              data-run={run.run}
+              className={snapshot.drill === run.run ? 'selected' : ''}
+              aria-selected={snapshot.drill === run.run}
+            >
               <th scope="row" title={`run tag ${run.runid}`}>
-                {run.run}
+                <button
+                  type="button"
+                  className="link"
+                  data-testid="drill"
+                  title="Show this run's value of each query"
+                  onClick={() => controller.drillInto(run.run)}
+                >
+                  {run.run}
+                </button>
               </th>
               {report.measures.map((m) => (
                 <td key={m} className="number" data-measure={m}>
@@ -136,8 +166,47 @@ function RunsTable({
         </tbody>
       </table>
       <p className="description">
-        Over the {report.queries.length} queries with labels; a query a run does not answer counts as 0.
+        Over the {report.queries.length} queries with labels; a query a run does not answer counts as 0. Click a measure
+        to sort (again to reverse), a run to see its queries.
       </p>
+    </section>
+  );
+}
+
+/** One run's value of the detailed measure for each query, worst first: where a run fails. */
+function RunQueries({ report, snapshot, run }: { report: EvaluateReport; snapshot: EvaluateSnapshot; run: string }) {
+  const measure = snapshot.measure ?? report.measures[0]!;
+  const evaluated = report.runs.find((r) => r.run === run);
+  if (!evaluated) return null;
+  const worstFirst = byValue(false);
+  const rows = report.queries
+    .map((q) => ({ ...q, value: evaluated.perQuery[q.qid]?.[measure] }))
+    .sort((x, y) => worstFirst(x.value, y.value) || (x.qid < y.qid ? -1 : 1));
+  return (
+    <section className="card" data-testid="run-queries">
+      <h2>
+        {run}: {measure} per query <span className="description">(worst first; click a measure to change it)</span>
+      </h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">query</th>
+            <th scope="col">type</th>
+            <th scope="col">subset</th>
+            <th scope="col">{measure}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.qid} data-testid="run-query-row" data-qid={r.qid}>
+              <th scope="row">{r.qid}</th>
+              <td>{r.type ?? ''}</td>
+              <td>{r.subset ?? ''}</td>
+              <td className="number">{shown(r.value)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </section>
   );
 }
@@ -179,7 +248,7 @@ function Breakdown({ report, snapshot }: { report: EvaluateReport; snapshot: Eva
                 <td className="number">{qids.length}</td>
                 {report.runs.map((r) => (
                   <td key={r.run} className="number">
-                    {shown(qids.reduce((s, q) => s + (r.perQuery[q]?.[measure] ?? 0), 0) / qids.length)}
+                    {shown(meanOf(qids.map((q) => r.perQuery[q]?.[measure])))}
                   </td>
                 ))}
               </tr>

@@ -12,9 +12,12 @@ export interface EvaluateSnapshot {
   from?: string;
   /** The query-only run IRS and p-MRR compare the others with (undefined: none). */
   baseline?: string;
-  /** The measure the table is sorted by (runs best first), and the one the comparison details. */
+  /** The measure the table is sorted by (best first, or worst first when `ascending`), and the one detailed. */
   sortBy?: string;
+  ascending?: boolean;
   measure?: string;
+  /** The run whose per-query values are shown (undefined: none). */
+  drill?: string;
   a?: string;
   b?: string;
   comparison?: RunComparison;
@@ -25,7 +28,9 @@ interface SavedPicks {
   from?: string;
   baseline?: string;
   sortBy?: string;
+  ascending?: boolean;
   measure?: string;
+  drill?: string;
   a?: string;
   b?: string;
 }
@@ -46,7 +51,9 @@ export class EvaluateController {
       ...(text(saved.from) && { from: text(saved.from) }),
       ...(text(saved.baseline) && { baseline: text(saved.baseline) }),
       ...(text(saved.sortBy) && { sortBy: text(saved.sortBy) }),
+      ...(saved.ascending === true && { ascending: true }),
       ...(text(saved.measure) && { measure: text(saved.measure) }),
+      ...(text(saved.drill) && { drill: text(saved.drill) }),
       ...(text(saved.a) && { a: text(saved.a) }),
       ...(text(saved.b) && { b: text(saved.b) }),
     };
@@ -61,8 +68,8 @@ export class EvaluateController {
 
   #update(patch: Partial<EvaluateSnapshot>): void {
     this.#snapshot = { ...this.#snapshot, ...patch };
-    const { from, baseline, sortBy, measure, a, b } = this.#snapshot;
-    this.#messenger.setState<SavedPicks>({ from, baseline, sortBy, measure, a, b });
+    const { from, baseline, sortBy, ascending, measure, drill, a, b } = this.#snapshot;
+    this.#messenger.setState<SavedPicks>({ from, baseline, sortBy, ascending, measure, drill, a, b });
     for (const listener of this.#listeners) listener();
   }
 
@@ -99,6 +106,7 @@ export class EvaluateController {
       error: undefined,
       a: keep(this.#snapshot.a, runs[0]),
       b: keep(this.#snapshot.b, runs[1]),
+      drill: keep(this.#snapshot.drill, undefined),
       ...(measure !== undefined && { measure }),
     });
     void this.compare();
@@ -136,8 +144,15 @@ export class EvaluateController {
     void this.load();
   }
 
+  /** Sorts the runs by `measure`, best first; the same measure again turns the order round. */
   sortBy(measure: string): void {
-    this.#update({ sortBy: measure, measure });
+    const ascending = this.#snapshot.sortBy === measure ? !this.#snapshot.ascending : false;
+    this.#update({ sortBy: measure, ascending, measure });
+  }
+
+  /** Shows (or, for the run shown, hides) a run's per-query values. */
+  drillInto(run: string): void {
+    this.#update({ drill: this.#snapshot.drill === run ? undefined : run });
   }
 
   setMeasure(measure: string): void {

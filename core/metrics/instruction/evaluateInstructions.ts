@@ -1,7 +1,9 @@
 // Evaluates a run with the instruction-following measures: one case per id the qrels judge (as trec_eval evaluates
-// the qrels' queries; an id the run lacks is an empty ranking), the values of each case, their macro means (over the
-// cases where a measure is defined) overall, per instruction type, per subset and per the measure's own groups
-// (k:, j:), and micro averages where a measure has them. Plain data: the CLI prints it, a view can show it.
+// the qrels' queries: an id the run lacks is an error, or with -c an empty ranking), the values of each case, their
+// macro means (over the cases where a measure is defined) overall, per instruction type, per subset and per the
+// measure's own groups (k:, j:), and micro averages where a measure has them. Plain data: the CLI prints it, a view
+// can show it.
+import { FormatError } from '../../formats/formatError.ts';
 import { type PairedTest, pairedTests } from '../significance.ts';
 import {
   defaultInstructionInfo,
@@ -26,7 +28,13 @@ export interface InstructionInputs {
   instructions?: Map<string, InstructionInfo>;
   traps?: Map<string, Set<string>>;
   /** Names for messages. */
-  files: { baseline?: string; instructions?: string; traps?: string };
+  files: { qrels?: string; run?: string; baseline?: string; instructions?: string; traps?: string };
+  /** Lines where each id is first judged (qrels) and each trap is given (`id\0docid`): errors point there. */
+  lines?: { qrels?: Map<string, number>; traps?: Map<string, number> };
+  /** -c: an id the qrels judge but the run does not rank is an empty ranking (else an error, as trec_eval's). */
+  complete?: boolean;
+  /** -M: only the top documents of each ranking (the run's and the baseline's) count. */
+  maxRetrieved?: number;
 }
 
 export interface Average {
@@ -53,6 +61,8 @@ export interface InstructionEvaluation {
   micro: Record<string, number | null>;
   /** Macro means per group: `type:C1`, `subset:WQT`, `k:3` (win_rate), `j:5` (adjacent pairs). */
   groups: Record<string, Record<string, Average>>;
+  /** What is suspicious but not wrong (a trap the qrels do not label violating), as `file:line:col: warning: …`. */
+  warnings: string[];
 }
 
 function mean(values: readonly (number | null)[]): Average {
@@ -75,13 +85,32 @@ export function evaluateInstructions(
   if (measures.some((m) => m.name === 'nfr') && !inputs.traps) {
     throw new InstructionInputError('nfr needs --traps FILE (the trap tables of each instruction)');
   }
-  for (const id of inputs.traps?.keys() ?? []) {
-    if (!inputs.qrels.has(id)) {
-      throw new InstructionInputError(
-        `${inputs.files.traps}: instruction '${id}' has traps but no judgments in the qrels`,
+  /** An error at `line` of `file` when the line is known, else about the file. */
+  const fail = (file: string | undefined, line: number | undefined, message: string): never => {
+    if (file !== undefined && line !== undefined) throw new FormatError(file, line, 1, message);
+    throw new InstructionInputError(`${file ?? 'input'}: ${message}`);
+  };
+  const trapLine = (id: string, docid: string) => inputs.lines?.traps?.get(`${id}\u0000${docid}`);
+  const warnings: string[] = [];
+  for (const [id, traps] of inputs.traps ?? []) {
+    const labels = inputs.qrels.get(id);
+    const [first] = traps;
+    if (!labels)
+      fail(inputs.files.traps, trapLine(id, first!), `instruction '${id}' has traps but no judgments in the qrels`);
+    // FollowTable's traps are violating tables (T−): a trap the qrels label otherwise is a mistake in one of them.
+    for (const docid of traps) {
+      const label = labels!.get(docid);
+      if (label === 1) continue;
+      const line = trapLine(id, docid);
+      const at = line === undefined ? `${inputs.files.traps ?? 'traps'}` : `${inputs.files.traps}:${line}:1`;
+      warnings.push(
+        `${at}: warning: trap '${docid}' of '${id}' is ${label === undefined ? 'not judged' : `labelled ${label}`} ` +
+          'in the qrels, not 1 (violating): a trap table is a violating one',
       );
     }
   }
+  const depth = inputs.maxRetrieved ?? Number.POSITIVE_INFINITY;
+  const top = (ranking: ScoredDocument[]) => (ranking.length > depth ? ranking.slice(0, depth) : ranking);
   const valueNames = measures.flatMap((m) => m.valueNames(options));
   const cases: CaseResult[] = [];
   const microParts: Record<string, [number, number]> = {};
@@ -95,24 +124,42 @@ export function evaluateInstructions(
     }
   };
   for (const [id, labels] of [...inputs.qrels].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const qrelsLine = inputs.lines?.qrels?.get(id);
     const info = inputs.instructions ? inputs.instructions.get(id) : defaultInstructionInfo(id);
     if (inputs.instructions && !info) {
-      throw new InstructionInputError(`${inputs.files.instructions}: no line for instruction '${id}' of the qrels`);
+      fail(
+        inputs.files.qrels,
+        qrelsLine,
+        `instruction '${id}' is judged here but has no line in ${inputs.files.instructions} (the instruction map)`,
+      );
     }
     let baseline: ScoredDocument[] | undefined;
     if (needsBaseline.length > 0) {
       baseline = inputs.baseline!.get(id) ?? (info ? inputs.baseline!.get(info.queryId) : undefined);
       if (!baseline) {
-        throw new InstructionInputError(
-          `${inputs.files.baseline}: no ranking for query '${info?.queryId ?? id}' (the baseline of '${id}')`,
+        fail(
+          inputs.files.qrels,
+          qrelsLine,
+          `'${id}' is judged here but ${inputs.files.baseline} (--baseline) has no ranking for its query ` +
+            `'${info?.queryId ?? id}'`,
         );
       }
+    }
+    const ranking = inputs.run.get(id);
+    if (!ranking && !inputs.complete) {
+      fail(
+        inputs.files.qrels,
+        qrelsLine,
+        `'${id}' is judged here but has no results in ${inputs.files.run ?? 'the run'}. Evaluating only what a ` +
+          'run answered would inflate its scores (is the run keyed by instruction ids?): add results for it, remove ' +
+          'it from the qrels, or pass -c to count it as an empty ranking (as trec_eval -c does).',
+      );
     }
     const c: InstructionCase = {
       id,
       ...(info && { info }),
-      ranking: inputs.run.get(id) ?? [],
-      ...(baseline && { baseline }),
+      ranking: top(ranking ?? []),
+      ...(baseline && { baseline: top(baseline) }),
       labels,
       ...(inputs.traps && { traps: inputs.traps.get(id) ?? new Set() }),
     };
@@ -145,7 +192,7 @@ export function evaluateInstructions(
     groups[group] = {};
     for (const [name, values] of Object.entries(groupValues[group]!)) groups[group][name] = mean(values);
   }
-  return { valueNames, cases, all, micro, groups };
+  return { valueNames, cases, all, micro, groups, warnings };
 }
 
 /** Per value name, the paired tests of b against a over the cases where both have a value. */

@@ -32,7 +32,10 @@ function compareTrecEval(a: ScoredDocument, b: ScoredDocument): number {
  * Reads a TREC run keeping scores. With `maxp`, passage ids `<docid>:<n>` become their document, scored by its best
  * passage (CRUMB's MaxP); an id without `:<n>` is an error there, as a passage run should have none.
  */
-export async function readScoredRun(file: string, options: { maxp?: boolean } = {}): Promise<ScoredRun> {
+export async function readScoredRun(
+  file: string,
+  options: { maxp?: boolean; onFirstTag?: (tag: string) => void } = {},
+): Promise<ScoredRun> {
   const fields = new FieldSplitter(6);
   const byQuery = new Map<string, Map<string, { score: number; line: number }>>();
   let lines = 0;
@@ -42,6 +45,7 @@ export async function readScoredRun(file: string, options: { maxp?: boolean } = 
     const { starts, ends } = fields;
     if (bytes[starts[0]!] === 35) return;
     const score = runLineScore(file, line, bytes, start, end, fields, count);
+    if (lines === 0) options.onFirstTag?.(fieldText(bytes, starts[5]!, ends[5]!));
     lines++;
     const qid = fieldText(bytes, starts[0]!, ends[0]!);
     let docid = fieldText(bytes, starts[2]!, ends[2]!);
@@ -84,8 +88,11 @@ export async function readScoredRun(file: string, options: { maxp?: boolean } = 
   return run;
 }
 
-/** Reads `qid iter docid label` lines; a second judgment of a document for a query is an error. */
-export async function readGradedQrels(file: string): Promise<GradedQrels> {
+/**
+ * Reads `qid iter docid label` lines; a second judgment of a document for a query is an error. `firstLines` gets
+ * the line each qid is first judged on (for errors about a qid).
+ */
+export async function readGradedQrels(file: string, firstLines?: Map<string, number>): Promise<GradedQrels> {
   const fields = new FieldSplitter(5);
   const qrels: GradedQrels = new Map();
   const lineOf = new Map<string, number>();
@@ -123,6 +130,7 @@ export async function readGradedQrels(file: string): Promise<GradedQrels> {
     if (!judged) {
       judged = new Map();
       qrels.set(qid, judged);
+      firstLines?.set(qid, line);
     }
     judged.set(docid, label);
   });
@@ -140,12 +148,23 @@ export async function readInstructionMap(file: string): Promise<Map<string, Inst
     const text = Buffer.from(bytes.subarray(start, end)).toString('utf8').replace(/\r$/, '');
     const cells = text.split('\t').map((c) => c.trim());
     if (map.size === 0 && cells[0] === 'instruction_id') return;
-    if (cells.length < 2 || cells.length > 4 || cells.slice(0, 2).some((c) => c === '')) {
+    if (cells.length < 2 || cells.length > 4) {
       throw new FormatError(
         file,
         line,
         1,
         `expected 'instruction_id<TAB>query_id[<TAB>type[<TAB>subset]]', found ${cells.length} field(s)`,
+      );
+    }
+    const empty = cells.slice(0, 2).findIndex((c) => c === '');
+    if (empty >= 0) {
+      // The column where the empty field starts: after the tabs before it.
+      const column = text.split('\t').slice(0, empty).join('\t').length + (empty > 0 ? 2 : 1);
+      throw new FormatError(
+        file,
+        line,
+        column,
+        `expected ${empty === 0 ? 'an instruction id' : 'a query id'}, found an empty field`,
       );
     }
     const [id, queryId, type, subset] = cells as [string, string, string?, string?];
@@ -163,11 +182,14 @@ export function defaultInstructionInfo(instructionId: string): InstructionInfo |
   return cut > 0 ? { queryId: instructionId.slice(0, cut) } : undefined;
 }
 
-/** The trap tables: `instruction_id docid` per line (whitespace-separated); `#` lines are comments. */
-export async function readTraps(file: string): Promise<Map<string, Set<string>>> {
+/**
+ * The trap tables: `instruction_id docid` per line (whitespace-separated); `#` lines are comments. `lines` gets the
+ * line of each trap, keyed `instruction_id\0docid`.
+ */
+export async function readTraps(file: string, lines?: Map<string, number>): Promise<Map<string, Set<string>>> {
   const fields = new FieldSplitter(3);
   const traps = new Map<string, Set<string>>();
-  const lineOf = new Map<string, number>();
+  const lineOf = lines ?? new Map<string, number>();
   await readLines(file, (bytes, start, end, line) => {
     if (isBlankLine(bytes, start, end)) return;
     const count = fields.split(bytes, start, end);

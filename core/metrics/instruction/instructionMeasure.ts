@@ -34,8 +34,16 @@ export interface IrsOptions {
 
 export const defaultIrsOptions: IrsOptions = { list: 'union', missing: 'expected', degenerate: 'one' };
 
+/**
+ * The rank p-MRR gives a violating document a ranking lacks: `own` (default) just after that ranking's own list, as
+ * FollowIR's code does (its runs rerank the same candidates, so none is missing); `shared` after every document
+ * either ranking holds, as NFR does — a document a shallower run left out then counts as moved down, not up.
+ */
+export type PMrrMissing = 'own' | 'shared';
+
 export interface InstructionOptions {
   irs: IrsOptions;
+  pMrrMissing: PMrrMissing;
   /** Minimum label that is relevant (capped recall), as trec_eval's -l. */
   relevanceLevel: number;
   /** Cutoffs of capped recall. */
@@ -44,6 +52,7 @@ export interface InstructionOptions {
 
 export const defaultInstructionOptions: InstructionOptions = {
   irs: defaultIrsOptions,
+  pMrrMissing: 'own',
   relevanceLevel: 1,
   cutoffs: [10],
 };
@@ -71,6 +80,11 @@ export function ranksOf(ranking: readonly ScoredDocument[]): Map<string, number>
     ranks.set(d.docid, i + 1);
   });
   return ranks;
+}
+
+/** The rank after every document either ranking holds (where a document neither holds is placed). */
+export function rankBeyondBoth(a: readonly ScoredDocument[], b: readonly ScoredDocument[]): number {
+  return new Set([...a, ...b].map((d) => d.docid)).size + 1;
 }
 
 /** FollowTable's rank weight w(r) = 1 / log2(r + 1). */

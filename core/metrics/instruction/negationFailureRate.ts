@@ -2,12 +2,12 @@
 // they contain an entity the instruction excludes) ranked strictly higher once the instruction is added,
 // r(t, π_q,i) < r(t, π_q). A trap a ranking lacks is ranked after every document either ranking holds (so a trap
 // neither retrieves has not moved). Macro: the mean over instructions with traps; micro: over all traps pooled.
-import { type InstructionMeasure, ranksOf } from './instructionMeasure.ts';
+import { type InstructionMeasure, rankBeyondBoth, ranksOf } from './instructionMeasure.ts';
 
 function promoted(c: Parameters<InstructionMeasure['compute']>[0]): [number, number] {
   const traps = c.traps ?? new Set<string>();
   const baseline = c.baseline ?? [];
-  const beyond = new Set([...c.ranking, ...baseline].map((d) => d.docid)).size + 1;
+  const beyond = rankBeyondBoth(c.ranking, baseline);
   const before = ranksOf(baseline);
   const after = ranksOf(c.ranking);
   let up = 0;

@@ -98,6 +98,22 @@ test('runs × measures, sorting, breakdown by type, and two runs compared', { ti
     assert.deepEqual(await order(), ['bm25.run', 'dense.run'], 'the study file’s order');
     await page.locator('[data-testid="sort-map"]').click();
     assert.deepEqual(await order(), ['dense.run', 'bm25.run'], 'sorted by MAP, best first');
+    await page.locator('[data-testid="sort-map"]').click();
+    assert.deepEqual(await order(), ['bm25.run', 'dense.run'], 'again: worst first');
+    assert.equal(await page.locator('[data-testid="sort-map"]').innerText(), 'map ▲');
+
+    // One run's queries, worst first.
+    await page.locator('[data-testid="run-row"][data-run="bm25.run"] [data-testid="drill"]').click();
+    const drilled = await page
+      .locator('[data-testid="run-query-row"]')
+      .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+    assert.deepEqual(drilled, [
+      ['q1', 'C1', '', '0.5000'],
+      ['q2', 'C1', '', '0.5000'],
+      ['q3', 'S2', '', '0.6389'],
+    ]);
+    await page.locator('[data-testid="run-row"][data-run="bm25.run"] [data-testid="drill"]').click();
+    await page.locator('[data-testid="run-queries"]').waitFor({ state: 'detached' });
 
     // Breakdown by instruction type (macro means of MAP).
     const breakdown = await page
@@ -138,21 +154,31 @@ test('runs × measures, sorting, breakdown by type, and two runs compared', { ti
     await page.locator('[data-testid="baseline"]').selectOption('bm25.run');
     await page.locator('[data-testid="sort-irs"]').waitFor();
     const ranks = (order: number[], q: number) => order.map((d) => ({ docid: `d${q}-${d}`, score: 0 }));
-    let sum = 0;
-    for (let q = 1; q <= 3; q++) {
-      sum += instructionResponsiveness(
+    const irsByQuery = [1, 2, 3].map((q) =>
+      instructionResponsiveness(
         ranks([4, 3, 2, 1], q),
         ranks([1, 2, 3, 4], q),
         [`d${q}-4`],
         q === 3 ? [`d${q}-2`, `d${q}-3`] : [`d${q}-2`],
         defaultIrsOptions,
-      );
-    }
+      ),
+    );
+    const sum = irsByQuery.reduce((s, v) => s + v, 0);
     const irsOf = (run: string) =>
       page.locator(`[data-testid="run-row"][data-run="${run}"] td[data-measure="irs"]`).innerText();
     assert.equal(await irsOf('dense.run'), (sum / 3).toFixed(4));
     assert.equal(await irsOf('bm25.run'), '—', 'the baseline has no IRS against itself');
     assert.ok(Number(await irsOf('dense.run')) > 0);
+    // The breakdown of IRS: means over the queries that have it; none for the baseline (not 0).
+    await page.locator('[data-testid="sort-irs"]').click();
+    const irsBreakdown = await page
+      .locator('[data-testid="breakdown-row"]')
+      .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+    assert.deepEqual(irsBreakdown, [
+      ['type C1', '2', '—', ((irsByQuery[0]! + irsByQuery[1]!) / 2).toFixed(4)],
+      ['type S2', '1', '—', irsByQuery[2]!.toFixed(4)],
+    ]);
+    assert.deepEqual(await order(), ['dense.run', 'bm25.run'], 'a run without the measure sorts last');
     await page.locator('[data-testid="baseline"]').selectOption('');
     await page.locator('[data-testid="sort-irs"]').waitFor({ state: 'detached' });
 

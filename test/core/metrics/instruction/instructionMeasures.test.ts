@@ -109,6 +109,10 @@ test('FollowTable §5.7 toy corpus {p1,p2,n1,n2,o1,o2}: IRS falls with every deg
   near(irsValues[6]!, -1, 'π6');
   assert.equal(ndcg(degraded[1]!), ndcg(degraded[2]!), 'nDCG cannot tell π1 from π2');
   assert.ok(value(pMrr, degraded[6]!, random)! < 0, 'p-MRR goes negative for the worst');
+  // p-MRR sees only the violating documents' ranks: moving the compliant ones down (π5 → π6) changes nothing.
+  const pMrrValues = degraded.map((r) => value(pMrr, r, random));
+  assert.equal(pMrrValues[5], pMrrValues[6], `p-MRR cannot tell π5 from π6: ${pMrrValues}`);
+  assert.ok(irsValues[6]! < irsValues[5]!, 'IRS can');
   assert.ok(ndcg(degraded[6]!) > 0.4, 'nDCG stays near 0.5 for the worst');
   // The query-only ranking is already ideal and the instruction keeps it: IRS 1 (the paper), p-MRR 0.
   const ideal = degraded[0]!;

@@ -1,0 +1,22 @@
+// MaxP (CRUMB): a passage run, whose ids are `<docid>:<n>`, as a document run — each document scored by its best
+// passage — written as a TREC run file, so that trec_eval's measures evaluate it exactly as they evaluate a document
+// run (ranks in trec_eval's order, the tag of the passage run's first line).
+import { writeFileSync } from 'node:fs';
+import { readScoredRun } from './instruction/instructionInputs.ts';
+
+/** Writes the document run of `passageFile` to `outFile`; errors in the passage run point at its lines. */
+export async function writeMaxpRun(passageFile: string, outFile: string): Promise<void> {
+  let tag = 'maxp';
+  const run = await readScoredRun(passageFile, {
+    maxp: true,
+    onFirstTag: (first) => {
+      tag = first;
+    },
+  });
+  const lines: string[] = [];
+  for (const [qid, documents] of run) {
+    // String(score) is the shortest text that parses back to the same double: the order is kept exactly.
+    documents.forEach((d, i) => lines.push(`${qid} Q0 ${d.docid} ${i + 1} ${String(d.score)} ${tag}\n`));
+  }
+  writeFileSync(outFile, lines.join(''));
+}
