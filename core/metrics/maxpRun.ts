@@ -16,7 +16,9 @@ export async function writeMaxpRun(passageFile: string, outFile: string): Promis
   const lines: string[] = [];
   for (const [qid, documents] of run) {
     // String(score) is the shortest text that parses back to the same double: the order is kept exactly.
-    documents.forEach((d, i) => lines.push(`${qid} Q0 ${d.docid} ${i + 1} ${String(d.score)} ${tag}\n`));
+    documents.forEach((d, i) => {
+      lines.push(`${qid} Q0 ${d.docid} ${i + 1} ${String(d.score)} ${tag}\n`);
+    });
   }
   writeFileSync(outFile, lines.join(''));
 }
