@@ -18,7 +18,7 @@ import type {
   SessionState,
 } from '../core/labelling/types.ts';
 import type { EvaluateReport, RunComparison } from '../core/metrics/studyEvaluation.ts';
-import type { ReviewCommit, ReviewItemView, ReviewState } from '../core/review/reviewSession.ts';
+import type { ReviewCommit, ReviewItemView, ReviewQueue, ReviewState } from '../core/review/reviewSession.ts';
 import type { ReviewSummary } from '../core/review/reviewSummary.ts';
 import type { RuntimeReport } from '../core/runtime/runtimeReport.ts';
 
@@ -74,6 +74,8 @@ export interface RequestMap {
   'review/state': { params: NoParams; value: ReviewState };
   /** Review view: the item at a position (null past the end), with versions, diff, findings and verdicts. */
   'review/itemAt': { params: { position: number }; value: ReviewItemView | null };
+  /** Picks the queue (every item, one's items still to review, the disputed ones) and answers the new state. */
+  'review/queue': { params: { queue: ReviewQueue }; value: ReviewState };
   /** Review view: store a verdict (an `edit` stores the new version first) and get the item as it now is. */
   'review/commit': { params: ReviewCommit; value: { state: ReviewState; item: ReviewItemView } };
   /** Review view: what the review decided so far — per type, and the reviewers' agreement on verdicts. */

@@ -103,7 +103,7 @@ async function exportReview(
     const studyId = database.studyId(review.name);
     if (options.reviewOut !== undefined) {
       const count = await exportReviewed(database.db, studyId, review, resolve(context.cwd, options.reviewOut));
-      context.stdout(`${options.reviewOut}: ${count} accepted items (latest version, with their verdict history)\n`);
+      context.stdout(`${options.reviewOut}: ${count} accepted items (the accepted text, versions, verdict history)\n`);
     }
     if (options.summary) {
       const result = reviewSummary(database.db, studyId, review);
@@ -118,10 +118,8 @@ async function exportReview(
         const a = result.agreement;
         const shown = (v: number | null) => (v === null ? '—' : v.toFixed(4));
         text += `reviewer agreement on verdicts: ${a.n_units} items, ${a.n_annotators} reviewers, percent ${shown(a.percent_agreement)}, α ${shown(a.krippendorff.nominal)}\n`;
-        // The notes about what is printed (the other levels of α say the same again).
-        for (const note of a.notes.filter((n) => /^(percent_agreement|krippendorff\.nominal) |annotator/.test(n))) {
-          text += `  - ${note}\n`;
-        }
+        for (const note of a.notes) text += `  - ${note}\n`;
+        text += `an item is decided by ${result.required} reviewer(s) agreeing on its current text, or by the adjudicator\n`;
         context.stdout(text);
       }
     }

@@ -1,4 +1,5 @@
-// The LLM critic of a review (issue 8's judge machinery): each item's latest version rated on the review's rubric
+// The LLM critic of a review (issue 8's judge machinery): each item's generated text (its latest generated version,
+// what reviewers judge; not their edits) rated on the review's rubric
 // by the review's `judge` with the shipped instruction-critic prompt (FollowTable's six dimensions) — `{{query}}` is
 // the item's source text, else its parent id; `{{instruction}}` its text. Every call goes on record in llm_call and
 // through its cache; a parsed answer is stored as the critic's verdict (annotator `llm:<model>@<prompt>`): the first
@@ -16,7 +17,7 @@ import { runJobs } from '../judge/judgeScheduler.ts';
 import { judgeAnnotatorName } from '../judge/judgeStudy.ts';
 import { renderPrompt, sha256 } from '../judge/promptTemplate.ts';
 import type { StudyDatabase } from '../store/studyDatabase.ts';
-import { defaultVerdicts } from './reviewSession.ts';
+import { verdictsOf } from './reviewRecords.ts';
 
 export interface CritiqueOptions {
   client: ChatClient;
@@ -55,14 +56,15 @@ export async function critiqueReview(
   const rubric = review.rubric
     ? { dimensions: review.rubric.dimensions.map((d) => d.name), levels: review.rubric.levels }
     : defaultCriticRubric;
-  const verdicts = review.verdicts.length > 0 ? review.verdicts : defaultVerdicts;
+  const verdicts = verdictsOf(review);
   const store = new JudgeCallStore(db);
   const critic = judgeAnnotatorName(options.judge.model, template.hash);
   const criticId = store.judgeAnnotator(critic);
   const rows = db
     .prepare(
       `SELECT i.item_id, i.parent_id, i.metadata, v.id AS version_id, v.text FROM review_item AS i
-       JOIN review_item_version AS v ON v.id = (SELECT max(id) FROM review_item_version WHERE item_id = i.id)
+       JOIN review_item_version AS v
+         ON v.id = (SELECT max(id) FROM review_item_version WHERE item_id = i.id AND based_on IS NULL)
        WHERE i.study_id = ? ORDER BY i.id`,
     )
     .all(studyId) as {

@@ -1,8 +1,10 @@
-// Reviewing generated text (a `review` block): its items imported into the task database with their first version,
-// and a reviewer's session over them — one item at a time with its versions, the word diff against its source (or
-// its first version once edited), the automatic findings, the rubric, and a verdict with a reason. An `edit` verdict
-// stores the reviewer's text as a new version (the original is kept); verdicts are append-only, the latest per
-// reviewer and version counts. In a blind review, others' verdicts reach the view only after one's own.
+// Reviewing generated text (a `review` block): its items imported into the task database with their generated
+// versions, and a reviewer's session over them — one item at a time with its versions, the word diff against its
+// source (or the generated text once edited), the automatic findings, the rubric, and a verdict with a reason. An
+// `edit` verdict stores the reviewer's text as a new version made from the one edited (the original is kept);
+// verdicts are append-only. What the verdicts decide is reviewOutcome.ts's: only verdicts on the item as the items
+// file has it now count. In a blind review a reviewer sees neither others' verdicts nor their edits before giving
+// their own. A queue can hold every item, the ones still to review, or the disputed ones (the adjudicator's).
 import { resolve } from 'node:path';
 import type { ReviewModel } from '../dsl/model.ts';
 import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
@@ -10,11 +12,14 @@ import { StoreError, type StudyDatabase } from '../store/studyDatabase.ts';
 import type { ReviewFinding } from './findings/finding.ts';
 import { rewriteFindings } from './findings/registry.ts';
 import { readReviewItems } from './reviewItems.ts';
+import { type ItemOutcome, itemOutcome, type Outcome, type ReviewRules, type VerdictRecord } from './reviewOutcome.ts';
+import { type ItemRow, ReviewRecords, reviewRules } from './reviewRecords.ts';
 import { type ReviewSummary, reviewSummary } from './reviewSummary.ts';
 import { type DiffPart, wordDiff } from './textDiff.ts';
 
-/** The verdicts of a review that declares none. */
-export const defaultVerdicts = ['accept', 'edit', 'reject'];
+/** Which items a session goes through: all, those without one's verdict on their current text, the disputed ones. */
+export type ReviewQueue = 'all' | 'todo' | 'disputed';
+export const reviewQueues: readonly ReviewQueue[] = ['all', 'todo', 'disputed'];
 
 export interface ReviewView {
   studyFile: string;
@@ -25,13 +30,22 @@ export interface ReviewView {
   rubric?: { levels: string[]; dimensions: { name: string; description?: string }[] };
   verdicts: string[];
   blind: boolean;
+  adjudicator?: string;
+  /** Reviewers per item for a final verdict. */
+  required: number;
 }
 
 export interface ReviewVersionView {
   id: number;
+  /** Numbered from 1 among all the item's versions. */
+  number: number;
   text: string;
   author: string;
   at: string;
+  /** The version an edit was made from. */
+  basedOn?: number;
+  /** A version of the item as the items file has it now (not an earlier generated text or its edits). */
+  current: boolean;
 }
 
 export interface ReviewVerdictView {
@@ -41,6 +55,8 @@ export interface ReviewVerdictView {
   reason?: string;
   at: string;
   versionId: number;
+  /** What the verdict amounts to (reviewOutcome.ts): `edit` for accepting an edited text. */
+  category?: string;
 }
 
 export interface ReviewItemView {
@@ -51,28 +67,41 @@ export interface ReviewItemView {
   typeLabel?: string;
   model?: string;
   source?: string;
-  /** Oldest first; the last is the one under review. */
+  /** The versions this reviewer may see, oldest first (in a blind review, others' edits only after one's verdict). */
   versions: ReviewVersionView[];
-  /** The version under review against the source (a rewrite) or against the first version (once edited). */
+  /** The version under review: the latest of the current text's versions one may see. */
+  reviewing: number;
+  /** The version under review against the source (a rewrite) or against the generated text (once edited). */
   diff: DiffPart[];
   diffAgainst?: 'source' | 'original';
   findings: ReviewFinding[];
+  /** One's verdict on the current text. */
   mine?: ReviewVerdictView;
+  /** One's latest verdict when it judged an earlier text of the item (the items file changed since). */
+  earlier?: ReviewVerdictView;
   others: ReviewVerdictView[];
-  /** Blind mode is hiding others' verdicts of this item now. */
+  /** Blind mode is hiding others' verdicts and edits of this item now. */
   hidden: boolean;
+  /** What the verdicts decide so far (not while hidden): the final verdict, reviewers counted and required. */
+  status?: { final: string; reviewers: number; required: number };
 }
 
 export interface ReviewState {
   review: ReviewView;
+  queue: ReviewQueue;
+  /** Items in the queue. */
   length: number;
-  /** Items this reviewer has a verdict on. */
+  /** Items of the review with this reviewer's verdict on their current text. */
   reviewed: number;
+  /** Items of the review. */
+  items: number;
 }
 
 export interface ReviewCommit {
   position: number;
   itemId: string;
+  /** The version under review when the verdict was given (the item's `reviewing`). */
+  versionId: number;
   verdict: string;
   rubric?: Record<string, string>;
   reason?: string;
@@ -82,7 +111,8 @@ export interface ReviewCommit {
 
 /**
  * Imports the review's items (the file it declares): new items with their first version (authored by their
- * generator model), and a new version when the file's text of an item changed. One transaction: all or nothing.
+ * generator model), and a new generated version when the file's text of an item changed — the item is then to
+ * review again. One transaction: all or nothing.
  */
 export async function importReviewItems(
   database: StudyDatabase,
@@ -106,7 +136,7 @@ export async function importReviewItems(
          RETURNING id`,
       );
       const latestGenerated = db
-        .prepare('SELECT text FROM review_item_version WHERE item_id = ? AND author = ? ORDER BY id DESC LIMIT 1')
+        .prepare('SELECT text FROM review_item_version WHERE item_id = ? AND based_on IS NULL ORDER BY id DESC LIMIT 1')
         .pluck();
       const insertVersion = db.prepare(
         'INSERT INTO review_item_version (item_id, text, author, created_at) VALUES (?, ?, ?, ?)',
@@ -127,7 +157,7 @@ export async function importReviewItems(
           ).id;
           insertVersion.run(id, item.text, author, now);
           added++;
-        } else if (latestGenerated.get(id, author) !== item.text) {
+        } else if (latestGenerated.get(id) !== item.text) {
           insertVersion.run(id, item.text, author, now);
           changed++;
         } else unchanged++;
@@ -137,22 +167,29 @@ export async function importReviewItems(
     .immediate();
 }
 
-interface VersionRow {
-  id: number;
-  text: string;
-  author: string;
-  created_at: string;
-}
+const viewOf = (v: VerdictRecord, category?: string): ReviewVerdictView => ({
+  annotator: v.annotator,
+  verdict: v.verdict,
+  rubric: v.rubric,
+  ...(v.reason !== null && { reason: v.reason }),
+  at: v.at,
+  versionId: v.versionId,
+  ...(category !== undefined && { category }),
+});
 
 export class ReviewSession {
   readonly annotator: string;
   private readonly db: SqliteDatabase;
   private readonly review: ReviewModel;
+  private readonly rules: ReviewRules;
+  private readonly records: ReviewRecords;
   private readonly studyFile: string;
   private readonly studyId: number;
   private readonly annotatorId: number;
-  private readonly items: { id: number; item_id: string }[];
   private readonly now: () => Date;
+  private queue: ReviewQueue = 'all';
+  /** The queue's items (row ids), fixed when the queue is picked: deciding an item does not move the others. */
+  private items: number[];
 
   private constructor(
     database: StudyDatabase,
@@ -160,6 +197,8 @@ export class ReviewSession {
   ) {
     this.db = database.db;
     this.review = options.review;
+    this.rules = reviewRules(options.review);
+    this.records = new ReviewRecords(this.db);
     this.studyFile = options.studyFile;
     this.annotator = options.annotator;
     this.now = options.now ?? (() => new Date());
@@ -172,9 +211,7 @@ export class ReviewSession {
         )
         .get(options.annotator) as { id: number }
     ).id;
-    this.items = this.db
-      .prepare('SELECT id, item_id FROM review_item WHERE study_id = ? ORDER BY id')
-      .all(this.studyId) as { id: number; item_id: string }[];
+    this.items = this.allItems();
   }
 
   /** A reviewer's session on a review whose items are imported; a reviewer the review does not name is refused. */
@@ -194,18 +231,35 @@ export class ReviewSession {
     return new ReviewSession(database, options);
   }
 
-  private verdicts(): string[] {
-    return this.review.verdicts.length > 0 ? this.review.verdicts : defaultVerdicts;
+  private allItems(): number[] {
+    return this.db
+      .prepare('SELECT id FROM review_item WHERE study_id = ? ORDER BY id')
+      .pluck()
+      .all(this.studyId) as number[];
   }
 
-  state(): ReviewState {
-    const reviewed = this.db
+  private get isAdjudicator(): boolean {
+    return this.review.adjudicator === this.annotator;
+  }
+
+  private get blind(): boolean {
+    return this.review.blind && !this.isAdjudicator;
+  }
+
+  /** Items whose current text has this reviewer's verdict. */
+  private reviewedCount(): number {
+    return this.db
       .prepare(
-        `SELECT count(DISTINCT v.item_id) FROM review_verdict AS d JOIN review_item_version AS v ON v.id = d.version_id
-         JOIN review_item AS i ON i.id = v.item_id WHERE i.study_id = ? AND d.annotator_id = ?`,
+        `SELECT count(DISTINCT v.item_id) FROM review_verdict AS d
+         JOIN review_item_version AS v ON v.id = d.version_id JOIN review_item AS i ON i.id = v.item_id
+         WHERE i.study_id = ? AND d.annotator_id = ? AND v.id >= (
+           SELECT max(g.id) FROM review_item_version AS g WHERE g.item_id = v.item_id AND g.based_on IS NULL)`,
       )
       .pluck()
       .get(this.studyId, this.annotatorId) as number;
+  }
+
+  state(): ReviewState {
     const review = this.review;
     return {
       review: {
@@ -215,96 +269,128 @@ export class ReviewSession {
         annotator: this.annotator,
         taxonomy: review.taxonomy,
         ...(review.rubric && { rubric: review.rubric }),
-        verdicts: this.verdicts(),
-        blind: review.blind && review.adjudicator !== this.annotator,
+        verdicts: [...this.rules.verdicts],
+        blind: this.blind,
+        ...(review.adjudicator !== undefined && { adjudicator: review.adjudicator }),
+        required: this.rules.required,
       },
+      queue: this.queue,
       length: this.items.length,
-      reviewed,
+      reviewed: this.reviewedCount(),
+      items: this.allItems().length,
     };
   }
 
-  /** The item at `position` (null past the end). */
+  /**
+   * Picks the queue: every item, the items without one's verdict on their current text, or the disputed ones. The
+   * queue holds the items it had when picked, in import order.
+   */
+  setQueue(queue: ReviewQueue): ReviewState {
+    if (!reviewQueues.includes(queue)) {
+      throw new StoreError(`expected a queue (${reviewQueues.join(', ')}), found '${String(queue)}'`);
+    }
+    const all = this.allItems();
+    if (queue === 'all') this.items = all;
+    else {
+      this.items = all.filter((rowId) => {
+        const { versions, verdicts } = this.records.records(rowId);
+        const outcome = itemOutcome(versions, verdicts, this.rules);
+        if (queue === 'disputed') return outcome.final === 'disputed';
+        return !this.mineIn(outcome);
+      });
+    }
+    this.queue = queue;
+    return this.state();
+  }
+
+  private mineIn(outcome: ItemOutcome): Outcome | undefined {
+    return this.isAdjudicator ? outcome.adjudication : outcome.reviewers.get(this.annotator);
+  }
+
+  /** The item at `position` of the queue (null past the end). */
   itemAt(position: number): ReviewItemView | null {
     if (!Number.isInteger(position) || position < 0) throw new StoreError(`expected a position ≥ 0, found ${position}`);
-    const entry = this.items[position];
-    if (!entry) return null;
-    const row = this.db
-      .prepare('SELECT item_id, parent_id, type, model, metadata FROM review_item WHERE id = ?')
-      .get(entry.id) as {
-      item_id: string;
-      parent_id: string | null;
-      type: string | null;
-      model: string | null;
-      metadata: string | null;
-    };
-    const versions = this.db
-      .prepare('SELECT id, text, author, created_at FROM review_item_version WHERE item_id = ? ORDER BY id')
-      .all(entry.id) as VersionRow[];
-    const latest = versions.at(-1)!;
-    const source = row.metadata ? ((JSON.parse(row.metadata) as { source?: string }).source ?? undefined) : undefined;
-    const against = source ?? (versions.length > 1 ? versions[0]!.text : undefined);
-    const verdicts = this.db
-      .prepare(
-        `SELECT a.name AS annotator, d.verdict, d.rubric, d.rationale, d.created_at, d.version_id
-         FROM review_verdict AS d JOIN review_item_version AS v ON v.id = d.version_id
-         JOIN annotator AS a ON a.id = d.annotator_id
-         WHERE v.item_id = ? AND NOT EXISTS (
-           SELECT 1 FROM review_verdict AS later JOIN review_item_version AS lv ON lv.id = later.version_id
-           WHERE lv.item_id = v.item_id AND later.annotator_id = d.annotator_id AND later.id > d.id)
-         ORDER BY a.name`,
-      )
-      .all(entry.id) as {
-      annotator: string;
-      verdict: string;
-      rubric: string | null;
-      rationale: string | null;
-      created_at: string;
-      version_id: number;
-    }[];
-    const view = (v: (typeof verdicts)[number]): ReviewVerdictView => ({
-      annotator: v.annotator,
-      verdict: v.verdict,
-      rubric: v.rubric ? (JSON.parse(v.rubric) as Record<string, string>) : {},
-      ...(v.rationale !== null && { reason: v.rationale }),
-      at: v.created_at,
-      versionId: v.version_id,
-    });
-    const mine = verdicts.find((v) => v.annotator === this.annotator);
-    const hidden = this.state().review.blind && mine === undefined;
+    const rowId = this.items[position];
+    if (rowId === undefined) return null;
+    return this.view(position, this.records.itemById(rowId));
+  }
+
+  private view(position: number, item: ItemRow): ReviewItemView {
+    const { versions, verdicts } = this.records.records(item.id);
+    const outcome = itemOutcome(versions, verdicts, this.rules);
+    const current = new Set(outcome.round.map((v) => v.id));
+    const mine = this.mineIn(outcome);
+    const hidden = this.blind && mine === undefined;
+    // Before one's own verdict in a blind review: the generated texts only, so no one else's edit shows.
+    const visible = hidden ? versions.filter((v) => v.basedOn === null) : versions;
+    const number = new Map(versions.map((v, i) => [v.id, i + 1]));
+    const reviewing = visible.filter((v) => current.has(v.id)).at(-1)!;
+    const source = item.source;
+    const against = source ?? (reviewing.id !== outcome.root.id ? outcome.root.text : undefined);
+    const mineLatest = [...verdicts].reverse().find((v) => v.annotator === this.annotator);
+    const others: ReviewVerdictView[] = [];
+    if (!hidden) {
+      for (const [name, o] of outcome.reviewers)
+        if (name !== this.annotator) others.push(viewOf(o.verdict, o.category));
+      const adjudication = outcome.adjudication;
+      if (adjudication && !this.isAdjudicator) others.push(viewOf(adjudication.verdict, adjudication.category));
+    }
+    // The critic's rating pre-fills the rubric: not before one's own verdict in a blind review.
+    if (!hidden) {
+      const critics = new Map<string, VerdictRecord>();
+      for (const v of verdicts)
+        if (v.annotator.startsWith('llm:') && current.has(v.versionId)) critics.set(v.annotator, v);
+      for (const v of critics.values()) others.push(viewOf(v));
+    }
+    others.sort((a, b) => (a.annotator < b.annotator ? -1 : a.annotator > b.annotator ? 1 : 0));
     return {
       position,
-      itemId: row.item_id,
-      ...(row.parent_id !== null && { parent: row.parent_id }),
-      ...(row.type !== null && { type: row.type }),
-      ...(row.type !== null && {
-        typeLabel: this.review.taxonomy.find((t) => t.code === row.type)?.label ?? row.type,
+      itemId: item.itemId,
+      ...(item.parent !== null && { parent: item.parent }),
+      ...(item.type !== null && { type: item.type }),
+      ...(item.type !== null && {
+        typeLabel: this.review.taxonomy.find((t) => t.code === item.type)?.label ?? item.type,
       }),
-      ...(row.model !== null && { model: row.model }),
+      ...(item.model !== null && { model: item.model }),
       ...(source !== undefined && { source }),
-      versions: versions.map((v) => ({ id: v.id, text: v.text, author: v.author, at: v.created_at })),
-      diff: against === undefined ? [] : wordDiff(against, latest.text),
+      versions: visible.map((v) => ({
+        id: v.id,
+        number: number.get(v.id)!,
+        text: v.text,
+        author: v.author,
+        at: v.at,
+        ...(v.basedOn !== null && { basedOn: v.basedOn }),
+        current: current.has(v.id),
+      })),
+      reviewing: reviewing.id,
+      diff: against === undefined ? [] : wordDiff(against, reviewing.text),
       ...(against !== undefined && { diffAgainst: source !== undefined ? ('source' as const) : ('original' as const) }),
-      findings: source !== undefined ? rewriteFindings({ source, rewrite: latest.text, declaredChanges: 1 }) : [],
-      ...(mine && { mine: view(mine) }),
-      others: hidden ? [] : verdicts.filter((v) => v.annotator !== this.annotator).map(view),
+      findings: source !== undefined ? rewriteFindings({ source, rewrite: reviewing.text, declaredChanges: 1 }) : [],
+      ...(mine && { mine: viewOf(mine.verdict, mine.category) }),
+      ...(!mine && mineLatest && { earlier: viewOf(mineLatest) }),
+      others,
       hidden,
+      ...(!hidden && {
+        status: { final: outcome.final, reviewers: outcome.reviewers.size, required: this.rules.required },
+      }),
     };
   }
 
-  /** Stores a verdict (one transaction; an `edit` stores the new version first) and returns the item as it now is. */
   /** What the review decided so far (reviewSummary.ts). */
   summary(): ReviewSummary {
     return reviewSummary(this.db, this.studyId, this.review);
   }
 
+  /** Stores a verdict (one transaction; an `edit` stores the new version first) and returns the item as it now is. */
   commit(commit: ReviewCommit): { state: ReviewState; item: ReviewItemView } {
-    const entry = this.items[commit.position];
-    if (!entry || entry.item_id !== commit.itemId) {
+    const rowId = this.items[commit.position];
+    const item = rowId === undefined ? undefined : this.records.itemById(rowId);
+    if (!item || item.itemId !== commit.itemId) {
       throw new StoreError(
-        `expected item '${entry?.item_id ?? '(none)'}' at position ${commit.position}, found '${commit.itemId}'`,
+        `expected item '${item?.itemId ?? '(none)'}' at position ${commit.position}, found '${commit.itemId}'`,
       );
     }
-    const verdicts = this.verdicts();
+    const verdicts = this.rules.verdicts;
     if (!verdicts.includes(commit.verdict)) {
       throw new StoreError(`unknown verdict '${commit.verdict}' (expected one of: ${verdicts.join(', ')})`);
     }
@@ -325,26 +411,41 @@ export class ReviewSession {
     const at = this.now().toISOString();
     this.db
       .transaction(() => {
-        const latest = this.db
-          .prepare('SELECT id, text FROM review_item_version WHERE item_id = ? ORDER BY id DESC LIMIT 1')
-          .get(entry.id) as { id: number; text: string };
+        // Checked inside the transaction: the items file may have been imported again since the view showed it.
+        const shown = this.view(commit.position, item);
+        if (shown.reviewing !== commit.versionId) {
+          throw new StoreError(
+            `item '${item.itemId}' changed since it was shown (version ${commit.versionId} is no longer the one ` +
+              'under review): look at it again',
+          );
+        }
+        const reviewed = shown.versions.find((v) => v.id === commit.versionId)!;
         if (commit.verdict === 'edit') {
           const text = commit.text?.trim() ?? '';
-          if (text === '' || text === latest.text.trim()) {
+          if (text === '' || text === reviewed.text.trim()) {
             throw new StoreError('an edit needs the edited text, different from the version under review');
           }
           this.db
-            .prepare('INSERT INTO review_item_version (item_id, text, author, created_at) VALUES (?, ?, ?, ?)')
-            .run(entry.id, text, this.annotator, at);
+            .prepare(
+              'INSERT INTO review_item_version (item_id, text, author, created_at, based_on) VALUES (?, ?, ?, ?, ?)',
+            )
+            .run(item.id, text, this.annotator, at, reviewed.id);
         }
         this.db
           .prepare(
             `INSERT INTO review_verdict (version_id, annotator_id, verdict, rubric, rationale, created_at)
              VALUES (?, ?, ?, ?, ?, ?)`,
           )
-          .run(latest.id, this.annotatorId, commit.verdict, JSON.stringify(rubric), reason === '' ? null : reason, at);
+          .run(
+            reviewed.id,
+            this.annotatorId,
+            commit.verdict,
+            JSON.stringify(rubric),
+            reason === '' ? null : reason,
+            at,
+          );
       })
       .immediate();
-    return { state: this.state(), item: this.itemAt(commit.position)! };
+    return { state: this.state(), item: this.view(commit.position, item) };
   }
 }

@@ -1,20 +1,28 @@
-// What a review decided: each item's final verdict — the adjudicator's latest when there is one, else the verdict
-// every (human) reviewer's latest agrees on, else `disputed` (or `unreviewed`) — per taxonomy type, the agreement
-// on verdicts (the agreement core: verdicts as nominal categories), and the accepted items written out as JSONL with
-// their latest version and verdict history (`qrels-studio export REVIEW.assess --review OUT`).
+// What a review decided (reviewOutcome.ts for one item): each item's final verdict, the counts per taxonomy type, the
+// reviewers' agreement on verdicts (the agreement core: the verdicts their outcomes amount to, as nominal
+// categories, one unit per item), and the accepted items written out as JSONL with their accepted text, versions and
+// verdict history (`qrels-studio export REVIEW.assess --review OUT`).
 import { type AgreementSummary, summariseAgreement } from '../agreement/agreementSummary.ts';
 import { ReliabilityBuilder } from '../agreement/reliabilityData.ts';
 import type { ReviewModel } from '../dsl/model.ts';
 import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { writeAtomically } from '../store/studyExports.ts';
-import { defaultVerdicts } from './reviewSession.ts';
+import { type ItemOutcome, itemOutcome, openOutcomes } from './reviewOutcome.ts';
+import { type ItemRow, ReviewRecords, reviewRules } from './reviewRecords.ts';
 
-export interface VerdictRecord {
+export interface HistoryEntry {
   annotator: string;
+  /** reviewer, adjudicator, or critic (an LLM judge's pre-filled rating). */
+  role: 'reviewer' | 'adjudicator' | 'critic';
   verdict: string;
   rubric: Record<string, string>;
   reason: string | null;
+  /** The version judged, numbered from 1 (for an edit: the version edited). */
   version: number;
+  /** The version an edit made. */
+  made?: number;
+  /** It judges the item as the items file has it now (not an earlier generated text). */
+  current: boolean;
   at: string;
 }
 
@@ -24,126 +32,134 @@ export interface ReviewOutcome {
   type: string | null;
   model: string | null;
   final: string;
-  /** The latest version's text, and every version (oldest first). */
+  /** The accepted text (accept, edit), else the latest generated one. */
   text: string;
-  versions: { text: string; author: string; at: string }[];
-  history: VerdictRecord[];
+  /** Every version, oldest first. */
+  versions: { version: number; text: string; author: string; at: string; basedOn?: number }[];
+  history: HistoryEntry[];
 }
 
 export interface ReviewSummary {
   review: string;
   items: number;
+  /** The columns of `types`: the review's verdicts, then disputed, pending and unreviewed. */
+  outcomes: string[];
   /** Per type (taxonomy code, or "(none)"): how many items ended with each final verdict. */
   types: { type: string; counts: Record<string, number> }[];
+  /** Reviewers per item for a final verdict. */
+  required: number;
   /** Reviewer agreement on verdicts (null values with reasons in notes when undefined). */
-  agreement: Pick<
-    AgreementSummary,
-    'n_units' | 'n_annotators' | 'percent_agreement' | 'krippendorff' | 'cohen' | 'notes'
-  >;
+  agreement: Pick<AgreementSummary, 'n_units' | 'n_annotators' | 'percent_agreement' | 'cohen' | 'notes'> & {
+    krippendorff: { nominal: number | null };
+  };
 }
 
+function describe(item: ItemRow, outcome: ItemOutcome, versions: ItemOutcome['round'], review: ReviewModel) {
+  const number = new Map(versions.map((v, i) => [v.id, i + 1]));
+  const current = new Set(outcome.round.map((v) => v.id));
+  return (verdicts: ReturnType<ReviewRecords['records']>['verdicts']): ReviewOutcome => ({
+    itemId: item.itemId,
+    parent: item.parent,
+    type: item.type,
+    model: item.model,
+    final: outcome.final,
+    text: outcome.finalText,
+    versions: versions.map((v) => ({
+      version: number.get(v.id)!,
+      text: v.text,
+      author: v.author,
+      at: v.at,
+      ...(v.basedOn !== null && { basedOn: number.get(v.basedOn)! }),
+    })),
+    history: verdicts.map((v) => {
+      const made =
+        v.verdict === 'edit'
+          ? versions.find((x) => x.basedOn === v.versionId && x.author === v.annotator && x.at === v.at)
+          : undefined;
+      return {
+        annotator: v.annotator,
+        role: v.annotator.startsWith('llm:')
+          ? 'critic'
+          : v.annotator === review.adjudicator
+            ? 'adjudicator'
+            : 'reviewer',
+        verdict: v.verdict,
+        rubric: v.rubric,
+        reason: v.reason,
+        version: number.get(v.versionId)!,
+        ...(made && { made: number.get(made.id)! }),
+        current: current.has(v.versionId),
+        at: v.at,
+      };
+    }),
+  });
+}
+
+/** Every item of the review with its final verdict and history, in import order. */
 export function reviewOutcomes(db: SqliteDatabase, studyId: number, review: ReviewModel): ReviewOutcome[] {
-  const items = db
-    .prepare('SELECT id, item_id, parent_id, type, model FROM review_item WHERE study_id = ? ORDER BY id')
-    .all(studyId) as {
-    id: number;
-    item_id: string;
-    parent_id: string | null;
-    type: string | null;
-    model: string | null;
-  }[];
-  const versions = db.prepare(
-    'SELECT id, text, author, created_at FROM review_item_version WHERE item_id = ? ORDER BY id',
-  );
-  const verdicts = db.prepare(
-    `SELECT a.name AS annotator, d.verdict, d.rubric, d.rationale, d.version_id, d.created_at
-     FROM review_verdict AS d JOIN review_item_version AS v ON v.id = d.version_id
-     JOIN annotator AS a ON a.id = d.annotator_id WHERE v.item_id = ? ORDER BY d.id`,
-  );
-  return items.map((item) => {
-    const itemVersions = versions.all(item.id) as { id: number; text: string; author: string; created_at: string }[];
-    const history = (
-      verdicts.all(item.id) as {
-        annotator: string;
-        verdict: string;
-        rubric: string | null;
-        rationale: string | null;
-        version_id: number;
-        created_at: string;
-      }[]
-    ).map((v) => ({
-      annotator: v.annotator,
-      verdict: v.verdict,
-      rubric: v.rubric ? (JSON.parse(v.rubric) as Record<string, string>) : {},
-      reason: v.rationale,
-      version: itemVersions.findIndex((x) => x.id === v.version_id) + 1,
-      at: v.created_at,
-    }));
-    const latest = new Map<string, string>();
-    for (const v of history) latest.set(v.annotator, v.verdict);
-    const adjudicated = review.adjudicator !== undefined ? latest.get(review.adjudicator) : undefined;
-    // An LLM critic pre-fills; the people decide.
-    const reviewers = [...latest]
-      .filter(([name]) => name !== review.adjudicator && !name.startsWith('llm:'))
-      .map(([, verdict]) => verdict);
-    const final =
-      adjudicated ??
-      (reviewers.length === 0 ? 'unreviewed' : reviewers.every((v) => v === reviewers[0]) ? reviewers[0]! : 'disputed');
-    return {
-      itemId: item.item_id,
-      parent: item.parent_id,
-      type: item.type,
-      model: item.model,
-      final,
-      text: itemVersions.at(-1)!.text,
-      versions: itemVersions.map((v) => ({ text: v.text, author: v.author, at: v.created_at })),
-      history,
-    };
+  return itemOutcomes(db, studyId, review).map(({ outcome }) => outcome);
+}
+
+function itemOutcomes(db: SqliteDatabase, studyId: number, review: ReviewModel) {
+  const records = new ReviewRecords(db);
+  const rules = reviewRules(review);
+  return records.items(studyId).map((item) => {
+    const { versions, verdicts } = records.records(item.id);
+    const decided = itemOutcome(versions, verdicts, rules);
+    return { decided, outcome: describe(item, decided, versions, review)(verdicts) };
   });
 }
 
 export function reviewSummary(db: SqliteDatabase, studyId: number, review: ReviewModel): ReviewSummary {
-  const outcomes = reviewOutcomes(db, studyId, review);
+  const rules = reviewRules(review);
+  const outcomes = itemOutcomes(db, studyId, review);
   const byType = new Map<string, Record<string, number>>();
-  for (const o of outcomes) {
-    const type = o.type ?? '(none)';
+  for (const { outcome } of outcomes) {
+    const type = outcome.type ?? '(none)';
     const counts = byType.get(type) ?? {};
-    counts[o.final] = (counts[o.final] ?? 0) + 1;
+    counts[outcome.final] = (counts[outcome.final] ?? 0) + 1;
     byType.set(type, counts);
   }
-  const verdicts = review.verdicts.length > 0 ? review.verdicts : defaultVerdicts;
+  // The categories: the verdicts, and `edit` (an accepted edit) even where the review declares no edit verdict.
+  const categories = [...new Set([...rules.verdicts, 'edit'])];
   const builder = new ReliabilityBuilder();
-  for (const o of outcomes) {
-    const latest = new Map<string, string>();
-    for (const v of o.history) if (v.annotator !== review.adjudicator) latest.set(v.annotator, v.verdict);
-    for (const [annotator, verdict] of latest)
-      builder.add(o.type ?? '', o.itemId, annotator, verdicts.indexOf(verdict));
+  for (const { decided, outcome } of outcomes) {
+    for (const [annotator, o] of decided.reviewers) {
+      builder.add(outcome.type ?? '', outcome.itemId, annotator, categories.indexOf(o.category));
+    }
   }
-  const agreement = summariseAgreement(builder.build(verdicts.map((_, i) => i)));
+  const agreement = summariseAgreement(builder.build(categories.map((_, i) => i)));
+  // Verdicts are nominal categories: only the nominal α (and its notes) means something here.
+  const notes = agreement.notes.filter((n) => !/^krippendorff\.(ordinal|interval|ratio) /.test(n));
   return {
     review: review.name,
     items: outcomes.length,
+    outcomes: [...rules.verdicts, ...openOutcomes],
     types: [...byType].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, counts]) => ({ type, counts })),
+    required: rules.required,
     agreement: {
       n_units: agreement.n_units,
       n_annotators: agreement.n_annotators,
       percent_agreement: agreement.percent_agreement,
-      krippendorff: agreement.krippendorff,
+      krippendorff: { nominal: agreement.krippendorff.nominal },
       cohen: agreement.cohen,
-      notes: agreement.notes,
+      notes,
     },
   };
 }
 
-/** The accepted items (final verdict accept or edit: the edited version is the accepted one), one JSON object a line. */
+/**
+ * The accepted items (final verdict accepting or `edit`: the accepted text is the one written), one JSON object a
+ * line, with every version and the verdict history (who, in which role, on which version, whether it judged the
+ * current text). Undecided items (disputed, pending, unreviewed) are left out.
+ */
 export function exportReviewed(
   db: SqliteDatabase,
   studyId: number,
   review: ReviewModel,
   file: string,
 ): Promise<number> {
-  const verdicts = review.verdicts.length > 0 ? review.verdicts : defaultVerdicts;
-  const accepting = new Set([verdicts[0]!, 'edit']);
+  const accepting = new Set([reviewRules(review).verdicts[0]!, 'edit']);
   const accepted = reviewOutcomes(db, studyId, review).filter((o) => accepting.has(o.final));
   return writeAtomically(
     file,

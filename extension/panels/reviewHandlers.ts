@@ -11,6 +11,7 @@ export function reviewRequestHandlers(session: () => ReviewSession): RequestHand
   return {
     'review/state': () => session().state(),
     'review/itemAt': ({ position }) => session().itemAt(position),
+    'review/queue': ({ queue }) => session().setQueue(queue),
     'review/commit': (commit) => session().commit(commit),
     'review/summary': () => session().summary(),
   };

@@ -8,6 +8,7 @@ import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
 import { ReviewSession } from '../../core/review/reviewSession.ts';
 import { locateNativeBinding } from '../../core/store/sqliteDatabase.ts';
 import { StudyDatabase, studyDatabasePath } from '../../core/store/studyDatabase.ts';
+import { verdictOn } from '../core/review/reviewStudy.ts';
 import { nativeDir, runCliProcess, scratchDir } from '../helpers.ts';
 
 test('export --review and --summary of a review block', () => {
@@ -29,13 +30,8 @@ test('export --review and --summary of a review block', () => {
   const review = model.reviews[0]!;
   for (const annotator of ['alice', 'bob']) {
     const session = ReviewSession.open(database, { studyFile: file, review, annotator });
-    session.commit({ position: 0, itemId: 'i1', verdict: 'accept' });
-    session.commit({
-      position: 1,
-      itemId: 'i2',
-      verdict: annotator === 'alice' ? 'accept' : 'reject',
-      reason: 'vague',
-    });
+    verdictOn(session, 0, { verdict: 'accept' });
+    verdictOn(session, 1, { verdict: annotator === 'alice' ? 'accept' : 'reject', reason: 'vague' });
   }
   database.close();
   const result = runCliProcess(['export', 'gen.assess', '--review', 'accepted.jsonl', '--summary'], { cwd: root });

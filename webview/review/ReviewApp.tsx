@@ -1,11 +1,13 @@
-// The Review view: one generated item at a time — its type, generator and parent, the word diff against its source
-// (or its original once edited) with the automatic findings beside it, the rubric (↑ ↓ pick a dimension, 1 … 9 a
-// level), and the verdict (its first letter; edit opens the text; a verdict other than the first needs a reason,
-// Ctrl+Enter stores the one held). Others' verdicts show once the review is not blind or after one's own.
+// The Review view: one generated item at a time — its type, generator and parent, where the verdicts stand, the word
+// diff of the version under review against its source (or the generated text once edited, or any version picked)
+// with the automatic findings beside it, the rubric (↑ ↓ pick a dimension, 1 … 9 a level), and the verdict (its
+// first letter; edit opens the text; a verdict other than the first needs a reason, Ctrl+Enter stores the one
+// held). Others' verdicts and edits show once the review is not blind or after one's own. The queue: every item,
+// one's items still to review, or the disputed ones (where the adjudicator decides).
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import type { ReviewItemView, ReviewState } from '../../core/review/reviewSession.ts';
+import type { ReviewItemView, ReviewQueue, ReviewState } from '../../core/review/reviewSession.ts';
 import type { ReviewSummary } from '../../core/review/reviewSummary.ts';
-import type { DiffPart } from '../../core/review/textDiff.ts';
+import { type DiffPart, wordDiff } from '../../core/review/textDiff.ts';
 import type { ReviewController, ReviewSnapshot } from './reviewController.ts';
 
 /** Diff parts keyed by where they start in the diff's text (stable for one diff). */
@@ -90,10 +92,24 @@ export function ReviewApp({ controller }: { controller: ReviewController }) {
         <span className="annotator">{state.review.annotator}</span>
         {state.review.blind && <span className="badge">blind</span>}
         <span data-testid="progress">
-          {state.reviewed} / {state.length} reviewed
+          {state.reviewed} / {state.items} reviewed
         </span>
+        <label className="control">
+          Queue{' '}
+          <select
+            data-testid="queue"
+            value={state.queue}
+            onChange={(e) => void controller.setQueue(e.target.value as ReviewQueue)}
+          >
+            <option value="all">every item</option>
+            <option value="todo">still to review</option>
+            <option value="disputed">disputed</option>
+          </select>
+        </label>
         <span className="description" data-testid="position">
-          {state.length === 0 ? 'no items' : `item ${Math.min(snapshot.position + 1, state.length)} of ${state.length}`}
+          {state.length === 0
+            ? queueEmpty[state.queue]
+            : `item ${Math.min(snapshot.position + 1, state.length)} of ${state.length}`}
         </span>
       </header>
       {error && (
@@ -123,8 +139,14 @@ export function ReviewApp({ controller }: { controller: ReviewController }) {
   );
 }
 
+const queueEmpty: Record<ReviewQueue, string> = {
+  all: 'no items',
+  todo: 'nothing left to review',
+  disputed: 'no disputed item',
+};
+
 function SummaryTable({ summary }: { summary: ReviewSummary }) {
-  const verdicts = [...new Set(summary.types.flatMap((t) => Object.keys(t.counts)))].sort();
+  const verdicts = summary.outcomes;
   const a = summary.agreement;
   const shown = (v: number | null) => (v === null ? '—' : v.toFixed(3));
   return (
@@ -154,7 +176,8 @@ function SummaryTable({ summary }: { summary: ReviewSummary }) {
       </table>
       <p className="description" data-testid="summary-agreement" title={a.notes.join('\n')}>
         Reviewer agreement on verdicts: {a.n_units} items, {a.n_annotators} reviewers, percent{' '}
-        {shown(a.percent_agreement)}, Krippendorff's α {shown(a.krippendorff.nominal)}
+        {shown(a.percent_agreement)}, Krippendorff's α {shown(a.krippendorff.nominal)}. An item is decided by{' '}
+        {summary.required} reviewer{summary.required === 1 ? '' : 's'} agreeing, or by the adjudicator.
       </p>
     </div>
   );
@@ -176,8 +199,23 @@ function ItemPane({
   editRef: React.RefObject<HTMLTextAreaElement | null>;
 }) {
   const { draft } = snapshot;
-  const latest = item.versions.at(-1)!;
+  const reviewing = item.versions.find((v) => v.id === item.reviewing)!;
   const rubric = state.review.rubric;
+  // The diff: the host's (against the source, or the generated text once edited), or against what the user picked.
+  const picked = snapshot.compareWith;
+  const againstVersion = typeof picked === 'number' ? item.versions.find((v) => v.id === picked) : undefined;
+  const diff =
+    picked === 'source' && item.source !== undefined
+      ? wordDiff(item.source, reviewing.text)
+      : againstVersion
+        ? wordDiff(againstVersion.text, reviewing.text)
+        : item.diff;
+  const diffLabel = againstVersion
+    ? `version ${againstVersion.number} (${againstVersion.author})`
+    : picked === 'source' || item.diffAgainst === 'source'
+      ? 'source text'
+      : 'generated text';
+  const comparable = item.versions.filter((v) => v.id !== item.reviewing);
   return (
     <div className="review-item" data-testid="item" data-item-id={item.itemId}>
       <p className="meta">
@@ -190,13 +228,29 @@ function ItemPane({
         {item.model && <span className="description">by {item.model}</span>}
         {item.parent && <span className="description">for {item.parent}</span>}
         <span className="description">
-          version {item.versions.length} ({latest.author})
+          version {reviewing.number} ({reviewing.author})
         </span>
+        {item.status && (
+          <span
+            className={`badge status-${item.status.final}`}
+            data-testid="item-status"
+            title={`${item.status.reviewers} of ${item.status.required} reviewers have a verdict on this text`}
+          >
+            {item.status.final === 'pending'
+              ? `pending ${item.status.reviewers}/${item.status.required}`
+              : item.status.final}
+          </span>
+        )}
       </p>
+      {item.earlier && (
+        <p className="description" data-testid="earlier">
+          Your verdict '{item.earlier.verdict}' judged an earlier text: the items file has changed this item since.
+        </p>
+      )}
       <section className="text" data-testid="text">
-        {item.diff.length > 0 ? (
-          <p className="diff" data-testid="diff" title={`against the ${item.diffAgainst}`}>
-            {keyedParts(item.diff).map((part) =>
+        {diff.length > 0 ? (
+          <p className="diff" data-testid="diff" title={`against the ${diffLabel}`}>
+            {keyedParts(diff).map((part) =>
               part.kind === 'same' ? (
                 <span key={part.key}>{part.text}</span>
               ) : part.kind === 'added' ? (
@@ -207,12 +261,32 @@ function ItemPane({
             )}
           </p>
         ) : (
-          <p>{latest.text}</p>
+          <p>{reviewing.text}</p>
         )}
-        {item.diff.length > 0 && (
-          <p className="description">
-            Word diff against the {item.diffAgainst === 'source' ? 'source text' : 'original version'}.
-          </p>
+        {(comparable.length > 0 || item.source !== undefined) && (
+          <label className="control description">
+            Word diff against{' '}
+            <select
+              data-testid="compare-with"
+              value={picked === undefined ? '' : String(picked)}
+              onChange={(e) => {
+                const value = e.target.value;
+                controller.compareWith(value === '' ? undefined : value === 'source' ? 'source' : Number(value));
+              }}
+            >
+              <option value="">
+                the {item.diffAgainst === 'source' ? 'source text' : item.diffAgainst ? 'generated text' : 'nothing'}
+              </option>
+              {item.source !== undefined && item.diffAgainst !== 'source' && (
+                <option value="source">the source text</option>
+              )}
+              {comparable.map((v) => (
+                <option key={v.id} value={String(v.id)}>
+                  version {v.number} ({v.author}){v.current ? '' : ', an earlier generated text'}
+                </option>
+              ))}
+            </select>
+          </label>
         )}
       </section>
       {item.findings.length > 0 && (

@@ -1,7 +1,7 @@
 // The Review view's logic without React: the review's state, the item on screen, the rubric and verdict being
 // given (a verdict other than the first needs a reason; an edit needs the edited text), and the move to the next item
 // once the host has stored the verdict.
-import type { ReviewItemView, ReviewState } from '../../core/review/reviewSession.ts';
+import type { ReviewItemView, ReviewQueue, ReviewState } from '../../core/review/reviewSession.ts';
 import type { ReviewSummary } from '../../core/review/reviewSummary.ts';
 import type { HostMessenger } from '../common/hostMessenger.ts';
 
@@ -25,6 +25,8 @@ export interface ReviewSnapshot {
   error?: string;
   status?: string;
   summary?: ReviewSummary;
+  /** What the diff compares the version under review with: the host's choice, the source, or another version. */
+  compareWith?: 'source' | number;
 }
 
 /**
@@ -84,7 +86,13 @@ export class ReviewController {
       this.#update({ error: reply.error.message });
       return;
     }
-    this.#update({ item: reply.value, position: target, draft: draftOf(reply.value), error: undefined });
+    this.#update({
+      item: reply.value,
+      position: target,
+      draft: draftOf(reply.value),
+      error: undefined,
+      compareWith: undefined,
+    });
     if (reply.value === null) void this.loadSummary();
   }
 
@@ -92,6 +100,23 @@ export class ReviewController {
   async loadSummary(): Promise<void> {
     const reply = await this.#messenger.request('review/summary', {});
     this.#update(reply.ok ? { summary: reply.value } : { error: reply.error.message });
+  }
+
+  /** Picks the queue: every item, one's items still to review, or the disputed ones; then its first item. */
+  async setQueue(queue: ReviewQueue): Promise<void> {
+    if (this.#snapshot.busy) return;
+    const reply = await this.#messenger.request('review/queue', { queue });
+    if (!reply.ok) {
+      this.#update({ error: reply.error.message });
+      return;
+    }
+    this.#update({ state: reply.value, summary: undefined });
+    await this.show(0);
+  }
+
+  /** What the diff compares the version under review with (undefined: the host's choice). */
+  compareWith(against: 'source' | number | undefined): void {
+    this.#update({ compareWith: against });
   }
 
   move(delta: number): void {
@@ -120,7 +145,8 @@ export class ReviewController {
 
   startEdit(): void {
     const item = this.#snapshot.item;
-    if (item) this.#draft({ editing: item.versions.at(-1)!.text, pending: 'edit' });
+    const reviewing = item?.versions.find((v) => v.id === item.reviewing);
+    if (reviewing) this.#draft({ editing: reviewing.text, pending: 'edit' });
   }
 
   setEdited(text: string): void {
@@ -160,6 +186,7 @@ export class ReviewController {
     const reply = await this.#messenger.request('review/commit', {
       position: item.position,
       itemId: item.itemId,
+      versionId: item.reviewing,
       verdict,
       rubric: draft.rubric,
       ...(draft.reason.trim() !== '' && { reason: draft.reason.trim() }),
@@ -172,7 +199,7 @@ export class ReviewController {
     this.#update({
       busy: false,
       state: reply.value.state,
-      status: `Stored '${verdict}' for ${item.itemId}${verdict === 'edit' ? ` (version ${reply.value.item.versions.length})` : ''}`,
+      status: `Stored '${verdict}' for ${item.itemId}${verdict === 'edit' ? ` (version ${reply.value.item.versions.at(-1)!.number})` : ''}`,
     });
     await this.show(item.position + 1);
   }

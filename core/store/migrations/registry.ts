@@ -4,6 +4,13 @@ import { initialSchema } from './001_initial.ts';
 import { labellingDetail } from './002_labellingDetail.ts';
 import { labellingSession } from './003_labellingSession.ts';
 import { judgeCalls } from './004_judgeCalls.ts';
+import { reviewLineage } from './005_reviewLineage.ts';
 import type { Migration } from './migration.ts';
 
-export const migrations: readonly Migration[] = [initialSchema, labellingDetail, labellingSession, judgeCalls];
+export const migrations: readonly Migration[] = [
+  initialSchema,
+  labellingDetail,
+  labellingSession,
+  judgeCalls,
+  reviewLineage,
+];

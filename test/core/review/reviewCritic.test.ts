@@ -14,6 +14,7 @@ import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
 import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import { nativeDir, scratchDir } from '../../helpers.ts';
 import { startOpenAiServer } from '../judge/openAiServer.ts';
+import { verdictOn } from './reviewStudy.ts';
 
 const dimensions = ['clarity', 'consistency'];
 
@@ -110,7 +111,7 @@ test('the critic rates every item once, on record; poor means reject; blind hide
     const alice = ReviewSession.open(database, { studyFile: file, review, annotator: 'alice' });
     assert.equal(alice.itemAt(1)!.hidden, true);
     assert.deepEqual(alice.itemAt(1)!.others, []);
-    const after = alice.commit({ position: 1, itemId: 'i2', verdict: 'reject', reason: 'says nothing' }).item;
+    const after = verdictOn(alice, 1, { verdict: 'reject', reason: 'says nothing' }).item;
     assert.deepEqual(
       after.others.map((o) => [o.verdict, o.rubric.consistency]),
       [['reject', 'poor']],

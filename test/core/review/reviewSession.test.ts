@@ -1,33 +1,50 @@
 // A review over a real SQLite file: items imported (all or nothing, positioned errors), a reviewer's verdicts with
 // the rubric and a reason, an edit that keeps the original and diffs against it, a rewrite's findings beside its
-// diff, blind mode, and what the review decided (final verdicts, reviewer agreement, the accepted items' JSONL).
+// diff, blind mode (no one else's verdict or edit before one's own), and what the verdicts decide: only verdicts on
+// the item's current text count, an accepted edit is agreed by accepting it, items wait for the reviewers the review
+// asks for, disagreements are disputed until the adjudicator decides, and the accepted items' JSONL.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { importReviewItems } from '../../../core/review/reviewSession.ts';
 import { exportReviewed, reviewSummary } from '../../../core/review/reviewSummary.ts';
-import { createReviewStudy, reviewItems } from './reviewStudy.ts';
+import { createReviewStudy, type ReviewStudy, reviewItems, verdictOn } from './reviewStudy.ts';
 
 const items = reviewItems;
 const reviewStudy = (extra = '') => createReviewStudy(`  annotators alice bob\n  adjudicator dana\n${extra}`);
+
+/** Rewrites the items file with item `iid`'s text changed. */
+function regenerate(r: ReviewStudy, iid: string, instruction: string): void {
+  const changed = items.map((i) => (i.iid === iid ? { ...i, instruction } : i));
+  writeFileSync(join(r.folder, 'items.jsonl'), changed.map((i) => `${JSON.stringify(i)}\n`).join(''));
+}
+
+const finals = (r: ReviewStudy) =>
+  reviewSummary(r.database.db, r.database.studyId('gen'), r.review).types.map((t) => [t.type, t.counts]);
+
+async function exported(r: ReviewStudy): Promise<{ item_id: string; final_verdict: string; text: string }[]> {
+  const out = join(r.folder, 'accepted.jsonl');
+  await exportReviewed(r.database.db, r.database.studyId('gen'), r.review, out);
+  const text = readFileSync(out, 'utf8').trim();
+  return text === '' ? [] : text.split('\n').map((l) => JSON.parse(l));
+}
 
 test('items are imported with their first version; again, nothing changes; a changed text is a new version', async () => {
   const r = await reviewStudy();
   assert.deepEqual(r.imported, { added: 3, changed: 0, unchanged: 0 });
   assert.deepEqual(await importReviewItems(r.database, r.review, r.folder), { added: 0, changed: 0, unchanged: 3 });
-  const edited = items.map((i) =>
-    i.iid === 'i2' ? { ...i, instruction: 'Find tables of skyscrapers in metres.' } : i,
-  );
-  writeFileSync(join(r.folder, 'items.jsonl'), edited.map((i) => `${JSON.stringify(i)}\n`).join(''));
+  regenerate(r, 'i2', 'Find tables of skyscrapers in metres.');
   assert.deepEqual(await importReviewItems(r.database, r.review, r.folder), { added: 0, changed: 1, unchanged: 2 });
+  const item = r.session('alice').itemAt(1)!;
   assert.deepEqual(
-    r
-      .session('alice')
-      .itemAt(1)!
-      .versions.map((v) => v.text),
-    ['Find tables of tall buildings with heights in metres.', 'Find tables of skyscrapers in metres.'],
+    item.versions.map((v) => [v.number, v.text, v.current]),
+    [
+      [1, 'Find tables of tall buildings with heights in metres.', false],
+      [2, 'Find tables of skyscrapers in metres.', true],
+    ],
   );
+  assert.equal(item.reviewing, item.versions[1]!.id);
   // A broken file: an error at its line, nothing imported.
   writeFileSync(
     join(r.folder, 'items.jsonl'),
@@ -49,31 +66,25 @@ test('verdicts with rubric and reason; an edit keeps the original and diffs agai
   assert.equal(first.typeLabel, 'Exclusive topic');
   assert.equal(first.model, 'gpt-5.2');
   assert.deepEqual(first.diff, [], 'an instruction with no source and one version: nothing to diff');
+  assert.throws(() => verdictOn(alice, 0, { verdict: 'reject' }), /the verdict 'reject' needs a reason/);
   assert.throws(
-    () => alice.commit({ position: 0, itemId: 'i1', verdict: 'reject' }),
-    /the verdict 'reject' needs a reason/,
-  );
-  assert.throws(
-    () => alice.commit({ position: 0, itemId: 'i1', verdict: 'accept', rubric: { clarity: 'great' } }),
+    () => verdictOn(alice, 0, { verdict: 'accept', rubric: { clarity: 'great' } }),
     /expected a level \(excellent, acceptable, poor\) for 'clarity', found 'great'/,
   );
-  alice.commit({
-    position: 0,
-    itemId: 'i1',
-    verdict: 'accept',
-    rubric: { clarity: 'excellent', consistency: 'acceptable' },
-  });
-  const { item } = alice.commit({
-    position: 1,
-    itemId: 'i2',
+  verdictOn(alice, 0, { verdict: 'accept', rubric: { clarity: 'excellent', consistency: 'acceptable' } });
+  const { item } = verdictOn(alice, 1, {
     verdict: 'edit',
     reason: '"tall" is vague',
     text: 'Find tables of buildings over 300 m with heights in metres.',
   });
   assert.deepEqual(
-    item.versions.map((v) => v.author),
-    ['gpt-5.2', 'alice'],
+    item.versions.map((v) => [v.number, v.author, v.basedOn === undefined ? null : v.basedOn]),
+    [
+      [1, 'gpt-5.2', null],
+      [2, 'alice', item.versions[0]!.id],
+    ],
   );
+  assert.equal(item.reviewing, item.versions[1]!.id, 'the edit is the version under review now');
   assert.equal(item.diffAgainst, 'original');
   assert.ok(item.diff.some((p) => p.kind === 'removed' && p.text.includes('tall')));
   assert.ok(item.diff.some((p) => p.kind === 'added' && p.text.includes('300')));
@@ -92,49 +103,142 @@ test('verdicts with rubric and reason; an edit keeps the original and diffs agai
   r.database.close();
 });
 
-test('blind: others’ verdicts only after one’s own; final verdicts, agreement, and the accepted items exported', async () => {
+test('blind: neither others’ verdicts nor their edits before one’s own; the adjudicator settles a dispute with the edit', async () => {
   const r = await reviewStudy('  blind\n');
   const alice = r.session('alice');
   const bob = r.session('bob');
-  alice.commit({ position: 0, itemId: 'i1', verdict: 'accept' });
-  alice.commit({ position: 1, itemId: 'i2', verdict: 'reject', reason: 'leaks the answer' });
-  alice.commit({ position: 2, itemId: 'n1', verdict: 'reject', reason: 'drops Section 420' });
-  assert.equal(bob.itemAt(0)!.hidden, true);
-  assert.deepEqual(bob.itemAt(0)!.others, []);
-  bob.commit({ position: 0, itemId: 'i1', verdict: 'accept' });
+  verdictOn(alice, 0, { verdict: 'accept' });
+  verdictOn(alice, 1, { verdict: 'edit', reason: 'vague', text: 'Find tables of buildings over 300 m.' });
+  verdictOn(alice, 2, { verdict: 'reject', reason: 'drops Section 420' });
+  const hidden = bob.itemAt(1)!;
+  assert.equal(hidden.hidden, true);
+  assert.deepEqual(hidden.others, []);
+  assert.equal(hidden.status, undefined, 'what the others decided would tell their verdicts');
+  assert.deepEqual(
+    hidden.versions.map((v) => v.author),
+    ['gpt-5.2'],
+    'alice’s edit is not shown before bob’s own verdict',
+  );
+  assert.deepEqual(hidden.diff, [], 'nor diffed against');
+  verdictOn(bob, 0, { verdict: 'accept' });
   assert.deepEqual(
     bob.itemAt(0)!.others.map((o) => [o.annotator, o.verdict]),
     [['alice', 'accept']],
   );
-  bob.commit({ position: 1, itemId: 'i2', verdict: 'accept' });
-  bob.commit({ position: 2, itemId: 'n1', verdict: 'reject', reason: 'numbers gone' });
-  // The adjudicator settles i2.
-  r.session('dana').commit({ position: 1, itemId: 'i2', verdict: 'accept', reason: 'fine after all' });
-  const studyId = r.database.studyId('gen');
-  const summary = reviewSummary(r.database.db, studyId, r.review);
-  assert.deepEqual(summary.types, [
-    { type: 'C2', counts: { accept: 1 } },
-    { type: 'HN', counts: { reject: 1 } },
-    { type: 'S1', counts: { accept: 1 } },
-  ]);
-  assert.equal(summary.agreement.n_annotators, 2, 'the adjudicator is not a reviewer');
-  assert.equal(summary.agreement.percent_agreement, 2 / 3);
-  const out = join(r.folder, 'accepted.jsonl');
-  assert.equal(await exportReviewed(r.database.db, studyId, r.review, out), 2);
-  const lines = readFileSync(out, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  // Bob accepts the generated text alice edited: they disagree.
+  const after = verdictOn(bob, 1, { verdict: 'accept' }).item;
   assert.deepEqual(
-    lines.map((l) => [l.item_id, l.final_verdict]),
+    after.versions.map((v) => v.author),
+    ['gpt-5.2', 'alice'],
+  );
+  assert.deepEqual(after.status, { final: 'disputed', reviewers: 2, required: 2 });
+  verdictOn(bob, 2, { verdict: 'reject', reason: 'numbers gone' });
+  assert.deepEqual(finals(r), [
+    ['C2', { accept: 1 }],
+    ['HN', { reject: 1 }],
+    ['S1', { disputed: 1 }],
+  ]);
+  assert.deepEqual(await exported(r).then((l) => l.map((x) => x.item_id)), ['i1'], 'a disputed item is not exported');
+
+  // The adjudicator's queue: the disputed item; dana sees both and accepts alice's edit.
+  const dana = r.session('dana');
+  assert.equal(dana.setQueue('disputed').length, 1);
+  const disputed = dana.itemAt(0)!;
+  assert.equal(disputed.itemId, 'i2');
+  assert.equal(disputed.hidden, false);
+  assert.deepEqual(
+    disputed.others.map((o) => [o.annotator, o.verdict, o.category]),
     [
-      ['i1', 'accept'],
-      ['i2', 'accept'],
+      ['alice', 'edit', 'edit'],
+      ['bob', 'accept', 'accept'],
     ],
   );
+  assert.equal(disputed.versions.at(-1)!.text, 'Find tables of buildings over 300 m.');
+  verdictOn(dana, 0, { verdict: 'accept', reason: 'the edit is right' });
+  assert.equal(dana.itemAt(0)!.itemId, 'i2', 'the queue keeps the item it was picked with');
+  assert.deepEqual(finals(r), [
+    ['C2', { accept: 1 }],
+    ['HN', { reject: 1 }],
+    ['S1', { edit: 1 }],
+  ]);
+  const summary = reviewSummary(r.database.db, r.database.studyId('gen'), r.review);
+  assert.equal(summary.agreement.n_annotators, 2, 'the adjudicator is not a reviewer');
+  assert.equal(summary.agreement.percent_agreement, 2 / 3);
+  assert.deepEqual(summary.outcomes, ['accept', 'edit', 'reject', 'disputed', 'pending', 'unreviewed']);
+  const lines = await exported(r);
   assert.deepEqual(
-    lines[1].verdicts.map((v: { annotator: string; verdict: string }) => `${v.annotator}:${v.verdict}`),
-    ['alice:reject', 'bob:accept', 'dana:accept'],
+    lines.map((l) => [l.item_id, l.final_verdict, l.text]),
+    [
+      ['i1', 'accept', items[0]!.instruction],
+      ['i2', 'edit', 'Find tables of buildings over 300 m.'],
+    ],
+  );
+  const history = (
+    lines[1] as unknown as { verdicts: { annotator: string; role: string; version: number; made?: number }[] }
+  ).verdicts;
+  assert.deepEqual(
+    history.map((v) => [v.annotator, v.role, v.version, v.made ?? null]),
+    [
+      ['alice', 'reviewer', 1, 2],
+      ['bob', 'reviewer', 1, null],
+      ['dana', 'adjudicator', 2, null],
+    ],
+  );
+  r.database.close();
+});
+
+test('not blind: accepting another’s edit agrees with it; one reviewer of two leaves an item pending', async () => {
+  const r = await reviewStudy();
+  const alice = r.session('alice');
+  const bob = r.session('bob');
+  verdictOn(alice, 1, { verdict: 'edit', reason: 'vague', text: 'Find tables of buildings over 300 m.' });
+  assert.deepEqual(alice.itemAt(1)!.status, { final: 'pending', reviewers: 1, required: 2 });
+  const seen = bob.itemAt(1)!;
+  assert.equal(seen.versions.find((v) => v.id === seen.reviewing)!.author, 'alice', 'bob reviews the edit');
+  verdictOn(bob, 1, { verdict: 'accept' });
+  assert.deepEqual(bob.itemAt(1)!.status, { final: 'edit', reviewers: 2, required: 2 });
+  verdictOn(alice, 0, { verdict: 'accept' });
+  assert.deepEqual(finals(r), [
+    ['C2', { pending: 1 }],
+    ['HN', { unreviewed: 1 }],
+    ['S1', { edit: 1 }],
+  ]);
+  assert.deepEqual(
+    (await exported(r)).map((l) => [l.item_id, l.text]),
+    [['i2', 'Find tables of buildings over 300 m.']],
+  );
+  // bob's queue of items still to review: i1 and n1.
+  assert.deepEqual(
+    [0, 1].map((p) => (bob.setQueue('todo'), bob.itemAt(p)!.itemId)),
+    ['i1', 'n1'],
+  );
+  assert.throws(() => bob.setQueue('mine' as 'all'), /expected a queue \(all, todo, disputed\), found 'mine'/);
+  r.database.close();
+});
+
+test('a changed generated text needs reviewing again: earlier verdicts do not count, and a stale verdict is refused', async () => {
+  const r = await reviewStudy('  overlap 1\n');
+  const alice = r.session('alice');
+  verdictOn(alice, 1, { verdict: 'accept' });
+  assert.deepEqual(finals(r)[2], ['S1', { accept: 1 }]);
+  const shown = alice.itemAt(1)!;
+  regenerate(r, 'i2', 'Find tables of skyscrapers (regenerated).');
+  await importReviewItems(r.database, r.review, r.folder);
+  // The view still shows the old text: its verdict is refused, not stored against the new one.
+  assert.throws(
+    () => alice.commit({ position: 1, itemId: 'i2', verdict: 'accept', versionId: shown.reviewing }),
+    /item 'i2' changed since it was shown \(version \d+ is no longer the one under review\): look at it again/,
+  );
+  assert.deepEqual(finals(r)[2], ['S1', { unreviewed: 1 }]);
+  assert.deepEqual(await exported(r), [], 'the new text was never accepted');
+  const again = alice.itemAt(1)!;
+  assert.equal(again.mine, undefined);
+  assert.equal(again.earlier?.verdict, 'accept', 'the earlier verdict is shown as such');
+  assert.equal(alice.state().reviewed, 0);
+  verdictOn(alice, 1, { verdict: 'accept' });
+  assert.deepEqual(
+    (await exported(r)).map((l) => l.text),
+    ['Find tables of skyscrapers (regenerated).'],
   );
   r.database.close();
 });

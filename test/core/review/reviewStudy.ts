@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import type { ReviewModel } from '../../../core/dsl/model.ts';
-import { importReviewItems, ReviewSession } from '../../../core/review/reviewSession.ts';
+import { importReviewItems, type ReviewCommit, ReviewSession } from '../../../core/review/reviewSession.ts';
 import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
 import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import { nativeDir, scratchDir } from '../../helpers.ts';
@@ -70,4 +70,14 @@ ${statements}}
     imported,
     session: (annotator) => ReviewSession.open(database, { studyFile: file, review, annotator }),
   };
+}
+
+/** Gives a verdict on the item at `position` as the session shows it now (its id and the version under review). */
+export function verdictOn(
+  session: ReviewSession,
+  position: number,
+  verdict: Omit<ReviewCommit, 'position' | 'itemId' | 'versionId'>,
+) {
+  const item = session.itemAt(position)!;
+  return session.commit({ ...verdict, position, itemId: item.itemId, versionId: item.reviewing });
 }

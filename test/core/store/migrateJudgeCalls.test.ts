@@ -36,7 +36,13 @@ function atVersion3(): SqliteDatabase {
 
 test('version 3 migrates to 4 keeping calls and suggestions, and the suggestion still points at its call', () => {
   const db = atVersion3();
-  assert.deepEqual(migrateDatabase(db), [4]);
+  assert.deepEqual(
+    migrateDatabase(
+      db,
+      migrations.filter((m) => m.version <= 4),
+    ),
+    [4],
+  );
   assert.equal(schemaVersion(db), 4);
   assert.deepEqual(
     db.prepare('SELECT id, cache_key, raw_output, input_tokens, cost, vote_index, error FROM llm_call').all(),

@@ -1,14 +1,15 @@
 // The Review view's bundle in headless Chromium, served by the real HostChannel with the extension's handlers over a
 // ReviewSession on a real SQLite review: rate by keyboard, accept; edit → a new version whose diff against the
 // original is shown; a rewrite's diff against its source with its findings; reject held until its reason — and every
-// verdict read back from SQLite.
+// verdict read back from SQLite. A blind review with two reviewers: no one else's edit before one's own verdict, a
+// disagreement shown as disputed, and the adjudicator's queue of disputed items settling it.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { reviewRequestHandlers } from '../../../extension/panels/reviewHandlers.ts';
-import { createReviewStudy } from '../../core/review/reviewStudy.ts';
+import { createReviewStudy, verdictOn } from '../../core/review/reviewStudy.ts';
 import { repoRoot } from '../../helpers.ts';
 import { launchChromium } from '../chromium.ts';
 import { type CountingServer, openWebview, startWebviewServer, webviewDistDir } from '../webviewHost.ts';
@@ -130,10 +131,11 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
     const rows = await page
       .locator('[data-testid="summary-row"]')
       .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    // Columns: accept, edit, reject, disputed, pending, unreviewed (one reviewer decides: no annotators declared).
     assert.deepEqual(rows, [
-      ['C2', '1', '0', '0'],
-      ['HN', '0', '0', '1'],
-      ['S1', '0', '1', '0'],
+      ['C2', '1', '0', '0', '0', '0', '0'],
+      ['HN', '0', '0', '1', '0', '0', '0'],
+      ['S1', '0', '1', '0', '0', '0', '0'],
     ]);
 
     // Back to the edited item: the diff against its original version.
@@ -148,6 +150,85 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
     assert.deepEqual(await view.cspViolations(), []);
   } finally {
     await view.close();
+    database.close();
+  }
+});
+
+test('blind, two reviewers: the other’s edit stays hidden, a disagreement is disputed, the adjudicator settles it from the disputed queue', {
+  timeout: 60_000,
+}, async () => {
+  const { database, session: sessionOf } = await createReviewStudy(
+    '  annotators alice bob\n  adjudicator dana\n  blind\n',
+  );
+  verdictOn(sessionOf('alice'), 1, { verdict: 'edit', reason: 'vague', text: 'Find tables of buildings over 300 m.' });
+  const bob = sessionOf('bob');
+  const dana = sessionOf('dana');
+  const db = database.db;
+  const bobView = await openWebview(browser, server, {
+    name: 'review',
+    handlers: reviewRequestHandlers(() => bob),
+    viewport: { width: 1000, height: 800 },
+  });
+  try {
+    const { page } = bobView;
+    await waitForItem(page, 'i1');
+    await page.keyboard.press('j');
+    await waitForItem(page, 'i2');
+    const text = await page.locator('[data-testid="item"]').innerText();
+    assert.doesNotMatch(text, /300 m|alice/, 'alice’s edit and name do not reach bob before his verdict');
+    assert.equal(await page.locator('[data-testid="item-status"]').count(), 0);
+    assert.equal(await page.locator('[data-testid="diff"]').count(), 0);
+    await page.keyboard.press('a');
+    await waitForItem(page, 'n1');
+    await page.keyboard.press('k');
+    await waitForItem(page, 'i2');
+    await page.locator('[data-testid="item-status"]').filter({ hasText: 'disputed' }).waitFor();
+    assert.match(await page.locator('[data-testid="others"]').innerText(), /alice: edit — vague/);
+    // After his verdict bob sees alice's edit as the version under review, diffed against the generated text (and
+    // may accept it, to agree with her).
+    assert.match(await page.locator('[data-testid="diff"] del').first().innerText(), /tall/);
+    assert.match(await page.locator('[data-testid="diff"]').innerText(), /300 m/);
+    await page.locator('[data-testid="compare-with"]').selectOption({ label: 'version 1 (gpt-5.2)' });
+    assert.match(await page.locator('[data-testid="diff"] del').first().innerText(), /tall/);
+    assert.deepEqual(bobView.errors, []);
+  } finally {
+    await bobView.close();
+  }
+
+  const danaView = await openWebview(browser, server, {
+    name: 'review',
+    handlers: reviewRequestHandlers(() => dana),
+    viewport: { width: 1000, height: 800 },
+  });
+  try {
+    const { page } = danaView;
+    await waitForItem(page, 'i1');
+    await page.locator('[data-testid="queue"]').selectOption('disputed');
+    await waitForItem(page, 'i2');
+    assert.equal(await page.locator('[data-testid="position"]').innerText(), 'item 1 of 1');
+    // The adjudicator reviews the latest version, alice's edit, against the generated text.
+    assert.match(await page.locator('[data-testid="diff"]').innerText(), /300 m/);
+    assert.match(await page.locator('[data-testid="others"]').innerText(), /alice: edit[\s\S]*bob: accept/);
+    await page.locator('[data-testid="reason"]').fill('the edit is right');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('a');
+    await page.locator('[data-testid="queue-end"]').waitFor();
+    assert.deepEqual(
+      db
+        .prepare(
+          `SELECT d.verdict, d.rationale, v.author FROM review_verdict AS d JOIN annotator AS a ON a.id = d.annotator_id
+           JOIN review_item_version AS v ON v.id = d.version_id WHERE a.name = 'dana'`,
+        )
+        .all(),
+      [{ verdict: 'accept', rationale: 'the edit is right', author: 'alice' }],
+    );
+    await page.keyboard.press('k');
+    await waitForItem(page, 'i2');
+    await page.locator('[data-testid="item-status"]').filter({ hasText: 'edit' }).waitFor();
+    assert.deepEqual(danaView.errors, []);
+    assert.deepEqual(await danaView.cspViolations(), []);
+  } finally {
+    await danaView.close();
     database.close();
   }
 });

@@ -1,0 +1,25 @@
+import type { Migration } from './migration.ts';
+
+// Review versions know what they were made from: an edit's version names the version the reviewer edited
+// (`based_on`; NULL for a version the generator wrote, from the items file). With it a review can tell which
+// verdicts judge the item as the items file now has it (the versions since its latest generated one), which edit a
+// reviewer's `edit` verdict made, and whether two reviewers accepted the same text. Edits stored before this
+// migration get their base from the edit verdict stored with them (same reviewer, same time).
+export const reviewLineage: Migration = {
+  version: 5,
+  description: 'review versions: the version an edit was based on; verdicts indexed by version',
+  sql: `
+ALTER TABLE review_item_version ADD COLUMN based_on INTEGER REFERENCES review_item_version (id);
+
+UPDATE review_item_version AS v SET based_on = (
+  SELECT d.version_id FROM review_verdict AS d JOIN annotator AS a ON a.id = d.annotator_id
+  WHERE d.verdict = 'edit' AND a.name = v.author AND d.created_at = v.created_at
+    AND d.version_id < v.id
+    AND (SELECT item_id FROM review_item_version WHERE id = d.version_id) = v.item_id
+  ORDER BY d.id DESC LIMIT 1
+);
+
+CREATE INDEX review_version_by_item ON review_item_version (item_id);
+CREATE INDEX review_verdict_by_version ON review_verdict (version_id);
+`,
+};
