@@ -156,7 +156,7 @@ export async function readInstructionMap(file: string): Promise<Map<string, Inst
         `expected 'instruction_id<TAB>query_id[<TAB>type[<TAB>subset]]', found ${cells.length} field(s)`,
       );
     }
-    const empty = cells.slice(0, 2).findIndex((c) => c === '');
+    const empty = cells.slice(0, 2).indexOf('');
     if (empty >= 0) {
       // The column where the empty field starts: after the tabs before it.
       const column = text.split('\t').slice(0, empty).join('\t').length + (empty > 0 ? 2 : 1);

@@ -208,8 +208,9 @@ test('not blind: accepting another’s edit agrees with it; one reviewer of two 
     [['i2', 'Find tables of buildings over 300 m.']],
   );
   // bob's queue of items still to review: i1 and n1.
+  assert.equal(bob.setQueue('todo').length, 2);
   assert.deepEqual(
-    [0, 1].map((p) => (bob.setQueue('todo'), bob.itemAt(p)!.itemId)),
+    [0, 1].map((p) => bob.itemAt(p)!.itemId),
     ['i1', 'n1'],
   );
   assert.throws(() => bob.setQueue('mine' as 'all'), /expected a queue \(all, todo, disputed\), found 'mine'/);
