@@ -335,6 +335,8 @@ async function critique(parsed: JudgeArguments, context: CliContext): Promise<nu
       report = await critiqueReview(database, review, {
         client,
         judge,
+        folder,
+        shownFrom: context.cwd,
         concurrency: parsed.concurrency,
         signal: controller.signal,
       });

@@ -65,6 +65,12 @@ export interface GuidelinesStatement extends StatementBase {
   path?: StringNode;
 }
 
+/** A review's `tables "qrels"`: each item's labelled table set. */
+export interface TablesStatement extends StatementBase {
+  kind: 'tables';
+  path?: StringNode;
+}
+
 export interface SourceStatement<K extends SourceKind = SourceKind> extends StatementBase {
   kind: K;
   path?: StringNode;
@@ -196,6 +202,7 @@ export interface RubricStatement extends StatementBase {
 export type StatementNode =
   | TitleStatement
   | GuidelinesStatement
+  | TablesStatement
   | SourceStatement<'queries'>
   | SourceStatement<'corpus'>
   | SourceStatement<'items'>

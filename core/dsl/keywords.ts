@@ -92,19 +92,21 @@ export const keywordDocs: readonly KeywordDoc[] = [
   entry(
     'statement',
     'queries',
-    study,
+    both,
     'queries "path" { role: field … }',
     'The queries file (JSONL, CSV or TSV) and which of its fields plays which role. Roles: `id` and `text` ' +
-      '(required), `instruction`, `parent` (the query a rewrite or variant comes from), `type`.',
+      '(required), `instruction`, `parent` (the query a rewrite or variant comes from), `type`. In a review: the ' +
+      "queries the items' `parent` names, shown with each item and given to the critic as `{{query}}`.",
     'queries "data/queries.jsonl" { id: qid  text: query }',
   ),
   entry(
     'statement',
     'corpus',
-    study,
+    both,
     'corpus "path" { role: field … }',
     'The documents (JSONL, CSV or TSV) and the fields that hold them. Roles: `id` and `body` (required), ' +
-      '`title`, `format` (`markdown`, `html`, `text` or `json`), `parent` (the document a chunk was cut from).',
+      '`title`, `format` (`markdown`, `html`, `text` or `json`), `parent` (the document a chunk was cut from). In a ' +
+      'review: the tables `tables` names, whose titles (captions) and text the instruction checks read.',
     'corpus "data/tables.jsonl" { id: table_id  body: table  format: markdown }',
   ),
   entry(
@@ -229,6 +231,17 @@ export const keywordDocs: readonly KeywordDoc[] = [
       'was generated for), `type` (its taxonomy code), `model` (the generator), `source` (the text it rewrites, ' +
       'for the word diff).',
     'items "gen/instructions.jsonl" { id: iid  text: instruction }',
+  ),
+  entry(
+    'statement',
+    'tables',
+    review,
+    'tables "path"',
+    "Each item's table set: a TREC qrels file keyed by item id — 2 compliant, 1 violating, 0 off-topic — as " +
+      'FollowTable labels its instructions. The Review view checks each instruction against it: label words in a ' +
+      "table's title or caption, a compliant table naming an entity the instruction excludes, fewer than 3 " +
+      'compliant or 3 violating tables. Titles and text come from `corpus`.',
+    'tables "qrels/instructions.qrels"',
   ),
   entry(
     'statement',

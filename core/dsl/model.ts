@@ -104,6 +104,12 @@ export interface StudyModel extends BlockModelBase {
 export interface ReviewModel extends BlockModelBase {
   kind: 'review';
   items?: DataSourceModel;
+  /** The queries the items' parents name (their text is shown and given to the critic). */
+  queries?: DataSourceModel;
+  /** The tables of `tables` (titles and text for the instruction checks). */
+  corpus?: CorpusModel;
+  /** Each item's labelled table set (a qrels keyed by item id). */
+  tables?: FileRef;
   taxonomy: { code: string; label: string }[];
   rubric?: { levels: string[]; dimensions: { name: string; description?: string }[] };
   verdicts: string[];
@@ -188,13 +194,22 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
   const studies: StudyModel[] = [];
   const reviews: ReviewModel[] = [];
   for (const block of parsed.ast.blocks) {
+    const corpusStatement = statementOf(block, 'corpus');
+    const corpusSource = source(corpusStatement);
+    const format = corpusStatement?.mappings.find((m) => m.role.text === 'format')?.value?.text;
+    const corpus = corpusSource && { ...corpusSource, ...(format && { format: format as CorpusModel['format'] }) };
+    const queries = source(statementOf(block, 'queries'));
     if (block.kind === 'review') {
       const rubric = statementOf(block, 'rubric');
       const items = source(statementOf(block, 'items'));
+      const tables = statementOf(block, 'tables')?.path;
       reviews.push({
         kind: 'review',
         ...common(block),
         ...(items && { items }),
+        ...(queries && { queries }),
+        ...(corpus && { corpus }),
+        ...(tables && { tables: fileRef(tables) }),
         taxonomy: statementsOf(block, 'taxonomy').flatMap((t) =>
           t.entries.map((e) => ({ code: e.code.text, label: e.label?.value ?? '' })),
         ),
@@ -211,10 +226,6 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
       });
       continue;
     }
-    const corpusStatement = statementOf(block, 'corpus');
-    const corpusSource = source(corpusStatement);
-    const format = corpusStatement?.mappings.find((m) => m.role.text === 'format')?.value?.text;
-    const queries = source(statementOf(block, 'queries'));
     const scale = statementOf(block, 'scale');
     const conditionsFrom = statementOf(block, 'conditions')?.field?.text;
     const derive = statementOf(block, 'derive')?.expression;
@@ -222,7 +233,7 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
       kind: 'study',
       ...common(block),
       ...(queries && { queries }),
-      ...(corpusSource && { corpus: { ...corpusSource, ...(format && { format: format as CorpusModel['format'] }) } }),
+      ...(corpus && { corpus }),
       pools: statementsOf(block, 'pool').flatMap((p) =>
         p.path && p.depth && Number.isFinite(p.depth.value) ? [{ ...fileRef(p.path), depth: p.depth.value }] : [],
       ),

@@ -370,6 +370,10 @@ class Parser {
         const path = this.expectPath('guidelines', 'a string with the guidelines path after `guidelines`');
         return { kind: 'guidelines', keyword, range, ...(path && { path }) };
       }
+      case 'tables': {
+        const path = this.expectPath('tables', 'a string with the qrels path of the items’ tables after `tables`');
+        return { kind: 'tables', keyword, range, ...(path && { path }) };
+      }
       case 'queries':
       case 'corpus':
       case 'items':

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import type { JudgeModel, StudyModel } from '../dsl/model.ts';
-import { defaultPromptFor, defaultPrompts, defaultPromptTemplate } from './defaultPrompts.ts';
+import { type DefaultPromptName, defaultPromptFor, defaultPrompts, defaultPromptTemplate } from './defaultPrompts.ts';
 import { JudgeSetupError } from './judgeStudy.ts';
 import { type PromptTemplate, promptTemplate, templateProblems } from './promptTemplate.ts';
 
@@ -26,7 +26,17 @@ export async function loadJudgePrompt(
   if (output !== 'label' && output !== 'conditions') {
     throw new JudgeSetupError(`study '${study.name}' cannot be judged this way (its prompt would rate a ${output})`);
   }
-  if (judge.prompt === undefined) return { ...defaultPromptTemplate(fitting), output };
+  return { ...(await promptOfJudge(judge, fitting, folder, shownFrom)), output };
+}
+
+/** The judge's `prompt` file, checked (every problem positioned), or the shipped default `fallback`. */
+export async function promptOfJudge(
+  judge: JudgeModel,
+  fallback: DefaultPromptName,
+  folder: string,
+  shownFrom: string = folder,
+): Promise<PromptTemplate> {
+  if (judge.prompt === undefined) return defaultPromptTemplate(fallback);
   const path = judge.prompt.absolutePath ?? resolve(folder, judge.prompt.path);
   const shown = relative(shownFrom, path) || path;
   let text: string;
@@ -41,5 +51,5 @@ export async function loadJudgePrompt(
   if (problems.length > 0) {
     throw new JudgeSetupError(problems.map((p) => `${shown}:${p.line}:${p.column}: ${p.message}`).join('\n'));
   }
-  return { ...promptTemplate(shown, text), output };
+  return promptTemplate(shown, text);
 }

@@ -1,20 +1,23 @@
 // The LLM critic of a review (issue 8's judge machinery): each item's generated text (its latest generated version,
-// what reviewers judge; not their edits) rated on the review's rubric
-// by the review's `judge` with the shipped instruction-critic prompt (FollowTable's six dimensions) — `{{query}}` is
-// the item's source text, else its parent id; `{{instruction}}` its text. Every call goes on record in llm_call and
-// through its cache; a parsed answer is stored as the critic's verdict (annotator `llm:<model>@<prompt>`): the first
-// verdict (accept) unless a dimension got the worst level, then `reject` (FollowTable regenerates on any Poor), with
-// the scores as its rubric and the rationale as its reason. The Review view shows it as another reviewer's verdict
-// (after one's own in a blind review) and pre-fills the rubric from it. A version the critic rated is not asked again.
+// what reviewers judge; not their edits) rated on the review's rubric by the review's `judge` — with its `prompt`
+// file, else the shipped instruction-critic prompt (FollowTable's six dimensions). `{{query}}` is the item's source
+// text, else its parent query's text (the review's `queries`), else the parent id; `{{instruction}}` the item's text.
+// With `votes N` the critic is asked N times (each vote cached apart) and each dimension gets the level most votes
+// gave (a tie goes to the worse level). Every call goes on record in llm_call and through its cache; the ratings are
+// stored as the critic's verdict (annotator `llm:<model>@<prompt>`): the first verdict (accept) unless a dimension got
+// the worst level, then `reject` (FollowTable regenerates on any Poor), with the scores as its rubric and a rationale
+// as its reason. The Review view shows it as another reviewer's verdict (after one's own in a blind review) and
+// pre-fills the rubric from it. A version the critic rated is not asked again.
 import type { JudgeModel, ReviewModel } from '../dsl/model.ts';
 import type { ChatClient, ChatRequest } from '../judge/chatClient.ts';
 import { ChatFailure } from '../judge/chatClient.ts';
-import { defaultCriticRubric, defaultPromptTemplate } from '../judge/defaultPrompts.ts';
+import { defaultCriticRubric } from '../judge/defaultPrompts.ts';
 import { normaliseEndpoint } from '../judge/endpointApproval.ts';
 import { canonicalJson, JudgeCallStore, judgeCacheKey } from '../judge/judgeCallStore.ts';
 import { judgeOutputSchema, parseJudgeOutput } from '../judge/judgeOutput.ts';
+import { promptOfJudge } from '../judge/judgePrompt.ts';
 import { runJobs } from '../judge/judgeScheduler.ts';
-import { judgeAnnotatorName } from '../judge/judgeStudy.ts';
+import { JudgeSetupError, judgeAnnotatorName } from '../judge/judgeStudy.ts';
 import { renderPrompt, sha256 } from '../judge/promptTemplate.ts';
 import type { StudyDatabase } from '../store/studyDatabase.ts';
 import { verdictsOf } from './reviewRecords.ts';
@@ -22,6 +25,9 @@ import { verdictsOf } from './reviewRecords.ts';
 export interface CritiqueOptions {
   client: ChatClient;
   judge: JudgeModel;
+  /** The study file's folder (the judge's prompt path starts there), and where messages show paths from. */
+  folder: string;
+  shownFrom?: string;
   concurrency?: number;
   signal?: AbortSignal;
   now?: () => Date;
@@ -52,7 +58,11 @@ export async function critiqueReview(
   const db = database.db;
   const studyId = database.studyId(review.name);
   const now = options.now ?? (() => new Date());
-  const template = defaultPromptTemplate('instruction-critic');
+  const template = await promptOfJudge(options.judge, 'instruction-critic', options.folder, options.shownFrom);
+  const votes = options.judge.votes ?? 1;
+  if (!Number.isInteger(votes) || votes < 1) {
+    throw new JudgeSetupError(`expected the critic's votes to be a whole number ≥ 1, found ${votes}`);
+  }
   const rubric = review.rubric
     ? { dimensions: review.rubric.dimensions.map((d) => d.name), levels: review.rubric.levels }
     : defaultCriticRubric;
@@ -62,7 +72,8 @@ export async function critiqueReview(
   const criticId = store.judgeAnnotator(critic);
   const rows = db
     .prepare(
-      `SELECT i.item_id, i.parent_id, i.metadata, v.id AS version_id, v.text FROM review_item AS i
+      `SELECT i.item_id, i.parent_id, q.text AS parent_text, i.metadata, v.id AS version_id, v.text
+       FROM review_item AS i LEFT JOIN query AS q ON q.study_id = i.study_id AND q.qid = i.parent_id
        JOIN review_item_version AS v
          ON v.id = (SELECT max(id) FROM review_item_version WHERE item_id = i.id AND based_on IS NULL)
        WHERE i.study_id = ? ORDER BY i.id`,
@@ -70,6 +81,7 @@ export async function critiqueReview(
     .all(studyId) as {
     item_id: string;
     parent_id: string | null;
+    parent_text: string | null;
     metadata: string | null;
     version_id: number;
     text: string;
@@ -84,7 +96,7 @@ export async function critiqueReview(
     }
     const source = row.metadata ? (JSON.parse(row.metadata) as { source?: string }).source : undefined;
     const prompt = renderPrompt(template, {
-      query: source ?? row.parent_id ?? '',
+      query: source ?? row.parent_text ?? row.parent_id ?? '',
       instruction: row.text,
       document: '',
       scale: [],
@@ -104,90 +116,125 @@ export async function critiqueReview(
     `INSERT INTO review_verdict (version_id, annotator_id, verdict, rubric, rationale, created_at)
      VALUES (?, ?, ?, ?, ?, ?)`,
   );
+  /** One vote's raw answer: from the cache, else asked and put on record; undefined when the call failed. */
+  const ask = async (job: Job, voteIndex: number, signal: AbortSignal): Promise<string | undefined> => {
+    const request = {
+      endpoint,
+      model: options.judge.model,
+      parameters,
+      promptHash: sha256(job.prompt),
+      voteIndex,
+    };
+    const cacheKey = judgeCacheKey(request);
+    const hit = store.cached(cacheKey);
+    if (hit) {
+      report.cached++;
+      return hit.rawOutput;
+    }
+    const chat: ChatRequest = {
+      model: options.judge.model,
+      messages: [{ role: 'user', content: job.prompt }],
+      responseFormat,
+      ...(options.judge.temperature !== undefined && { temperature: options.judge.temperature }),
+      ...(options.judge.maxTokens !== undefined && { maxTokens: options.judge.maxTokens }),
+      ...(options.judge.seed !== undefined && { seed: options.judge.seed }),
+    };
+    report.requests++;
+    try {
+      const result = await options.client.complete(chat, signal);
+      const parsed = parseJudgeOutput(result.text, 'rubric', { rubric });
+      store.record({
+        cacheKey,
+        request,
+        promptTemplateHash: template.hash,
+        studyId,
+        judge: critic,
+        rawOutput: result.text,
+        ...(parsed.ok && parsed.rationale !== undefined && { rationale: parsed.rationale }),
+        ...(!parsed.ok && { failure: { kind: 'parse' as const, message: parsed.error } }),
+        ...(result.inputTokens !== undefined && { inputTokens: result.inputTokens }),
+        ...(result.outputTokens !== undefined && { outputTokens: result.outputTokens }),
+        latencyMs: result.latencyMs,
+        attempts: result.attempts,
+        createdAt: now(),
+      });
+      return result.text;
+    } catch (error) {
+      const failure =
+        error instanceof ChatFailure
+          ? { kind: error.kind, message: error.message }
+          : { kind: 'client' as const, message: String(error) };
+      store.record({
+        cacheKey,
+        request,
+        promptTemplateHash: template.hash,
+        studyId,
+        judge: critic,
+        rawOutput: '',
+        failure,
+        attempts: error instanceof ChatFailure ? error.attempts : 1,
+        createdAt: now(),
+      });
+      report.failed.push({ itemId: job.itemId, error: failure.message });
+      return undefined;
+    }
+  };
   await runJobs(jobs, {
     concurrency: options.concurrency ?? 4,
     ...(options.signal && { signal: options.signal }),
     run: async (job, signal) => {
-      const request = {
-        endpoint,
-        model: options.judge.model,
-        parameters,
-        promptHash: sha256(job.prompt),
-        voteIndex: 0,
-      };
-      const cacheKey = judgeCacheKey(request);
-      let raw: string;
-      const hit = store.cached(cacheKey);
-      if (hit) {
-        raw = hit.rawOutput;
-        report.cached++;
-      } else {
-        const chat: ChatRequest = {
-          model: options.judge.model,
-          messages: [{ role: 'user', content: job.prompt }],
-          responseFormat,
-          ...(options.judge.temperature !== undefined && { temperature: options.judge.temperature }),
-          ...(options.judge.maxTokens !== undefined && { maxTokens: options.judge.maxTokens }),
-          ...(options.judge.seed !== undefined && { seed: options.judge.seed }),
-        };
-        report.requests++;
-        try {
-          const result = await options.client.complete(chat, signal);
-          raw = result.text;
-          const parsed = parseJudgeOutput(raw, 'rubric', { rubric });
-          store.record({
-            cacheKey,
-            request,
-            promptTemplateHash: template.hash,
-            studyId,
-            judge: critic,
-            rawOutput: raw,
-            ...(parsed.ok && parsed.rationale !== undefined && { rationale: parsed.rationale }),
-            ...(!parsed.ok && { failure: { kind: 'parse' as const, message: parsed.error } }),
-            ...(result.inputTokens !== undefined && { inputTokens: result.inputTokens }),
-            ...(result.outputTokens !== undefined && { outputTokens: result.outputTokens }),
-            latencyMs: result.latencyMs,
-            attempts: result.attempts,
-            createdAt: now(),
-          });
-        } catch (error) {
-          const failure =
-            error instanceof ChatFailure
-              ? { kind: error.kind, message: error.message }
-              : { kind: 'client' as const, message: String(error) };
-          store.record({
-            cacheKey,
-            request,
-            promptTemplateHash: template.hash,
-            studyId,
-            judge: critic,
-            rawOutput: '',
-            failure,
-            attempts: error instanceof ChatFailure ? error.attempts : 1,
-            createdAt: now(),
-          });
-          report.failed.push({ itemId: job.itemId, error: failure.message });
-          return;
-        }
+      const rated: { scores: Record<string, string>; rationale?: string }[] = [];
+      let problem: string | undefined;
+      for (let voteIndex = 0; voteIndex < votes; voteIndex++) {
+        const raw = await ask(job, voteIndex, signal);
+        if (raw === undefined) return;
+        const parsed = parseJudgeOutput(raw, 'rubric', { rubric });
+        if (parsed.ok && parsed.scores) {
+          rated.push({ scores: parsed.scores, ...(parsed.rationale !== undefined && { rationale: parsed.rationale }) });
+        } else problem ??= parsed.ok ? 'no scores' : parsed.error;
       }
-      const parsed = parseJudgeOutput(raw, 'rubric', { rubric });
-      if (!parsed.ok || !parsed.scores) {
-        report.failed.push({ itemId: job.itemId, error: parsed.ok ? 'no scores' : parsed.error });
+      if (rated.length === 0) {
+        report.failed.push({ itemId: job.itemId, error: problem ?? 'no scores' });
         return;
       }
+      const scores = majorityLevels(
+        rated.map((r) => r.scores),
+        rubric,
+      );
+      const agreeing = rated.find((r) => rubric.dimensions.every((d) => r.scores[d] === scores[d])) ?? rated[0]!;
       const worst = rubric.levels.at(-1);
-      const verdict =
-        Object.values(parsed.scores).includes(worst!) && verdicts.includes('reject') ? 'reject' : verdicts[0]!;
+      const verdict = Object.values(scores).includes(worst!) && verdicts.includes('reject') ? 'reject' : verdicts[0]!;
       insertVerdict.run(
         job.versionId,
         criticId,
         verdict,
-        JSON.stringify(parsed.scores),
-        parsed.rationale ?? null,
+        JSON.stringify(scores),
+        agreeing.rationale ?? null,
         now().toISOString(),
       );
       report.stored++;
     },
   });
   return report;
+}
+
+/** Each dimension's level given by most votes; a tie goes to the worse level (later in `levels`). */
+export function majorityLevels(
+  votes: readonly Record<string, string>[],
+  rubric: { dimensions: readonly string[]; levels: readonly string[] },
+): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const dimension of rubric.dimensions) {
+    let best: string | undefined;
+    let bestCount = 0;
+    rubric.levels.forEach((level) => {
+      const count = votes.filter((v) => v[dimension] === level).length;
+      if (count > 0 && count >= bestCount) {
+        best = level;
+        bestCount = count;
+      }
+    });
+    if (best !== undefined) result[dimension] = best;
+  }
+  return result;
 }

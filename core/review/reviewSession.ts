@@ -7,10 +7,13 @@
 // their own. A queue can hold every item, the ones still to review, or the disputed ones (the adjudicator's).
 import { resolve } from 'node:path';
 import type { ReviewModel } from '../dsl/model.ts';
+import { FormatError } from '../formats/formatError.ts';
+import { type GradedQrels, readGradedQrels } from '../metrics/instruction/instructionInputs.ts';
+import { importDeclaredSources } from '../store/declaredImport.ts';
 import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { StoreError, type StudyDatabase } from '../store/studyDatabase.ts';
 import type { ReviewFinding } from './findings/finding.ts';
-import { rewriteFindings } from './findings/registry.ts';
+import { instructionFindings, rewriteFindings } from './findings/registry.ts';
 import { readReviewItems } from './reviewItems.ts';
 import { type ItemOutcome, itemOutcome, type Outcome, type ReviewRules, type VerdictRecord } from './reviewOutcome.ts';
 import { type ItemRow, ReviewRecords, reviewRules } from './reviewRecords.ts';
@@ -63,6 +66,8 @@ export interface ReviewItemView {
   position: number;
   itemId: string;
   parent?: string;
+  /** The parent query's text (the review's `queries`). */
+  parentText?: string;
   type?: string;
   typeLabel?: string;
   model?: string;
@@ -75,6 +80,8 @@ export interface ReviewItemView {
   diff: DiffPart[];
   diffAgainst?: 'source' | 'original';
   findings: ReviewFinding[];
+  /** The item's table set by label (the review's `tables`), when it declares one. */
+  tables?: { compliant: number; violating: number; offTopic: number };
   /** One's verdict on the current text. */
   mine?: ReviewVerdictView;
   /** One's latest verdict when it judged an earlier text of the item (the items file changed since). */
@@ -110,9 +117,10 @@ export interface ReviewCommit {
 }
 
 /**
- * Imports the review's items (the file it declares): new items with their first version (authored by their
- * generator model), and a new generated version when the file's text of an item changed — the item is then to
- * review again. One transaction: all or nothing.
+ * Imports what the review declares: its queries and corpus (the parents' text, the tables' titles and text; all or
+ * nothing, as a study's), then its items — new ones with their first version (authored by their generator model), a
+ * new generated version when the file's text of an item changed (the item is then to review again) — and the items'
+ * table sets from `tables`, in one transaction. Every problem is an error at its file, line and column.
  */
 export async function importReviewItems(
   database: StudyDatabase,
@@ -122,6 +130,34 @@ export async function importReviewItems(
   if (!review.items) throw new StoreError(`review '${review.name}' declares no items file`);
   const path = review.items.absolutePath ?? resolve(folder, review.items.path);
   const items = await readReviewItems(path, review.items.fields, review.items.path);
+  let tables: GradedQrels | undefined;
+  if (review.tables) {
+    const tablesPath = review.tables.absolutePath ?? resolve(folder, review.tables.path);
+    const firstLines = new Map<string, number>();
+    tables = await readGradedQrels(tablesPath, firstLines);
+    const ids = new Set(items.map((i) => i.id));
+    for (const [id, line] of firstLines) {
+      if (!ids.has(id)) {
+        throw new FormatError(
+          review.tables.path,
+          line,
+          1,
+          `the table set of item '${id}', which ${review.items.path} does not have (a tables qrels is keyed by item id)`,
+        );
+      }
+    }
+  }
+  if (review.queries || review.corpus) {
+    await importDeclaredSources(
+      database,
+      {
+        name: review.name,
+        ...(review.queries && { queries: review.queries }),
+        ...(review.corpus && { corpus: review.corpus }),
+      },
+      folder,
+    );
+  }
   const db = database.db;
   const studyId = database.studyId(review.name);
   const now = new Date().toISOString();
@@ -141,6 +177,8 @@ export async function importReviewItems(
       const insertVersion = db.prepare(
         'INSERT INTO review_item_version (item_id, text, author, created_at) VALUES (?, ?, ?, ?)',
       );
+      const clearTables = db.prepare('DELETE FROM review_table WHERE item_id = ?');
+      const insertTable = db.prepare('INSERT INTO review_table (item_id, docid, label) VALUES (?, ?, ?)');
       for (const item of items) {
         const author = item.model ?? 'generator';
         let id = find.get(studyId, item.id) as number | undefined;
@@ -161,6 +199,9 @@ export async function importReviewItems(
           insertVersion.run(id, item.text, author, now);
           changed++;
         } else unchanged++;
+        // The table set as the file has it now.
+        clearTables.run(id);
+        for (const [docid, label] of tables?.get(item.id) ?? []) insertTable.run(id, docid, label);
       }
       return { added, changed, unchanged };
     })
@@ -327,6 +368,36 @@ export class ReviewSession {
     const reviewing = visible.filter((v) => current.has(v.id)).at(-1)!;
     const source = item.source;
     const against = source ?? (reviewing.id !== outcome.root.id ? outcome.root.text : undefined);
+    const parentText =
+      item.parent === null
+        ? undefined
+        : (this.db
+            .prepare('SELECT text FROM query WHERE study_id = ? AND qid = ?')
+            .pluck()
+            .get(this.studyId, item.parent) as string | undefined);
+    const findings =
+      source !== undefined ? rewriteFindings({ source, rewrite: reviewing.text, declaredChanges: 1 }) : [];
+    let tables: ReviewItemView['tables'];
+    if (this.review.tables) {
+      const rows = this.db
+        .prepare(
+          `SELECT t.docid AS id, t.label, d.title, d.body AS text FROM review_table AS t
+           LEFT JOIN document AS d ON d.study_id = ? AND d.docid = t.docid WHERE t.item_id = ? ORDER BY t.docid`,
+        )
+        .all(this.studyId, item.id) as { id: string; label: number; title: string | null; text: string | null }[];
+      const set = rows.map((r) => ({
+        id: r.id,
+        label: r.label,
+        ...(r.title !== null && { title: r.title }),
+        ...(r.text !== null && { text: r.text }),
+      }));
+      findings.push(...instructionFindings({ instruction: reviewing.text, tables: set }));
+      tables = {
+        compliant: set.filter((t) => t.label === 2).length,
+        violating: set.filter((t) => t.label === 1).length,
+        offTopic: set.filter((t) => t.label !== 1 && t.label !== 2).length,
+      };
+    }
     const mineLatest = [...verdicts].reverse().find((v) => v.annotator === this.annotator);
     const others: ReviewVerdictView[] = [];
     if (!hidden) {
@@ -347,6 +418,7 @@ export class ReviewSession {
       position,
       itemId: item.itemId,
       ...(item.parent !== null && { parent: item.parent }),
+      ...(parentText !== undefined && { parentText }),
       ...(item.type !== null && { type: item.type }),
       ...(item.type !== null && {
         typeLabel: this.review.taxonomy.find((t) => t.code === item.type)?.label ?? item.type,
@@ -365,7 +437,8 @@ export class ReviewSession {
       reviewing: reviewing.id,
       diff: against === undefined ? [] : wordDiff(against, reviewing.text),
       ...(against !== undefined && { diffAgainst: source !== undefined ? ('source' as const) : ('original' as const) }),
-      findings: source !== undefined ? rewriteFindings({ source, rewrite: reviewing.text, declaredChanges: 1 }) : [],
+      findings,
+      ...(tables && { tables }),
       ...(mine && { mine: viewOf(mine.verdict, mine.category) }),
       ...(!mine && mineLatest && { earlier: viewOf(mineLatest) }),
       others,

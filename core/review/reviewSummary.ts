@@ -129,8 +129,8 @@ export function reviewSummary(db: SqliteDatabase, studyId: number, review: Revie
     }
   }
   const agreement = summariseAgreement(builder.build(categories.map((_, i) => i)));
-  // Verdicts are nominal categories: only the nominal α (and its notes) means something here.
-  const notes = agreement.notes.filter((n) => !/^krippendorff\.(ordinal|interval|ratio) /.test(n));
+  // Verdicts are nominal categories: only the nominal α means something here, and the summary has no Fleiss' κ.
+  const notes = agreement.notes.filter((n) => !/^(krippendorff\.(ordinal|interval|ratio)|fleiss\.kappa) /.test(n));
   return {
     review: review.name,
     items: outcomes.length,

@@ -95,7 +95,7 @@ async function* reported(
  */
 export async function importDeclaredSources(
   database: StudyDatabase,
-  study: StudyModel,
+  study: Pick<StudyModel, 'name' | 'queries' | 'corpus'> & Partial<Pick<StudyModel, 'imports' | 'pools'>>,
   folder: string,
   options: DeclaredImportOptions = {},
 ): Promise<ImportReport> {
@@ -125,7 +125,7 @@ export async function importDeclaredSources(
   if (declaredToo && (options.sources ?? true)) {
     declared('queries', study.queries);
     declared('corpus', study.corpus, documentFormatOf(study.corpus?.format));
-    for (const qrels of study.imports) {
+    for (const qrels of study.imports ?? []) {
       sources.push({
         path: qrels.absolutePath ?? resolve(folder, qrels.path),
         options: { target: 'qrels', name: qrels.path },
@@ -150,7 +150,7 @@ export async function importDeclaredSources(
   }
   const runs: NamedRun[] = [];
   if (declaredToo && (options.pools ?? true)) {
-    for (const pool of study.pools) {
+    for (const pool of study.pools ?? []) {
       runs.push({ path: pool.absolutePath ?? resolve(folder, pool.path), shown: pool.path, depth: pool.depth });
     }
   }

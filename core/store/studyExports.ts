@@ -161,13 +161,15 @@ export function exportLabels(db: SqliteDatabase, studyId: number, file: string):
        WHERE p.study_id = @study
        ORDER BY 1, 2, 3, 5`,
     )
-    .raw()
-    .iterate({ study: studyId }) as IterableIterator<(string | number | null)[]>;
+    .raw();
   return writeAtomically(
     file,
+    // The rows are read only once the file is open: an open iterator would hold the connection if it cannot be.
     (function* () {
       yield `${labelFileColumns.join(',')}\n`;
-      for (const row of rows) yield `${row.map(csvField).join(',')}\n`;
+      for (const row of rows.iterate({ study: studyId }) as IterableIterator<(string | number | null)[]>) {
+        yield `${row.map(csvField).join(',')}\n`;
+      }
     })(),
   ).then((lines) => lines - 1);
 }

@@ -258,6 +258,12 @@ workbenchTest(
     await reviewView.locator('[data-testid="item"][data-item-id="i1"]').waitFor({ timeout: 30_000 });
     assert.match(await reviewView.locator('[data-testid="item"]').innerText(), /C2 · Exclusive topic/);
     assert.equal(await reviewView.locator('[data-testid="rubric"] tbody tr').count(), 6);
+    // Its query's text, and the checks against its labelled tables (the demo's instruction-tables.qrels).
+    assert.match(await reviewView.locator('[data-testid="parent"]').innerText(), /medal tables of the summer olympics/);
+    assert.match(
+      await reviewView.locator('[data-testid="finding"][data-check="table-count"]').innerText(),
+      /1 compliant \(at least 3\) and 2 violating \(at least 3\) tables/,
+    );
     await shot(page, '5-review');
 
     // 6. Export qrels: the study's declared export, which `qrels-studio eval` accepts with one of its runs.

@@ -226,7 +226,7 @@ function ItemPane({
           </span>
         )}
         {item.model && <span className="description">by {item.model}</span>}
-        {item.parent && <span className="description">for {item.parent}</span>}
+        {item.parent && item.parentText === undefined && <span className="description">for {item.parent}</span>}
         <span className="description">
           version {reviewing.number} ({reviewing.author})
         </span>
@@ -242,6 +242,17 @@ function ItemPane({
           </span>
         )}
       </p>
+      {item.parentText !== undefined && (
+        <p className="parent" data-testid="parent">
+          <span className="description">Query {item.parent}:</span> {item.parentText}
+        </p>
+      )}
+      {item.tables && (
+        <p className="description" data-testid="tables">
+          Tables: {item.tables.compliant} compliant · {item.tables.violating} violating · {item.tables.offTopic}{' '}
+          off-topic
+        </p>
+      )}
       {item.earlier && (
         <p className="description" data-testid="earlier">
           Your verdict '{item.earlier.verdict}' judged an earlier text: the items file has changed this item since.

@@ -63,7 +63,7 @@ export function createFileCheckContext(
   };
 }
 
-export type ReferenceKind = 'guidelines' | 'queries' | 'corpus' | 'items' | 'pool' | 'prompt' | 'import';
+export type ReferenceKind = 'guidelines' | 'queries' | 'corpus' | 'items' | 'tables' | 'pool' | 'prompt' | 'import';
 
 export interface FileReference {
   kind: ReferenceKind;
@@ -78,6 +78,7 @@ export function fileReferences(file: StudyFileAst): FileReference[] {
     for (const statement of block.statements) {
       switch (statement.kind) {
         case 'guidelines':
+        case 'tables':
         case 'queries':
         case 'corpus':
         case 'items':

@@ -127,7 +127,8 @@ function statementSymbol(statement: StatementNode): DslSymbol | undefined {
     case 'title':
       return leaf('title', 'setting', range, keyword, statement.value?.value);
     case 'guidelines':
-      return leaf('guidelines', 'setting', range, keyword, statement.path?.value);
+    case 'tables':
+      return leaf(statement.kind, 'setting', range, keyword, statement.path?.value);
     case 'adjudicator':
       return leaf('adjudicator', 'setting', range, keyword, statement.name?.text);
     case 'overlap':

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import { createChatClient } from '../../../core/judge/chatClient.ts';
-import { critiqueReview } from '../../../core/review/reviewCritic.ts';
+import { critiqueReview, majorityLevels } from '../../../core/review/reviewCritic.ts';
 import { importReviewItems, ReviewSession } from '../../../core/review/reviewSession.ts';
 import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
 import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
@@ -23,12 +23,16 @@ test('the critic rates every item once, on record; poor means reject; blind hide
   writeFileSync(
     join(folder, 'items.jsonl'),
     [
-      { iid: 'i1', qid: 'medal tables', text: 'Only tables of the Summer Olympics after 2000.' },
-      { iid: 'i2', qid: 'rivers', text: 'Relevant detailed reliable tables.' },
-      { iid: 'i3', qid: 'cities', text: 'Cities by population.' },
+      { iid: 'i1', qid: 'q1', text: 'Only tables of the Summer Olympics after 2000.' },
+      { iid: 'i2', qid: 'q2', text: 'Relevant detailed reliable tables.' },
+      { iid: 'i3', qid: 'q3', text: 'Cities by population.' },
     ]
       .map((i) => `${JSON.stringify(i)}\n`)
       .join(''),
+  );
+  writeFileSync(
+    join(folder, 'queries.jsonl'),
+    ['medal tables', 'rivers', 'cities'].map((q, i) => `${JSON.stringify({ qid: `q${i + 1}`, q })}\n`).join(''),
   );
   const server = await startOpenAiServer({
     respond: ({ body }) => {
@@ -45,6 +49,7 @@ test('the critic rates every item once, on record; poor means reject; blind hide
   });
   const text = `review "gen" {
   items "items.jsonl" { id: iid  text: text  parent: qid }
+  queries "queries.jsonl" { id: qid  text: q }
   rubric levels excellent acceptable poor { ${dimensions.join('  ')} }
   verdicts accept edit reject
   judge "critic-model" { temperature 0 }
@@ -60,7 +65,7 @@ test('the critic rates every item once, on record; poor means reject; blind hide
     const review = model.reviews[0]!;
     await importReviewItems(database, review, folder);
     const client = createChatClient({ baseURL: server.baseURL, apiKey: 'key' });
-    const report = await critiqueReview(database, review, { client, judge: review.judges[0]! });
+    const report = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });
     assert.equal(report.requests, 3);
     assert.equal(report.stored, 2);
     assert.deepEqual(
@@ -103,7 +108,7 @@ test('the critic rates every item once, on record; poor means reject; blind hide
     assert.ok(JSON.stringify(body.response_format).includes('"consistency"'));
 
     // Again: the rated versions are not asked again; the malformed one comes from the cache (its answer is on record).
-    const again = await critiqueReview(database, review, { client, judge: review.judges[0]! });
+    const again = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });
     assert.deepEqual([again.requests, again.cached, again.skipped], [0, 1, 2]);
     assert.equal(server.requests(), 3);
 
@@ -116,6 +121,67 @@ test('the critic rates every item once, on record; poor means reject; blind hide
       after.others.map((o) => [o.verdict, o.rubric.consistency]),
       [['reject', 'poor']],
     );
+  } finally {
+    database.close();
+    await server.close();
+  }
+});
+
+test("the critic's own prompt file and votes: each vote cached apart, each dimension's level by majority (a tie goes to the worse)", async () => {
+  const folder = scratchDir('qrels-studio-critic-');
+  writeFileSync(join(folder, 'items.jsonl'), `${JSON.stringify({ iid: 'i1', text: 'Tables of rivers in Asia.' })}\n`);
+  writeFileSync(join(folder, 'critic.md'), 'Rate this instruction: {{instruction}}\n');
+  // Three votes: clarity excellent, excellent, poor → excellent; consistency acceptable, poor, excellent → a three-way
+  // tie → poor, the worst of them: the verdict is reject.
+  const answers = [
+    { rationale: 'first', scores: { clarity: 'excellent', consistency: 'acceptable' } },
+    { rationale: 'second', scores: { clarity: 'excellent', consistency: 'poor' } },
+    { rationale: 'third', scores: { clarity: 'poor', consistency: 'excellent' } },
+  ];
+  let asked = 0;
+  const server = await startOpenAiServer({ respond: () => ({ content: JSON.stringify(answers[asked++ % 3]) }) });
+  const text = `review "gen" {
+  items "items.jsonl" { id: iid  text: text }
+  rubric levels excellent acceptable poor { clarity  consistency }
+  judge "critic-model" { prompt "critic.md"  votes 3 }
+}
+`;
+  const file = join(folder, 'gen.assess');
+  writeFileSync(file, text);
+  const model = resolveStudies(parseStudyFile(text), file);
+  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
+  try {
+    database.syncStudies(model);
+    const review = model.reviews[0]!;
+    await importReviewItems(database, review, folder);
+    const client = createChatClient({ baseURL: server.baseURL, apiKey: 'key' });
+    const report = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });
+    assert.deepEqual([report.requests, report.stored, report.failed.length], [3, 1, 0]);
+    assert.match(report.critic, /^llm:critic-model@[0-9a-f]{8}$/);
+    assert.deepEqual(
+      server.bodies().map((b) => b.messages!.at(-1)!.content),
+      Array(3).fill('Rate this instruction: Tables of rivers in Asia.\n'),
+      'the prompt file, not the default',
+    );
+    const db = database.db;
+    assert.deepEqual(db.prepare('SELECT verdict, rubric, rationale FROM review_verdict').all(), [
+      { verdict: 'reject', rubric: '{"clarity":"excellent","consistency":"poor"}', rationale: 'second' },
+    ]);
+    assert.deepEqual(db.prepare('SELECT vote_index FROM llm_call ORDER BY vote_index').pluck().all(), [0, 1, 2]);
+    assert.deepEqual(
+      majorityLevels([{ a: 'poor' }, { a: 'excellent' }, { a: 'excellent' }], {
+        dimensions: ['a'],
+        levels: ['excellent', 'acceptable', 'poor'],
+      }),
+      { a: 'excellent' },
+    );
+    // A prompt file with an unknown variable: an error at its line and column, nothing asked.
+    writeFileSync(join(folder, 'critic.md'), 'Rate {{instrucion}}\n');
+    await assert.rejects(
+      critiqueReview(database, review, { client, judge: review.judges[0]!, folder }),
+      /critic\.md:1:6: unknown variable \{\{instrucion\}\}/,
+    );
+    assert.equal(server.requests(), 3);
   } finally {
     database.close();
     await server.close();

@@ -243,3 +243,54 @@ test('a changed generated text needs reviewing again: earlier verdicts do not co
   );
   r.database.close();
 });
+
+test("an instruction checked against its table set (tables + corpus) and shown with its parent query's text", async () => {
+  // i1 excludes the 2008 Beijing Games; its tables: t1 and t2 compliant (t2's text names Beijing 2008: it cannot
+  // comply), t3 violating with a caption that gives its label away; too few of each. i2 has a full set.
+  const tables = ['i1 0 t1 2', 'i1 0 t2 2', 'i1 0 t3 1', 'i1 0 t4 0']
+    .concat(
+      ['a', 'b', 'c'].map((t) => `i2 0 c${t} 2`),
+      ['d', 'e', 'f'].map((t) => `i2 0 v${t} 1`),
+    )
+    .join('\n');
+  const corpus = [
+    { id: 't1', caption: 'Medal table of the 2012 London Olympics', table: '| nation | gold |' },
+    { id: 't2', caption: 'Medal table, Summer Games', table: '| 2008 Beijing Games | host China |' },
+    { id: 't3', caption: 'Excluded: medals of the 2008 Beijing Games', table: '| nation | gold |' },
+    { id: 't4', caption: 'Rainfall in Peru', table: '| month | mm |' },
+  ];
+  const r = await createReviewStudy(
+    '  queries "queries.jsonl" { id: qid  text: query }\n  corpus "tables.jsonl" { id: id  body: table  title: caption }\n  tables "instructions.qrels"\n',
+    {
+      'queries.jsonl': `${JSON.stringify({ qid: 'q1', query: 'olympic medal tables' })}\n`,
+      'tables.jsonl': corpus.map((t) => `${JSON.stringify(t)}\n`).join(''),
+      'instructions.qrels': `${tables}\n`,
+    },
+  );
+  const alice = r.session('alice');
+  const i1 = alice.itemAt(0)!;
+  assert.equal(i1.parentText, 'olympic medal tables');
+  assert.deepEqual(i1.tables, { compliant: 2, violating: 1, offTopic: 1 });
+  assert.deepEqual(
+    i1.findings.map((f) => [f.check, f.message]),
+    [
+      ['label-leak', "table 't3' has 'excluded' in its title or caption"],
+      [
+        'contradiction',
+        "table 't2' is labelled compliant but mentions '2008 Beijing Games', which the instruction excludes",
+      ],
+      ['table-count', 'the instruction has 2 compliant (at least 3) and 1 violating (at least 3) tables'],
+    ],
+  );
+  assert.deepEqual(alice.itemAt(1)!.findings, [], 'i2: a full table set, nothing leaks');
+  assert.equal(alice.itemAt(1)!.parentText, undefined, 'q2 is not in the queries file');
+
+  // A tables file naming an item the items file does not have: an error at its line; nothing changes.
+  writeFileSync(join(r.folder, 'instructions.qrels'), `${tables}\nzz 0 t1 2\n`);
+  await assert.rejects(
+    importReviewItems(r.database, r.review, r.folder),
+    /instructions\.qrels:11:1: error: the table set of item 'zz', which items\.jsonl does not have/,
+  );
+  assert.deepEqual(alice.itemAt(0)!.tables, { compliant: 2, violating: 1, offTopic: 1 });
+  r.database.close();
+});

@@ -44,10 +44,11 @@ export interface ReviewStudy {
   session(annotator: string): ReviewSession;
 }
 
-/** The review with `statements` added to its block (annotators, blind, a title, …). */
-export async function createReviewStudy(statements = ''): Promise<ReviewStudy> {
+/** The review with `statements` added to its block (annotators, blind, a title, …) and `files` beside it. */
+export async function createReviewStudy(statements = '', files: Record<string, string> = {}): Promise<ReviewStudy> {
   const folder = scratchDir('qrels-studio-review-');
   writeFileSync(join(folder, 'items.jsonl'), reviewItems.map((i) => `${JSON.stringify(i)}\n`).join(''));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
   const text = `review "gen" {
   items "items.jsonl" { id: iid  text: instruction  parent: qid  type: type  model: generator  source: original }
   taxonomy { C2 "Exclusive topic"  S1 "Attribute-centric"  HN "Hard negative" }

@@ -14,14 +14,15 @@ function complete(text: string, offset: number, context = {}): DslCompletion[] {
 test('at the start of a study statement: study keywords, not review ones', () => {
   const items = complete(sketch, offsetOf(sketch, '  aspect topical', 2));
   assert.deepEqual(labels(items), [...statementKeywords.study]);
-  for (const only of ['items', 'taxonomy', 'rubric', 'verdicts']) assert.ok(!labels(items).includes(only));
+  for (const only of ['items', 'tables', 'taxonomy', 'rubric', 'verdicts']) assert.ok(!labels(items).includes(only));
   assert.ok(items.every((c) => c.kind === 'keyword'));
 });
 
 test('at the start of a review statement: review keywords, not study ones', () => {
   const items = complete(sketch, offsetOf(sketch, '  verdicts accept', 2));
   assert.deepEqual(labels(items), [...statementKeywords.review]);
-  for (const only of ['queries', 'corpus', 'pool', 'scale', 'derive']) assert.ok(!labels(items).includes(only));
+  for (const only of ['pool', 'scale', 'derive']) assert.ok(!labels(items).includes(only));
+  for (const both of ['queries', 'corpus', 'tables']) assert.ok(labels(items).includes(both), both);
 });
 
 test('a partly typed keyword: the same list, replacing the word', () => {
