@@ -15,12 +15,33 @@ export function wordDiff(source: string, rewrite: string): DiffPart[] {
   }));
 }
 
-/** Sentences: split after `.`, `!` or `?` followed by space and a capital, a digit or a quote (not after "No. 5"). */
+/** Words a period follows without ending a sentence ("Dr. Smith", "No. 5", "e.g. this", "Smith et al. 2020"). */
+const abbreviations = new Set(
+  'dr mr mrs ms prof sr jr st no nos vs etc e.g i.e cf al fig figs eq eqs ed eds vol vols pp p ch sec art inc ltd co corp dept approx ca mt ft'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Sentences: a text split after `.`, `!` or `?` and the spaces after it, where a letter, a digit, a quote or a
+ * bracket follows — but not after an abbreviation ("Dr.", "No.", "e.g.") or an initial ("J. Smith").
+ */
 export function sentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+(?=["“(]?[A-Z0-9])/)
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+  const found: string[] = [];
+  let start = 0;
+  for (const end of text.matchAll(/[.!?]+["”’)]*(\s+)(?=["“‘([]?[\p{L}\p{N}])/gu)) {
+    const at = end.index;
+    if (text[at] === '.') {
+      const word = /([\p{L}.]+)$/u.exec(text.slice(start, at))?.[1] ?? '';
+      const bare = word.toLowerCase().replace(/^\.+/, '');
+      if (abbreviations.has(bare) || /^\p{Lu}$/u.test(word)) continue;
+    }
+    const cut = at + end[0].length - end[1]!.length;
+    found.push(text.slice(start, cut).trim());
+    start = at + end[0].length;
+  }
+  found.push(text.slice(start).trim());
+  return found.filter((s) => s !== '');
 }
 
 /** Words (letters, digits, inner apostrophes and hyphens). */

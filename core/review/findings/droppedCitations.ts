@@ -4,13 +4,15 @@
 import type { RewriteCheck } from './finding.ts';
 
 const citationPatterns = [
-  /\b(?:Section|Sec\.|Article|Art\.|Rule|Chapter|Clause|Paragraph|Title|Act)\s+\d+[A-Za-z]?(?:\(\w+\))*/g,
-  /§+\s*\d+[\w.()]*/g,
-  /\b[A-Z][\p{L}-]+ et al\.,? \d{4}/gu,
+  /\b(?:section|sec\.|article|art\.|rule|chapter|clause|paragraph|title|act)\s+\d+[a-z]?(?:\(\w+\))*/gi,
+  /§+\s*\d+(?:[\w.()]*[\w)])?/g,
+  /\b\p{Lu}[\p{L}-]+ et al\.,? (?:\d{4}|\(\d{4}[a-z]?\))/gu,
+  /\b\p{Lu}[\p{L}-]+(?: (?:and|&) \p{Lu}[\p{L}-]+)? \(\d{4}[a-z]?\)/gu,
   /\[\d+(?:[,–-]\s*\d+)*\]/g,
   /\b[A-Z]{2,}[- ]?\d+(?:\.\d+)*\b/g,
 ];
 
+/** The citations of a text as written (spaces normalised); compared ignoring case ("section 420" is "Section 420"). */
 export function citationsIn(text: string): string[] {
   return citationPatterns.flatMap((pattern) => text.match(pattern) ?? []).map((c) => c.replace(/\s+/g, ' '));
 }
@@ -19,8 +21,8 @@ export const droppedCitations: RewriteCheck = {
   id: 'dropped-citation',
   description: 'a citation of the source (statute section, article, paper reference, code) is missing from the rewrite',
   check(item) {
-    const kept = new Set(citationsIn(item.rewrite));
-    const missing = [...new Set(citationsIn(item.source))].filter((c) => !kept.has(c));
+    const kept = new Set(citationsIn(item.rewrite).map((c) => c.toLowerCase()));
+    const missing = [...new Set(citationsIn(item.source))].filter((c) => !kept.has(c.toLowerCase()));
     return missing.length === 0
       ? []
       : [

@@ -44,7 +44,7 @@ test('MultiConIR Query 7, HN 1: two sentences changed where one was declared; th
   assert.equal(sentences(source).length, 5);
 });
 
-test('a faithful one-sentence rewrite has no finding', () => {
+test('a one-sentence rewrite is flagged for the fact it changed; the source as its own rewrite has no finding', () => {
   const source = 'The film was directed by James Cameron. It was released in 1997 and won 11 Academy Awards.';
   const rewrite = 'The film was directed by James Cameron. It was released in 1997 and won no Academy Awards.';
   assert.deepEqual(checks(rewriteFindings({ source, rewrite, declaredChanges: 1 })), ['dropped-number']);
@@ -72,4 +72,98 @@ test('instructions: label words in captions, a compliant table with an excluded 
     tables: [2, 2, 2, 1, 1, 1].map((label, i) => ({ id: `t${i}`, label, title: `Games ${2004 + 4 * i}` })),
   });
   assert.deepEqual(fine, []);
+});
+
+/** The findings of rewriting `source` as `rewrite` (one sentence declared, length bound wide), as "check: message". */
+const findingsOf = (source: string, rewrite: string) =>
+  rewriteFindings(
+    { source, rewrite, declaredChanges: 1 },
+    { lengthDrift: 0.5, labelWords: [], minimumCompliant: 3, minimumViolating: 3 },
+  ).map((f) => `${f.check}: ${f.message}`);
+
+test('numbers and dates by meaning: the same value written another way is kept; a changed sign, month or value is not', () => {
+  const kept: [string, string][] = [
+    ['He was sentenced to five years.', 'He was sentenced to 5 years.'],
+    ['It cost 12,000 dollars.', 'It cost 12000 dollars.'],
+    ['The rate was 3.5 percent.', 'The rate was 3.50 percent.'],
+    ['It opened on 2019-03-05 downtown.', 'It opened on 5 March 2019 downtown.'],
+    ['It was the 1st edition.', 'It was the first edition.'],
+    ['Twenty-five people came.', '25 people came.'],
+    ['Between 2010-2012 sales grew.', 'Sales grew between 2010-2012.'],
+    ['You may go in May 2020.', 'You may go in May 2020.'],
+  ];
+  for (const [source, rewrite] of kept) assert.deepEqual(findingsOf(source, rewrite), [], rewrite);
+  assert.deepEqual(findingsOf('March 2019 saw the launch.', 'April 2019 saw the launch.'), [
+    "dropped-number: the rewrite changed 'March' (it has 'April' instead)",
+  ]);
+  assert.deepEqual(findingsOf('Temperatures fell to -3.5 degrees.', 'Temperatures fell to 3.5 degrees.'), [
+    "dropped-number: the rewrite changed '-3.5' (it has '3.5' instead)",
+  ]);
+  assert.deepEqual(findingsOf('The study ran for 12 weeks.', 'The study ran for several weeks.'), [
+    "dropped-number: the rewrite dropped '12'",
+  ]);
+});
+
+test('names as whole words, not a single word starting a sentence; "Dr." ends no sentence', () => {
+  assert.deepEqual(findingsOf('They flew to India last year.', 'They flew to Indiana last year.'), [
+    "dropped-entity: the rewrite dropped 'India'",
+  ]);
+  assert.deepEqual(
+    findingsOf('The patient saw Dr. Smith today. He was fine.', 'The client saw Dr. Jones today. He was fine.'),
+    ["dropped-entity: the rewrite dropped 'Smith'"],
+  );
+  assert.deepEqual(findingsOf('Shares of Microsoft Corporation fell.', 'Shares of Google fell.'), [
+    "dropped-entity: the rewrite dropped 'Microsoft Corporation'",
+  ]);
+  // A single capitalised word starting a sentence is no name here (MultiConIR's changed condition words are the
+  // diff's to show): the price is that "Microsoft bought it" → "Google bought it" goes unflagged too.
+  assert.deepEqual(findingsOf('Microsoft bought it.', 'Google bought it.'), []);
+  assert.deepEqual(findingsOf('Moderate carotid artery stenosis.', 'Severe carotid artery stenosis.'), []);
+});
+
+test('citations: author–year in parentheses, a section written in either case, a § before a full stop', () => {
+  assert.deepEqual(findingsOf('As shown by Smith et al. (2020), it works.', 'As shown before, it works.'), [
+    "dropped-number: the rewrite dropped '2020'",
+    "dropped-citation: the rewrite dropped the citation 'Smith et al. (2020)'",
+    "dropped-entity: the rewrite dropped 'Smith'",
+  ]);
+  assert.deepEqual(
+    findingsOf('This falls under section 420 of the code.', 'This falls under Section 420 of the code.'),
+    [],
+  );
+  assert.deepEqual(findingsOf('The claim arises under § 1983.', 'The claim arises under § 1983 alone.'), []);
+  assert.deepEqual(findingsOf('The claim arises under § 1983.', 'The claim arises under federal law.'), [
+    "dropped-number: the rewrite dropped '1983'",
+    "dropped-citation: the rewrite dropped the citation '§ 1983'",
+  ]);
+});
+
+test('sentences: lower-case ones are split; abbreviations and initials are not ends', () => {
+  assert.deepEqual(sentences('the patient improved. the drug worked.'), ['the patient improved.', 'the drug worked.']);
+  assert.deepEqual(sentences('He lived at No. 5 Baker Street. It was small.'), [
+    'He lived at No. 5 Baker Street.',
+    'It was small.',
+  ]);
+  assert.deepEqual(sentences('J. R. R. Tolkien wrote it, e.g. in 1937. Then? More!'), [
+    'J. R. R. Tolkien wrote it, e.g. in 1937.',
+    'Then?',
+    'More!',
+  ]);
+  assert.deepEqual(findingsOf('the patient improved. the drug worked.', 'the patient worsened. the drug failed.'), [
+    'sentences-changed: 2 sentences changed, 1 declared',
+  ]);
+});
+
+test('an excluded entity is matched as a whole word: excluding Java says nothing of JavaScript tables', () => {
+  const findings = instructionFindings({
+    instruction: 'Find tables of programming frameworks, excluding Java.',
+    tables: [
+      { id: 't1', label: 2, title: 'JavaScript frameworks by stars' },
+      { id: 't2', label: 2, title: 'Spring and other java frameworks' },
+    ],
+  });
+  assert.deepEqual(
+    findings.filter((f) => f.check === 'contradiction').map((f) => f.message),
+    ["table 't2' is labelled compliant but mentions 'Java', which the instruction excludes"],
+  );
 });
