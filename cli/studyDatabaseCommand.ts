@@ -75,7 +75,10 @@ async function openBlockDatabase(
     throw new UsageError(
       name === undefined
         ? studies.length === 0
-          ? `${studyArg} has no ${kind} block`
+          ? `${studyArg} has no ${kind} block` +
+            (kind === 'study' && model.reviews.length > 0
+              ? ` (its reviews' agreement on verdicts: qrels-studio export ${studyArg} --summary [--json])`
+              : '')
           : `${studyArg} has several ${kind === 'study' ? 'studies' : 'reviews'} (${names}): choose one with --name`
         : `${studyArg} has no ${kind} '${name}' (it has ${names})`,
     );
@@ -97,4 +100,18 @@ export function optionValue(args: readonly string[], i: number, what: string): s
   const value = args[i + 1];
   if (value === undefined || value.startsWith('--')) throw new UsageError(`${args[i]} needs ${what}`);
   return value;
+}
+
+/** The file's block a command is for is a review: --name names one, or the file has reviews and no study. */
+export async function namesReview(file: string, name: string | undefined, context: CliContext): Promise<boolean> {
+  let text: string;
+  try {
+    text = await readFile(resolve(context.cwd, file), 'utf8');
+  } catch {
+    return false; // openStudyDatabase says what is wrong
+  }
+  const model = resolveStudies(parseStudyFile(text));
+  return name !== undefined
+    ? model.reviews.some((r) => r.name === name)
+    : model.studies.length === 0 && model.reviews.length > 0;
 }

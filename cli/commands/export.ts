@@ -1,13 +1,14 @@
 // `qrels-studio export STUDY`: what leaves the database — a qrels file from one label source (--qrels OUT --from
 // SOURCE), every judgment with its provenance (--jsonl OUT), and the long-format label file others merge with
 // `import --labels` (--labels OUT). Files are written whole or not at all.
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { importReviewItems } from '../../core/review/reviewSession.ts';
 import { exportReviewed, reviewSummary } from '../../core/review/reviewSummary.ts';
 import { labelSources } from '../../core/store/labelSources.ts';
 import { exportJudgmentsJsonl, exportLabels, exportQrels } from '../../core/store/studyExports.ts';
 import { type CliCommand, type CliContext, UsageError } from '../cliContext.ts';
-import { openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
+import { namesReview, openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 
 const sources = labelSources.map((s) => (s.takesArgument ? `${s.id}NAME` : s.id)).join('|');
 
@@ -16,7 +17,8 @@ export const exportCommand: CliCommand = {
   summary: 'write qrels from a label source, every judgment with provenance (JSONL), or the long-format label file',
   usage:
     `qrels-studio export STUDY.assess [--name STUDY] [--qrels OUT --from ${sources}]... [--jsonl OUT] [--labels OUT]\n` +
-    '       qrels-studio export REVIEW.assess [--name REVIEW] [--review OUT] [--summary [--json]]',
+    '       qrels-studio export REVIEW.assess [--name REVIEW] [--review OUT] [--summary [--json]]\n' +
+    "  (with no output named, a review's declared `export verdicts` files)",
   async run(args, context) {
     let studyArg: string | undefined;
     let name: string | undefined;
@@ -52,6 +54,9 @@ export const exportCommand: CliCommand = {
       if (outputs.length > 0)
         throw new UsageError('--review/--summary export a review block; --qrels, --jsonl, --labels a study');
       return exportReview(studyArg, name, { reviewOut, summary, json }, context);
+    }
+    if (outputs.length === 0 && (await namesReview(studyArg, name, context))) {
+      return exportReview(studyArg, name, { reviewOut: undefined, summary: false, json }, context);
     }
     if (outputs.length === 0) throw new UsageError('nothing to export: give --qrels OUT, --jsonl OUT or --labels OUT');
     // One --from serves every --qrels; several pair with the --qrels outputs in order (`--qrels a --from majority
@@ -99,11 +104,26 @@ async function exportReview(
 ): Promise<number> {
   const { review, database, folder } = await openReviewDatabase(studyArg, name, context);
   try {
+    // The file named, else (no output named at all) the review's own `export verdicts` files.
+    const targets =
+      options.reviewOut !== undefined
+        ? [{ shown: options.reviewOut, path: resolve(context.cwd, options.reviewOut) }]
+        : options.summary
+          ? []
+          : review.exports
+              .filter((e) => e.what === 'verdicts')
+              .map((e) => ({ shown: e.path, path: e.absolutePath ?? resolve(folder, e.path) }));
+    if (options.reviewOut === undefined && !options.summary && targets.length === 0) {
+      throw new UsageError(
+        `nothing to export: review '${review.name}' declares no \`export verdicts "FILE"\`; give --review OUT or --summary`,
+      );
+    }
     await importReviewItems(database, review, folder);
     const studyId = database.studyId(review.name);
-    if (options.reviewOut !== undefined) {
-      const count = await exportReviewed(database.db, studyId, review, resolve(context.cwd, options.reviewOut));
-      context.stdout(`${options.reviewOut}: ${count} accepted items (the accepted text, versions, verdict history)\n`);
+    for (const target of targets) {
+      if (options.reviewOut === undefined) mkdirSync(dirname(target.path), { recursive: true });
+      const count = await exportReviewed(database.db, studyId, review, target.path);
+      context.stdout(`${target.shown}: ${count} accepted items (the accepted text, versions, verdict history)\n`);
     }
     if (options.summary) {
       const result = reviewSummary(database.db, studyId, review);
@@ -118,6 +138,10 @@ async function exportReview(
         const a = result.agreement;
         const shown = (v: number | null) => (v === null ? '—' : v.toFixed(4));
         text += `reviewer agreement on verdicts: ${a.n_units} items, ${a.n_annotators} reviewers, percent ${shown(a.percent_agreement)}, α ${shown(a.krippendorff.nominal)}\n`;
+        if (a.target) {
+          const { statistic, value, target, met } = a.target;
+          text += `  target: ${statistic} ${shown(value)} against ${target}: ${met === null ? 'undefined' : met ? 'met' : 'not met'}\n`;
+        }
         for (const note of a.notes) text += `  - ${note}\n`;
         text += `an item is decided by ${result.required} reviewer(s) agreeing on its current text, or by the adjudicator\n`;
         context.stdout(text);

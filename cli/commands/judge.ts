@@ -32,7 +32,7 @@ import { modelPrice, type PriceTable, parsePriceFlag } from '../../core/judge/pr
 import { type CritiqueReport, critiqueReview } from '../../core/review/reviewCritic.ts';
 import { importReviewItems } from '../../core/review/reviewSession.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
-import { openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
+import { namesReview, openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 
 interface JudgeArguments {
   study?: string;
@@ -302,20 +302,6 @@ function approvedEndpoint(judge: JudgeModel, parsed: JudgeArguments, of: string,
     );
   }
   return endpoint;
-}
-
-/** The file's block to judge is a review: --name names one, or the file has reviews and no study. */
-async function namesReview(file: string, name: string | undefined, context: CliContext): Promise<boolean> {
-  let text: string;
-  try {
-    text = await readFile(resolve(context.cwd, file), 'utf8');
-  } catch {
-    return false; // openStudyDatabase says what is wrong
-  }
-  const model = resolveStudies(parseStudyFile(text));
-  return name !== undefined
-    ? model.reviews.some((r) => r.name === name)
-    : model.studies.length === 0 && model.reviews.length > 0;
 }
 
 /** The review's LLM critic over its items (core/review/reviewCritic.ts). */

@@ -521,7 +521,7 @@ export const keywordDocs: readonly KeywordDoc[] = [
   entry(
     'export-kind',
     'labels',
-    both,
+    study,
     'export labels "path"',
     'Every judgment in long format with its provenance (annotator, time, source), for merging team files.',
     'export labels "labels/alice.tsv" from all',
@@ -531,7 +531,8 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'verdicts',
     review,
     'export verdicts "path"',
-    'Review decisions, edited texts and rubric ratings, one item per line.',
+    'The accepted items (the accepted text, every version, the verdict history with rubric ratings and reasons), ' +
+      'one JSON object per line, written by `qrels-studio export REVIEW.assess` (as `--review PATH` does).',
     'export verdicts "review/verdicts.jsonl"',
   ),
   entry(

@@ -8,6 +8,7 @@
 import { resolve } from 'node:path';
 import type { ReviewModel } from '../dsl/model.ts';
 import { FormatError } from '../formats/formatError.ts';
+import { ImportError } from '../importers/types.ts';
 import { type GradedQrels, readGradedQrels } from '../metrics/instruction/instructionInputs.ts';
 import { importDeclaredSources } from '../store/declaredImport.ts';
 import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
@@ -130,6 +131,15 @@ export async function importReviewItems(
   if (!review.items) throw new StoreError(`review '${review.name}' declares no items file`);
   const path = review.items.absolutePath ?? resolve(folder, review.items.path);
   const items = await readReviewItems(path, review.items.fields, review.items.path);
+  const codes = review.taxonomy.map((t) => t.code);
+  const untyped = codes.length > 0 ? items.find((i) => i.type !== undefined && !codes.includes(i.type)) : undefined;
+  if (untyped) {
+    throw new ImportError(
+      { file: review.items.path, line: untyped.line, column: 1 },
+      `a type the taxonomy declares (${codes.join(', ')}) for item '${untyped.id}'`,
+      `'${untyped.type}'`,
+    );
+  }
   let tables: GradedQrels | undefined;
   if (review.tables) {
     const tablesPath = review.tables.absolutePath ?? resolve(folder, review.tables.path);

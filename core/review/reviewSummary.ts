@@ -51,7 +51,24 @@ export interface ReviewSummary {
   /** Reviewer agreement on verdicts (null values with reasons in notes when undefined). */
   agreement: Pick<AgreementSummary, 'n_units' | 'n_annotators' | 'percent_agreement' | 'cohen' | 'notes'> & {
     krippendorff: { nominal: number | null };
+    /** The review's `agreement … target T`: the statistic it names (on verdicts: nominal), its value, met or not. */
+    target?: { statistic: string; value: number | null; target: number; met: boolean | null };
   };
+}
+
+/** The value of the statistic a review's `agreement` names, on verdicts (nominal categories). */
+function targetOf(review: ReviewModel, agreement: AgreementSummary): ReviewSummary['agreement']['target'] {
+  const declared = review.agreement.find((a) => a.target !== undefined);
+  if (!declared || declared.target === undefined) return undefined;
+  const [statistic, value] =
+    declared.metric === 'krippendorff'
+      ? ["Krippendorff's α (nominal)", agreement.krippendorff.nominal]
+      : declared.metric === 'cohen'
+        ? ["Cohen's κ (mean over pairs of reviewers)", agreement.cohen_mean['human-human']?.unweighted ?? null]
+        : declared.metric === 'fleiss'
+          ? ["Fleiss' κ", agreement.fleiss.kappa]
+          : ['percent agreement', agreement.percent_agreement];
+  return { statistic, value, target: declared.target, met: value === null ? null : value >= declared.target };
 }
 
 function describe(item: ItemRow, outcome: ItemOutcome, versions: ItemOutcome['round'], review: ReviewModel) {
@@ -130,6 +147,7 @@ export function reviewSummary(db: SqliteDatabase, studyId: number, review: Revie
   }
   const agreement = summariseAgreement(builder.build(categories.map((_, i) => i)));
   // Verdicts are nominal categories: only the nominal α means something here, and the summary has no Fleiss' κ.
+  const target = targetOf(review, agreement);
   const notes = agreement.notes.filter((n) => !/^(krippendorff\.(ordinal|interval|ratio)|fleiss\.kappa) /.test(n));
   return {
     review: review.name,
@@ -144,6 +162,7 @@ export function reviewSummary(db: SqliteDatabase, studyId: number, review: Revie
       krippendorff: { nominal: agreement.krippendorff.nominal },
       cohen: agreement.cohen,
       notes,
+      ...(target && { target }),
     },
   };
 }

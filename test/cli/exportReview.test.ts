@@ -52,3 +52,56 @@ test('export --review and --summary of a review block', () => {
   const refused = runCliProcess(['export', 'gen.assess', '--review', 'x.jsonl', '--labels', 'y.csv'], { cwd: root });
   assert.equal(refused.status, 2);
 });
+
+test("a review's declared `export verdicts` is written with no output named; its agreement target is reported; an unknown type is refused", () => {
+  const root = scratchDir();
+  writeFileSync(
+    join(root, 'items.jsonl'),
+    '{"iid": "i1", "text": "Find medal tables.", "type": "C1"}\n{"iid": "i2", "text": "Find rivers.", "type": "S1"}\n',
+  );
+  const text =
+    'review "gen" {\n  items "items.jsonl" { id: iid  text: text  type: type }\n  taxonomy { C1 "Boundary"  S1 "Attribute" }\n' +
+    '  annotators alice bob\n  agreement percent target 0.9\n  export verdicts "out/accepted.jsonl"\n}\n';
+  writeFileSync(join(root, 'gen.assess'), text);
+  const file = join(root, 'gen.assess');
+  const model = resolveStudies(parseStudyFile(text), file);
+  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
+  database.syncStudies(model);
+  const review = model.reviews[0]!;
+  assert.equal(runCliProcess(['export', 'gen.assess', '--summary'], { cwd: root }).status, 0, 'imports the items');
+  for (const annotator of ['alice', 'bob']) {
+    const session = ReviewSession.open(database, { studyFile: file, review, annotator });
+    verdictOn(session, 0, { verdict: 'accept' });
+    verdictOn(session, 1, { verdict: annotator === 'alice' ? 'accept' : 'reject', reason: 'vague' });
+  }
+  database.close();
+  const declared = runCliProcess(['export', 'gen.assess'], { cwd: root });
+  assert.equal(declared.status, 0, declared.stderr);
+  assert.equal(
+    declared.stdout,
+    'out/accepted.jsonl: 1 accepted items (the accepted text, versions, verdict history)\n',
+  );
+  assert.equal(JSON.parse(readFileSync(join(root, 'out', 'accepted.jsonl'), 'utf8')).item_id, 'i1');
+  const summary = runCliProcess(['export', 'gen.assess', '--summary'], { cwd: root });
+  assert.match(summary.stdout, /^ {2}target: percent agreement 0\.5000 against 0\.9: not met$/m);
+  const json = JSON.parse(runCliProcess(['export', 'gen.assess', '--summary', '--json'], { cwd: root }).stdout);
+  assert.deepEqual(json.agreement.target, { statistic: 'percent agreement', value: 0.5, target: 0.9, met: false });
+  assert.deepEqual(json.outcomes, ['accept', 'edit', 'reject', 'disputed', 'pending', 'unreviewed']);
+
+  // A type the taxonomy does not declare: an error at the item's line, nothing imported.
+  writeFileSync(
+    join(root, 'items.jsonl'),
+    '{"iid": "i1", "text": "Find medal tables.", "type": "C1"}\n{"iid": "i3", "text": "x", "type": "X9"}\n',
+  );
+  const unknown = runCliProcess(['export', 'gen.assess', '--summary'], { cwd: root });
+  assert.equal(unknown.status, 1);
+  assert.match(
+    unknown.stderr,
+    /items\.jsonl:2:1: expected a type the taxonomy declares \(C1, S1\) for item 'i3', found 'X9'/,
+  );
+  // Without `export verdicts`, naming nothing is a usage error.
+  writeFileSync(join(root, 'gen.assess'), text.replace('  export verdicts "out/accepted.jsonl"\n', ''));
+  const none = runCliProcess(['export', 'gen.assess'], { cwd: root });
+  assert.equal(none.status, 2);
+  assert.match(none.stderr, /nothing to export: review 'gen' declares no `export verdicts "FILE"`/);
+});

@@ -179,6 +179,15 @@ function SummaryTable({ summary }: { summary: ReviewSummary }) {
         {shown(a.percent_agreement)}, Krippendorff's α {shown(a.krippendorff.nominal)}. An item is decided by{' '}
         {summary.required} reviewer{summary.required === 1 ? '' : 's'} agreeing, or by the adjudicator.
       </p>
+      {a.target && (
+        <p
+          className={`description target-${a.target.met === null ? 'undefined' : a.target.met ? 'met' : 'missed'}`}
+          data-testid="summary-target"
+        >
+          Target: {a.target.statistic} {shown(a.target.value)} against {a.target.target} —{' '}
+          {a.target.met === null ? 'undefined' : a.target.met ? 'met' : 'not met'}
+        </p>
+      )}
     </div>
   );
 }

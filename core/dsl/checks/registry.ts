@@ -1,4 +1,5 @@
 // Every semantic check, one line each. Adding a check: one module in this folder plus one line here.
+import { adjudicatorAnnotator } from './adjudicatorAnnotator.ts';
 import { agreementLevel } from './agreementLevel.ts';
 import { agreementTarget } from './agreementTarget.ts';
 import type { StudyCheck } from './check.ts';
@@ -26,8 +27,10 @@ import { overlapRange } from './overlapRange.ts';
 import { poolDepth } from './poolDepth.ts';
 import { repeatedJudgeOption } from './repeatedJudgeOption.ts';
 import { repeatedStatement } from './repeatedStatement.ts';
+import { rubricLevels } from './rubricLevels.ts';
 import { scaleSize } from './scaleSize.ts';
 import { unknownRole } from './unknownRole.ts';
+import { verdictKey } from './verdictKey.ts';
 
 export const studyChecks: readonly StudyCheck[] = [
   duplicateBlockName,
@@ -46,6 +49,7 @@ export const studyChecks: readonly StudyCheck[] = [
   deriveFunction,
   deriveValues,
   duplicateAnnotator,
+  adjudicatorAnnotator,
   overlapRange,
   duplicateJudge,
   judgeEndpoint,
@@ -57,7 +61,9 @@ export const studyChecks: readonly StudyCheck[] = [
   exportRequirements,
   duplicateTaxonomyCode,
   duplicateRubricName,
+  rubricLevels,
   duplicateVerdict,
+  verdictKey,
 ];
 
 export function findStudyCheck(code: string): StudyCheck | undefined {

@@ -281,6 +281,26 @@ const cases: { name: string; text: string; expected: string[] }[] = [
     expected: ['3:26-3:32 duplicate-verdict'],
   },
   {
+    name: 'verdicts sharing a first letter, and one starting with a navigation key',
+    text: reviewWith('verdicts accept approve keep reject'),
+    expected: ['3:19-3:26 verdict-key', '3:27-3:31 verdict-key'],
+  },
+  {
+    name: 'more rubric levels than the keys 1 … 9',
+    text: reviewWith('rubric levels l1 l2 l3 l4 l5 l6 l7 l8 l9 l10 { clarity }'),
+    expected: ['3:44-3:47 rubric-levels'],
+  },
+  {
+    name: 'a label export in a review (a study writes labels; a review, verdicts)',
+    text: reviewWith('export labels "x.csv"'),
+    expected: ['3:10-3:16 unknown-value'],
+  },
+  {
+    name: 'the adjudicator among the annotators',
+    text: reviewWith('annotators alice carol', 'adjudicator carol'),
+    expected: ['4:15-4:20 adjudicator-annotator'],
+  },
+  {
     name: 'CRLF line endings do not shift columns',
     text: studyWith('title "x"', 'guidlines "g"').replace(/\n/g, '\r\n'),
     expected: ['10:3-10:12 unknown-keyword'],
