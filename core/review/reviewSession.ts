@@ -21,7 +21,10 @@ import { type ItemRow, ReviewRecords, reviewRules } from './reviewRecords.ts';
 import { type ReviewSummary, reviewSummary } from './reviewSummary.ts';
 import { type DiffPart, wordDiff } from './textDiff.ts';
 
-/** Which items a session goes through: all, those without one's verdict on their current text, the disputed ones. */
+/**
+ * Which items a session goes through: all; those still to review (no verdict of one's own on their current text and
+ * not decided without it — for the adjudicator, the disputed ones not yet settled); the disputed ones.
+ */
 export type ReviewQueue = 'all' | 'todo' | 'disputed';
 export const reviewQueues: readonly ReviewQueue[] = ['all', 'todo', 'disputed'];
 
@@ -333,8 +336,8 @@ export class ReviewSession {
   }
 
   /**
-   * Picks the queue: every item, the items without one's verdict on their current text, or the disputed ones. The
-   * queue holds the items it had when picked, in import order.
+   * Picks the queue (see ReviewQueue): every item, the items still to review, or the disputed ones. The queue holds
+   * the items it had when picked, in import order.
    */
   setQueue(queue: ReviewQueue): ReviewState {
     if (!reviewQueues.includes(queue)) {
@@ -347,7 +350,11 @@ export class ReviewSession {
         const { versions, verdicts } = this.records.records(rowId);
         const outcome = itemOutcome(versions, verdicts, this.rules);
         if (queue === 'disputed') return outcome.final === 'disputed';
-        return !this.mineIn(outcome);
+        // Still to review: no verdict of one's own on the current text, and not decided without one (by the
+        // reviewers asked for, or the adjudicator); for the adjudicator, the disputed items not yet settled.
+        if (this.mineIn(outcome)) return false;
+        if (this.isAdjudicator) return outcome.final === 'disputed';
+        return outcome.final === 'unreviewed' || outcome.final === 'pending';
       });
     }
     this.queue = queue;

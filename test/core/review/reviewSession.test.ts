@@ -294,3 +294,24 @@ test("an instruction checked against its table set (tables + corpus) and shown w
   assert.deepEqual(alice.itemAt(0)!.tables, { compliant: 2, violating: 1, offTopic: 1 });
   r.database.close();
 });
+
+test('overlap 2 of three reviewers: an item two agreed on leaves the third one’s queue; the adjudicator’s is the disputed ones', async () => {
+  const r = await createReviewStudy('  annotators alice bob eve  overlap 2\n  adjudicator dana\n');
+  const [alice, bob, eve, dana] = ['alice', 'bob', 'eve', 'dana'].map((name) => r.session(name));
+  verdictOn(alice!, 0, { verdict: 'accept' });
+  verdictOn(bob!, 0, { verdict: 'accept' });
+  verdictOn(alice!, 1, { verdict: 'accept' });
+  verdictOn(bob!, 1, { verdict: 'reject', reason: 'vague' });
+  verdictOn(alice!, 2, { verdict: 'reject', reason: 'numbers gone' });
+  assert.deepEqual(alice!.itemAt(0)!.status, { final: 'accept', reviewers: 2, required: 2 });
+  const queue = (session: typeof alice) =>
+    Array.from({ length: session!.state().length }, (_, p) => session!.itemAt(p)!.itemId);
+  eve!.setQueue('todo');
+  assert.deepEqual(queue(eve), ['n1'], 'i1 is decided, i2 disputed: only n1 (pending) waits for eve');
+  dana!.setQueue('todo');
+  assert.deepEqual(queue(dana), ['i2']);
+  verdictOn(dana!, 0, { verdict: 'reject', reason: 'leaks its answer' });
+  dana!.setQueue('todo');
+  assert.deepEqual(queue(dana), [], 'settled');
+  r.database.close();
+});
