@@ -140,15 +140,13 @@ export async function critiqueReview(
       ...(options.judge.seed !== undefined && { seed: options.judge.seed }),
     };
     report.requests++;
+    // What every record of this call says, answered or not.
+    const call = { cacheKey, request, promptTemplateHash: template.hash, studyId, judge: critic };
     try {
       const result = await options.client.complete(chat, signal);
       const parsed = parseJudgeOutput(result.text, 'rubric', { rubric });
       store.record({
-        cacheKey,
-        request,
-        promptTemplateHash: template.hash,
-        studyId,
-        judge: critic,
+        ...call,
         rawOutput: result.text,
         ...(parsed.ok && parsed.rationale !== undefined && { rationale: parsed.rationale }),
         ...(!parsed.ok && { failure: { kind: 'parse' as const, message: parsed.error } }),
@@ -165,11 +163,7 @@ export async function critiqueReview(
           ? { kind: error.kind, message: error.message }
           : { kind: 'client' as const, message: String(error) };
       store.record({
-        cacheKey,
-        request,
-        promptTemplateHash: template.hash,
-        studyId,
-        judge: critic,
+        ...call,
         rawOutput: '',
         failure,
         attempts: error instanceof ChatFailure ? error.attempts : 1,

@@ -18,6 +18,18 @@ import { verdictOn } from './reviewStudy.ts';
 
 const dimensions = ['clarity', 'consistency'];
 
+/** A review study file `text` in `folder`, its database synced and its items (and queries) imported. */
+async function openCriticReview(folder: string, text: string) {
+  const file = join(folder, 'gen.assess');
+  writeFileSync(file, text);
+  const model = resolveStudies(parseStudyFile(text), file);
+  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
+  database.syncStudies(model);
+  const review = model.reviews[0]!;
+  await importReviewItems(database, review, folder);
+  return { file, database, review };
+}
+
 test('the critic rates every item once, on record; poor means reject; blind hides it until the reviewer decides', async () => {
   const folder = scratchDir('qrels-studio-critic-');
   writeFileSync(
@@ -56,14 +68,8 @@ test('the critic rates every item once, on record; poor means reject; blind hide
   blind
 }
 `;
-  const file = join(folder, 'gen.assess');
-  writeFileSync(file, text);
-  const model = resolveStudies(parseStudyFile(text), file);
-  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
+  const { file, database, review } = await openCriticReview(folder, text);
   try {
-    database.syncStudies(model);
-    const review = model.reviews[0]!;
-    await importReviewItems(database, review, folder);
     const client = createChatClient({ baseURL: server.baseURL, apiKey: 'key' });
     const report = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });
     assert.equal(report.requests, 3);
@@ -146,14 +152,8 @@ test("the critic's own prompt file and votes: each vote cached apart, each dimen
   judge "critic-model" { prompt "critic.md"  votes 3 }
 }
 `;
-  const file = join(folder, 'gen.assess');
-  writeFileSync(file, text);
-  const model = resolveStudies(parseStudyFile(text), file);
-  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
+  const { file, database, review } = await openCriticReview(folder, text);
   try {
-    database.syncStudies(model);
-    const review = model.reviews[0]!;
-    await importReviewItems(database, review, folder);
     const client = createChatClient({ baseURL: server.baseURL, apiKey: 'key' });
     const report = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });
     assert.deepEqual([report.requests, report.stored, report.failed.length], [3, 1, 0]);
