@@ -152,7 +152,7 @@ test("the critic's own prompt file and votes: each vote cached apart, each dimen
   judge "critic-model" { prompt "critic.md"  votes 3 }
 }
 `;
-  const { file, database, review } = await openCriticReview(folder, text);
+  const { database, review } = await openCriticReview(folder, text);
   try {
     const client = createChatClient({ baseURL: server.baseURL, apiKey: 'key' });
     const report = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });
