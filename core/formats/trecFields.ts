@@ -147,6 +147,16 @@ function parseFloatSlow(bytes: Uint8Array, start: number, end: number): number {
   return Number(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1'));
 }
 
+/** The field's whole text (UTF-8): an id to compare or store. Never for messages (see fieldText). */
+export function fieldString(bytes: Uint8Array, start: number, end: number): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
+}
+
+/** The field's bytes as a latin1 string: one character per byte, so the bytes can be written back exactly. */
+export function fieldBytes(bytes: Uint8Array, start: number, end: number): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1');
+}
+
 /** The field as text for messages, shortened so a pathological line cannot flood the terminal. */
 export function fieldText(bytes: Uint8Array, start: number, end: number): string {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset + start, Math.min(end - start, 60)).toString('utf8');

@@ -1,6 +1,6 @@
 // One line of the file being linted, as byte offsets into the reader's buffer: its kind, its fields, and the values
 // the session parsed from them once, so that every rule reads the same facts without re-parsing or allocating.
-import { columnOf, fieldText } from '../formats/trecFields.ts';
+import { columnOf, fieldString, fieldText } from '../formats/trecFields.ts';
 
 export type LineKind = 'content' | 'comment' | 'blank' | 'header';
 
@@ -175,5 +175,10 @@ export class LineView {
   /** The field's text for a message (shortened when very long). */
   fieldText(field: number): string {
     return fieldText(this.bytes, this.starts[field]!, this.ends[field]!);
+  }
+
+  /** The field's whole text: an id to look up. */
+  fieldString(field: number): string {
+    return fieldString(this.bytes, this.starts[field]!, this.ends[field]!);
   }
 }

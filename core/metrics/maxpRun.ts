@@ -1,6 +1,7 @@
 // MaxP (CRUMB): a passage run, whose ids are `<docid>:<n>`, as a document run — each document scored by its best
 // passage — written as a TREC run file, so that trec_eval's measures evaluate it exactly as they evaluate a document
-// run (ranks in trec_eval's order, the tag of the passage run's first line).
+// run (ranks in trec_eval's order; ids byte for byte, however long; the passage run's tag, the last line's, which
+// is the one trec_eval reports).
 import { writeFileSync } from 'node:fs';
 import { readScoredRun } from './instruction/instructionInputs.ts';
 
@@ -9,8 +10,9 @@ export async function writeMaxpRun(passageFile: string, outFile: string): Promis
   let tag = 'maxp';
   const run = await readScoredRun(passageFile, {
     maxp: true,
-    onFirstTag: (first) => {
-      tag = first;
+    bytes: true,
+    onLastTag: (last) => {
+      tag = last;
     },
   });
   const lines: string[] = [];
@@ -20,5 +22,5 @@ export async function writeMaxpRun(passageFile: string, outFile: string): Promis
       lines.push(`${qid} Q0 ${d.docid} ${i + 1} ${String(d.score)} ${tag}\n`);
     });
   }
-  writeFileSync(outFile, lines.join(''));
+  writeFileSync(outFile, lines.join(''), 'latin1');
 }

@@ -4,7 +4,7 @@
 // a malformed line is a FormatError at its position, as in eval.
 import { FormatError } from '../formats/formatError.ts';
 import { readLines } from '../formats/lineReader.ts';
-import { columnOf, FieldSplitter, fieldText, isBlankLine } from '../formats/trecFields.ts';
+import { columnOf, FieldSplitter, fieldString, fieldText, isBlankLine } from '../formats/trecFields.ts';
 import { runLineScore } from '../formats/trecRun.ts';
 
 export interface RankedDocument {
@@ -53,9 +53,9 @@ export async function readRunRanking(file: string, depth: number): Promise<RunRa
     if (bytes[starts[0]!] === 35) return;
     const score = runLineScore(file, line, bytes, start, end, fields, count);
     lines++;
-    const qid = fieldText(bytes, starts[0]!, ends[0]!);
-    const docid = fieldText(bytes, starts[2]!, ends[2]!);
-    tag = fieldText(bytes, starts[5]!, ends[5]!);
+    const qid = fieldString(bytes, starts[0]!, ends[0]!);
+    const docid = fieldString(bytes, starts[2]!, ends[2]!);
+    tag = fieldString(bytes, starts[5]!, ends[5]!);
     if (qid !== currentQid) {
       currentQid = qid;
       currentLines = new Map();
@@ -66,7 +66,7 @@ export async function readRunRanking(file: string, depth: number): Promise<RunRa
         file,
         line,
         columnOf(bytes, start, starts[2]!),
-        `document '${docid}' is ranked again for query '${qid}' (first on line ${first})`,
+        `document '${fieldText(bytes, starts[2]!, ends[2]!)}' is ranked again for query '${fieldText(bytes, starts[0]!, ends[0]!)}' (first on line ${first})`,
       );
     }
     currentLines.set(docid, line);

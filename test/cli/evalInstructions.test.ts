@@ -332,6 +332,14 @@ test('trec_eval measures: --maxp scores a passage run by its best passages, --co
     maxp.stdout.replace(/runid\s+\tall\tp/, 'runid\tall\td'),
     documents.stdout.replace(/runid\s+\tall\td/, 'runid\tall\td'),
   );
+  // Ids longer than a message shows, and bytes that are not UTF-8, go through MaxP byte for byte.
+  const long = `d${'x'.repeat(70)}\u00e9`;
+  writeFileSync(join(root, 'long.qrels'), `q1 0 ${long} 1\n`);
+  writeFileSync(join(root, 'long.run'), `q1 Q0 ${long}:0 1 .5 p\nq1 Q0 ${long}:1 2 .9 p\nq1 Q0 other:0 3 .7 p\n`);
+  assert.equal(value(cli(root, 'eval', '--maxp', '-m', 'map', 'long.qrels', 'long.run').stdout, 'map', 'all'), 1);
+  writeFileSync(join(root, 'latin1.qrels'), Buffer.from('q1 0 d\xe9 1\n', 'latin1'));
+  writeFileSync(join(root, 'latin1.run'), Buffer.from('q1 Q0 x:0 1 .9 p\nq1 Q0 d\xe9:3 2 .5 p\n', 'latin1'));
+  assert.equal(value(cli(root, 'eval', '--maxp', '-m', 'map', 'latin1.qrels', 'latin1.run').stdout, 'map', 'all'), 0.5);
   const bare = cli(root, 'eval', '--maxp', '-m', 'map', 'qrels', 'doc.run');
   assert.equal(bare.status, 1);
   assert.match(bare.stderr, /doc\.run:1:7: error: expected a passage id '<docid>:<n>' \(--maxp\), found 'd2'/);

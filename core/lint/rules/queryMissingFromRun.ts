@@ -37,7 +37,7 @@ export const queryMissingFromRun: LintRule = {
           if (i === lastBytes.length) return;
         }
         lastBytes = line.bytes.slice(start, end);
-        ranked.add(line.fieldText(0));
+        ranked.add(line.fieldString(0));
       },
       end() {
         if (first === undefined) return;

@@ -15,8 +15,8 @@ export const unknownDocument: LintRule = {
     return {
       line(line) {
         if (line.kind !== 'content' || !line.wellFormed) return;
+        if (known.has(line.fieldString(field))) return;
         const docid = line.fieldText(field);
-        if (known.has(docid)) return;
         report({
           line: line.number,
           column: line.fieldColumn(field),

@@ -4,7 +4,15 @@
 // is a FormatError at its position; nothing is skipped silently.
 import { FormatError } from '../../formats/formatError.ts';
 import { readLines } from '../../formats/lineReader.ts';
-import { columnOf, FieldSplitter, fieldText, isBlankLine, parseIntegerField } from '../../formats/trecFields.ts';
+import {
+  columnOf,
+  FieldSplitter,
+  fieldBytes,
+  fieldString,
+  fieldText,
+  isBlankLine,
+  parseIntegerField,
+} from '../../formats/trecFields.ts';
 import { runLineScore } from '../../formats/trecRun.ts';
 
 export interface ScoredDocument {
@@ -24,18 +32,29 @@ export interface InstructionInfo {
   subset?: string;
 }
 
-function compareTrecEval(a: ScoredDocument, b: ScoredDocument): number {
-  return b.score - a.score || Buffer.compare(Buffer.from(b.docid), Buffer.from(a.docid));
+/** trec_eval's order: score descending, ties by docid bytes descending (`bytes`: ids held one character a byte). */
+function compareTrecEval(bytes: boolean) {
+  return (a: ScoredDocument, b: ScoredDocument): number =>
+    b.score - a.score ||
+    (bytes
+      ? b.docid < a.docid
+        ? -1
+        : b.docid > a.docid
+          ? 1
+          : 0
+      : Buffer.compare(Buffer.from(b.docid), Buffer.from(a.docid)));
 }
 
 /**
  * Reads a TREC run keeping scores. With `maxp`, passage ids `<docid>:<n>` become their document, scored by its best
- * passage (CRUMB's MaxP); an id without `:<n>` is an error there, as a passage run should have none.
+ * passage (CRUMB's MaxP); an id without `:<n>` is an error there, as a passage run should have none. Ids are read
+ * whole, as UTF-8 text — or with `bytes` one character a byte (latin1), to be written back byte for byte.
  */
 export async function readScoredRun(
   file: string,
-  options: { maxp?: boolean; onFirstTag?: (tag: string) => void } = {},
+  options: { maxp?: boolean; bytes?: boolean; onLastTag?: (tag: string) => void } = {},
 ): Promise<ScoredRun> {
+  const idOf = options.bytes ? fieldBytes : fieldString;
   const fields = new FieldSplitter(6);
   const byQuery = new Map<string, Map<string, { score: number; line: number }>>();
   let lines = 0;
@@ -45,10 +64,10 @@ export async function readScoredRun(
     const { starts, ends } = fields;
     if (bytes[starts[0]!] === 35) return;
     const score = runLineScore(file, line, bytes, start, end, fields, count);
-    if (lines === 0) options.onFirstTag?.(fieldText(bytes, starts[5]!, ends[5]!));
+    options.onLastTag?.(idOf(bytes, starts[5]!, ends[5]!));
     lines++;
-    const qid = fieldText(bytes, starts[0]!, ends[0]!);
-    let docid = fieldText(bytes, starts[2]!, ends[2]!);
+    const qid = idOf(bytes, starts[0]!, ends[0]!);
+    let docid = idOf(bytes, starts[2]!, ends[2]!);
     let documents = byQuery.get(qid);
     if (!documents) {
       documents = new Map();
@@ -61,7 +80,7 @@ export async function readScoredRun(
           file,
           line,
           columnOf(bytes, start, starts[2]!),
-          `expected a passage id '<docid>:<n>' (--maxp), found '${docid}'`,
+          `expected a passage id '<docid>:<n>' (--maxp), found '${fieldText(bytes, starts[2]!, ends[2]!)}'`,
         );
       }
       docid = docid.slice(0, cut);
@@ -75,7 +94,8 @@ export async function readScoredRun(
         file,
         line,
         columnOf(bytes, start, starts[2]!),
-        `document '${docid}' is ranked again for query '${qid}' (first on line ${first.line})`,
+        `document '${fieldText(bytes, starts[2]!, ends[2]!)}' is ranked again for query ` +
+          `'${fieldText(bytes, starts[0]!, ends[0]!)}' (first on line ${first.line})`,
       );
     }
     documents.set(docid, { score, line });
@@ -83,7 +103,10 @@ export async function readScoredRun(
   if (lines === 0) throw new FormatError(file, 1, 1, 'the run has no results (it is empty or only comments)');
   const run: ScoredRun = new Map();
   for (const [qid, documents] of byQuery) {
-    run.set(qid, [...documents].map(([docid, { score }]) => ({ docid, score })).sort(compareTrecEval));
+    run.set(
+      qid,
+      [...documents].map(([docid, { score }]) => ({ docid, score })).sort(compareTrecEval(options.bytes ?? false)),
+    );
   }
   return run;
 }
@@ -113,8 +136,8 @@ export async function readGradedQrels(file: string, firstLines?: Map<string, num
         `expected a whole-number label, found '${fieldText(bytes, starts[3]!, ends[3]!)}'`,
       );
     }
-    const qid = fieldText(bytes, starts[0]!, ends[0]!);
-    const docid = fieldText(bytes, starts[2]!, ends[2]!);
+    const qid = fieldString(bytes, starts[0]!, ends[0]!);
+    const docid = fieldString(bytes, starts[2]!, ends[2]!);
     const key = `${qid}\u0000${docid}`;
     const first = lineOf.get(key);
     if (first !== undefined) {
@@ -122,7 +145,7 @@ export async function readGradedQrels(file: string, firstLines?: Map<string, num
         file,
         line,
         columnOf(bytes, start, starts[2]!),
-        `document '${docid}' is judged again for '${qid}' (first on line ${first})`,
+        `document '${fieldText(bytes, starts[2]!, ends[2]!)}' is judged again for '${fieldText(bytes, starts[0]!, ends[0]!)}' (first on line ${first})`,
       );
     }
     lineOf.set(key, line);
@@ -196,8 +219,8 @@ export async function readTraps(file: string, lines?: Map<string, number>): Prom
     const { starts, ends } = fields;
     if (bytes[starts[0]!] === 35) return;
     if (count !== 2) throw new FormatError(file, line, 1, `expected 2 fields 'instruction_id docid', found ${count}`);
-    const id = fieldText(bytes, starts[0]!, ends[0]!);
-    const docid = fieldText(bytes, starts[1]!, ends[1]!);
+    const id = fieldString(bytes, starts[0]!, ends[0]!);
+    const docid = fieldString(bytes, starts[1]!, ends[1]!);
     const key = `${id}\u0000${docid}`;
     const first = lineOf.get(key);
     if (first !== undefined) {
@@ -205,7 +228,7 @@ export async function readTraps(file: string, lines?: Map<string, number>): Prom
         file,
         line,
         columnOf(bytes, start, starts[1]!),
-        `'${docid}' is a trap of '${id}' again (first on line ${first})`,
+        `'${fieldText(bytes, starts[1]!, ends[1]!)}' is a trap of '${fieldText(bytes, starts[0]!, ends[0]!)}' again (first on line ${first})`,
       );
     }
     lineOf.set(key, line);

@@ -76,3 +76,9 @@ test('judged@k divides by k, as trec_eval P@k, and averages over the run queries
   );
   assert.equal(result.mean, 0.25);
 });
+
+test('ids are read whole, however long: two docids alike in their first 60 bytes stay two', async () => {
+  const stem = `doc-${'é'.repeat(40)}`;
+  const ranking = await readRunRanking(runFile(`q1 Q0 ${stem}-1 1 2 r\nq1 Q0 ${stem}-2 2 1 r\n`), 10);
+  assert.deepEqual(ids(ranking, 'q1'), [`1:${stem}-1`, `2:${stem}-2`]);
+});

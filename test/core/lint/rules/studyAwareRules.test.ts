@@ -77,3 +77,22 @@ test("a CRLF qrels file's blank line is no query: readQrelsQueryIds reads only j
   assert.deepEqual(await readQrelsQueryIds(path), new Set(['q1', 'q2']));
   assert.equal(await readQrelsQueryIds(join(dir, 'missing.qrels')), undefined);
 });
+
+test('ids longer than a message shows are compared whole: a known 80-character docid, a ranked 80-character qid', () => {
+  const long = `t${'9'.repeat(79)}`;
+  const longQuery = `q${'x'.repeat(79)}é`;
+  const known: StudyLintContext = {
+    name: "study 's'",
+    corpus: { source: 'c.jsonl', has: (id) => id === long },
+    qrels: { source: 's.qrels', queryIds: new Set([longQuery]) },
+  };
+  const run = `${longQuery} Q0 ${long} 1 1 r\n`;
+  const rules = lintText(run, 'run', '<text>', known).diagnostics.map((d) => d.rule);
+  assert.ok(!rules.includes('unknown-document'), rules.join());
+  assert.ok(!rules.includes('query-missing-from-run'), rules.join());
+  // A different long id is still unknown, and its message shows it shortened.
+  const [unknown] = lintText(`${longQuery} Q0 ${long}0 1 1 r\n`, 'run', '<text>', known).diagnostics.filter(
+    (d) => d.rule === 'unknown-document',
+  );
+  assert.match(unknown!.message, /^document 't9{59}…' is not in c\.jsonl/);
+});
