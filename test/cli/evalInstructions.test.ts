@@ -371,6 +371,25 @@ test('trec_eval measures: --maxp scores a passage run by its best passages, --co
   // map: doc.run (0.5833 + 1) / 2, worse.run (0.25 + 0.5) / 2: −0.4167 on average over 2 queries.
   assert.match(text.stdout, /^# worse\.run against doc\.run: /m);
   assert.match(text.stdout, /^map\s+\tcompare\t-0\.4167\tp_rand=\d\.\d{4}\tp_t=\d\.\d{4}\tn=2$/m);
+  // The counts are sums, not scores: no test of num_rel (the same for every run) or num_ret.
+  const counted = cli(
+    root,
+    'eval',
+    '--compare',
+    '-m',
+    'map',
+    '-m',
+    'num_rel',
+    '-m',
+    'num_ret',
+    'qrels',
+    'doc.run',
+    'worse.run',
+  );
+  assert.equal(counted.status, 0, counted.stderr);
+  assert.match(counted.stdout, /^map\s+\tcompare\t/m);
+  assert.doesNotMatch(counted.stdout, /^num_re[lt]\s+\tcompare/m);
+  assert.match(counted.stdout, /^num_rel\s+\tall\t3$/m, 'the counts are still reported per run');
   const refused = cli(
     root,
     'eval',
