@@ -24,7 +24,7 @@ const abbreviations = new Set(
 
 /**
  * Sentences: a text split after `.`, `!` or `?` and the spaces after it, where a letter, a digit, a quote or a
- * bracket follows — but not after an abbreviation ("Dr.", "No.", "e.g.") or an initial ("J. Smith").
+ * bracket follows — but not after an abbreviation ("Dr.", "No.", "e.g.", "p.m.") or an initial ("J. Smith").
  */
 export function sentences(text: string): string[] {
   const found: string[] = [];
@@ -34,7 +34,8 @@ export function sentences(text: string): string[] {
     if (text[at] === '.') {
       const word = /([\p{L}.]+)$/u.exec(text.slice(start, at))?.[1] ?? '';
       const bare = word.toLowerCase().replace(/^\.+/, '');
-      if (abbreviations.has(bare) || /^\p{Lu}$/u.test(word)) continue;
+      // An abbreviation, an initial ("J."), or a dotted one ("p.m.", "U.S.") ends no sentence.
+      if (abbreviations.has(bare) || /^\p{Lu}$/u.test(word) || bare.includes('.')) continue;
     }
     const cut = at + end[0].length - end[1]!.length;
     found.push(text.slice(start, cut).trim());

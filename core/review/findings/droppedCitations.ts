@@ -6,8 +6,9 @@ import type { RewriteCheck } from './finding.ts';
 const citationPatterns = [
   /\b(?:section|sec\.|article|art\.|rule|chapter|clause|paragraph|title|act)\s+\d+[a-z]?(?:\(\w+\))*/gi,
   /§+\s*\d+(?:[\w.()]*[\w)])?/g,
-  /\b\p{Lu}[\p{L}-]+ et al\.,? (?:\d{4}|\(\d{4}[a-z]?\))/gu,
-  /\b\p{Lu}[\p{L}-]+(?: (?:and|&) \p{Lu}[\p{L}-]+)? \(\d{4}[a-z]?\)/gu,
+  // Not \b: it knows ASCII letters only, and "Özdemir et al. 2020" starts with another.
+  /(?<![\p{L}\p{N}])\p{Lu}[\p{L}-]+ et al\.,? (?:\d{4}|\(\d{4}[a-z]?\))/gu,
+  /(?<![\p{L}\p{N}])\p{Lu}[\p{L}-]+(?: (?:and|&) \p{Lu}[\p{L}-]+)? \(\d{4}[a-z]?\)/gu,
   /\[\d+(?:[,–-]\s*\d+)*\]/g,
   /\b[A-Z]{2,}[- ]?\d+(?:\.\d+)*\b/g,
 ];

@@ -13,7 +13,8 @@ const tens = 'twenty thirty forty fifty sixty seventy eighty ninety'.split(' ');
 const ordinals = 'first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth'.split(' ');
 const months = 'january february march april may june july august september october november december'.split(' ');
 const scales: Record<string, number> = { hundred: 100, thousand: 1e3, million: 1e6, billion: 1e9 };
-const otherWords: Record<string, string> = { half: 'frac:1/2', twice: 'times:2', once: 'times:1' };
+// Not "once": "Once the contract is signed" counts nothing.
+const otherWords: Record<string, string> = { half: 'frac:1/2', twice: 'times:2' };
 
 /** A number as written, and what it means (`n:5`, `ord:3`, `month:3`, or the text itself when it is more). */
 export interface NumberMention {
@@ -50,7 +51,8 @@ export function numbersIn(text: string): NumberMention[] {
     const written = match[0];
     const ordinal = /^(\d+)(?:st|nd|rd|th)$/.exec(written);
     if (ordinal) found.push({ text: written, key: `ord:${Number(ordinal[1])}` });
-    else found.push({ text: written, key: plainNumberKey(written) ?? written.replace('−', '-') });
+    // A range or date by its numbers: "2010-2012" and "2010–2012" (an en dash) are the same.
+    else found.push({ text: written, key: plainNumberKey(written) ?? written.replace(/[–−]/g, '-') });
   }
   // Words: number words (hyphenated compounds as one: "twenty-five" is 25), ordinals, month names.
   for (const match of text.matchAll(/\p{L}+(?:-\p{L}+)*\.?/gu)) {

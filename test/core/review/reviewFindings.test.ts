@@ -91,6 +91,8 @@ test('numbers and dates by meaning: the same value written another way is kept; 
     ['Twenty-five people came.', '25 people came.'],
     ['Between 2010-2012 sales grew.', 'Sales grew between 2010-2012.'],
     ['You may go in May 2020.', 'You may go in May 2020.'],
+    ['Sales grew in 2010-2012 overall.', 'Sales grew in 2010–2012 overall.'],
+    ['Once the contract is signed, pay.', 'After the contract is signed, pay.'],
   ];
   for (const [source, rewrite] of kept) assert.deepEqual(findingsOf(source, rewrite), [], rewrite);
   assert.deepEqual(findingsOf('March 2019 saw the launch.', 'April 2019 saw the launch.'), [
@@ -131,6 +133,11 @@ test('citations: author–year in parentheses, a section written in either case,
     findingsOf('This falls under section 420 of the code.', 'This falls under Section 420 of the code.'),
     [],
   );
+  assert.deepEqual(findingsOf('As Özdemir et al. 2020 showed, it works.', 'As earlier work showed, it works.'), [
+    "dropped-number: the rewrite dropped '2020'",
+    "dropped-citation: the rewrite dropped the citation 'Özdemir et al. 2020'",
+    "dropped-entity: the rewrite dropped 'Özdemir'",
+  ]);
   assert.deepEqual(findingsOf('The claim arises under § 1983.', 'The claim arises under § 1983 alone.'), []);
   assert.deepEqual(findingsOf('The claim arises under § 1983.', 'The claim arises under federal law.'), [
     "dropped-number: the rewrite dropped '1983'",
@@ -148,6 +155,10 @@ test('sentences: lower-case ones are split; abbreviations and initials are not e
     'J. R. R. Tolkien wrote it, e.g. in 1937.',
     'Then?',
     'More!',
+  ]);
+  assert.deepEqual(sentences('The meeting ended at 5 p.m. and adjourned. The U.S. law applies.'), [
+    'The meeting ended at 5 p.m. and adjourned.',
+    'The U.S. law applies.',
   ]);
   assert.deepEqual(findingsOf('the patient improved. the drug worked.', 'the patient worsened. the drug failed.'), [
     'sentences-changed: 2 sentences changed, 1 declared',
