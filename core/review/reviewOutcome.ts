@@ -68,6 +68,12 @@ export interface ItemOutcome {
   finalText: string;
 }
 
+/** The version an `edit` verdict made (same reviewer, same time, made from the version it judged). */
+export function versionMadeBy(verdict: VerdictRecord, versions: readonly VersionRecord[]): VersionRecord | undefined {
+  if (verdict.verdict !== 'edit') return undefined;
+  return versions.find((v) => v.basedOn === verdict.versionId && v.author === verdict.annotator && v.at === verdict.at);
+}
+
 /** The round of an item: its latest generated version and everything made from it. */
 export function reviewRound(versions: readonly VersionRecord[]): { root: VersionRecord; round: VersionRecord[] } {
   const sorted = [...versions].sort((a, b) => a.id - b.id);
@@ -94,9 +100,7 @@ export function itemOutcome(
   const outcomeOf = (verdict: VerdictRecord): Outcome => {
     let text: string | undefined;
     if (verdict.verdict === 'edit') {
-      text = round.find(
-        (v) => v.basedOn === verdict.versionId && v.author === verdict.annotator && v.at === verdict.at,
-      )?.text;
+      text = versionMadeBy(verdict, round)?.text;
     } else if (verdict.verdict === accepting) {
       text = inRound.get(verdict.versionId)!.text;
     }

@@ -78,7 +78,8 @@ export interface ReviewItemView {
   source?: string;
   /** The versions this reviewer may see, oldest first (in a blind review, others' edits only after one's verdict). */
   versions: ReviewVersionView[];
-  /** The version under review: the latest of the current text's versions one may see. */
+  /** The version under review by default: the latest of the current text's versions one may see (a verdict may judge
+   * any version of the current text one sees: the adjudicator may accept one reviewer's edit over a later one). */
   reviewing: number;
   /** The version under review against the source (a rewrite) or against the generated text (once edited). */
   diff: DiffPart[];
@@ -349,7 +350,8 @@ export class ReviewSession {
       this.items = all.filter((rowId) => {
         const { versions, verdicts } = this.records.records(rowId);
         const outcome = itemOutcome(versions, verdicts, this.rules);
-        if (queue === 'disputed') return outcome.final === 'disputed';
+        // A blind reviewer learns of a dispute only on items with their own verdict (where they see the others').
+        if (queue === 'disputed') return outcome.final === 'disputed' && (!this.blind || !!this.mineIn(outcome));
         // Still to review: no verdict of one's own on the current text, and not decided without one (by the
         // reviewers asked for, or the adjudicator); for the adjudicator, the disputed items not yet settled.
         if (this.mineIn(outcome)) return false;
@@ -381,7 +383,8 @@ export class ReviewSession {
     const hidden = this.blind && mine === undefined;
     // Before one's own verdict in a blind review: the generated texts only, so no one else's edit shows.
     const visible = hidden ? versions.filter((v) => v.basedOn === null) : versions;
-    const number = new Map(versions.map((v, i) => [v.id, i + 1]));
+    // Numbered among what one sees: "version 1, version 3" would tell a blind reviewer that someone edited.
+    const number = new Map(visible.map((v, i) => [v.id, i + 1]));
     const reviewing = visible.filter((v) => current.has(v.id)).at(-1)!;
     const source = item.source;
     const against = source ?? (reviewing.id !== outcome.root.id ? outcome.root.text : undefined);
@@ -466,9 +469,17 @@ export class ReviewSession {
     };
   }
 
-  /** What the review decided so far (reviewSummary.ts). */
+  /**
+   * What the review decided so far (reviewSummary.ts); for a reviewer in a blind review, over the items with their
+   * own verdict only (the counts of the others would tell what others decided).
+   */
   summary(): ReviewSummary {
-    return reviewSummary(this.db, this.studyId, this.review);
+    return reviewSummary(
+      this.db,
+      this.studyId,
+      this.review,
+      this.blind ? { only: (outcome) => !!this.mineIn(outcome), scope: 'the items you have reviewed' } : {},
+    );
   }
 
   /** Stores a verdict (one transaction; an `edit` stores the new version first) and returns the item as it now is. */
@@ -503,13 +514,13 @@ export class ReviewSession {
       .transaction(() => {
         // Checked inside the transaction: the items file may have been imported again since the view showed it.
         const shown = this.view(commit.position, item);
-        if (shown.reviewing !== commit.versionId) {
+        const reviewed = shown.versions.find((v) => v.id === commit.versionId && v.current);
+        if (!reviewed) {
           throw new StoreError(
-            `item '${item.itemId}' changed since it was shown (version ${commit.versionId} is no longer the one ` +
-              'under review): look at it again',
+            `item '${item.itemId}' changed since it was shown (the version judged is not one of its current ` +
+              'versions you may see): look at it again',
           );
         }
-        const reviewed = shown.versions.find((v) => v.id === commit.versionId)!;
         if (commit.verdict === 'edit') {
           const text = commit.text?.trim() ?? '';
           if (text === '' || text === reviewed.text.trim()) {

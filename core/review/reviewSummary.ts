@@ -7,7 +7,7 @@ import { ReliabilityBuilder } from '../agreement/reliabilityData.ts';
 import type { ReviewModel } from '../dsl/model.ts';
 import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { writeAtomically } from '../store/studyExports.ts';
-import { type ItemOutcome, itemOutcome, openOutcomes } from './reviewOutcome.ts';
+import { type ItemOutcome, itemOutcome, openOutcomes, versionMadeBy } from './reviewOutcome.ts';
 import { type ItemRow, ReviewRecords, reviewRules } from './reviewRecords.ts';
 
 export interface HistoryEntry {
@@ -41,7 +41,10 @@ export interface ReviewOutcome {
 
 export interface ReviewSummary {
   review: string;
+  /** Items summarised (all of the review's, or those of `scope`). */
   items: number;
+  /** What the summary is restricted to, when it is (a blind reviewer's: the items they reviewed). */
+  scope?: string;
   /** The columns of `types`: the review's verdicts, then disputed, pending and unreviewed. */
   outcomes: string[];
   /** Per type (taxonomy code, or "(none)"): how many items ended with each final verdict. */
@@ -89,10 +92,7 @@ function describe(item: ItemRow, outcome: ItemOutcome, versions: ItemOutcome['ro
       ...(v.basedOn !== null && { basedOn: number.get(v.basedOn)! }),
     })),
     history: verdicts.map((v) => {
-      const made =
-        v.verdict === 'edit'
-          ? versions.find((x) => x.basedOn === v.versionId && x.author === v.annotator && x.at === v.at)
-          : undefined;
+      const made = versionMadeBy(v, versions);
       return {
         annotator: v.annotator,
         role: v.annotator.startsWith('llm:')
@@ -127,9 +127,21 @@ function itemOutcomes(db: SqliteDatabase, studyId: number, review: ReviewModel) 
   });
 }
 
-export function reviewSummary(db: SqliteDatabase, studyId: number, review: ReviewModel): ReviewSummary {
+export interface SummaryScope {
+  /** The items to summarise (default: all). */
+  only?: (outcome: ItemOutcome) => boolean;
+  /** What `only` keeps, for the reader. */
+  scope?: string;
+}
+
+export function reviewSummary(
+  db: SqliteDatabase,
+  studyId: number,
+  review: ReviewModel,
+  scope: SummaryScope = {},
+): ReviewSummary {
   const rules = reviewRules(review);
-  const outcomes = itemOutcomes(db, studyId, review);
+  const outcomes = itemOutcomes(db, studyId, review).filter(({ decided }) => scope.only?.(decided) ?? true);
   const byType = new Map<string, Record<string, number>>();
   for (const { outcome } of outcomes) {
     const type = outcome.type ?? '(none)';
@@ -137,8 +149,15 @@ export function reviewSummary(db: SqliteDatabase, studyId: number, review: Revie
     counts[outcome.final] = (counts[outcome.final] ?? 0) + 1;
     byType.set(type, counts);
   }
-  // The categories: the verdicts, and `edit` (an accepted edit) even where the review declares no edit verdict.
-  const categories = [...new Set([...rules.verdicts, 'edit'])];
+  // The categories: the verdicts, `edit` (an accepted edit) even where the review declares no edit verdict, and any
+  // verdict stored before the study file stopped declaring it (it still counts, under its own name).
+  const stored = outcomes.flatMap(({ decided }) => [...decided.reviewers.values()].map((o) => o.category));
+  const categories = [...new Set([...rules.verdicts, 'edit', ...stored])];
+  const finals = outcomes.map(({ outcome }) => outcome.final);
+  const shownOutcomes = [
+    ...new Set([...rules.verdicts, ...finals.filter((f) => !(openOutcomes as readonly string[]).includes(f))]),
+    ...openOutcomes,
+  ];
   const builder = new ReliabilityBuilder();
   for (const { decided, outcome } of outcomes) {
     for (const [annotator, o] of decided.reviewers) {
@@ -152,7 +171,8 @@ export function reviewSummary(db: SqliteDatabase, studyId: number, review: Revie
   return {
     review: review.name,
     items: outcomes.length,
-    outcomes: [...rules.verdicts, ...openOutcomes],
+    ...(scope.scope !== undefined && { scope: scope.scope }),
+    outcomes: shownOutcomes,
     types: [...byType].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, counts]) => ({ type, counts })),
     required: rules.required,
     agreement: {

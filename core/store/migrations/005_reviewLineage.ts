@@ -11,17 +11,17 @@ export const reviewLineage: Migration = {
   description: 'review versions: the version an edit was based on; verdicts indexed by version; item table sets',
   sql: `
 ALTER TABLE review_item_version ADD COLUMN based_on INTEGER REFERENCES review_item_version (id);
-
-UPDATE review_item_version AS v SET based_on = (
-  SELECT d.version_id FROM review_verdict AS d JOIN annotator AS a ON a.id = d.annotator_id
-  WHERE d.verdict = 'edit' AND a.name = v.author AND d.created_at = v.created_at
-    AND d.version_id < v.id
-    AND (SELECT item_id FROM review_item_version WHERE id = d.version_id) = v.item_id
-  ORDER BY d.id DESC LIMIT 1
-);
-
 CREATE INDEX review_version_by_item ON review_item_version (item_id);
 CREATE INDEX review_verdict_by_version ON review_verdict (version_id);
+
+-- Through the item's earlier versions and their verdicts (both indexed above), not a scan of every verdict.
+UPDATE review_item_version AS v SET based_on = (
+  SELECT d.version_id FROM review_item_version AS base
+  JOIN review_verdict AS d ON d.version_id = base.id JOIN annotator AS a ON a.id = d.annotator_id
+  WHERE base.item_id = v.item_id AND base.id < v.id
+    AND d.verdict = 'edit' AND a.name = v.author AND d.created_at = v.created_at
+  ORDER BY d.id DESC LIMIT 1
+);
 
 CREATE TABLE review_table (
   item_id  INTEGER NOT NULL REFERENCES review_item (id),

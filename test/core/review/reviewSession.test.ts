@@ -228,7 +228,7 @@ test('a changed generated text needs reviewing again: earlier verdicts do not co
   // The view still shows the old text: its verdict is refused, not stored against the new one.
   assert.throws(
     () => alice.commit({ position: 1, itemId: 'i2', verdict: 'accept', versionId: shown.reviewing }),
-    /item 'i2' changed since it was shown \(version \d+ is no longer the one under review\): look at it again/,
+    /item 'i2' changed since it was shown \(the version judged is not one of its current versions you may see\): look at it again/,
   );
   assert.deepEqual(finals(r)[2], ['S1', { unreviewed: 1 }]);
   assert.deepEqual(await exported(r), [], 'the new text was never accepted');
@@ -313,5 +313,73 @@ test('overlap 2 of three reviewers: an item two agreed on leaves the third oneâ€
   verdictOn(dana!, 0, { verdict: 'reject', reason: 'leaks its answer' });
   dana!.setQueue('todo');
   assert.deepEqual(queue(dana), [], 'settled');
+  r.database.close();
+});
+
+test('blind with three reviewers: no dispute, count or edit of others leaks; the adjudicator may accept an earlier edit', async () => {
+  const r = await createReviewStudy('  annotators alice bob eve  overlap 2\n  adjudicator dana\n  blind\n');
+  const [alice, bob, eve, dana] = ['alice', 'bob', 'eve', 'dana'].map((name) => r.session(name));
+  // alice and bob each edit i2, neither seeing the other's edit: two different texts, a dispute.
+  const aliceEdit = 'Find tables of buildings over 300 m.';
+  verdictOn(alice!, 1, { verdict: 'edit', reason: 'vague', text: aliceEdit });
+  const bobSees = bob!.itemAt(1)!;
+  assert.deepEqual(
+    bobSees.versions.map((v) => [v.number, v.author]),
+    [[1, 'gpt-5.2']],
+  );
+  const bobsItem = verdictOn(bob!, 1, { verdict: 'edit', reason: 'vague', text: 'Find tables of skyscrapers.' }).item;
+  assert.deepEqual(bobsItem.status, { final: 'disputed', reviewers: 2, required: 2 });
+  verdictOn(alice!, 0, { verdict: 'accept' });
+
+  // eve has judged nothing: she does not learn of the dispute, nor of any count, nor of an edit.
+  assert.equal(eve!.setQueue('disputed').length, 0);
+  const evesSummary = eve!.summary();
+  assert.equal(evesSummary.scope, 'the items you have reviewed');
+  assert.deepEqual(
+    evesSummary.types.map((t) => t.counts),
+    [],
+    'no outcome of an item eve has not reviewed',
+  );
+  eve!.setQueue('all');
+  assert.deepEqual(
+    eve!.itemAt(1)!.versions.map((v) => [v.number, v.author]),
+    [[1, 'gpt-5.2']],
+    'numbered among what she sees: no gap where an edit was',
+  );
+  // alice and bob see the dispute they are in; alice's summary counts only her items (i1 pending, i2 disputed).
+  assert.equal(alice!.setQueue('disputed').length, 1);
+  assert.deepEqual(
+    alice!.summary().types.map((t) => [t.type, t.counts]),
+    [
+      ['C2', { pending: 1 }],
+      ['S1', { disputed: 1 }],
+    ],
+  );
+  assert.equal(reviewSummary(r.database.db, r.database.studyId('gen'), r.review).scope, undefined, 'the whole review');
+
+  // dana sees both edits and accepts alice's, the earlier one, not the latest version.
+  assert.equal(dana!.setQueue('disputed').length, 1);
+  const disputed = dana!.itemAt(0)!;
+  assert.deepEqual(
+    disputed.versions.map((v) => [v.number, v.author, v.current]),
+    [
+      [1, 'gpt-5.2', true],
+      [2, 'alice', true],
+      [3, 'bob', true],
+    ],
+  );
+  const alicesVersion = disputed.versions[1]!.id;
+  dana!.commit({ position: 0, itemId: 'i2', verdict: 'accept', versionId: alicesVersion, reason: 'more exact' });
+  assert.deepEqual(finals(r)[2], ['S1', { edit: 1 }]);
+  assert.deepEqual(
+    (await exported(r)).map((l) => [l.item_id, l.text]),
+    [['i2', aliceEdit]],
+  );
+  // A version the reviewer cannot see is refused: eve, blind, may not judge bob's edit by its id.
+  eve!.setQueue('all');
+  assert.throws(
+    () => eve!.commit({ position: 1, itemId: 'i2', verdict: 'accept', versionId: disputed.versions[2]!.id }),
+    /the version judged is not one of its current versions you may see/,
+  );
   r.database.close();
 });
