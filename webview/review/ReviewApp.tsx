@@ -2,13 +2,14 @@
 // diff of the version under review against its source (or the generated text once edited, or any version picked)
 // with the automatic findings beside it, the rubric (↑ ↓ pick a dimension, 1 … 9 a level), and the verdict (its
 // first letter; edit opens the text; a verdict other than the first needs a reason, Ctrl+Enter stores the one
-// held). Others' verdicts and edits show once the review is not blind or after one's own. The queue: every item,
-// one's items still to review, or the disputed ones (where the adjudicator decides).
+// held). Others' verdicts and edits show once the review is not blind or after one's own; with several current
+// versions (an edit, or two), the verdict judges the one picked. The queue: every item, one's items still to review,
+// or the disputed ones (where the adjudicator decides).
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { ReviewItemView, ReviewQueue, ReviewState } from '../../core/review/reviewSession.ts';
 import type { ReviewSummary } from '../../core/review/reviewSummary.ts';
 import { type DiffPart, wordDiff } from '../../core/review/textDiff.ts';
-import type { ReviewController, ReviewSnapshot } from './reviewController.ts';
+import { judgedVersion, type ReviewController, type ReviewSnapshot } from './reviewController.ts';
 
 /** Diff parts keyed by where they start in the diff's text (stable for one diff). */
 function keyedParts(diff: readonly DiffPart[]): (DiffPart & { key: string })[] {
@@ -58,7 +59,7 @@ export function ReviewApp({ controller }: { controller: ReviewController }) {
       else if (event.key === 'j' || event.key === 'ArrowRight') controller.move(1);
       else if (event.key === 'k' || event.key === 'ArrowLeft') controller.move(-1);
       else {
-        const verdict = state.review.verdicts.find((v) => v[0] === event.key);
+        const verdict = state.review.verdicts.find((v) => v[0]?.toLowerCase() === event.key.toLowerCase());
         if (!verdict) return;
         if (verdict === 'edit') {
           controller.startEdit();
@@ -152,6 +153,11 @@ function SummaryTable({ summary }: { summary: ReviewSummary }) {
   return (
     <div data-testid="summary">
       <h2>Summary</h2>
+      {summary.scope !== undefined && (
+        <p className="description" data-testid="summary-scope">
+          Over {summary.scope} only: a blind review shows no outcome of an item before your own verdict.
+        </p>
+      )}
       <table className="rubric">
         <thead>
           <tr>
@@ -208,23 +214,42 @@ function ItemPane({
   editRef: React.RefObject<HTMLTextAreaElement | null>;
 }) {
   const { draft } = snapshot;
-  const reviewing = item.versions.find((v) => v.id === item.reviewing)!;
+  const reviewing = judgedVersion(item, snapshot.judging);
   const rubric = state.review.rubric;
-  // The diff: the host's (against the source, or the generated text once edited), or against what the user picked.
+  const judgeable = item.versions.filter((v) => v.current);
+  // What the diff is against unless the user picks: for the host's version, the host's diff (the source, or the
+  // generated text once edited); for another version judged, the source, else the generated text it came from.
+  const generated = judgeable.find((v) => v.basedOn === undefined);
+  const defaultAgainst: 'source' | 'original' | undefined =
+    reviewing.id === item.reviewing
+      ? item.diffAgainst
+      : item.source !== undefined
+        ? 'source'
+        : generated && generated.id !== reviewing.id
+          ? 'original'
+          : undefined;
   const picked = snapshot.compareWith;
-  const againstVersion = typeof picked === 'number' ? item.versions.find((v) => v.id === picked) : undefined;
+  const againstVersion =
+    typeof picked === 'number'
+      ? item.versions.find((v) => v.id === picked)
+      : picked === undefined && defaultAgainst === 'original'
+        ? generated
+        : undefined;
   const diff =
-    picked === 'source' && item.source !== undefined
-      ? wordDiff(item.source, reviewing.text)
-      : againstVersion
-        ? wordDiff(againstVersion.text, reviewing.text)
-        : item.diff;
-  const diffLabel = againstVersion
-    ? `version ${againstVersion.number} (${againstVersion.author})`
-    : picked === 'source' || item.diffAgainst === 'source'
-      ? 'source text'
-      : 'generated text';
-  const comparable = item.versions.filter((v) => v.id !== item.reviewing);
+    reviewing.id === item.reviewing && picked === undefined
+      ? item.diff
+      : (picked === 'source' || (picked === undefined && defaultAgainst === 'source')) && item.source !== undefined
+        ? wordDiff(item.source, reviewing.text)
+        : againstVersion
+          ? wordDiff(againstVersion.text, reviewing.text)
+          : [];
+  const diffLabel =
+    typeof picked === 'number' && againstVersion
+      ? `version ${againstVersion.number} (${againstVersion.author})`
+      : picked === 'source' || defaultAgainst === 'source'
+        ? 'source text'
+        : 'generated text';
+  const comparable = item.versions.filter((v) => v.id !== reviewing.id);
   return (
     <div className="review-item" data-testid="item" data-item-id={item.itemId}>
       <p className="meta">
@@ -236,9 +261,26 @@ function ItemPane({
         )}
         {item.model && <span className="description">by {item.model}</span>}
         {item.parent && item.parentText === undefined && <span className="description">for {item.parent}</span>}
-        <span className="description">
-          version {reviewing.number} ({reviewing.author})
-        </span>
+        {judgeable.length > 1 ? (
+          <label className="control description">
+            Judging{' '}
+            <select
+              data-testid="judging"
+              value={String(reviewing.id)}
+              onChange={(e) => controller.judge(Number(e.target.value))}
+            >
+              {judgeable.map((v) => (
+                <option key={v.id} value={String(v.id)}>
+                  version {v.number} ({v.author})
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <span className="description">
+            version {reviewing.number} ({reviewing.author})
+          </span>
+        )}
         {item.status && (
           <span
             className={`badge status-${item.status.final}`}
@@ -295,9 +337,9 @@ function ItemPane({
               }}
             >
               <option value="">
-                the {item.diffAgainst === 'source' ? 'source text' : item.diffAgainst ? 'generated text' : 'nothing'}
+                the {defaultAgainst === 'source' ? 'source text' : defaultAgainst ? 'generated text' : 'nothing'}
               </option>
-              {item.source !== undefined && item.diffAgainst !== 'source' && (
+              {item.source !== undefined && defaultAgainst !== 'source' && (
                 <option value="source">the source text</option>
               )}
               {comparable.map((v) => (

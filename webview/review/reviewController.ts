@@ -25,22 +25,39 @@ export interface ReviewSnapshot {
   error?: string;
   status?: string;
   summary?: ReviewSummary;
-  /** What the diff compares the version under review with: the host's choice, the source, or another version. */
+  /** What the diff compares the version judged with: the host's choice, the source, or another version. */
   compareWith?: 'source' | number;
+  /**
+   * The version the verdict judges, when not the one the host put under review: any current version one sees (the
+   * adjudicator of two different edits may accept the earlier one).
+   */
+  judging?: number;
 }
+
+type ReviewRubric = NonNullable<ReviewState['review']['rubric']>;
 
 /**
  * The answers a new item starts with: one's own verdict's rubric, else an LLM critic's (pre-filled, to confirm or
- * change; in a blind review the critic is not sent before one's own verdict, so nothing is pre-filled then).
+ * change; in a blind review the critic is not sent before one's own verdict, so nothing is pre-filled then) — only
+ * the dimensions and levels the review declares now, since the host refuses any other.
  */
-function draftOf(item: ReviewItemView | null | undefined): ReviewDraft {
+function draftOf(item: ReviewItemView | null | undefined, rubric: ReviewRubric | undefined): ReviewDraft {
   const critic = item?.others.find((o) => o.annotator.startsWith('llm:'));
-  return { rubric: { ...(item?.mine?.rubric ?? critic?.rubric ?? {}) }, dimension: 0, reason: '' };
+  const given = item?.mine?.rubric ?? critic?.rubric ?? {};
+  const declared = new Set(rubric?.dimensions.map((d) => d.name));
+  const kept = Object.entries(given).filter(([name, level]) => declared.has(name) && rubric!.levels.includes(level));
+  return { rubric: Object.fromEntries(kept), dimension: 0, reason: '' };
+}
+
+/** The version the verdict judges: the one picked, else the host's. */
+export function judgedVersion(item: ReviewItemView, judging: number | undefined): ReviewItemView['versions'][number] {
+  const picked = item.versions.find((v) => v.id === judging && v.current);
+  return picked ?? item.versions.find((v) => v.id === item.reviewing)!;
 }
 
 export class ReviewController {
   readonly #messenger: HostMessenger;
-  #snapshot: ReviewSnapshot = { position: 0, draft: draftOf(undefined), busy: false };
+  #snapshot: ReviewSnapshot = { position: 0, draft: draftOf(undefined, undefined), busy: false };
   readonly #listeners = new Set<() => void>();
   #navigation = 0;
 
@@ -89,9 +106,10 @@ export class ReviewController {
     this.#update({
       item: reply.value,
       position: target,
-      draft: draftOf(reply.value),
+      draft: draftOf(reply.value, this.#snapshot.state?.review.rubric),
       error: undefined,
       compareWith: undefined,
+      judging: undefined,
     });
     if (reply.value === null) void this.loadSummary();
   }
@@ -114,9 +132,20 @@ export class ReviewController {
     await this.show(0);
   }
 
-  /** What the diff compares the version under review with (undefined: the host's choice). */
+  /** What the diff compares the version judged with (undefined: the host's choice). */
   compareWith(against: 'source' | number | undefined): void {
     this.#update({ compareWith: against });
+  }
+
+  /** Picks the current version the verdict judges (and an edit starts from); an edit under way is dropped. */
+  judge(versionId: number): void {
+    const { item, draft } = this.#snapshot;
+    if (!item?.versions.some((v) => v.id === versionId && v.current)) return;
+    this.#update({
+      judging: versionId === item.reviewing ? undefined : versionId,
+      compareWith: undefined,
+      draft: { ...draft, editing: undefined, pending: draft.pending === 'edit' ? undefined : draft.pending },
+    });
   }
 
   move(delta: number): void {
@@ -144,9 +173,8 @@ export class ReviewController {
   }
 
   startEdit(): void {
-    const item = this.#snapshot.item;
-    const reviewing = item?.versions.find((v) => v.id === item.reviewing);
-    if (reviewing) this.#draft({ editing: reviewing.text, pending: 'edit' });
+    const { item, judging } = this.#snapshot;
+    if (item) this.#draft({ editing: judgedVersion(item, judging).text, pending: 'edit' });
   }
 
   setEdited(text: string): void {
@@ -180,13 +208,13 @@ export class ReviewController {
   }
 
   async #commit(verdict: string): Promise<void> {
-    const { item, draft } = this.#snapshot;
+    const { item, draft, judging } = this.#snapshot;
     if (!item) return;
     this.#update({ busy: true, error: undefined });
     const reply = await this.#messenger.request('review/commit', {
       position: item.position,
       itemId: item.itemId,
-      versionId: item.reviewing,
+      versionId: judgedVersion(item, judging).id,
       verdict,
       rubric: draft.rubric,
       ...(draft.reason.trim() !== '' && { reason: draft.reason.trim() }),

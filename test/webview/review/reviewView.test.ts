@@ -2,7 +2,8 @@
 // ReviewSession on a real SQLite review: rate by keyboard, accept; edit → a new version whose diff against the
 // original is shown; a rewrite's diff against its source with its findings; reject held until its reason — and every
 // verdict read back from SQLite. A blind review with two reviewers: no one else's edit before one's own verdict, a
-// disagreement shown as disputed, and the adjudicator's queue of disputed items settling it.
+// disagreement shown as disputed, a summary over one's own items only, and the adjudicator's queue of disputed
+// items, where she settles one by accepting the version she picks.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,7 +44,8 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
   timeout: 60_000,
 }, async () => {
   const { database, session: sessionOf } = await createReviewStudy('  title "Generated instructions and rewrites"\n');
-  // An LLM critic rated i2 (as core/review/reviewCritic.ts stores it): its rubric pre-fills alice's.
+  // An LLM critic rated i2 (as core/review/reviewCritic.ts stores it): its rubric pre-fills alice's — but not its
+  // 'fluency', a dimension the review no longer declares (the host would refuse the verdict).
   const critic = database.db
     .prepare("INSERT INTO annotator (name, kind) VALUES ('llm:critic@0123abcd', 'llm') RETURNING id")
     .pluck()
@@ -51,7 +53,7 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
   database.db
     .prepare(
       `INSERT INTO review_verdict (version_id, annotator_id, verdict, rubric, rationale, created_at)
-       SELECT v.id, ?, 'reject', '{"clarity":"poor","consistency":"acceptable"}', '"tall" is vague', '2026-01-01T00:00:00.000Z'
+       SELECT v.id, ?, 'reject', '{"clarity":"poor","consistency":"acceptable","fluency":"poor"}', '"tall" is vague', '2026-01-01T00:00:00.000Z'
        FROM review_item_version AS v JOIN review_item AS i ON i.id = v.item_id WHERE i.item_id = 'i2'`,
     )
     .run(critic);
@@ -99,6 +101,11 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
     assert.deepEqual(db.prepare("SELECT text, author FROM review_item_version WHERE author = 'alice'").all(), [
       { text: 'Find tables of buildings over 300 m with heights in metres.', author: 'alice' },
     ]);
+    assert.equal(
+      db.prepare("SELECT rubric FROM review_verdict WHERE verdict = 'edit'").pluck().get(),
+      '{"clarity":"poor","consistency":"acceptable"}',
+      'the critic’s rubric, confirmed, without the undeclared dimension',
+    );
 
     // The rewrite: its diff against the source and its findings; r holds the reject until its reason.
     assert.ok((await page.locator('[data-testid="diff"] del').count()) > 0);
@@ -154,7 +161,7 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
   }
 });
 
-test('blind, two reviewers: the other’s edit stays hidden, a disagreement is disputed, the adjudicator settles it from the disputed queue', {
+test('blind, two reviewers: the other’s edit stays hidden, a disagreement is disputed, the adjudicator settles it from the disputed queue by the version she picks', {
   timeout: 60_000,
 }, async () => {
   const { database, session: sessionOf } = await createReviewStudy(
@@ -188,8 +195,23 @@ test('blind, two reviewers: the other’s edit stays hidden, a disagreement is d
     // may accept it, to agree with her).
     assert.match(await page.locator('[data-testid="diff"] del').first().innerText(), /tall/);
     assert.match(await page.locator('[data-testid="diff"]').innerText(), /300 m/);
-    await page.locator('[data-testid="compare-with"]').selectOption({ label: 'version 1 (gpt-5.2)' });
-    assert.match(await page.locator('[data-testid="diff"] del').first().innerText(), /tall/);
+    // Judging the generated text instead: no diff of its own; against alice's edit, the words she removed come back.
+    await page.locator('[data-testid="judging"]').selectOption({ label: 'version 1 (gpt-5.2)' });
+    assert.equal(await page.locator('[data-testid="diff"]').count(), 0);
+    await page.locator('[data-testid="compare-with"]').selectOption({ label: 'version 2 (alice)' });
+    assert.match(await page.locator('[data-testid="diff"] ins').first().innerText(), /tall/);
+    assert.match(await page.locator('[data-testid="diff"] del').first().innerText(), /over 300 m/);
+    // His summary counts only the items he has reviewed: the others' outcomes stay hidden.
+    await page.keyboard.press('j');
+    await waitForItem(page, 'n1');
+    await page.keyboard.press('j');
+    await page.locator('[data-testid="summary-scope"]').waitFor();
+    assert.deepEqual(
+      await page
+        .locator('[data-testid="summary-row"]')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-type'))),
+      ['S1'],
+    );
     assert.deepEqual(bobView.errors, []);
   } finally {
     await bobView.close();
@@ -209,10 +231,17 @@ test('blind, two reviewers: the other’s edit stays hidden, a disagreement is d
     // The adjudicator reviews the latest version, alice's edit, against the generated text.
     assert.match(await page.locator('[data-testid="diff"]').innerText(), /300 m/);
     assert.match(await page.locator('[data-testid="others"]').innerText(), /alice: edit[\s\S]*bob: accept/);
-    await page.locator('[data-testid="reason"]').fill('the edit is right');
+    // She sides with bob: she judges the generated text, and accepts it.
+    await page.locator('[data-testid="judging"]').selectOption({ label: 'version 1 (gpt-5.2)' });
+    await page.locator('[data-testid="reason"]').fill('"tall" is clear enough');
     await page.keyboard.press('Escape');
     await page.keyboard.press('a');
     await page.locator('[data-testid="queue-end"]').waitFor();
+    assert.equal(
+      await page.locator('[data-testid="summary-scope"]').count(),
+      0,
+      'the adjudicator sees the whole review',
+    );
     assert.deepEqual(
       db
         .prepare(
@@ -220,11 +249,11 @@ test('blind, two reviewers: the other’s edit stays hidden, a disagreement is d
            JOIN review_item_version AS v ON v.id = d.version_id WHERE a.name = 'dana'`,
         )
         .all(),
-      [{ verdict: 'accept', rationale: 'the edit is right', author: 'alice' }],
+      [{ verdict: 'accept', rationale: '"tall" is clear enough', author: 'gpt-5.2' }],
     );
     await page.keyboard.press('k');
     await waitForItem(page, 'i2');
-    await page.locator('[data-testid="item-status"]').filter({ hasText: 'edit' }).waitFor();
+    await page.locator('[data-testid="item-status"]').filter({ hasText: 'accept' }).waitFor();
     assert.deepEqual(danaView.errors, []);
     assert.deepEqual(await danaView.cspViolations(), []);
   } finally {
