@@ -7,7 +7,7 @@ import { importReviewItems } from '../../core/review/reviewSession.ts';
 import { exportReviewed, reviewSummary } from '../../core/review/reviewSummary.ts';
 import { labelSources } from '../../core/store/labelSources.ts';
 import { exportJudgmentsJsonl, exportLabels, exportQrels } from '../../core/store/studyExports.ts';
-import { type CliCommand, type CliContext, UsageError } from '../cliContext.ts';
+import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
 import { namesReview, openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 
 const sources = labelSources.map((s) => (s.takesArgument ? `${s.id}NAME` : s.id)).join('|');
@@ -96,6 +96,22 @@ export const exportCommand: CliCommand = {
   },
 };
 
+/** A declared export's folder, made if missing: a file where a folder should be is a clear error, not a crash. */
+function createFolderOf(target: { shown: string; path: string }): void {
+  try {
+    mkdirSync(dirname(target.path), { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? 'a file stands where its folder should be'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : (error as Error).message;
+    throw new InputError(`cannot write ${target.shown}: ${reason}`);
+  }
+}
+
 async function exportReview(
   studyArg: string,
   name: string | undefined,
@@ -121,7 +137,7 @@ async function exportReview(
     await importReviewItems(database, review, folder);
     const studyId = database.studyId(review.name);
     for (const target of targets) {
-      if (options.reviewOut === undefined) mkdirSync(dirname(target.path), { recursive: true });
+      if (options.reviewOut === undefined) createFolderOf(target);
       const count = await exportReviewed(database.db, studyId, review, target.path);
       context.stdout(`${target.shown}: ${count} accepted items (the accepted text, versions, verdict history)\n`);
     }

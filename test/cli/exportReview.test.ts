@@ -87,6 +87,13 @@ test("a review's declared `export verdicts` is written with no output named; its
   const json = JSON.parse(runCliProcess(['export', 'gen.assess', '--summary', '--json'], { cwd: root }).stdout);
   assert.deepEqual(json.agreement.target, { statistic: 'percent agreement', value: 0.5, target: 0.9, met: false });
   assert.deepEqual(json.outcomes, ['accept', 'edit', 'reject', 'disputed', 'pending', 'unreviewed']);
+  // A file where the declared export's folder should be: a clear error, nothing written.
+  writeFileSync(join(root, 'blocked'), 'not a folder\n');
+  writeFileSync(join(root, 'gen.assess'), text.replace('"out/accepted.jsonl"', '"blocked/accepted.jsonl"'));
+  const blocked = runCliProcess(['export', 'gen.assess'], { cwd: root });
+  assert.equal(blocked.status, 1, blocked.stderr);
+  assert.equal(blocked.stderr.trim(), 'cannot write blocked/accepted.jsonl: a file stands where its folder should be');
+  writeFileSync(join(root, 'gen.assess'), text);
 
   // A type the taxonomy does not declare: an error at the item's line, nothing imported.
   writeFileSync(
