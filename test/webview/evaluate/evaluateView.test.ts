@@ -2,7 +2,8 @@
 // handlers (extension/panels/evaluateHandlers.ts) over a real SQLite study with two pooled runs and labels stored
 // through a LabelSession. Asserted: the runs × measures table (values worked by hand), sorting, the breakdown by
 // instruction type, the comparison (paired tests as core computes them, per-query differences as bars and rows),
-// another label source, and no NaN, no CSP violation.
+// another label source, and no NaN, no CSP violation. And without a browser: the handlers compare the runs of the
+// report the view shows, not of labels stored since.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -196,6 +197,47 @@ test('runs × measures, sorting, breakdown by type, and two runs compared', { ti
     await page.screenshot({ path: join(screenshotDir, 'evaluate.png'), fullPage: true });
   } finally {
     await view.close();
+    study.close();
+  }
+});
+
+test('the comparison is of the report the view shows: labels stored since change it only with the next report', async () => {
+  const { study, source } = await evaluatedStudy();
+  try {
+    const handlers = evaluateRequestHandlers(() => source, { seed: 1 });
+    const request = { from: undefined, baseline: undefined };
+    const shown = await handlers['evaluate/report'](request);
+    const compare = { from: shown.from, baseline: undefined, a: 'bm25.run', b: 'dense.run' };
+    const before = compareStudyRuns(shown, 'bm25.run', 'dense.run', { seed: 1 });
+    // alice finds q1's d1 highly relevant: bm25 ranks it first, so bm25's q1 improves.
+    const alice = study.session('alice');
+    const d1 = source.db
+      .prepare("SELECT id FROM pair WHERE study_id = ? AND qid = 'q1' AND docid = 'd1-1'")
+      .pluck()
+      .get(source.studyId) as number;
+    labelPair(alice, d1, 2);
+    const fresh = await evaluateStudyRuns(source.db, source.studyId, source.study, source.folder, shown.from);
+    const after = compareStudyRuns(fresh, 'bm25.run', 'dense.run', { seed: 1 });
+    assert.notDeepEqual(after.deltas.map, before.deltas.map, 'the new label changes the numbers');
+    assert.deepEqual(await handlers['evaluate/compare'](compare), before, 'the report on screen, not the new labels');
+    await handlers['evaluate/report'](request);
+    assert.deepEqual(await handlers['evaluate/compare'](compare), after, 'the next report brings them in');
+    // Another source than the last report's: evaluated for the comparison (with the labels as they are now), not
+    // taken from that report.
+    assert.notEqual(shown.from, 'annotator:alice');
+    labelPair(alice, d1, 0);
+    const alicesOwn = await handlers['evaluate/compare']({ ...compare, from: 'annotator:alice' });
+    assert.notDeepEqual(alicesOwn.deltas.map, after.deltas.map);
+    assert.deepEqual(
+      alicesOwn,
+      compareStudyRuns(
+        await evaluateStudyRuns(source.db, source.studyId, source.study, source.folder, 'annotator:alice'),
+        'bm25.run',
+        'dense.run',
+        { seed: 1 },
+      ),
+    );
+  } finally {
     study.close();
   }
 });
