@@ -6,29 +6,14 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import { createChatClient } from '../../../core/judge/chatClient.ts';
 import { critiqueReview, majorityLevels } from '../../../core/review/reviewCritic.ts';
-import { importReviewItems, ReviewSession } from '../../../core/review/reviewSession.ts';
-import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
-import { nativeDir, scratchDir } from '../../helpers.ts';
+import { ReviewSession } from '../../../core/review/reviewSession.ts';
+import { scratchDir } from '../../helpers.ts';
 import { startOpenAiServer } from '../judge/openAiServer.ts';
-import { verdictOn } from './reviewStudy.ts';
+import { openReviewFile, verdictOn } from './reviewStudy.ts';
 
 const dimensions = ['clarity', 'consistency'];
-
-/** A review study file `text` in `folder`, its database synced and its items (and queries) imported. */
-async function openCriticReview(folder: string, text: string) {
-  const file = join(folder, 'gen.assess');
-  writeFileSync(file, text);
-  const model = resolveStudies(parseStudyFile(text), file);
-  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
-  database.syncStudies(model);
-  const review = model.reviews[0]!;
-  await importReviewItems(database, review, folder);
-  return { file, database, review };
-}
 
 test('the critic rates every item once, on record; poor means reject; blind hides it until the reviewer decides', async () => {
   const folder = scratchDir('qrels-studio-critic-');
@@ -68,7 +53,7 @@ test('the critic rates every item once, on record; poor means reject; blind hide
   blind
 }
 `;
-  const { file, database, review } = await openCriticReview(folder, text);
+  const { file, database, review } = await openReviewFile(folder, text);
   try {
     const client = createChatClient({ baseURL: server.baseURL, apiKey: 'key' });
     const report = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });
@@ -152,7 +137,7 @@ test("the critic's own prompt file and votes: each vote cached apart, each dimen
   judge "critic-model" { prompt "critic.md"  votes 3 }
 }
 `;
-  const { database, review } = await openCriticReview(folder, text);
+  const { database, review } = await openReviewFile(folder, text);
   try {
     const client = createChatClient({ baseURL: server.baseURL, apiKey: 'key' });
     const report = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });

@@ -44,6 +44,18 @@ export interface ReviewStudy {
   session(annotator: string): ReviewSession;
 }
 
+/** The review study file `text` written to `folder` as gen.assess, its database synced and its items imported. */
+export async function openReviewFile(folder: string, text: string) {
+  const file = join(folder, 'gen.assess');
+  writeFileSync(file, text);
+  const model = resolveStudies(parseStudyFile(text), file);
+  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
+  database.syncStudies(model);
+  const review = model.reviews[0]!;
+  const imported = await importReviewItems(database, review, folder);
+  return { file, database, review, imported };
+}
+
 /** The review with `statements` added to its block (annotators, blind, a title, …) and `files` beside it. */
 export async function createReviewStudy(statements = '', files: Record<string, string> = {}): Promise<ReviewStudy> {
   const folder = scratchDir('qrels-studio-review-');
@@ -56,13 +68,7 @@ export async function createReviewStudy(statements = '', files: Record<string, s
   verdicts accept edit reject
 ${statements}}
 `;
-  const file = join(folder, 'gen.assess');
-  writeFileSync(file, text);
-  const model = resolveStudies(parseStudyFile(text), file);
-  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
-  database.syncStudies(model);
-  const review = model.reviews[0]!;
-  const imported = await importReviewItems(database, review, folder);
+  const { file, database, review, imported } = await openReviewFile(folder, text);
   return {
     folder,
     file,
