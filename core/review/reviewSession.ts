@@ -53,6 +53,8 @@ export interface ReviewVersionView {
   basedOn?: number;
   /** A version of the item as the items file has it now (not an earlier generated text or its edits). */
   current: boolean;
+  /** The automatic findings on this version's text (current versions only: a verdict may judge any of them). */
+  findings?: ReviewFinding[];
 }
 
 export interface ReviewVerdictView {
@@ -84,6 +86,7 @@ export interface ReviewItemView {
   /** The version under review against the source (a rewrite) or against the generated text (once edited). */
   diff: DiffPart[];
   diffAgainst?: 'source' | 'original';
+  /** The findings on the version under review (`reviewing`); each current version carries its own. */
   findings: ReviewFinding[];
   /** The item's table set by label (the review's `tables`), when it declares one. */
   tables?: { compliant: number; violating: number; offTopic: number };
@@ -395,9 +398,8 @@ export class ReviewSession {
             .prepare('SELECT text FROM query WHERE study_id = ? AND qid = ?')
             .pluck()
             .get(this.studyId, item.parent) as string | undefined);
-    const findings =
-      source !== undefined ? rewriteFindings({ source, rewrite: reviewing.text, declaredChanges: 1 }) : [];
     let tables: ReviewItemView['tables'];
+    let tableSet: Parameters<typeof instructionFindings>[0]['tables'] | undefined;
     if (this.review.tables) {
       const rows = this.db
         .prepare(
@@ -411,13 +413,21 @@ export class ReviewSession {
         ...(r.title !== null && { title: r.title }),
         ...(r.text !== null && { text: r.text }),
       }));
-      findings.push(...instructionFindings({ instruction: reviewing.text, tables: set }));
+      tableSet = set;
       tables = {
         compliant: set.filter((t) => t.label === 2).length,
         violating: set.filter((t) => t.label === 1).length,
         offTopic: set.filter((t) => t.label !== 1 && t.label !== 2).length,
       };
     }
+    const findingsOf = (text: string): ReviewFinding[] => [
+      ...(source !== undefined ? rewriteFindings({ source, rewrite: text, declaredChanges: 1 }) : []),
+      ...(tableSet ? instructionFindings({ instruction: text, tables: tableSet }) : []),
+    ];
+    const findingsByVersion = new Map(
+      visible.filter((v) => current.has(v.id)).map((v) => [v.id, findingsOf(v.text)] as const),
+    );
+    const findings = findingsByVersion.get(reviewing.id)!;
     const mineLatest = [...verdicts].reverse().find((v) => v.annotator === this.annotator);
     const others: ReviewVerdictView[] = [];
     if (!hidden) {
@@ -453,6 +463,7 @@ export class ReviewSession {
         at: v.at,
         ...(v.basedOn !== null && { basedOn: v.basedOn }),
         current: current.has(v.id),
+        ...(findingsByVersion.has(v.id) && { findings: findingsByVersion.get(v.id)! }),
       })),
       reviewing: reviewing.id,
       diff: against === undefined ? [] : wordDiff(against, reviewing.text),

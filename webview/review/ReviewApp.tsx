@@ -250,6 +250,7 @@ function ItemPane({
         ? 'source text'
         : 'generated text';
   const comparable = item.versions.filter((v) => v.id !== reviewing.id);
+  const findings = reviewing.findings ?? item.findings;
   return (
     <div className="review-item" data-testid="item" data-item-id={item.itemId}>
       <p className="meta">
@@ -351,9 +352,9 @@ function ItemPane({
           </label>
         )}
       </section>
-      {item.findings.length > 0 && (
+      {findings.length > 0 && (
         <ul className="findings" data-testid="findings">
-          {item.findings.map((f) => (
+          {findings.map((f) => (
             <li key={`${f.check}:${f.message}`} data-testid="finding" data-check={f.check}>
               <strong>{f.check}</strong>: {f.message}
             </li>

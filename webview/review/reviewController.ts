@@ -60,6 +60,8 @@ export class ReviewController {
   #snapshot: ReviewSnapshot = { position: 0, draft: draftOf(undefined, undefined), busy: false };
   readonly #listeners = new Set<() => void>();
   #navigation = 0;
+  /** The position last asked for: keys pressed faster than the host answers move from there, not from the screen. */
+  #target = 0;
 
   constructor(messenger: HostMessenger) {
     this.#messenger = messenger;
@@ -96,10 +98,12 @@ export class ReviewController {
     const state = this.#snapshot.state;
     if (!state) return;
     const target = Math.max(0, Math.min(position, state.length));
+    this.#target = target;
     const navigation = ++this.#navigation;
     const reply = await this.#messenger.request('review/itemAt', { position: target });
     if (navigation !== this.#navigation) return;
     if (!reply.ok) {
+      this.#target = this.#snapshot.position;
       this.#update({ error: reply.error.message });
       return;
     }
@@ -149,7 +153,7 @@ export class ReviewController {
   }
 
   move(delta: number): void {
-    if (!this.#snapshot.busy) void this.show(this.#snapshot.position + delta);
+    if (!this.#snapshot.busy) void this.show(this.#target + delta);
   }
 
   #draft(patch: Partial<ReviewDraft>): void {

@@ -383,3 +383,20 @@ test('blind with three reviewers: no dispute, count or edit of others leaks; the
   );
   r.database.close();
 });
+
+test('each current version carries its own findings: an edit that restores the dropped facts has none', async () => {
+  const r = await reviewStudy();
+  const source = items[2]!.original!;
+  verdictOn(r.session('alice'), 2, { verdict: 'edit', reason: 'restores Section 420', text: source });
+  const seen = r.session('bob').itemAt(2)!;
+  assert.deepEqual(
+    seen.versions.map((v) => [v.author, v.findings?.map((f) => f.check)]),
+    [
+      ['gpt-4o', ['dropped-number', 'dropped-citation', 'dropped-entity', 'length-drift']],
+      ['alice', []],
+    ],
+  );
+  assert.equal(seen.reviewing, seen.versions[1]!.id);
+  assert.deepEqual(seen.findings, [], 'the version under review: alice’s edit');
+  r.database.close();
+});

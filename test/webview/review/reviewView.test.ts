@@ -261,3 +261,34 @@ test('blind, two reviewers: the other’s edit stays hidden, a disagreement is d
     database.close();
   }
 });
+
+test('the findings beside the text are those of the version judged', { timeout: 60_000 }, async () => {
+  const { database, session: sessionOf } = await createReviewStudy('  annotators alice bob\n');
+  const restored =
+    'The defendant was convicted of fraud under Section 420 of the Penal Code and sentenced to five years in prison.';
+  verdictOn(sessionOf('alice'), 2, { verdict: 'edit', reason: 'restores Section 420', text: restored });
+  const bob = sessionOf('bob');
+  const view = await openWebview(browser, server, {
+    name: 'review',
+    handlers: reviewRequestHandlers(() => bob),
+    viewport: { width: 1000, height: 800 },
+  });
+  try {
+    const { page } = view;
+    await waitForItem(page, 'i1');
+    // Two presses before the host answers the first: two items on, not one.
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await waitForItem(page, 'n1');
+    const checks = () =>
+      page.locator('[data-testid="finding"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-check')));
+    assert.deepEqual(await checks(), [], 'alice’s edit, under review, drops nothing');
+    await page.locator('[data-testid="judging"]').selectOption({ label: 'version 1 (gpt-4o)' });
+    await page.locator('[data-testid="findings"]').waitFor();
+    assert.deepEqual(await checks(), ['dropped-number', 'dropped-citation', 'dropped-entity', 'length-drift']);
+    assert.deepEqual(view.errors, []);
+  } finally {
+    await view.close();
+    database.close();
+  }
+});
