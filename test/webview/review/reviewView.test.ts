@@ -9,6 +9,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import type { ReviewSession } from '../../../core/review/reviewSession.ts';
 import { reviewRequestHandlers } from '../../../extension/panels/reviewHandlers.ts';
 import { createReviewStudy, verdictOn } from '../../core/review/reviewStudy.ts';
 import { repoRoot } from '../../helpers.ts';
@@ -30,6 +31,14 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
+
+/** The Review view in Chromium, served by the extension's handlers over `session`. */
+const openReviewView = (session: ReviewSession) =>
+  openWebview(browser, server, {
+    name: 'review',
+    handlers: reviewRequestHandlers(() => session),
+    viewport: { width: 1000, height: 800 },
+  });
 
 const shownItem = (page: Page) => page.locator('[data-testid="item"]').getAttribute('data-item-id');
 
@@ -58,11 +67,7 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
     )
     .run(critic);
   const session = sessionOf('alice');
-  const view = await openWebview(browser, server, {
-    name: 'review',
-    handlers: reviewRequestHandlers(() => session),
-    viewport: { width: 1000, height: 800 },
-  });
+  const view = await openReviewView(session);
   const db = database.db;
   try {
     const { page } = view;
@@ -171,11 +176,7 @@ test('blind, two reviewers: the other’s edit stays hidden, a disagreement is d
   const bob = sessionOf('bob');
   const dana = sessionOf('dana');
   const db = database.db;
-  const bobView = await openWebview(browser, server, {
-    name: 'review',
-    handlers: reviewRequestHandlers(() => bob),
-    viewport: { width: 1000, height: 800 },
-  });
+  const bobView = await openReviewView(bob);
   try {
     const { page } = bobView;
     await waitForItem(page, 'i1');
@@ -217,11 +218,7 @@ test('blind, two reviewers: the other’s edit stays hidden, a disagreement is d
     await bobView.close();
   }
 
-  const danaView = await openWebview(browser, server, {
-    name: 'review',
-    handlers: reviewRequestHandlers(() => dana),
-    viewport: { width: 1000, height: 800 },
-  });
+  const danaView = await openReviewView(dana);
   try {
     const { page } = danaView;
     await waitForItem(page, 'i1');
@@ -268,11 +265,7 @@ test('the findings beside the text are those of the version judged', { timeout: 
     'The defendant was convicted of fraud under Section 420 of the Penal Code and sentenced to five years in prison.';
   verdictOn(sessionOf('alice'), 2, { verdict: 'edit', reason: 'restores Section 420', text: restored });
   const bob = sessionOf('bob');
-  const view = await openWebview(browser, server, {
-    name: 'review',
-    handlers: reviewRequestHandlers(() => bob),
-    viewport: { width: 1000, height: 800 },
-  });
+  const view = await openReviewView(bob);
   try {
     const { page } = view;
     await waitForItem(page, 'i1');
