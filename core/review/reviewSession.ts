@@ -44,7 +44,7 @@ export interface ReviewView {
 
 export interface ReviewVersionView {
   id: number;
-  /** Numbered from 1 among all the item's versions. */
+  /** Numbered from 1 among the versions the reviewer sees (a blind reviewer's gaps would tell of others' edits). */
   number: number;
   text: string;
   author: string;
@@ -335,7 +335,7 @@ export class ReviewSession {
       queue: this.queue,
       length: this.items.length,
       reviewed: this.reviewedCount(),
-      items: this.allItems().length,
+      items: this.db.prepare('SELECT count(*) FROM review_item WHERE study_id = ?').pluck().get(this.studyId) as number,
     };
   }
 
@@ -378,7 +378,11 @@ export class ReviewSession {
     return this.view(position, this.records.itemById(rowId));
   }
 
-  private view(position: number, item: ItemRow): ReviewItemView {
+  /**
+   * An item as this reviewer may see it: what its verdicts decide, one's own outcome, whether blind mode hides the
+   * others, the versions one sees and which of them are current (a verdict may judge any of those).
+   */
+  private seen(item: ItemRow) {
     const { versions, verdicts } = this.records.records(item.id);
     const outcome = itemOutcome(versions, verdicts, this.rules);
     const current = new Set(outcome.round.map((v) => v.id));
@@ -386,6 +390,11 @@ export class ReviewSession {
     const hidden = this.blind && mine === undefined;
     // Before one's own verdict in a blind review: the generated texts only, so no one else's edit shows.
     const visible = hidden ? versions.filter((v) => v.basedOn === null) : versions;
+    return { verdicts, outcome, current, mine, hidden, visible };
+  }
+
+  private view(position: number, item: ItemRow): ReviewItemView {
+    const { verdicts, outcome, current, mine, hidden, visible } = this.seen(item);
     // Numbered among what one sees: "version 1, version 3" would tell a blind reviewer that someone edited.
     const number = new Map(visible.map((v, i) => [v.id, i + 1]));
     const reviewing = visible.filter((v) => current.has(v.id)).at(-1)!;
@@ -524,8 +533,8 @@ export class ReviewSession {
     this.db
       .transaction(() => {
         // Checked inside the transaction: the items file may have been imported again since the view showed it.
-        const shown = this.view(commit.position, item);
-        const reviewed = shown.versions.find((v) => v.id === commit.versionId && v.current);
+        const { current, visible } = this.seen(item);
+        const reviewed = visible.find((v) => v.id === commit.versionId && current.has(v.id));
         if (!reviewed) {
           throw new StoreError(
             `item '${item.itemId}' changed since it was shown (the version judged is not one of its current ` +

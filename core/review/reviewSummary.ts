@@ -8,7 +8,7 @@ import type { ReviewModel } from '../dsl/model.ts';
 import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { writeAtomically } from '../store/studyExports.ts';
 import { type ItemOutcome, itemOutcome, openOutcomes, versionMadeBy } from './reviewOutcome.ts';
-import { type ItemRow, ReviewRecords, reviewRules } from './reviewRecords.ts';
+import { type ItemRecords, type ItemRow, ReviewRecords, reviewRules } from './reviewRecords.ts';
 
 export interface HistoryEntry {
   annotator: string;
@@ -74,10 +74,16 @@ function targetOf(review: ReviewModel, agreement: AgreementSummary): ReviewSumma
   return { statistic, value, target: declared.target, met: value === null ? null : value >= declared.target };
 }
 
-function describe(item: ItemRow, outcome: ItemOutcome, versions: ItemOutcome['round'], review: ReviewModel) {
+/** An item's final verdict, versions (numbered from 1) and verdict history, as the export writes them. */
+function describe(
+  item: ItemRow,
+  outcome: ItemOutcome,
+  { versions, verdicts }: ItemRecords,
+  review: ReviewModel,
+): ReviewOutcome {
   const number = new Map(versions.map((v, i) => [v.id, i + 1]));
   const current = new Set(outcome.round.map((v) => v.id));
-  return (verdicts: ReturnType<ReviewRecords['records']>['verdicts']): ReviewOutcome => ({
+  return {
     itemId: item.itemId,
     parent: item.parent,
     type: item.type,
@@ -109,7 +115,7 @@ function describe(item: ItemRow, outcome: ItemOutcome, versions: ItemOutcome['ro
         at: v.at,
       };
     }),
-  });
+  };
 }
 
 /** Every item of the review with its final verdict and history, in import order. */
@@ -121,9 +127,9 @@ function itemOutcomes(db: SqliteDatabase, studyId: number, review: ReviewModel) 
   const records = new ReviewRecords(db);
   const rules = reviewRules(review);
   return records.items(studyId).map((item) => {
-    const { versions, verdicts } = records.records(item.id);
-    const decided = itemOutcome(versions, verdicts, rules);
-    return { decided, outcome: describe(item, decided, versions, review)(verdicts) };
+    const stored = records.records(item.id);
+    const decided = itemOutcome(stored.versions, stored.verdicts, rules);
+    return { decided, outcome: describe(item, decided, stored, review) };
   });
 }
 
