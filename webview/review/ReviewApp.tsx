@@ -217,40 +217,27 @@ function ItemPane({
   const reviewing = judgedVersion(item, snapshot.judging);
   const rubric = state.review.rubric;
   const judgeable = item.versions.filter((v) => v.current);
-  // What the diff is against unless the user picks: for the host's version, the host's diff (the source, or the
-  // generated text once edited); for another version judged, the source, else the generated text it came from.
+  // The diff is against the version the user picks, else — the host's rule for its version under review, whichever
+  // version is judged — the source of a rewrite, or the generated text an edit was made from.
   const generated = judgeable.find((v) => v.basedOn === undefined);
+  const picked = item.versions.find((v) => v.id === snapshot.compareWith);
   const defaultAgainst: 'source' | 'original' | undefined =
-    reviewing.id === item.reviewing
-      ? item.diffAgainst
-      : item.source !== undefined
-        ? 'source'
-        : generated && generated.id !== reviewing.id
-          ? 'original'
-          : undefined;
-  const picked = snapshot.compareWith;
-  const againstVersion =
-    typeof picked === 'number'
-      ? item.versions.find((v) => v.id === picked)
-      : picked === undefined && defaultAgainst === 'original'
-        ? generated
-        : undefined;
+    item.source !== undefined ? 'source' : generated && generated.id !== reviewing.id ? 'original' : undefined;
+  const against =
+    picked?.text ?? (defaultAgainst === 'source' ? item.source : defaultAgainst ? generated?.text : undefined);
   const diff =
-    reviewing.id === item.reviewing && picked === undefined
+    !picked && reviewing.id === item.reviewing
       ? item.diff
-      : (picked === 'source' || (picked === undefined && defaultAgainst === 'source')) && item.source !== undefined
-        ? wordDiff(item.source, reviewing.text)
-        : againstVersion
-          ? wordDiff(againstVersion.text, reviewing.text)
-          : [];
-  const diffLabel =
-    typeof picked === 'number' && againstVersion
-      ? `version ${againstVersion.number} (${againstVersion.author})`
-      : picked === 'source' || defaultAgainst === 'source'
-        ? 'source text'
-        : 'generated text';
+      : against === undefined
+        ? []
+        : wordDiff(against, reviewing.text);
+  const diffLabel = picked
+    ? `version ${picked.number} (${picked.author})`
+    : defaultAgainst === 'source'
+      ? 'source text'
+      : 'generated text';
   const comparable = item.versions.filter((v) => v.id !== reviewing.id);
-  const findings = reviewing.findings ?? item.findings;
+  const findings = reviewing.findings ?? [];
   return (
     <div className="review-item" data-testid="item" data-item-id={item.itemId}>
       <p className="meta">
@@ -326,23 +313,17 @@ function ItemPane({
         ) : (
           <p>{reviewing.text}</p>
         )}
-        {(comparable.length > 0 || item.source !== undefined) && (
+        {comparable.length > 0 && (
           <label className="control description">
             Word diff against{' '}
             <select
               data-testid="compare-with"
-              value={picked === undefined ? '' : String(picked)}
-              onChange={(e) => {
-                const value = e.target.value;
-                controller.compareWith(value === '' ? undefined : value === 'source' ? 'source' : Number(value));
-              }}
+              value={picked === undefined ? '' : String(picked.id)}
+              onChange={(e) => controller.compareWith(e.target.value === '' ? undefined : Number(e.target.value))}
             >
               <option value="">
                 the {defaultAgainst === 'source' ? 'source text' : defaultAgainst ? 'generated text' : 'nothing'}
               </option>
-              {item.source !== undefined && defaultAgainst !== 'source' && (
-                <option value="source">the source text</option>
-              )}
               {comparable.map((v) => (
                 <option key={v.id} value={String(v.id)}>
                   version {v.number} ({v.author}){v.current ? '' : ', an earlier generated text'}

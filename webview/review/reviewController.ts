@@ -25,8 +25,8 @@ export interface ReviewSnapshot {
   error?: string;
   status?: string;
   summary?: ReviewSummary;
-  /** What the diff compares the version judged with: the host's choice, the source, or another version. */
-  compareWith?: 'source' | number;
+  /** The version the diff compares the one judged with (undefined: the source, else the generated text). */
+  compareWith?: number;
   /**
    * The version the verdict judges, when not the one the host put under review: any current version one sees (the
    * adjudicator of two different edits may accept the earlier one).
@@ -136,8 +136,8 @@ export class ReviewController {
     await this.show(0);
   }
 
-  /** What the diff compares the version judged with (undefined: the host's choice). */
-  compareWith(against: 'source' | number | undefined): void {
+  /** The version the diff compares the one judged with (undefined: the source, else the generated text). */
+  compareWith(against: number | undefined): void {
     this.#update({ compareWith: against });
   }
 
