@@ -2,6 +2,7 @@
 // "Beijing Olympics") — a cheap stand-in for an NER model that needs no download. An entity counts as kept only as a
 // whole word: "India" is not kept by "Indiana".
 import { sentences } from '../textDiff.ts';
+import { isMonthName, isNumberWord } from './droppedNumbers.ts';
 import type { RewriteCheck } from './finding.ts';
 
 /** Words a sentence often starts with that name nothing: articles, pronouns, prepositions, conjunctions, adverbs. */
@@ -58,18 +59,13 @@ export function entitiesIn(text: string): string[] {
 }
 
 const joiners = /^(?:of|the|de|van|von|and)$/;
-const months = new Set(
-  'january february march april may june july august september october november december'.split(' '),
-);
-const numberWord =
-  /^(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion)(?:-[a-z]+)?$/;
 
 function notEntity(words: string): boolean {
   const lower = words.toLowerCase();
   return (
     /^(?:Section|Article|Rule|Chapter|Clause|Paragraph|Title|Act)$/.test(words) ||
-    months.has(lower) ||
-    numberWord.test(lower)
+    isMonthName(lower) ||
+    isNumberWord(lower)
   );
 }
 

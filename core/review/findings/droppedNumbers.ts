@@ -16,6 +16,15 @@ const scales: Record<string, number> = { hundred: 100, thousand: 1e3, million: 1
 // Not "once": "Once the contract is signed" counts nothing.
 const otherWords: Record<string, string> = { half: 'frac:1/2', twice: 'times:2' };
 
+/** A month's full name, lower-cased ("march"). */
+export const isMonthName = (lower: string): boolean => months.includes(lower);
+
+/** A lower-cased number word, alone or starting a hyphenated pair ("five", "twenty-five", "five-star"). */
+export function isNumberWord(lower: string): boolean {
+  const match = /^([a-z]+)(?:-[a-z]+)?$/.exec(lower);
+  return match !== null && (units.includes(match[1]!) || tens.includes(match[1]!) || match[1]! in scales);
+}
+
 /** A number as written, and what it means (`n:5`, `ord:3`, `month:3`, or the text itself when it is more). */
 export interface NumberMention {
   text: string;
