@@ -29,7 +29,8 @@ const fixed = (value: number): string => {
   const text = value.toFixed(4);
   return text === '-0.0000' ? '0.0000' : text;
 };
-const shown = (value: number | null): string => (value === null ? '—' : fixed(value));
+/** A statistic as the CLI prints it: four decimals, or — when it is undefined. */
+export const shown = (value: number | null): string => (value === null ? '—' : fixed(value));
 const interval = (ci: Interval | null | undefined): string =>
   ci === undefined ? '' : ci === null ? '  [—]' : `  [${fixed(ci[0])}, ${fixed(ci[1])}]`;
 

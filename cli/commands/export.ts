@@ -9,6 +9,7 @@ import { labelSources } from '../../core/store/labelSources.ts';
 import { exportJudgmentsJsonl, exportLabels, exportQrels } from '../../core/store/studyExports.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
 import { namesReview, openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
+import { shown } from './agree.ts';
 
 const sources = labelSources.map((s) => (s.takesArgument ? `${s.id}NAME` : s.id)).join('|');
 
@@ -152,7 +153,6 @@ async function exportReview(
             .join(', ')}\n`;
         }
         const a = result.agreement;
-        const shown = (v: number | null) => (v === null ? '—' : v.toFixed(4));
         text += `reviewer agreement on verdicts: ${a.n_units} items, ${a.n_annotators} reviewers, percent ${shown(a.percent_agreement)}, α ${shown(a.krippendorff.nominal)}\n`;
         if (a.target) {
           const { statistic, value, target, met } = a.target;

@@ -9,6 +9,7 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { ReviewItemView, ReviewQueue, ReviewState } from '../../core/review/reviewSession.ts';
 import type { ReviewSummary } from '../../core/review/reviewSummary.ts';
 import { type DiffPart, wordDiff } from '../../core/review/textDiff.ts';
+import { fixed } from '../agreement/agreementFormat.ts';
 import { judgedVersion, type ReviewController, type ReviewSnapshot } from './reviewController.ts';
 
 /** Diff parts keyed by where they start in the diff's text (stable for one diff). */
@@ -149,7 +150,6 @@ const queueEmpty: Record<ReviewQueue, string> = {
 function SummaryTable({ summary }: { summary: ReviewSummary }) {
   const verdicts = summary.outcomes;
   const a = summary.agreement;
-  const shown = (v: number | null) => (v === null ? '—' : v.toFixed(3));
   return (
     <div data-testid="summary">
       <h2>Summary</h2>
@@ -182,7 +182,7 @@ function SummaryTable({ summary }: { summary: ReviewSummary }) {
       </table>
       <p className="description" data-testid="summary-agreement" title={a.notes.join('\n')}>
         Reviewer agreement on verdicts: {a.n_units} items, {a.n_annotators} reviewers, percent{' '}
-        {shown(a.percent_agreement)}, Krippendorff's α {shown(a.krippendorff.nominal)}. An item is decided by{' '}
+        {fixed(a.percent_agreement)}, Krippendorff's α {fixed(a.krippendorff.nominal)}. An item is decided by{' '}
         {summary.required} reviewer{summary.required === 1 ? '' : 's'} agreeing, or by the adjudicator.
       </p>
       {a.target && (
@@ -190,7 +190,7 @@ function SummaryTable({ summary }: { summary: ReviewSummary }) {
           className={`description target-${a.target.met === null ? 'undefined' : a.target.met ? 'met' : 'missed'}`}
           data-testid="summary-target"
         >
-          Target: {a.target.statistic} {shown(a.target.value)} against {a.target.target} —{' '}
+          Target: {a.target.statistic} {fixed(a.target.value)} against {a.target.target} —{' '}
           {a.target.met === null ? 'undefined' : a.target.met ? 'met' : 'not met'}
         </p>
       )}
