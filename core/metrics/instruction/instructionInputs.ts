@@ -34,15 +34,11 @@ export interface InstructionInfo {
 
 /** trec_eval's order: score descending, ties by docid bytes descending (`bytes`: ids held one character a byte). */
 function compareTrecEval(bytes: boolean) {
-  return (a: ScoredDocument, b: ScoredDocument): number =>
-    b.score - a.score ||
-    (bytes
-      ? b.docid < a.docid
-        ? -1
-        : b.docid > a.docid
-          ? 1
-          : 0
-      : Buffer.compare(Buffer.from(b.docid), Buffer.from(a.docid)));
+  // One character a byte: comparing the strings compares the bytes; UTF-8 text is compared as its bytes.
+  const idsDescending = bytes
+    ? (a: string, b: string) => (b < a ? -1 : b > a ? 1 : 0)
+    : (a: string, b: string) => Buffer.compare(Buffer.from(b), Buffer.from(a));
+  return (a: ScoredDocument, b: ScoredDocument): number => b.score - a.score || idsDescending(a.docid, b.docid);
 }
 
 /**
