@@ -7,7 +7,8 @@ import { join } from 'node:path';
 export const repoRoot = join(import.meta.dirname, '..');
 export const distDir = join(repoRoot, 'dist');
 export const nativeDir = join(distDir, 'native');
-export const fixturesDir = join(repoRoot, '..', 'shared', 'fixtures');
+/** Test data copied into the project (test/fixtures/README.md says where each file comes from). */
+export const fixturesDir = join(repoRoot, 'test', 'fixtures');
 export const cliLauncher = join(repoRoot, 'bin', 'qrels-studio.cjs');
 
 export function scratchDir(prefix = 'qrels-studio-test-'): string {

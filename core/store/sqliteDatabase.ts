@@ -1,6 +1,6 @@
 // The one place that opens SQLite. better-sqlite3's prebuilt N-API binary is shipped next to each bundle
 // (dist/native/) and loaded through `nativeBinding`, so the extension never depends on node_modules or on a
-// rebuild against the host's ABI (see ../shared/TOOLING.md).
+// rebuild against the host's ABI.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';

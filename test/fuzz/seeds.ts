@@ -1,11 +1,11 @@
 // Realistic starting points the fuzzers mutate: the first few hundred lines of the real qrels in
-// ../shared/fixtures/qrels-real/, synthetic TREC qrels, runs, BEIR qrels TSVs, prels and JSONL/CSV/TSV records as
-// the tools that write them do, and the study-file sketch of ../shared/DESIGN.md ("The task DSL") with generated
+// test/fixtures/qrels-real/, synthetic TREC qrels, runs, BEIR qrels TSVs, prels and JSONL/CSV/TSV records as
+// the tools that write them do, and the study-file sketch of DESIGN.md ("The task DSL", copied to test/fixtures/design-sketch.assess) with generated
 // studies in the same grammar.
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { fixturesDir, repoRoot } from '../helpers.ts';
+import { fixturesDir } from '../helpers.ts';
 
 /** Lines read from the start of each real qrels file (not whole files: some are over 1 MB). */
 const realLinesPerFile = 300;
@@ -31,13 +31,9 @@ export const realQrelsFiles: readonly (readonly string[])[] = readdirSync(join(f
 /** Every real line, for splicing one file's lines into another. */
 export const realQrelsLines: readonly string[] = realQrelsFiles.flat();
 
-/** The study-file sketch, read from the first code block of DESIGN.md's "The task DSL" section. */
+/** The study-file sketch: the first code block of DESIGN.md's "The task DSL" section, as copied into the fixtures. */
 export const designSketch: string = (() => {
-  const design = readFileSync(join(repoRoot, '..', 'shared', 'DESIGN.md'), 'utf8');
-  const section = design.slice(design.indexOf('## The task DSL'));
-  const match = /```\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('no sketch in DESIGN.md "The task DSL"');
-  return match[1]!;
+  return readFileSync(join(fixturesDir, 'design-sketch.assess'), 'utf8');
 })();
 
 const queryId = fc.oneof(

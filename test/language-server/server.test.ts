@@ -149,7 +149,7 @@ test('columns are UTF-16 code units: a non-ASCII and an astral-plane character b
   });
 });
 
-test('every real qrels file in ../shared/fixtures/qrels-real/ opens with zero errors', async () => {
+test('every real qrels file in test/fixtures/qrels-real/ opens with zero errors', async () => {
   const files = readdirSync(realQrelsDir).sort();
   assert.ok(files.length >= 10, `expected the real qrels files in ${realQrelsDir}`);
   await withServer(async (server) => {

@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import { hfViewerImporter } from '../../../core/importers/hfViewer.ts';
 import { importerFor, readImport } from '../../../core/importers/registry.ts';
 import type { DocumentRecord } from '../../../core/importers/types.ts';
-import { repoRoot } from '../../helpers.ts';
+import { fixturesDir } from '../../helpers.ts';
 import { collect, dataFile, importError } from './helpers.ts';
 
-const seed = join(repoRoot, '..', 'shared', 'seeds', '003_d9125d65339378fb.txt');
+const seed = join(fixturesDir, 'seeds', 'hf-viewer-arxiv-chunks.txt');
 
 test('the dataset-viewer copy of seed 003: 100 chunks of 5 sources, ids <source>#<ordinal>, text verbatim', async () => {
   assert.equal((await importerFor(seed, { target: 'corpus' })).id, 'hf-viewer');

@@ -1,4 +1,4 @@
-// trec_eval's own test suite (../shared/fixtures/trec_eval, from its Makefile): for every measure we compute, our
+// trec_eval's own test suite (test/fixtures/trec_eval, from its Makefile): for every measure we compute, our
 // lines must equal trec_eval's expected output byte for byte. Lines of measures we do not compute are skipped by
 // name, and that set of names is itself pinned, so a supported measure cannot hide among the skipped ones.
 import assert from 'node:assert/strict';
