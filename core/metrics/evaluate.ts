@@ -2,9 +2,10 @@
 // - each query's retrieved documents are ranked by score descending, ties broken by docid compared byte by byte,
 //   descending (the rank column is ignored), then cut to the first -M;
 // - a docid retrieved twice within those is an error, as is a qrels query with no results unless -c, in which
-//   case it is evaluated as an empty ranking (every measure 0, num_rel still counted);
+//   case it is evaluated as an empty ranking (every measure 0, num_rel still counted), not as trec_eval's
+//   one-document ranking of its placeholder docid 'ceci_nest_pas_un_docno', which a qrels could judge;
 // - queries only in the run are ignored; averages are sums over the qrels queries in qid byte order, divided by
-//   the number of queries evaluated.
+//   the number of queries evaluated, except num_rel under -c (see measures/numRel.ts).
 
 import type { ByteKeyStore } from '../formats/byteKeyTable.ts';
 import { FormatError } from '../formats/formatError.ts';
@@ -94,7 +95,11 @@ export async function evaluateRunFile(
   const valueMeta = options.measures.flatMap((selected, m) =>
     selected.measure.kind === 'runid' || selected.measure.kind === 'numQ'
       ? []
-      : names[m]!.map((name) => ({ name, integer: selected.measure.kind === 'count' })),
+      : names[m]!.map((name) => ({
+          name,
+          integer: selected.measure.kind === 'count',
+          completeSummary: selected.measure.completeSummary,
+        })),
   );
   const sums = new Float64Array(valueMeta.length);
   const queries: QueryEvaluation[] = [];
@@ -128,8 +133,14 @@ export async function evaluateRunFile(
   const all: MeasureValue[] = options.measures.some((s) => s.measure.kind === 'numQ')
     ? [{ name: 'num_q', value: evaluated, integer: true }]
     : [];
-  valueMeta.forEach(({ name, integer }, i) => {
-    all.push({ name, value: integer ? sums[i]! : sums[i]! / evaluated, integer });
+  valueMeta.forEach(({ name, integer, completeSummary }, i) => {
+    const value =
+      options.complete && completeSummary
+        ? completeSummary(qrels.queries.map((query) => query.labelCounts))
+        : integer
+          ? sums[i]!
+          : sums[i]! / evaluated;
+    all.push({ name, value, integer });
   });
   return { runid: summary.runid, file: name, queries, all };
 }

@@ -48,6 +48,9 @@ export interface TrecMeasure {
   defaultCutoffs?: readonly number[];
   /** One value, or one value per cutoff (in the order of `cutoffs`). */
   compute(query: RankedQuery, options: MeasureOptions, cutoffs: readonly number[]): number | number[];
+  /** The summary under -c when trec_eval recounts it from the qrels instead of accumulating the per-query
+   * values (its measure's own calc_avg); given every qrels query's label counts. */
+  completeSummary?(queries: readonly LabelCounts[]): number;
 }
 
 /** trec_eval's default cutoffs of P, recall and ndcg_cut. */

@@ -82,6 +82,28 @@ test('a qrels query absent from the run is a positioned error; with -c it counts
   assert.equal(value(complete, 'map', 'b'), 0);
 });
 
+test("-c: the summary num_rel counts labels > 0 in the whole qrels, whatever -l, as trec_eval's does", async () => {
+  // trec_eval (m_num_rel.c, te_calc_avg_num_rel) recounts the qrels file for the summary under -c; per query,
+  // num_rel follows -l. Checked against trec_eval 10: `-q -c -l 2 -m num_rel` prints q1 0, all 1.
+  const qrels = 'q1 0 d1 1\nq1 0 d2 0\n';
+  const run = 'q1 Q0 d1 1 1 r\n';
+  const level2 = await evaluate(qrels, run, { complete: true, relevanceLevel: 2, m: ['num_rel'] });
+  assert.equal(value(level2, 'num_rel', 'q1'), 0);
+  assert.equal(value(level2, 'num_rel'), 1);
+  const level0 = await evaluate(qrels, run, { complete: true, relevanceLevel: 0, m: ['num_rel'] });
+  assert.equal(value(level0, 'num_rel', 'q1'), 2);
+  assert.equal(value(level0, 'num_rel'), 1);
+  // A query missing from the run counts too; without -c the summary is the sum of the per-query lines.
+  const twoQueries = 'q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 2\nq2 0 d3 1\nq2 0 d4 -1\n';
+  const missing = await evaluate(twoQueries, run, { complete: true, relevanceLevel: 2, m: ['num_rel'] });
+  assert.deepEqual(
+    [value(missing, 'num_rel', 'q1'), value(missing, 'num_rel', 'q2'), value(missing, 'num_rel')],
+    [0, 1, 3],
+  );
+  const incomplete = await evaluate(qrels, run, { relevanceLevel: 2, m: ['num_rel'] });
+  assert.equal(value(incomplete, 'num_rel'), 0);
+});
+
 test('-l thresholds binary measures but not ndcg (graded gain = label, negative labels gain 0)', async () => {
   const qrels = 'q 0 a 2\nq 0 b 1\nq 0 c -2\n';
   const run = 'q Q0 c 1 3 r\nq Q0 b 2 2 r\nq Q0 a 3 1 r\n';
