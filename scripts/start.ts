@@ -1,4 +1,5 @@
-// `npm start`: build and package the extension, then open it on the demo workspace (demo/) — in desktop VS Code when
+// `npm start`: build and package the extension, then open it on a copy of the demo workspace (demo/ copied to
+// .cache/demo-workspace/ by scripts/demoWorkspace.ts, so what is tried there never changes demo/) — in desktop VS Code when
 // a `code` command is on PATH (as an extension under development), otherwise in code-server on 127.0.0.1, installed on
 // first use into .cache/ (scripts/ensureCodeServer.ts), with the packaged .vsix. Says what it does and how long
 // each step took; stops with the exact command to run when something it cannot install itself is missing.
@@ -8,10 +9,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startCodeServer } from './codeServerProcess.ts';
+import { prepareDemoWorkspace } from './demoWorkspace.ts';
 import { ensureCodeServer, isCodeServerInstalled } from './ensureCodeServer.ts';
+import { ensureSystemPackages } from './systemPackages.ts';
 
 const root = join(import.meta.dirname, '..');
-const demo = join(root, 'demo');
 const vsix = join(root, 'dist', 'qrels-studio.vsix');
 
 async function step<T>(title: string, run: () => T | Promise<T>): Promise<T> {
@@ -39,6 +41,14 @@ await step('build and package the extension (npm run package)', () => {
   if (result.status !== 0) process.exit(result.status ?? 1);
 });
 
+const { folder: demo, made } = prepareDemoWorkspace(join(root, 'demo'), join(root, '.cache', 'demo-workspace'));
+const said = {
+  new: 'a fresh copy of demo/',
+  kept: 'your copy of demo/ from an earlier run; delete it to start over',
+  renewed: 'demo/ changed since the last run: a fresh copy replaces the old one',
+};
+console.log(`▶ demo workspace: ${demo} (${said[made]})`);
+
 if (onPath('code') && process.env.QRELS_STUDIO_CODE_SERVER !== '1') {
   console.log(`▶ opening VS Code on ${demo} with the extension under development (${root})`);
   const code = spawn('code', ['--extensionDevelopmentPath', root, demo], { stdio: 'inherit', detached: true });
@@ -47,6 +57,7 @@ if (onPath('code') && process.env.QRELS_STUDIO_CODE_SERVER !== '1') {
 }
 
 try {
+  ensureSystemPackages('start');
   if (!isCodeServerInstalled()) {
     console.log('▶ installing code-server into .cache/ (first use only: about 2–3 minutes, ~620 MB)…');
   }

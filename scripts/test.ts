@@ -2,8 +2,10 @@
 // test (unit, integration, Chromium, end-to-end) in one run of Node's test runner.
 // `npm test -- test/core/metrics` runs only the tests under the given paths (after building).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { ensureSystemPackages } from './systemPackages.ts';
 
 const root = join(import.meta.dirname, '..');
 const selected = process.argv.slice(2);
@@ -40,6 +42,14 @@ function testFiles(paths: string[]): string[] {
 }
 
 const npx = join(root, 'node_modules', '.bin');
+// Chromium and the Kerberos headers come from Debian, not npm: installed here when missing and we are root (a bare
+// machine, CI), otherwise the run stops at once with the command to type instead of failing test by test.
+try {
+  ensureSystemPackages('test');
+} catch (error) {
+  console.error(`✗ ${(error as Error).message}`);
+  process.exit(1);
+}
 if (selected.length === 0) {
   step('lint and format (biome)', join(npx, 'biome'), ['check', '.']);
   step('type check (tsc --strict)', join(npx, 'tsc'), ['--noEmit', '-p', '.']);
@@ -53,6 +63,10 @@ const endToEnd = files.filter((file) => file.startsWith(join('test', 'e2e')));
 const others = files.filter((file) => !endToEnd.includes(file));
 // Two test files at a time on the machine's two cores; but each end-to-end test runs a whole VS Code and a Chromium,
 // and two of them beside each other (or beside the Chromium tests) starve both: they run after the rest, one at a time.
+// Every test process gets a temp directory inside this run's own, so that whatever a test leaves behind (a browser
+// profile, a crashed process's files) is found, named and removed at the end instead of piling up in /tmp.
+const runTemp = mkdtempSync(join(tmpdir(), 'qrels-studio-npm-test-'));
+process.env.TMPDIR = runTemp;
 let failed = 0;
 if (others.length > 0) {
   failed = step(
@@ -70,4 +84,13 @@ if (endToEnd.length > 0) {
   const status = step(title, process.execPath, ['--test', '--test-concurrency=1', ...endToEnd], true);
   failed ||= status;
 }
+const leftovers = readdirSync(runTemp);
+if (leftovers.length > 0) {
+  // scratchDir cleans up after every test process; anything here escaped it and is a bug in a test.
+  console.error(
+    `\n✗ the tests left ${leftovers.length} entries in the temp directory: ${leftovers.slice(0, 10).join(', ')}`,
+  );
+  failed ||= 1;
+}
+rmSync(runTemp, { recursive: true, force: true });
 process.exit(failed);

@@ -1,6 +1,6 @@
 // Shared by tests: paths of the built artefacts and a way to run the real CLI as a process.
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,8 +11,24 @@ export const nativeDir = join(distDir, 'native');
 export const fixturesDir = join(repoRoot, 'test', 'fixtures');
 export const cliLauncher = join(repoRoot, 'bin', 'qrels-studio.cjs');
 
+/** QRELS_STUDIO_KEEP_SCRATCH=1 keeps every test's scratch folders (and says where) to inspect a failure. */
+export const keepScratch = process.env.QRELS_STUDIO_KEEP_SCRATCH === '1';
+let processScratch: string | undefined;
+
+/**
+ * A fresh folder for one test's files. All of a test process's folders live in one folder of the temp directory
+ * that is removed when the process exits — passed, failed or thrown — so no run leaves anything behind.
+ */
 export function scratchDir(prefix = 'qrels-studio-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  if (processScratch === undefined) {
+    const root = mkdtempSync(join(tmpdir(), `qrels-studio-tests-${process.pid}-`));
+    processScratch = root;
+    process.on('exit', () => {
+      if (keepScratch) console.error(`test scratch folders kept: ${root}`);
+      else rmSync(root, { recursive: true, force: true });
+    });
+  }
+  return mkdtempSync(join(processScratch, prefix));
 }
 
 /** Runs bin/qrels-studio.cjs as a real process with the given Node (the project's by default). */

@@ -7,7 +7,7 @@ import { after, before, type TestContext, test } from 'node:test';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type CodeServer, processesOf, startCodeServer } from '../../scripts/codeServerProcess.ts';
 import { ensureCodeServer } from '../../scripts/ensureCodeServer.ts';
-import { distDir, scratchDir } from '../helpers.ts';
+import { distDir, keepScratch, scratchDir } from '../helpers.ts';
 import { assertChromiumInstalled, chromiumArgs, chromiumPath } from '../webview/chromium.ts';
 
 export { type CodeServer, processesOf, startCodeServer };
@@ -121,7 +121,9 @@ export function workbenchTest(
         await server?.stop();
         assert.deepEqual(processesOf(scratch), [], 'code-server processes left running');
       } finally {
-        if (failed) console.error(`e2e scratch directory kept for inspection: ${scratch}`);
+        // A failure's screenshot and logs stay only when asked for (QRELS_STUDIO_KEEP_SCRATCH=1): a test run leaves
+        // nothing behind in the temp directory.
+        if (failed && keepScratch) console.error(`e2e scratch directory kept for inspection: ${scratch}`);
         else rmSync(scratch, { recursive: true, force: true });
       }
     }

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { lintText } from '../../../../core/lint/lintText.ts';
 import type { StudyLintContext } from '../../../../core/lint/studyContext.ts';
 import { readQrelsQueryIds } from '../../../../core/lint/studyLoader.ts';
+import { scratchDir } from '../../../helpers.ts';
 import { where } from '../lintTestHelpers.ts';
 
 const study: StudyLintContext = {
@@ -71,7 +71,7 @@ test('qrels queries the run does not rank: one warning on the first line, listin
 });
 
 test("a CRLF qrels file's blank line is no query: readQrelsQueryIds reads only judgment lines", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'qrels-ids-'));
+  const dir = scratchDir('qrels-ids-');
   const path = join(dir, 'old.qrels');
   writeFileSync(path, '# judged in 2024\r\nq1 0 d1 1\r\n\r\n  q2\t0 d2 1\r\n \t\r\n');
   assert.deepEqual(await readQrelsQueryIds(path), new Set(['q1', 'q2']));
