@@ -40,7 +40,9 @@ export class QueryIdCache {
   }
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading U+FEFF: a file's byte order mark is part of its first id, as it is for trec_eval, and
+// stripping it would merge '\ufeffq1' with 'q1'.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * A byte-string id (latin1) as text: decoded as UTF-8 when it is valid UTF-8 (almost always), else shown
@@ -59,4 +61,13 @@ export function displayQueryId(latin1: string): string {
 /** Query ids are kept as latin1 strings so that JavaScript's string order is C's strcmp byte order. */
 export function compareQueryIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** An id for an error message: as displayQueryId, with invisible characters (a byte order mark, a zero-width
+ * space, control characters) written as \u{…} so that the id the user sees is the id that was read. */
+export function messageQueryId(latin1: string): string {
+  return displayQueryId(latin1).replace(
+    /[\p{Cc}\p{Cf}]/gu,
+    (character) => `\\u{${character.codePointAt(0)!.toString(16)}}`,
+  );
 }

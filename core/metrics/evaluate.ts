@@ -9,7 +9,7 @@
 
 import type { ByteKeyStore } from '../formats/byteKeyTable.ts';
 import { FormatError } from '../formats/formatError.ts';
-import { compareQueryIds, displayQueryId } from '../formats/queryIdCache.ts';
+import { compareQueryIds, messageQueryId } from '../formats/queryIdCache.ts';
 import type { Qrels, QrelsQuery } from '../formats/trecQrels.ts';
 import { type RunQuery, readRunByQuery } from '../formats/trecRun.ts';
 import { judgedAtLeast, type RankedQuery, type TrecMeasure } from './trecMeasure.ts';
@@ -112,7 +112,7 @@ export async function evaluateRunFile(
           qrels.file,
           query.firstLine,
           1,
-          `query '${displayQueryId(query.qid)}' is judged here but has no results in ${name}. ` +
+          `query '${messageQueryId(query.qid)}' is judged here but has no results in ${name}. ` +
             'Evaluating only the queries a run answered would inflate its scores: add results for it, remove it ' +
             'from the qrels, or pass -c to count it as 0 (as trec_eval -c does).',
         );
@@ -237,7 +237,7 @@ function checkDuplicates(
     runFile,
     lines[later]!,
     columns[later]!,
-    `document '${runQuery.documents.keyText(later)}' is retrieved twice for query '${displayQueryId(query.qid)}' ` +
+    `document '${runQuery.documents.keyText(later)}' is retrieved twice for query '${messageQueryId(query.qid)}' ` +
       `(first on line ${lines[first]}); trec_eval refuses duplicate documents in a ranking`,
     { line: lines[first]!, column: columns[first]!, message: 'first retrieval' },
   );

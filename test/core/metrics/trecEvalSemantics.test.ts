@@ -7,6 +7,7 @@ import { FormatError } from '../../../core/formats/formatError.ts';
 import { readQrels } from '../../../core/formats/trecQrels.ts';
 import { type EvaluationOptions, evaluateRunFile, type RunEvaluation } from '../../../core/metrics/evaluate.ts';
 import { selectMeasures } from '../../../core/metrics/measureSelection.ts';
+import { evaluationJson } from '../../../core/metrics/trecEvalOutput.ts';
 import { scratchDir } from '../../helpers.ts';
 
 function files(qrels: string, run: string): { qrels: string; run: string } {
@@ -102,6 +103,29 @@ test("-c: the summary num_rel counts labels > 0 in the whole qrels, whatever -l,
   );
   const incomplete = await evaluate(qrels, run, { relevanceLevel: 2, m: ['num_rel'] });
   assert.equal(value(incomplete, 'num_rel'), 0);
+});
+
+test('a byte order mark starting a file is part of the first id, as in trec_eval, and stays in --json', async () => {
+  // trec_eval reads bytes: '\ufeffq1' and 'q1' are two queries, and so they are in every output.
+  const bom = '\ufeff';
+  const evaluation = await evaluate(`${bom}q1 0 d1 1\nq1 0 d2 1\n`, `${bom}q1 Q0 d1 1 1 r\nq1 Q0 d2 1 1 r\n`, {
+    m: ['num_rel_ret'],
+  });
+  assert.deepEqual(
+    evaluation.queries.map((q) => [Buffer.from(q.qid, 'latin1').toString('utf8'), q.values[0]!.value]),
+    [
+      ['q1', 1],
+      [`${bom}q1`, 1],
+    ],
+  );
+  const json = evaluationJson([evaluation], { perQuery: true });
+  assert.deepEqual(Object.keys(json.runs[0]!.queries!), ['q1', `${bom}q1`]);
+  // A run without the mark leaves the marked query unanswered; the message shows the invisible character.
+  await assert.rejects(evaluate(`${bom}q1 0 d1 1\n`, 'q1 Q0 d1 1 1 r\n'), (error: Error) => {
+    assert.ok(error instanceof FormatError, String(error));
+    assert.match(error.message, /qrels:1:1: error: query '\\u\{feff\}q1' is judged here but has no results/);
+    return true;
+  });
 });
 
 test('-l thresholds binary measures but not ndcg (graded gain = label, negative labels gain 0)', async () => {
