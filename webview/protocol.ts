@@ -22,6 +22,13 @@ import type { ReviewCommit, ReviewItemView, ReviewQueue, ReviewState } from '../
 import type { ReviewSummary } from '../core/review/reviewSummary.ts';
 import type { RuntimeReport } from '../core/runtime/runtimeReport.ts';
 
+/**
+ * An Evaluate report with the id the host gave it. A comparison names the report it is of and carries its id back,
+ * so the view can drop one that arrives after a newer report (it would contradict the table beside it).
+ */
+export type TaggedReport = EvaluateReport & { reportId: number };
+export type TaggedComparison = RunComparison & { reportId: number };
+
 /** What a failed request carries back: something to show the user, not a stack. */
 export interface ErrorValue {
   message: string;
@@ -67,9 +74,12 @@ export interface RequestMap {
    * Evaluate view: every pooled run against the study's labels from `from` (default: the study's export source);
    * with a `baseline` (a pooled query-only run), also IRS and p-MRR of the others against it.
    */
-  'evaluate/report': { params: { from?: string; baseline?: string }; value: EvaluateReport };
-  /** Evaluate view: run `b` against run `a`: paired tests per measure and the per-query differences. */
-  'evaluate/compare': { params: { from: string; baseline?: string; a: string; b: string }; value: RunComparison };
+  'evaluate/report': { params: { from?: string; baseline?: string }; value: TaggedReport };
+  /**
+   * Evaluate view: run `b` against run `a` of report `reportId` (its numbers, not the labels as they are now):
+   * paired tests per measure and the per-query differences, tagged with the same `reportId`.
+   */
+  'evaluate/compare': { params: { reportId: number; a: string; b: string }; value: TaggedComparison };
   /** Review view: the review, its item count and this reviewer's progress. */
   'review/state': { params: NoParams; value: ReviewState };
   /** Review view: the item at a position (null past the end), with versions, diff, findings and verdicts. */

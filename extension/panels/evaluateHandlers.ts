@@ -20,34 +20,35 @@ export interface EvaluateSource {
   folder: string;
 }
 
+/** How many reports the host keeps for comparisons: the one on screen and any still on their way to it. */
+const keptReports = 8;
+
 export function evaluateRequestHandlers(
   source: () => EvaluateSource | Promise<EvaluateSource>,
   options: { seed?: number } = {},
 ): RequestHandlers<EvaluateRequestKind> {
-  const report = async (from: string | undefined, baseline: string | undefined) => {
-    const { db, studyId, study, folder } = await source();
-    if (from !== undefined && typeof from !== 'string') throw new Error('expected a label source');
-    if (baseline !== undefined && typeof baseline !== 'string') throw new Error('expected a baseline run');
-    return evaluateStudyRuns(db, studyId, study, folder, from ?? studyQrelsSource(study), baseline);
-  };
-  // The view asks for a comparison right after each report: it compares the runs of the report it just got, so the
-  // latest report (for the same source and baseline) is reused instead of evaluating every run again.
-  let latest: { from: string; baseline: string | undefined; report: Promise<EvaluateReport> } | undefined;
+  // Every report handed out gets an id; a comparison is of exactly the report the view names (the one it shows),
+  // never of whichever report was evaluated last, which may already count labels stored since.
+  let nextReportId = 1;
+  const reports = new Map<number, EvaluateReport>();
   return {
-    'evaluate/report': ({ from, baseline }) => {
-      const evaluated = report(from, baseline);
-      evaluated
-        .then((r) => {
-          latest = { from: r.from, baseline, report: evaluated };
-        })
-        .catch(() => {});
-      return evaluated;
+    'evaluate/report': async ({ from, baseline }) => {
+      if (from !== undefined && typeof from !== 'string') throw new Error('expected a label source');
+      if (baseline !== undefined && typeof baseline !== 'string') throw new Error('expected a baseline run');
+      const { db, studyId, study, folder } = await source();
+      const report = await evaluateStudyRuns(db, studyId, study, folder, from ?? studyQrelsSource(study), baseline);
+      const reportId = nextReportId++;
+      reports.set(reportId, report);
+      while (reports.size > keptReports) reports.delete(reports.keys().next().value!);
+      return { ...report, reportId };
     },
-    'evaluate/compare': async ({ from, baseline, a, b }) => {
-      const reused = latest !== undefined && latest.from === from && latest.baseline === baseline;
-      return compareStudyRuns(await (reused ? latest!.report : report(from, baseline)), a, b, {
-        ...(options.seed !== undefined && { seed: options.seed }),
-      });
+    'evaluate/compare': ({ reportId, a, b }) => {
+      const report = reports.get(reportId);
+      if (!report) throw new Error('that report is no longer current: evaluate again');
+      return {
+        ...compareStudyRuns(report, a, b, { ...(options.seed !== undefined && { seed: options.seed }) }),
+        reportId,
+      };
     },
   };
 }

@@ -305,6 +305,11 @@ function Comparison({
         </div>
       )}
       {a === b && <p className="description">Pick two different runs.</p>}
+      {a !== b && !comparison && !snapshot.comparisonError && (
+        <p className="description" data-testid="comparing">
+          Comparing…
+        </p>
+      )}
       {comparison && <Tests comparison={comparison} measure={measure} controller={controller} />}
       {comparison && measure && <Deltas comparison={comparison} measure={measure} report={report} />}
     </section>

@@ -1,11 +1,13 @@
 // The Evaluate view's logic without React: the report (every pooled run against the labels of one source), the
 // comparison of two runs, and what the user picked (label source, sort, measure, the two runs), kept in VS Code's
-// webview state. Only the latest answer of each kind is used (a refresh may overtake a source change).
-import type { EvaluateReport, RunComparison } from '../../core/metrics/studyEvaluation.ts';
+// webview state. Only the latest answer of each kind is used (a refresh may overtake a source change), and a
+// comparison only with the report it was computed from (its `reportId`): a new report drops the old comparison, and a
+// comparison arriving after a newer report is dropped, so the view never shows one that contradicts its table.
 import type { HostMessenger } from '../common/hostMessenger.ts';
+import type { TaggedComparison, TaggedReport } from '../protocol.ts';
 
 export interface EvaluateSnapshot {
-  report?: EvaluateReport;
+  report?: TaggedReport;
   loading: boolean;
   error?: string;
   /** The label source asked for (undefined: the study's export source). */
@@ -20,7 +22,8 @@ export interface EvaluateSnapshot {
   drill?: string;
   a?: string;
   b?: string;
-  comparison?: RunComparison;
+  /** The comparison of runs `a` and `b` of `report` (always of that report: same `reportId`). */
+  comparison?: TaggedComparison;
   comparisonError?: string;
 }
 
@@ -102,6 +105,8 @@ export class EvaluateController {
       this.#snapshot.measure && measures.includes(this.#snapshot.measure) ? this.#snapshot.measure : measures[0];
     this.#update({
       report,
+      comparison: undefined,
+      comparisonError: undefined,
       loading: false,
       error: undefined,
       a: keep(this.#snapshot.a, runs[0]),
@@ -119,13 +124,9 @@ export class EvaluateController {
       this.#update({ comparison: undefined, comparisonError: undefined });
       return;
     }
-    const reply = await this.#messenger.request('evaluate/compare', {
-      from: report.from,
-      ...(report.baseline !== undefined && { baseline: report.baseline }),
-      a,
-      b,
-    });
-    if (seq !== this.#compareSeq) return;
+    const reply = await this.#messenger.request('evaluate/compare', { reportId: report.reportId, a, b });
+    if (seq !== this.#compareSeq || this.#snapshot.report?.reportId !== report.reportId) return;
+    if (reply.ok && reply.value.reportId !== report.reportId) return;
     this.#update(
       reply.ok
         ? { comparison: reply.value, comparisonError: undefined }

@@ -201,14 +201,14 @@ test('runs × measures, sorting, breakdown by type, and two runs compared', { ti
   }
 });
 
-test('the comparison is of the report the view shows: labels stored since change it only with the next report', async () => {
+test('the comparison is of the report the view names, even after a newer report counts labels stored since', async () => {
   const { study, source } = await evaluatedStudy();
   try {
     const handlers = evaluateRequestHandlers(() => source, { seed: 1 });
     const request = { from: undefined, baseline: undefined };
     const shown = await handlers['evaluate/report'](request);
-    const compare = { from: shown.from, baseline: undefined, a: 'bm25.run', b: 'dense.run' };
-    const before = compareStudyRuns(shown, 'bm25.run', 'dense.run', { seed: 1 });
+    const { reportId: _, ...shownReport } = shown;
+    const before = compareStudyRuns(shownReport, 'bm25.run', 'dense.run', { seed: 1 });
     // alice finds q1's d1 highly relevant: bm25 ranks it first, so bm25's q1 improves.
     const alice = study.session('alice');
     const d1 = source.db
@@ -216,28 +216,106 @@ test('the comparison is of the report the view shows: labels stored since change
       .pluck()
       .get(source.studyId) as number;
     labelPair(alice, d1, 2);
-    const fresh = await evaluateStudyRuns(source.db, source.studyId, source.study, source.folder, shown.from);
-    const after = compareStudyRuns(fresh, 'bm25.run', 'dense.run', { seed: 1 });
+    // The host evaluates the next report before the view asks for the comparison of the one it shows.
+    const next = await handlers['evaluate/report'](request);
+    assert.notEqual(next.reportId, shown.reportId);
+    const { reportId: __, ...nextReport } = next;
+    const after = compareStudyRuns(nextReport, 'bm25.run', 'dense.run', { seed: 1 });
     assert.notDeepEqual(after.deltas.map, before.deltas.map, 'the new label changes the numbers');
-    assert.deepEqual(await handlers['evaluate/compare'](compare), before, 'the report on screen, not the new labels');
-    await handlers['evaluate/report'](request);
-    assert.deepEqual(await handlers['evaluate/compare'](compare), after, 'the next report brings them in');
-    // Another source than the last report's: evaluated for the comparison (with the labels as they are now), not
-    // taken from that report.
-    assert.notEqual(shown.from, 'annotator:alice');
-    labelPair(alice, d1, 0);
-    const alicesOwn = await handlers['evaluate/compare']({ ...compare, from: 'annotator:alice' });
-    assert.notDeepEqual(alicesOwn.deltas.map, after.deltas.map);
-    assert.deepEqual(
-      alicesOwn,
-      compareStudyRuns(
-        await evaluateStudyRuns(source.db, source.studyId, source.study, source.folder, 'annotator:alice'),
-        'bm25.run',
-        'dense.run',
-        { seed: 1 },
-      ),
-    );
+    const compare = (reportId: number) => handlers['evaluate/compare']({ reportId, a: 'bm25.run', b: 'dense.run' });
+    assert.deepEqual(await compare(shown.reportId), { ...before, reportId: shown.reportId }, 'the report on screen');
+    assert.deepEqual(await compare(next.reportId), { ...after, reportId: next.reportId });
+    await assert.rejects(async () => compare(next.reportId + 1), /no longer current/, 'a report the host never made');
   } finally {
+    study.close();
+  }
+});
+
+test('a comparison is shown only beside the report it was computed from, whatever order the replies come in', {
+  timeout: 60_000,
+}, async () => {
+  const { study, source } = await evaluatedStudy();
+  const real = evaluateRequestHandlers(() => source, { seed: 1 });
+  // Comparisons are computed at once but their replies are held back while `holding`, to reorder them against
+  // reports: the way a slow comparison lands after the next report in VS Code.
+  let holding = false;
+  const held: (() => void)[] = [];
+  const handlers: typeof real = {
+    ...real,
+    'evaluate/compare': async (params) => {
+      const value = await real['evaluate/compare'](params);
+      if (holding) await new Promise<void>((release) => held.push(release));
+      return value;
+    },
+  };
+  const view = await openWebview(browser, server, { name: 'evaluate', handlers });
+  try {
+    const { page } = view;
+    const mapOf = (run: string) =>
+      page.locator(`[data-testid="run-row"][data-run="${run}"] td[data-measure="map"]`).innerText();
+    const shownDifference = () => page.locator('[data-testid="test-row"][data-measure="map"] td').first().innerText();
+    await page.locator('[data-testid="test-row"][data-measure="map"]').waitFor();
+    const first = await evaluateStudyRuns(
+      source.db,
+      source.studyId,
+      source.study,
+      source.folder,
+      'adjudicated-else-majority',
+    );
+    const signedMap = (report: typeof first) => {
+      const d = compareStudyRuns(report, 'bm25.run', 'dense.run', { seed: 1 }).tests.map!.meanDifference;
+      return `${d > 0 ? '+' : ''}${d.toFixed(4).replace(/^-/, '−')}`;
+    };
+    assert.equal(await shownDifference(), signedMap(first));
+
+    // alice finds q1's d1 highly relevant (bm25 ranks it first): a new report, whose comparison is held back.
+    holding = true;
+    const alice = study.session('alice');
+    const pairOf = (docid: string) =>
+      source.db
+        .prepare("SELECT id FROM pair WHERE study_id = ? AND qid = 'q1' AND docid = ?")
+        .pluck()
+        .get(source.studyId, docid) as number;
+    labelPair(alice, pairOf('d1-1'), 2);
+    const second = await evaluateStudyRuns(source.db, source.studyId, source.study, source.folder, first.from);
+    const secondMap = second.runs.find((r) => r.run === 'bm25.run')!.all.map!.toFixed(4);
+    assert.notEqual(signedMap(second), signedMap(first), 'the label changes the comparison');
+    view.host.postEvent('evaluate/refresh', {});
+    await page.waitForFunction(
+      (expected) =>
+        document.querySelector('[data-testid="run-row"][data-run="bm25.run"] td[data-measure="map"]')?.textContent ===
+        expected,
+      secondMap,
+    );
+    assert.equal(
+      await page.locator('[data-testid="tests"]').count(),
+      0,
+      'no comparison beside the new table until its own arrives (the old one would contradict it)',
+    );
+
+    // Another label and report while the second comparison is still held; then the second comparison lands late.
+    labelPair(alice, pairOf('d1-2'), 0);
+    const third = await evaluateStudyRuns(source.db, source.studyId, source.study, source.folder, first.from);
+    const thirdMap = third.runs.find((r) => r.run === 'bm25.run')!.all.map!.toFixed(4);
+    view.host.postEvent('evaluate/refresh', {});
+    await page.waitForFunction(
+      (expected) =>
+        document.querySelector('[data-testid="run-row"][data-run="bm25.run"] td[data-measure="map"]')?.textContent ===
+        expected,
+      thirdMap,
+    );
+    while (held.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    held.shift()!(); // the second report's comparison, after the third report
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+    assert.equal(await page.locator('[data-testid="tests"]').count(), 0, 'a comparison of an older report is dropped');
+    holding = false;
+    held.shift()!();
+    await page.locator('[data-testid="test-row"][data-measure="map"]').waitFor();
+    assert.equal(await shownDifference(), signedMap(third));
+    assert.equal(await mapOf('bm25.run'), thirdMap);
+    assert.deepEqual(view.errors, []);
+  } finally {
+    await view.close();
     study.close();
   }
 });
