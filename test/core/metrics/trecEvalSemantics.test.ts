@@ -128,6 +128,57 @@ test('a byte order mark starting a file is part of the first id, as in trec_eval
   });
 });
 
+// Where trec_eval 10 crashes or is wrong, each checked against it; README "Differences from trec_eval".
+test('a query whose labels are all negative is a query with no relevant document (trec_eval exits 4)', async () => {
+  const evaluation = await evaluate('q1 0 d1 -1\nq1 0 d2 -2\nq2 0 d1 1\n', 'q1 Q0 d1 1 1 r\nq2 Q0 d1 1 1 r\n', {
+    m: ['num_q', 'num_rel', 'num_rel_ret', 'map', 'ndcg'],
+  });
+  assert.equal(value(evaluation, 'num_q'), 2);
+  assert.deepEqual(
+    ['num_rel', 'num_rel_ret', 'map', 'ndcg'].map((name) => value(evaluation, name, 'q1')),
+    [0, 0, 0, 0],
+  );
+  assert.equal(value(evaluation, 'map'), 0.5);
+});
+
+test('every line whose first byte is # is a comment, also right after another (trec_eval reads that one as data)', async () => {
+  // trec_eval's qrels reader skips one '#' line and parses the next as data: '# x d1 1' becomes query '#'.
+  const evaluation = await evaluate(
+    '# judged by hand\n# x d1 1\nq1 0 d1 1\n',
+    '# run header\n# x Q0 d1 1 1 r\nq1 Q0 d1 1 1 r\n',
+    { m: ['num_q', 'num_ret', 'map'] },
+  );
+  assert.deepEqual(
+    evaluation.queries.map((q) => q.qid),
+    ['q1'],
+  );
+  assert.equal(value(evaluation, 'num_ret'), 1);
+  assert.equal(value(evaluation, 'map'), 1);
+});
+
+test("-c evaluates a missing query as an empty ranking, not as trec_eval's placeholder document", async () => {
+  // trec_eval ranks 'ceci_nest_pas_un_docno' for a query the run lacks: a qrels judging that docid relevant gives
+  // the unanswered query map 0.5 and recip_rank 1 there (num_ret 0). Nothing was retrieved, so everything is 0.
+  const evaluation = await evaluate('q1 0 d1 1\nq2 0 ceci_nest_pas_un_docno 1\nq2 0 d9 1\n', 'q1 Q0 d1 1 1 r\n', {
+    complete: true,
+    m: ['num_ret', 'num_rel', 'num_rel_ret', 'map', 'recip_rank', 'P.5', 'bpref', 'ndcg'],
+  });
+  assert.deepEqual(
+    evaluation.queries.find((q) => q.qid === 'q2')!.values.map((v) => [v.name, v.value]),
+    [
+      ['num_ret', 0],
+      ['num_rel', 2],
+      ['num_rel_ret', 0],
+      ['map', 0],
+      ['bpref', 0],
+      ['recip_rank', 0],
+      ['P_5', 0],
+      ['ndcg', 0],
+    ],
+  );
+  assert.equal(value(evaluation, 'map'), 0.5);
+});
+
 test('-l thresholds binary measures but not ndcg (graded gain = label, negative labels gain 0)', async () => {
   const qrels = 'q 0 a 2\nq 0 b 1\nq 0 c -2\n';
   const run = 'q Q0 c 1 3 r\nq Q0 b 2 2 r\nq Q0 a 3 1 r\n';
@@ -282,6 +333,16 @@ for (const [name, qrels, run, expected] of [
     'q Q0 a 1 0x1F r\n',
     /run:1:10: error: expected a decimal score, found '0x1F'/,
   ],
+  // C's atof, trec_eval's reader, takes these: inf ranks first, nan anywhere, 0x1p3 is 8.
+  ...['inf', '-inf', 'INFINITY', 'nan', 'NaN', 'nan(1)', '0x1p3', '0X.8'].map(
+    (score) =>
+      [
+        `a score of '${score}'`,
+        'q 0 a 1\n',
+        `q Q0 b 1 1 r\nq Q0 a 2 ${score} r\n`,
+        new RegExp(`run:2:10: error: expected a decimal score, found '${score.replace(/[()]/g, '\\$&')}'`),
+      ] as const,
+  ),
 ] as const) {
   test(`${name} is a positioned error`, async () => {
     await assert.rejects(evaluate(qrels, run), (error: Error) => {
