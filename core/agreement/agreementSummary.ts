@@ -3,12 +3,19 @@
 // agreement is about people; LLM judges are compared with them pair by pair) unless `includeLlm` says otherwise, or
 // there are no humans at all; Cohen's κ is given for every pair of annotators, judges included, each pair marked
 // human-human, human-llm or llm-llm. Keys are snake_case because they are a published output format.
-import { percentileInterval, seededRandom } from './bootstrap.ts';
+import {
+  type BootstrapInterval,
+  bootstrapInterval,
+  defaultBootstrap,
+  resampleUnits,
+  seededRandom,
+  undefinedResamplesNote,
+} from './bootstrap.ts';
 import {
   type AgreementAnnotator,
   binarise,
+  peopleScope,
   type ReliabilityData,
-  selectAnnotators,
   selectUnits,
 } from './reliabilityData.ts';
 import { cohenKappa, type KappaWeighting, kappaWeightings } from './statistics/cohenKappa.ts';
@@ -126,6 +133,14 @@ function sharedUnits(patterns: UnitPatterns, a: number, b: number): number {
   return n;
 }
 
+/** A pair's κ is computed over the people's units when both are people (so a judge cannot move it), else over all. */
+interface PairPlan {
+  over: 'scoped' | 'everyone';
+  /** Columns in the patterns it is computed over. */
+  a: number;
+  b: number;
+}
+
 interface Computed {
   percent: StatisticValue;
   alpha: Record<AlphaLevel, StatisticValue>;
@@ -137,7 +152,7 @@ interface Computed {
 function computeAll(
   scoped: UnitPatterns,
   everyone: UnitPatterns,
-  pairs: readonly [number, number][],
+  plans: readonly PairPlan[],
   values: readonly number[],
   scopedCounts: Float64Array,
   everyoneCounts: Float64Array,
@@ -148,22 +163,29 @@ function computeAll(
     percent: percentAgreement(scoped, scopedCounts),
     alpha,
     fleiss: fleissKappa(scoped, scopedCounts).kappa,
-    kappas: pairs.map(([a, b]) => {
+    kappas: plans.map(({ over, a, b }) => {
+      const [patterns, counts] = over === 'scoped' ? [scoped, scopedCounts] : [everyone, everyoneCounts];
       const k = {} as Record<KappaWeighting, StatisticValue>;
-      for (const w of kappaWeightings) k[w] = cohenKappa(everyone, a, b, w, everyoneCounts);
+      for (const w of kappaWeightings) k[w] = cohenKappa(patterns, a, b, w, counts);
       return k;
     }),
   };
 }
 
 function statistics(data: ReliabilityData, options: AgreementOptions, notes: string[]): AgreementStatistics {
-  const humans = data.annotators.some((a) => a.kind === 'human');
-  const scopedData =
-    options.includeLlm || !humans ? data : selectAnnotators(data, (annotator) => annotator.kind === 'human');
+  // The people's statistics see only the people's labels and units (peopleScope), so an LLM judge's labels on
+  // units no person labelled cannot move them or their intervals.
+  const scopedData = peopleScope(data, options.includeLlm);
   const everyone = unitPatterns(data);
-  const scoped = scopedData === data ? everyone : unitPatterns(scopedData);
+  const scoped = unitPatterns(scopedData);
   const pairs = annotatorPairs(data.annotators);
-  const computed = computeAll(scoped, everyone, pairs, data.values, scoped.counts, everyone.counts);
+  const columnInScope = data.annotators.map((a) => scopedData.annotators.indexOf(a));
+  const plans: PairPlan[] = pairs.map(([a, b]) => {
+    const sa = columnInScope[a]!;
+    const sb = columnInScope[b]!;
+    return sa >= 0 && sb >= 0 ? { over: 'scoped', a: sa, b: sb } : { over: 'everyone', a, b };
+  });
+  const computed = computeAll(scoped, everyone, plans, data.values, scoped.counts, everyone.counts);
   const note = (what: string, value: StatisticValue): number | null => {
     if (value.value === null) notes.push(`${what} is undefined: ${value.reason}`);
     return value.value;
@@ -204,7 +226,7 @@ function statistics(data: ReliabilityData, options: AgreementOptions, notes: str
     };
   }
   const result: AgreementStatistics = {
-    n_units: data.qids.length,
+    n_units: scopedData.qids.length,
     n_annotators: scopedData.annotators.length,
     percent_agreement: note('percent_agreement', computed.percent),
     krippendorff,
@@ -215,70 +237,98 @@ function statistics(data: ReliabilityData, options: AgreementOptions, notes: str
   };
   const samples = options.bootstrap ?? 0;
   if (samples > 0) {
-    const ci = intervals(scoped, everyone, pairs, data, samples, options);
+    const { ci, drawn } = intervals(scoped, everyone, plans, pairs, data, samples, options);
     result.ci = ci;
-    const noInterval = (what: string, value: number | null, interval: Interval | null) => {
-      if (value !== null && interval === null) {
+    const explain = (what: string, value: number | null, interval: BootstrapInterval) => {
+      if (value === null) return;
+      if (interval.interval === null) {
         notes.push(`${what} has no bootstrap interval: fewer than half of the ${samples} resamples of units define it`);
+      } else {
+        const left = undefinedResamplesNote(what, interval);
+        if (left !== '') notes.push(left);
       }
     };
-    noInterval('percent_agreement', result.percent_agreement, ci.percent_agreement);
-    for (const level of alphaLevels) noInterval(`krippendorff.${level}`, krippendorff[level], ci.krippendorff[level]);
-    noInterval('fleiss.kappa', result.fleiss.kappa, ci.fleiss);
-    ci.cohen.forEach((pair, i) => {
-      for (const w of kappaWeightings) noInterval(`cohen ${pair.a}–${pair.b} (${w})`, cohen[i]![w], pair[w]);
+    explain('percent_agreement', result.percent_agreement, drawn.percent);
+    for (const level of alphaLevels) explain(`krippendorff.${level}`, krippendorff[level], drawn.alpha[level]);
+    explain('fleiss.kappa', result.fleiss.kappa, drawn.fleiss);
+    drawn.cohen.forEach((pair, i) => {
+      const { a, b } = ci.cohen[i]!;
+      for (const w of kappaWeightings) explain(`cohen ${a}–${b} (${w})`, cohen[i]![w], pair[w]);
     });
   }
   return result;
 }
 
+interface DrawnIntervals {
+  percent: BootstrapInterval;
+  alpha: Record<AlphaLevel, BootstrapInterval>;
+  fleiss: BootstrapInterval;
+  cohen: Record<KappaWeighting, BootstrapInterval>[];
+}
+
+/**
+ * Bootstrap intervals. The people's statistics (and the κ of two people) resample the people's units; a pair with
+ * a judge in it resamples every unit, from a generator of its own with the same seed, so adding a judge changes no
+ * draw of the people's units.
+ */
 function intervals(
   scoped: UnitPatterns,
   everyone: UnitPatterns,
+  plans: readonly PairPlan[],
   pairs: readonly [number, number][],
   data: ReliabilityData,
   samples: number,
   options: AgreementOptions,
-): AgreementIntervals {
-  const seed = options.seed ?? 1;
-  const level = options.confidence ?? 0.95;
-  const random = seededRandom(seed);
+): { ci: AgreementIntervals; drawn: DrawnIntervals } {
+  const seed = options.seed ?? defaultBootstrap.seed;
+  const level = options.confidence ?? defaultBootstrap.level;
+  const scopedRandom = seededRandom(seed);
+  const everyoneRandom = seededRandom(seed);
+  const drawEveryone = plans.some((plan) => plan.over === 'everyone');
   const scopedCounts = new Float64Array(scoped.counts.length);
   const everyoneCounts = new Float64Array(everyone.counts.length);
-  const units = everyone.unitPattern.length;
   const drawn: Computed[] = [];
   for (let s = 0; s < samples; s++) {
-    // One draw of units, counted in both pattern tables (the same units for every statistic of the sample).
-    scopedCounts.fill(0);
-    everyoneCounts.fill(0);
-    for (let i = 0; i < units; i++) {
-      const u = Math.floor(random() * units);
-      scopedCounts[scoped.unitPattern[u]!]!++;
-      everyoneCounts[everyone.unitPattern[u]!]!++;
-    }
-    drawn.push(computeAll(scoped, everyone, pairs, data.values, scopedCounts, everyoneCounts));
+    resampleUnits(scoped, scopedRandom, scopedCounts);
+    if (drawEveryone) resampleUnits(everyone, everyoneRandom, everyoneCounts);
+    drawn.push(computeAll(scoped, everyone, plans, data.values, scopedCounts, everyoneCounts));
   }
   const interval = (pick: (c: Computed) => StatisticValue) =>
-    percentileInterval(
+    bootstrapInterval(
       drawn.map((c) => pick(c).value),
       level,
     );
-  const krippendorff = {} as Record<AlphaLevel, Interval | null>;
-  for (const alphaLevel of alphaLevels) krippendorff[alphaLevel] = interval((c) => c.alpha[alphaLevel]);
-  return {
-    level,
-    samples,
-    seed,
-    percent_agreement: interval((c) => c.percent),
-    krippendorff,
+  const alpha = {} as Record<AlphaLevel, BootstrapInterval>;
+  for (const alphaLevel of alphaLevels) alpha[alphaLevel] = interval((c) => c.alpha[alphaLevel]);
+  const result: DrawnIntervals = {
+    percent: interval((c) => c.percent),
+    alpha,
     fleiss: interval((c) => c.fleiss),
-    cohen: pairs.map(([a, b], i) => ({
-      a: data.annotators[a]!.name,
-      b: data.annotators[b]!.name,
+    cohen: plans.map((_, i) => ({
       unweighted: interval((c) => c.kappas[i]!.unweighted),
       linear: interval((c) => c.kappas[i]!.linear),
       quadratic: interval((c) => c.kappas[i]!.quadratic),
     })),
+  };
+  const krippendorff = {} as Record<AlphaLevel, Interval | null>;
+  for (const alphaLevel of alphaLevels) krippendorff[alphaLevel] = alpha[alphaLevel].interval;
+  return {
+    ci: {
+      level,
+      samples,
+      seed,
+      percent_agreement: result.percent.interval,
+      krippendorff,
+      fleiss: result.fleiss.interval,
+      cohen: pairs.map(([a, b], i) => ({
+        a: data.annotators[a]!.name,
+        b: data.annotators[b]!.name,
+        unweighted: result.cohen[i]!.unweighted.interval,
+        linear: result.cohen[i]!.linear.interval,
+        quadratic: result.cohen[i]!.quadratic.interval,
+      })),
+    },
+    drawn: result,
   };
 }
 

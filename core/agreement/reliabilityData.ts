@@ -23,6 +23,12 @@ export interface ReliabilityData {
   cells: Int32Array;
   /** Labels the scale does not list (then `values` holds them too). */
   offScale: number[];
+  /**
+   * `values` is a scale (the study's, or binarised labels' 0 and 1), so weighted κ weighs every pair by index on it;
+   * false: `values` is just the labels seen, and weighted κ orders each pair's categories by that pair's own labels
+   * (as scikit-learn's cohen_kappa_score does without `labels`), so other annotators' labels cannot move its weights.
+   */
+  fromScale: boolean;
   /** Where each cell's label came from (the `line` given to ReliabilityBuilder.add; 0 for no label or none given). */
   lines: Int32Array;
 }
@@ -131,6 +137,7 @@ export class ReliabilityBuilder {
       values,
       cells,
       offScale,
+      fromScale: scale !== undefined && scale.length > 0,
       lines,
     };
   }
@@ -172,7 +179,7 @@ export function binarise(data: ReliabilityData, threshold: number): ReliabilityD
     const c = data.cells[i]!;
     cells[i] = c < 0 ? -1 : relevant[c]!;
   }
-  return { ...data, values: [0, 1], cells, offScale: [] };
+  return { ...data, values: [0, 1], cells, offScale: [], fromScale: true };
 }
 
 /** The units at `indices` (in that order): one query's units, say. */
@@ -197,4 +204,29 @@ export function selectUnits(data: ReliabilityData, indices: readonly number[]): 
 export function labelsUpTo(data: ReliabilityData, line: number): ReliabilityData {
   const cells = data.cells.map((c, i) => (data.lines[i]! <= line ? c : -1));
   return { ...data, cells };
+}
+
+/**
+ * The data the people's statistics are over: the human annotators (every annotator with `includeLlm`, or when there
+ * are no humans), the units at least one of them labelled, in the order of their first label. Units only an LLM
+ * judge labelled are left out and the order ignores the judges' labels, so a bootstrap over these units draws the
+ * same units whether or not a judge has run.
+ */
+export function peopleScope(data: ReliabilityData, includeLlm = false): ReliabilityData {
+  const humans = data.annotators.some((a) => a.kind === 'human');
+  const scoped = includeLlm || !humans ? data : selectAnnotators(data, (a) => a.kind === 'human');
+  const width = scoped.annotators.length;
+  const first: { unit: number; line: number }[] = [];
+  for (let u = 0; u < scoped.qids.length; u++) {
+    let line = Number.POSITIVE_INFINITY;
+    for (let j = 0; j < width; j++) {
+      if (scoped.cells[u * width + j]! >= 0) line = Math.min(line, scoped.lines[u * width + j]!);
+    }
+    if (line !== Number.POSITIVE_INFINITY) first.push({ unit: u, line });
+  }
+  // A stable sort: units whose labels carry no line (0) keep the order they were first seen in.
+  first.sort((x, y) => x.line - y.line);
+  const units = first.map((f) => f.unit);
+  if (units.length === scoped.qids.length && units.every((u, i) => u === i)) return scoped;
+  return selectUnits(scoped, units);
 }

@@ -18,6 +18,8 @@ export interface UnitPatterns {
   counts: Float64Array;
   /** The pattern of each unit. */
   unitPattern: Int32Array;
+  /** Weighted κ orders a pair's categories by the pair's own labels (the data has no scale: ReliabilityData.fromScale). */
+  pairCategories: boolean;
 }
 
 /** Groups the units of `data` by pattern. */
@@ -63,5 +65,5 @@ export function unitPatterns(data: ReliabilityData): UnitPatterns {
     }
   });
   for (let u = 0; u < units; u++) counts[unitPattern[u]!]!++;
-  return { width, categories, cells, tallies, labelled, counts, unitPattern };
+  return { width, categories, cells, tallies, labelled, counts, unitPattern, pairCategories: !data.fromScale };
 }

@@ -1,6 +1,6 @@
 // Cohen's κ between two annotators over the units both labelled, unweighted or weighted as scikit-learn's
 // cohen_kappa_score weighs: by the distance between category indices on the ordered scale, |i − j| (linear) or
-// (i − j)² (quadratic); κ = 1 − Σ w·O / Σ w·E with E the product of the two annotators' marginals.
+// (i − j)² (quadratic) — the study's scale when there is one, else the sorted labels the two annotators gave; κ = 1 − Σ w·O / Σ w·E with E the product of the two annotators' marginals.
 import type { UnitPatterns } from '../unitPatterns.ts';
 import { defined, type StatisticValue, undefinedBecause } from './statisticValue.ts';
 
@@ -26,8 +26,16 @@ export function confusionMatrix(
   return matrix;
 }
 
-/** κ from a confusion matrix over `k` categories. */
-export function kappaOfConfusion(matrix: Float64Array, k: number, weighting: KappaWeighting): StatisticValue {
+/**
+ * κ from a confusion matrix over `k` categories. `ownCategories`: weigh by index among the categories the two
+ * annotators used (a row or column with a count), not among all `k`.
+ */
+export function kappaOfConfusion(
+  matrix: Float64Array,
+  k: number,
+  weighting: KappaWeighting,
+  ownCategories = false,
+): StatisticValue {
   const rows = new Float64Array(k);
   const columns = new Float64Array(k);
   let total = 0;
@@ -40,12 +48,19 @@ export function kappaOfConfusion(matrix: Float64Array, k: number, weighting: Kap
     }
   }
   if (total === 0) return undefinedBecause('the two annotators labelled no unit in common');
+  // Each category's position on the scale the weights measure distance on.
+  const rank = new Float64Array(k);
+  let used = 0;
+  for (let i = 0; i < k; i++) {
+    rank[i] = ownCategories ? used : i;
+    if (!ownCategories || rows[i]! > 0 || columns[i]! > 0) used++;
+  }
   let observed = 0;
   let expected = 0;
   for (let i = 0; i < k; i++) {
     for (let j = 0; j < k; j++) {
-      const w =
-        weighting === 'unweighted' ? (i === j ? 0 : 1) : weighting === 'linear' ? Math.abs(i - j) : (i - j) ** 2;
+      const d = rank[i]! - rank[j]!;
+      const w = weighting === 'unweighted' ? (i === j ? 0 : 1) : weighting === 'linear' ? Math.abs(d) : d ** 2;
       if (w === 0) continue;
       observed += w * matrix[i * k + j]!;
       expected += (w * rows[i]! * columns[j]!) / total;
@@ -64,5 +79,10 @@ export function cohenKappa(
   weighting: KappaWeighting,
   counts: Float64Array = patterns.counts,
 ): StatisticValue {
-  return kappaOfConfusion(confusionMatrix(patterns, a, b, counts), patterns.categories, weighting);
+  return kappaOfConfusion(
+    confusionMatrix(patterns, a, b, counts),
+    patterns.categories,
+    weighting,
+    patterns.pairCategories,
+  );
 }
