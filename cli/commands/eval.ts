@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { messageQueryId } from '../../core/formats/queryIdCache.ts';
 import { readQrels } from '../../core/formats/trecQrels.ts';
 import { type EvaluationOptions, evaluateRunFile, type RunEvaluation } from '../../core/metrics/evaluate.ts';
 import { instructionMeasures } from '../../core/metrics/instruction/registry.ts';
 import { writeMaxpRun } from '../../core/metrics/maxpRun.ts';
 import { MeasureSpecError, selectMeasures } from '../../core/metrics/measureSelection.ts';
 import { compareRunEvaluations } from '../../core/metrics/runComparison.ts';
-import { evaluationJson, formatTrecEvalText } from '../../core/metrics/trecEvalOutput.ts';
+import { evaluationJson, formatTrecEvalText, type RunidLine } from '../../core/metrics/trecEvalOutput.ts';
 import { type CliCommand, UsageError } from '../cliContext.ts';
 import {
   comparisonText,
@@ -94,6 +95,7 @@ export const evalCommand: CliCommand = {
     '  -l  minimum relevant label (1)  -M  evaluate only the top DEPTH documents per query\n' +
     '  -m  map Rprec bpref recip_rank P recall ndcg ndcg_cut num_q num_ret num_rel num_rel_ret runid,\n' +
     '      or official (the default) / all_trec; cutoffs as in -m P.5,10\n' +
+    '  several runs: one block each, in file order, opened by its line runid all TAG\n' +
     instructionUsage,
   async run(args, context) {
     const parsed = parseEvalArguments(args);
@@ -133,7 +135,11 @@ export const evalCommand: CliCommand = {
     const [qrelsFile, ...runFiles] = parsed.files as [string, ...string[]];
     const qrels = await readQrels(qrelsFile);
     const evaluations: RunEvaluation[] = [];
-    const printRunid = selection.measures.some((s) => s.measure.kind === 'runid');
+    // trec_eval evaluates one run, so its output never needs to say which; with several, each block opens with
+    // trec_eval's own runid line (whatever -m says), and runs sharing a tag are told apart by their order.
+    const runidLine: RunidLine =
+      runFiles.length > 1 ? 'first' : selection.measures.some((s) => s.measure.kind === 'runid') ? 'summary' : 'none';
+    const runids: string[] = [];
     // --maxp: each passage run becomes a document run in a scratch folder, evaluated under its own name.
     const scratch = maxp ? mkdtempSync(join(tmpdir(), 'qrels-studio-maxp-')) : undefined;
     try {
@@ -145,10 +151,18 @@ export const evalCommand: CliCommand = {
         }
         const evaluation = await evaluateRunFile(qrels, evaluated, options, runFile);
         if (parsed.json || compare) evaluations.push(evaluation);
-        // qids and the runid are byte strings (latin1): written back as the bytes they were, as trec_eval does.
         if (!parsed.json) {
+          const sameRunid = runFiles.slice(0, i).find((_, earlier) => runids[earlier] === evaluation.runid);
+          if (sameRunid !== undefined) {
+            context.stderr(
+              `note: ${sameRunid} and ${runFile} share the runid '${messageQueryId(evaluation.runid)}'; ` +
+                'their blocks are in the order of the files\n',
+            );
+          }
+          runids.push(evaluation.runid);
+          // qids and the runid are byte strings (latin1): written back as the bytes they were, as trec_eval does.
           context.stdout(
-            Buffer.from(formatTrecEvalText(evaluation, { perQuery: parsed.perQuery, runid: printRunid }), 'latin1'),
+            Buffer.from(formatTrecEvalText(evaluation, { perQuery: parsed.perQuery, runidLine }), 'latin1'),
           );
         }
       }

@@ -25,15 +25,28 @@ function line(name: string, qid: string, value: MeasureValue): string {
   return `${name.padEnd(22)}\t${qid}\t${number}\n`;
 }
 
+/**
+ * Where a run's `runid all TAG` line goes: nowhere, where trec_eval prints it (first of the summary lines, when
+ * the runid measure is selected), or first of all, before the query lines, so that each run's block of a
+ * multi-run output says which run it is from its first line.
+ */
+export type RunidLine = 'none' | 'summary' | 'first';
+
 /** The text trec_eval prints; qids and runid are byte strings (latin1): write the result as latin1 bytes. */
-export function formatTrecEvalText(evaluation: RunEvaluation, options: { perQuery: boolean; runid: boolean }): string {
+export function formatTrecEvalText(
+  evaluation: RunEvaluation,
+  options: { perQuery: boolean; runidLine: RunidLine },
+): string {
   const out: string[] = [];
+  // m_runid.c: printf("%-22s\t%s\t%s\n", "runid", "all", runid).
+  const runidLine = `${'runid'.padEnd(22)}\tall\t${evaluation.runid}\n`;
+  if (options.runidLine === 'first') out.push(runidLine);
   if (options.perQuery) {
     for (const query of evaluation.queries) {
       for (const value of query.values) out.push(line(value.name, query.qid, value));
     }
   }
-  if (options.runid) out.push(`${'runid'.padEnd(22)}\tall\t${evaluation.runid}\n`);
+  if (options.runidLine === 'summary') out.push(runidLine);
   for (const value of evaluation.all) out.push(line(value.name, 'all', value));
   return out.join('');
 }

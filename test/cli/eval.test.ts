@@ -56,9 +56,65 @@ test('--json carries the same numbers at full precision, per query with -q', () 
   assert.equal(run.queries['301'].map.toFixed(4), '0.0324');
 });
 
-test('several runs print one block each', () => {
+/** results.test with every run tag replaced (a second run, told apart from the first only by its tag). */
+function retaggedResults(tag: string): string {
+  const file = join(scratchDir(), `${tag}.run`);
+  writeFileSync(file, readFileSync(results, 'utf8').replace(/\S+$/gm, tag));
+  return file;
+}
+
+test("several runs print one block each, each opening with trec_eval's runid line", () => {
+  const other = retaggedResults('OTHER');
+  const result = runCliProcess(['eval', '-m', 'map', qrels, results, other]);
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(
+    result.stdout,
+    'runid                 \tall\tSTANDARD\nmap                   \tall\t0.1785\n' +
+      'runid                 \tall\tOTHER\nmap                   \tall\t0.1785\n',
+  );
+  assert.equal(result.stderr, '');
+  // With -q the runid line comes before the run's query lines, and is not printed again with the summary.
+  const perQuery = runCliProcess(['eval', '-q', qrels, results, other]);
+  const blocks = perQuery.stdout.split(/^(?=runid )/m);
+  assert.deepEqual(
+    blocks.map((block) => block.split('\n')[0]),
+    ['runid                 \tall\tSTANDARD', 'runid                 \tall\tOTHER'],
+  );
+  for (const block of blocks) {
+    assert.equal(block.match(/^runid /gm)!.length, 1);
+    assert.match(block, /^map {19}\t301\t/m);
+    assert.match(block, /^num_q {17}\tall\t3$/m);
+  }
+  // One run prints exactly what trec_eval prints (the runid line only where -m asks for it).
+  assert.equal(runCliProcess(['eval', '-m', 'map', qrels, results]).stdout, 'map                   \tall\t0.1785\n');
+});
+
+test('runs that share a runid are told apart on stderr: their blocks are in the order of the files', () => {
   const result = runCliProcess(['eval', '-m', 'map', qrels, results, results]);
-  assert.equal(result.stdout, 'map                   \tall\t0.1785\nmap                   \tall\t0.1785\n');
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stdout.match(/^runid {17}\tall\tSTANDARD$/gm)!.length, 2);
+  assert.equal(
+    result.stderr,
+    `note: ${results} and ${results} share the runid 'STANDARD'; their blocks are in the order of the files\n`,
+  );
+});
+
+test("-c with -l 2 prints trec_eval's num_rel lines: the query's follows -l, the summary counts labels > 0", () => {
+  const dir = scratchDir();
+  writeFileSync(join(dir, 'qrels'), 'q1 0 d1 1\nq1 0 d2 0\n');
+  writeFileSync(join(dir, 'run'), 'q1 Q0 d1 1 1 r\n');
+  const result = runCliProcess(['eval', '-q', '-c', '-l', '2', '-m', 'num_rel', join(dir, 'qrels'), join(dir, 'run')]);
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stdout, 'num_rel               \tq1\t0\nnum_rel               \tall\t1\n');
+});
+
+test("--json keeps a byte order mark that starts a file in the first id: '\\ufeffq1' and 'q1' stay two", () => {
+  const dir = scratchDir();
+  writeFileSync(join(dir, 'qrels'), '\ufeffq1 0 d1 1\nq1 0 d2 1\n');
+  writeFileSync(join(dir, 'run'), '\ufeffq1 Q0 d1 1 1 r\nq1 Q0 d1 1 1 r\n');
+  const result = runCliProcess(['eval', '--json', '-q', '-m', 'map', join(dir, 'qrels'), join(dir, 'run')]);
+  assert.equal(result.status, 0, result.stderr);
+  assert.deepEqual(JSON.parse(result.stdout).runs[0].queries, { q1: { map: 0 }, '\ufeffq1': { map: 1 } });
 });
 
 test("a missing query without -c is a clear error, not trec_eval's misleading one", () => {

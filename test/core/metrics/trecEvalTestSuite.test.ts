@@ -106,7 +106,7 @@ for (const c of cases) {
       maxRetrieved: c.maxRetrieved ?? Number.POSITIVE_INFINITY,
       complete: c.complete ?? false,
     });
-    const ours = formatTrecEvalText(evaluation, { perQuery: c.perQuery ?? false, runid: true }).split('\n');
+    const ours = formatTrecEvalText(evaluation, { perQuery: c.perQuery ?? false, runidLine: 'summary' }).split('\n');
     ours.pop();
     const expectedLines = readFileSync(join(suite, c.expected), 'utf8')
       .split('\n')
