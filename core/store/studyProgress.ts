@@ -8,13 +8,13 @@ export interface AnnotatorProgress {
   kind: 'human' | 'llm';
   /** Pairs assigned to them; null when the study assigns no pair to anyone. */
   assigned: number | null;
-  /** Pairs they have a current label for. */
+  /** Pairs they have a current label for (an LLM judge: or a parsed suggestion, what a judge run stores). */
   judged: number;
 }
 
 export interface StudyProgress {
   pairs: number;
-  /** Pairs with a current label by at least one annotator, LLM judges included. */
+  /** Pairs with a current label by at least one annotator, LLM judges (and their suggestions) included. */
   judgedByAnyone: number;
   /** Pairs with a current label by at least one human annotator. */
   judgedByHumans: number;
@@ -66,6 +66,37 @@ export function studyProgress(database: StudyDatabase, studyName: string): Study
     judgedByAnyone += count;
     if ([...ids].some((id) => kindOf.get(id) === 'human')) judgedByHumans += count;
     for (const id of ids) judgedBy.set(id, (judgedBy.get(id) ?? 0) + count);
+  }
+  // An LLM judge's labels are mostly suggestions (what a judge run stores): a pair it suggested a label for counts
+  // as judged by it, and by anyone when nobody judged it, as its labels do in agreement and exports.
+  const suggested = db
+    .prepare('SELECT EXISTS (SELECT 1 FROM suggestion AS sg JOIN pair AS p ON p.id = sg.pair_id WHERE p.study_id = ?)')
+    .pluck()
+    .get(studyId);
+  if (suggested === 1) {
+    const byJudge = db
+      .prepare(
+        `SELECT annotator_id, count(*) FROM (
+           SELECT sg.annotator_id, sg.pair_id FROM suggestion AS sg CROSS JOIN pair AS p ON p.id = sg.pair_id
+           WHERE p.study_id = @study AND sg.label IS NOT NULL
+           UNION
+           SELECT j.annotator_id, j.pair_id FROM judgment AS j CROSS JOIN pair AS p ON p.id = j.pair_id
+           WHERE p.study_id = @study AND j.id NOT IN (SELECT judgment_id FROM judgment_retraction)
+             AND j.annotator_id IN (SELECT annotator_id FROM suggestion)
+         ) GROUP BY annotator_id`,
+      )
+      .raw()
+      .all({ study: studyId }) as [number, number][];
+    for (const [id, count] of byJudge) if (kindOf.get(id) === 'llm') judgedBy.set(id, count);
+    judgedByAnyone += db
+      .prepare(
+        `SELECT count(DISTINCT sg.pair_id) FROM suggestion AS sg CROSS JOIN pair AS p ON p.id = sg.pair_id
+         WHERE p.study_id = ? AND sg.label IS NOT NULL AND NOT EXISTS (
+           SELECT 1 FROM judgment AS j WHERE j.pair_id = sg.pair_id
+             AND j.id NOT IN (SELECT judgment_id FROM judgment_retraction))`,
+      )
+      .pluck()
+      .get(studyId) as number;
   }
   const assignedTo = new Map(
     db

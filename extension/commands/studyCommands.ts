@@ -20,7 +20,13 @@ import { annotatorNameProblem } from '../studies/annotatorIdentity.ts';
 import { annotatorProgressText, formatCount, importSummary } from '../studies/progressText.ts';
 import type { OpenStudyFile, StudyFiles } from '../studies/studyFiles.ts';
 import type { StudyStatusBar } from '../studies/studyStatusBar.ts';
-import { readStudies, type StudyTarget, shownPath, workspaceStudies } from '../studies/workspaceStudies.ts';
+import {
+  type ReviewTarget,
+  readStudies,
+  type StudyTarget,
+  shownPath,
+  workspaceStudies,
+} from '../studies/workspaceStudies.ts';
 
 interface StudyCommandContext {
   context: vscode.ExtensionContext;
@@ -89,7 +95,12 @@ export function registerStudyCommands(deps: StudyCommandContext): vscode.Disposa
       withStudy('evaluating', (target) => openEvaluatePanel(context, studyFiles, target, output)),
     ),
     vscode.commands.registerCommand('qrelsStudio.openReview', (argument?: unknown) =>
-      openReviewPanel(context, studyFiles, output, argument instanceof vscode.Uri ? argument : undefined),
+      openReviewPanel(
+        context,
+        studyFiles,
+        output,
+        argument instanceof vscode.Uri || isReviewTarget(argument) ? argument : undefined,
+      ),
     ),
     vscode.commands.registerCommand(
       'qrelsStudio.showAgreement',
@@ -101,6 +112,11 @@ export function registerStudyCommands(deps: StudyCommandContext): vscode.Disposa
     ),
     vscode.commands.registerCommand('qrelsStudio.setApiKey', () => setApiKey(context)),
   );
+}
+
+function isReviewTarget(value: unknown): value is ReviewTarget {
+  const candidate = value as Partial<ReviewTarget> | null | undefined;
+  return typeof candidate?.studyFile === 'string' && typeof candidate.review === 'string';
 }
 
 function isStudyTarget(value: unknown): value is StudyTarget {

@@ -2,14 +2,15 @@
 // the study's real SQLite database. No `vscode` here: the panel (labelPanel.ts) and the Chromium tests serve the
 // view with these same handlers. `session()` is read on every request because switching the annotator replaces it.
 import type { LabelSession } from '../../core/labelling/labelSession.ts';
+import type { Progress } from '../../core/labelling/types.ts';
 import type { RequestKind } from '../../webview/protocol.ts';
 import type { RequestHandlers } from './hostChannel.ts';
 
 export type LabelRequestKind = Extract<RequestKind, `label/${string}`>;
 
 export interface LabelHandlerHooks {
-  /** A label was stored or retracted: progress elsewhere (tree, status bar) is stale. */
-  onLabelsChanged?(): void;
+  /** A label was stored or retracted (`progress`: the annotator's, after it): progress elsewhere is stale. */
+  onLabelsChanged?(progress: Progress): void;
 }
 
 export function labelRequestHandlers(
@@ -21,12 +22,12 @@ export function labelRequestHandlers(
     'label/pairAt': ({ position, queueVersion, current }) => session().pairAt(position, queueVersion, current),
     'label/commit': (commit) => {
       const stored = session().commit(commit);
-      hooks.onLabelsChanged?.();
+      hooks.onLabelsChanged?.(stored.progress);
       return stored;
     },
     'label/undo': () => {
       const undone = session().undo();
-      if (undone) hooks.onLabelsChanged?.();
+      if (undone) hooks.onLabelsChanged?.(undone.progress);
       return undone;
     },
     'label/setQueue': (settings) => session().setQueue(settings),

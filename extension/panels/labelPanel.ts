@@ -103,7 +103,13 @@ export async function openLabelPanel(
     retainContextWhenHidden: true,
     output,
     handlers: labelRequestHandlers(() => entry.session, {
-      onLabelsChanged: () => studies.labelsChanged(target.studyFile),
+      onLabelsChanged: (progress) =>
+        studies.labelStored({
+          studyFile: target.studyFile,
+          study: target.study,
+          annotator: entry.session.annotator,
+          progress,
+        }),
     }),
   });
   openPanels.set(key, entry);

@@ -8,7 +8,7 @@ import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
 import { importReviewItems, ReviewSession } from '../../core/review/reviewSession.ts';
 import { annotatorName } from '../settings.ts';
 import type { StudyFiles } from '../studies/studyFiles.ts';
-import { findStudyFiles, shownPath } from '../studies/workspaceStudies.ts';
+import { findStudyFiles, type ReviewTarget, shownPath } from '../studies/workspaceStudies.ts';
 import { createPanelHost, type PanelHost } from './panelHost.ts';
 import { reviewRequestHandlers } from './reviewHandlers.ts';
 
@@ -28,15 +28,17 @@ async function workspaceReviews(): Promise<{ studyFile: string; review: string }
   return found;
 }
 
-/** Opens the Review view of a review block: the one given, or one picked from the workspace's. */
+/** Opens the Review view of a review block: the one given (the Studies view), else one picked (of a file's). */
 export async function openReviewPanel(
   context: vscode.ExtensionContext,
   studies: StudyFiles,
   output: vscode.OutputChannel,
-  file?: vscode.Uri,
+  file?: vscode.Uri | ReviewTarget,
 ): Promise<void> {
   let reviews = await workspaceReviews();
-  if (file) reviews = reviews.filter((r) => resolve(r.studyFile) === resolve(file.fsPath));
+  if (file instanceof vscode.Uri) reviews = reviews.filter((r) => resolve(r.studyFile) === resolve(file.fsPath));
+  else if (file)
+    reviews = reviews.filter((r) => resolve(r.studyFile) === resolve(file.studyFile) && r.review === file.review);
   if (reviews.length === 0) {
     void vscode.window.showInformationMessage('Qrels Studio: no `review` block in the workspace’s study files');
     return;

@@ -12,6 +12,20 @@ export function judgedText(judged: number, total: number): string {
   return `${formatCount(judged)} / ${formatCount(total)} judged`;
 }
 
+/** The status bar's "412 / 2,000 judged by you": the annotator's own progress, said to be theirs. */
+export function ownJudgedText(judged: number, total: number): string {
+  return `${judgedText(judged, total)} by you`;
+}
+
+/**
+ * A study's line in the Studies view, both numbers saying whose they are: "15 / 19 judged by people · 4 / 19 by you"
+ * (pairs with a person's label; pairs `annotator` labelled, of those they have to judge).
+ */
+export function studyProgressText(progress: StudyProgress, annotator: string): string {
+  const own = ownProgress(progress, annotator);
+  return `${judgedText(progress.judgedByHumans, progress.pairs)} by people · ${formatCount(own.judged)} / ${formatCount(own.total)} by you`;
+}
+
 /** What one annotator has to judge: the pairs assigned to them when the study assigns, else every pair. */
 export function annotatorTotal(annotator: Pick<AnnotatorProgress, 'assigned'>, pairs: number): number {
   return annotator.assigned ?? pairs;

@@ -1,14 +1,22 @@
 // The Studies view (activity bar → Qrels Studio): every study file of the workspace → its studies, each with its
-// progress ("412 / 2,000 judged", or "not imported" while it has no database) → one line per annotator ("alice —
-// 200 / 1,000"), people first, then LLM judges. Listing reads the study files and counts in existing databases only:
+// progress ("15 / 19 judged by people · 4 / 19 by you", or "not imported" while it has no database) → one line per
+// annotator ("alice — 200 / 1,000"), people first, then LLM judges (with the pairs they suggested a label for); and
+// the file's review blocks after its studies (clicking one opens the Review view). Listing reads the study files and counts in existing databases only:
 // nothing is created or imported until a study is opened (clicking it runs qrelsStudio.openStudy).
 import * as vscode from 'vscode';
-import type { StudyModel } from '../../core/dsl/index.ts';
+import type { ReviewModel, StudyModel } from '../../core/dsl/index.ts';
 import type { AnnotatorProgress } from '../../core/store/studyProgress.ts';
 import { annotatorName, onDidChangeAnnotator } from '../settings.ts';
-import { annotatorProgressText, formatCount, judgedText } from './progressText.ts';
+import { annotatorProgressText, formatCount, studyProgressText } from './progressText.ts';
 import type { StudyFiles } from './studyFiles.ts';
-import { findStudyFiles, readStudies, type StudyTarget, shownPath, studyFileGlob } from './workspaceStudies.ts';
+import {
+  findStudyFiles,
+  type ReviewTarget,
+  readStudyBlocks,
+  type StudyTarget,
+  shownPath,
+  studyFileGlob,
+} from './workspaceStudies.ts';
 
 export const studiesViewId = 'qrelsStudio.studies';
 
@@ -17,12 +25,14 @@ export const studyItemContext = {
   file: 'qrelsStudio.studyFile',
   study: 'qrelsStudio.study',
   annotator: 'qrelsStudio.annotator',
+  review: 'qrelsStudio.review',
 } as const;
 
 export type StudiesNode =
   | { kind: 'file'; studyFile: string }
   | ({ kind: 'study'; model: StudyModel } & StudyTarget)
-  | ({ kind: 'annotator'; annotator: AnnotatorProgress; pairs: number } & StudyTarget);
+  | ({ kind: 'annotator'; annotator: AnnotatorProgress; pairs: number } & StudyTarget)
+  | ({ kind: 'review'; model: ReviewModel } & ReviewTarget);
 
 /** Study files change in bursts (a save, a branch switch, labels): the view redraws once per burst. */
 const refreshDelayMs = 250;
@@ -61,12 +71,15 @@ export class StudiesTree implements vscode.TreeDataProvider<StudiesNode>, vscode
       return (await findStudyFiles()).map((studyFile) => ({ kind: 'file', studyFile }));
     }
     if (node.kind === 'file') {
-      return (await readStudies(node.studyFile)).map((model) => ({
-        kind: 'study',
-        studyFile: node.studyFile,
-        study: model.name,
-        model,
-      }));
+      const { studies, reviews } = await readStudyBlocks(node.studyFile);
+      return [
+        ...studies.map(
+          (model): StudiesNode => ({ kind: 'study', studyFile: node.studyFile, study: model.name, model }),
+        ),
+        ...reviews.map(
+          (model): StudiesNode => ({ kind: 'review', studyFile: node.studyFile, review: model.name, model }),
+        ),
+      ];
     }
     if (node.kind === 'study') {
       const state = this.studyFiles.progress(node.studyFile, node.study);
@@ -93,6 +106,17 @@ export class StudiesTree implements vscode.TreeDataProvider<StudiesNode>, vscode
       return item;
     }
     if (node.kind === 'study') return this.studyItem(node);
+    if (node.kind === 'review') {
+      const item = new vscode.TreeItem(node.review, vscode.TreeItemCollapsibleState.None);
+      item.id = `review:${node.studyFile}#${node.review}`;
+      item.iconPath = new vscode.ThemeIcon('comment-discussion');
+      item.description = 'review';
+      item.contextValue = studyItemContext.review;
+      item.tooltip = `${node.model.title ?? `Review '${node.review}'`} — ${shownPath(node.studyFile)}: click to open the Review view`;
+      const target: ReviewTarget = { studyFile: node.studyFile, review: node.review };
+      item.command = { command: 'qrelsStudio.openReview', title: 'Open review', arguments: [target] };
+      return item;
+    }
     const { annotator } = node;
     const item = new vscode.TreeItem(
       annotatorProgressText(annotator, node.pairs),
@@ -129,7 +153,7 @@ export class StudiesTree implements vscode.TreeDataProvider<StudiesNode>, vscode
     tooltip.appendText(`${shownPath(node.studyFile)} — you label as ${annotatorName()}\n`);
     if (state.kind === 'progress') {
       const { progress } = state;
-      item.description = judgedText(progress.judgedByHumans, progress.pairs);
+      item.description = studyProgressText(progress, annotatorName());
       tooltip.appendText(
         `${formatCount(progress.judgedByHumans)} of ${formatCount(progress.pairs)} pairs have a label by a person` +
           (progress.judgedByAnyone > progress.judgedByHumans

@@ -15,6 +15,7 @@ import {
   type StudyFileModel,
   type StudyModel,
 } from '../../core/dsl/index.ts';
+import type { Progress } from '../../core/labelling/types.ts';
 import { type DeclaredImportOptions, importDeclaredSources } from '../../core/store/declaredImport.ts';
 import {
   ImportCancelledError,
@@ -44,6 +45,15 @@ export type StudyProgressState =
   /** The database cannot be read (not SQLite, a newer schema): the message says why. */
   | { kind: 'unavailable'; message: string };
 
+/** A Label view stored or retracted a label: its annotator's progress in the study, as the view counts it. */
+export interface StoredLabel {
+  /** Absolute path of the `.assess` file. */
+  studyFile: string;
+  study: string;
+  annotator: string;
+  progress: Progress;
+}
+
 export type StudyImportOptions = Pick<DeclaredImportOptions, 'pools' | 'sources'>;
 
 interface Entry {
@@ -64,6 +74,8 @@ const databaseRefreshDelayMs = 2000;
 export class StudyFiles implements vscode.Disposable {
   /** Fires with a study file's path when its studies, imports or labels changed; '' when any may have. */
   readonly onDidChange: vscode.Event<string>;
+  /** Fires as a Label view stores or retracts a label (at once, unlike onDidChange, which waits for writes to pause). */
+  readonly onDidStoreLabel: vscode.Event<StoredLabel>;
   private readonly output: vscode.OutputChannel;
   private readonly locateNativeBinding: () => string;
   private nativeBinding: string | undefined;
@@ -73,6 +85,7 @@ export class StudyFiles implements vscode.Disposable {
   /** Study files with an import running: one at a time per database (its staging tables are the connection's). */
   private readonly importing = new Set<string>();
   private readonly changed = new vscode.EventEmitter<string>();
+  private readonly stored = new vscode.EventEmitter<StoredLabel>();
   private readonly disposables: vscode.Disposable[] = [];
   private databaseRefresh: ReturnType<typeof setTimeout> | undefined;
   /** Study files whose databases were written since the last refresh. */
@@ -83,11 +96,13 @@ export class StudyFiles implements vscode.Disposable {
     this.locateNativeBinding = typeof nativeBinding === 'string' ? () => nativeBinding : nativeBinding;
     this.output = output;
     this.onDidChange = this.changed.event;
+    this.onDidStoreLabel = this.stored.event;
     const studyWatcher = vscode.workspace.createFileSystemWatcher(studyFileGlob);
     const databaseWatcher = vscode.workspace.createFileSystemWatcher(databaseGlob);
     const databaseWritten = (uri: vscode.Uri) => this.labelsChanged(studyFileOfDatabase(uri.fsPath));
     this.disposables.push(
       this.changed,
+      this.stored,
       studyWatcher,
       studyWatcher.onDidCreate((uri) => this.notifyChanged(uri.fsPath)),
       studyWatcher.onDidChange((uri) => void this.resync(uri.fsPath)),
@@ -166,6 +181,20 @@ export class StudyFiles implements vscode.Disposable {
       for (const written of this.written) this.notifyChanged(written);
       this.written.clear();
     }, databaseRefreshDelayMs);
+  }
+
+  /**
+   * A Label view stored or retracted a label: the status bar shows the view's own count at once (no recount); the
+   * progress cached for the study file is dropped (it is counted again when next asked), and views that recount
+   * refresh once the writes pause (labelsChanged).
+   */
+  labelStored(stored: StoredLabel): void {
+    const key = resolve(stored.studyFile);
+    for (const cached of [...this.progressCache.keys()]) {
+      if (cached.startsWith(`${key}\u0000`)) this.progressCache.delete(cached);
+    }
+    this.stored.fire({ ...stored, studyFile: key });
+    this.labelsChanged(key);
   }
 
   /** Counts every study's progress again (the Studies view's Refresh). */

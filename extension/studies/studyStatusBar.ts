@@ -1,9 +1,11 @@
-// The status bar item "$(checklist) 412 / 2,000 judged": the current annotator's progress (judged / assigned, else
-// judged / pairs) in the study of the active `.assess` editor, or else the study last opened. Click: label next.
+// The status bar item "$(checklist) 412 / 2,000 judged by you": the current annotator's progress (judged / assigned,
+// else judged / pairs) in the study of the active `.assess` editor, or else the study last opened. Click: label next.
+// A label stored in a Label view shows at once, with the view's own count (the event of the commit, not a recount).
+import { resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { annotatorName, onDidChangeAnnotator } from '../settings.ts';
-import { judgedText, ownProgress } from './progressText.ts';
-import type { StudyFiles } from './studyFiles.ts';
+import { ownJudgedText, ownProgress } from './progressText.ts';
+import type { StoredLabel, StudyFiles } from './studyFiles.ts';
 import { readStudies, type StudyTarget, shownPath } from './workspaceStudies.ts';
 
 export class StudyStatusBar implements vscode.Disposable {
@@ -22,6 +24,7 @@ export class StudyStatusBar implements vscode.Disposable {
     this.disposables.push(
       this.item,
       studyFiles.onDidChange(() => void this.update()),
+      studyFiles.onDidStoreLabel((stored) => this.showStored(stored)),
       onDidChangeAnnotator(() => void this.update()),
       vscode.window.onDidChangeActiveTextEditor(() => void this.update()),
     );
@@ -43,6 +46,14 @@ export class StudyStatusBar implements vscode.Disposable {
     for (const disposable of this.disposables) disposable.dispose();
   }
 
+  /** The stored label's count, when the item shows that study for that annotator. */
+  private showStored(stored: StoredLabel): void {
+    const shown = this.shown;
+    if (shown === undefined || resolve(shown.studyFile) !== stored.studyFile || shown.study !== stored.study) return;
+    if (stored.annotator !== annotatorName()) return;
+    this.item.text = `$(checklist) ${ownJudgedText(stored.progress.judged, stored.progress.assigned)}`;
+  }
+
   private async update(): Promise<void> {
     const update = ++this.updates;
     const target = await this.currentStudy();
@@ -56,7 +67,7 @@ export class StudyStatusBar implements vscode.Disposable {
     const annotator = annotatorName();
     if (state.kind === 'progress') {
       const { judged, total } = ownProgress(state.progress, annotator);
-      this.item.text = `$(checklist) ${judgedText(judged, total)}`;
+      this.item.text = `$(checklist) ${ownJudgedText(judged, total)}`;
     } else if (state.kind === 'not imported') {
       this.item.text = `$(checklist) ${target.study}: not imported`;
     } else {

@@ -2,7 +2,7 @@
 // disk and parsed without the cross-file checks — enough to list and pick them. Opening one (StudyFiles) lints it.
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { parseStudyFile, resolveStudies, type StudyModel } from '../../core/dsl/index.ts';
+import { parseStudyFile, type ReviewModel, resolveStudies, type StudyModel } from '../../core/dsl/index.ts';
 
 export const studyFileGlob = '**/*.assess';
 export const excludedFolders = '**/node_modules/**';
@@ -24,15 +24,29 @@ export async function findStudyFiles(): Promise<string[]> {
     .sort();
 }
 
-/** The `study` blocks of a study file as they parse now; a file that cannot be read has none. */
-export async function readStudies(studyFile: string): Promise<StudyModel[]> {
+/** A review block of a study file: what the Studies view and *Open review* are given. */
+export interface ReviewTarget {
+  /** Absolute path of the `.assess` file. */
+  studyFile: string;
+  /** The review's name in it. */
+  review: string;
+}
+
+/** The named `study` and `review` blocks of a study file as they parse now; a file that cannot be read has none. */
+export async function readStudyBlocks(studyFile: string): Promise<{ studies: StudyModel[]; reviews: ReviewModel[] }> {
   let text: string;
   try {
     text = await readFile(studyFile, 'utf8');
   } catch {
-    return [];
+    return { studies: [], reviews: [] };
   }
-  return resolveStudies(parseStudyFile(text), studyFile).studies.filter((s) => s.name !== '');
+  const model = resolveStudies(parseStudyFile(text), studyFile);
+  return { studies: model.studies.filter((s) => s.name !== ''), reviews: model.reviews.filter((r) => r.name !== '') };
+}
+
+/** The `study` blocks of a study file as they parse now; a file that cannot be read has none. */
+export async function readStudies(studyFile: string): Promise<StudyModel[]> {
+  return (await readStudyBlocks(studyFile)).studies;
 }
 
 /** Every study of every study file of the workspace. */

@@ -97,6 +97,33 @@ test('judged counts pairs with a current label per annotator, humans first; assi
   database.close();
 });
 
+test('an LLM judge that only suggested (a judge run) is listed with the pairs it suggested a label for', () => {
+  const database = openStudies();
+  addPairs(database, 's', 10);
+  label(database, 's', 'q1', 'd1', 'alice');
+  const judge = 'llm:gpt-4.1-mini@abc123';
+  const annotatorId = Number(
+    database.db.prepare("INSERT INTO annotator (name, kind) VALUES (?, 'llm')").run(judge).lastInsertRowid,
+  );
+  const suggest = (docid: string, value: number | null, at: string) =>
+    database.db
+      .prepare(
+        `INSERT INTO suggestion (pair_id, annotator_id, label, created_at)
+         SELECT id, ?, ?, ? FROM pair WHERE study_id = ? AND docid = ?`,
+      )
+      .run(annotatorId, value, at, database.studyId('s'), docid);
+  suggest('d1', 2, '2026-01-01T00:00:00Z'); // a pair alice judged
+  suggest('d2', 1, '2026-01-01T00:00:00Z');
+  suggest('d2', 0, '2026-01-02T00:00:00Z'); // suggested again: one pair
+  suggest('d3', null, '2026-01-01T00:00:00Z'); // no label could be parsed: not a label
+  suggest('d4', 0, '2026-01-01T00:00:00Z');
+  const progress = studyProgress(database, 's');
+  assert.deepEqual(progress.annotators.at(-1), { name: judge, kind: 'llm', assigned: null, judged: 3 });
+  assert.equal(progress.judgedByHumans, 1);
+  assert.equal(progress.judgedByAnyone, 3, 'd1 (alice and the judge), d2 and d4');
+  database.close();
+});
+
 test('assigned counts the assignment rows of the study; declared annotators without any get 0', () => {
   const database = openStudies();
   addPairs(database, 's', 6);

@@ -8,7 +8,9 @@ import {
   annotatorProgressText,
   importSummary,
   judgedText,
+  ownJudgedText,
   ownProgress,
+  studyProgressText,
 } from '../../../extension/studies/progressText.ts';
 
 test('"412 / 2,000 judged" and "alice — 200 / 1,000", with thousands separators', () => {
@@ -67,4 +69,20 @@ test('an import summary names what was imported and what was new', () => {
     pools: [],
   };
   assert.equal(importSummary('wqt', empty), "imported into 'wqt': nothing");
+});
+
+test("a study's line says whose each number is; the status bar says it is yours", () => {
+  const progress: StudyProgress = {
+    pairs: 19,
+    judgedByAnyone: 19,
+    judgedByHumans: 15,
+    annotators: [
+      { name: 'alice', kind: 'human', assigned: null, judged: 4 },
+      { name: 'bob', kind: 'human', assigned: null, judged: 15 },
+      { name: 'llm:gpt@1', kind: 'llm', assigned: null, judged: 19 },
+    ],
+  };
+  assert.equal(studyProgressText(progress, 'alice'), '15 / 19 judged by people · 4 / 19 by you');
+  assert.equal(studyProgressText(progress, 'carol'), '15 / 19 judged by people · 0 / 19 by you');
+  assert.equal(ownJudgedText(1234, 2000), '1,234 / 2,000 judged by you');
 });
