@@ -492,9 +492,12 @@ function ConfusionPanel({
                   <th scope="col" className="corner" title={`rows: ${view.a}; columns: ${view.b}`}>
                     ↓ rows · columns →
                   </th>
+                  {/* A column is headed by its value alone, named in its title: the rows name every value, and
+                      the matrix fits beside the heat map instead of scrolling. */}
                   {view.values.map((v) => (
-                    <th key={v} scope="col" data-testid="confusion-column">
-                      {v} {name(v)}
+                    <th key={v} scope="col" className="value-column" title={name(v)} data-testid="confusion-column">
+                      {v}
+                      <span className="visually-hidden"> {name(v)}</span>
                     </th>
                   ))}
                   <th scope="col">total</th>

@@ -570,6 +570,84 @@ test('the handlers: no disagreement is zero pairs and no queue; titles say what 
   assert.deepEqual([bootstrapSamples(20), bootstrapSamples(200_000), bootstrapSamples(5_000_000)], [1000, 250, 200]);
 });
 
+test("the confusion matrix fits a 1,400 px wide window: TREC DL's four grades, five people and two LLM judges", {
+  timeout: 90_000,
+}, async () => {
+  const people = ['alice', 'bob', 'carol', 'dmitri', 'emma'];
+  const judges = ['llm:gpt-4.1-mini-2025-04-14@3f2a9c1b', 'llm:qwen2.5-72b-instruct@9e1d0c44'];
+  const grades = ['Irrelevant', 'Related', 'Highly relevant', 'Perfectly relevant'];
+  const labelled = await study({
+    ...simpleStudy(12, 25),
+    scaleLevels: grades.map((name, value) => `${value} "${name}" key "${value}"`),
+    extra: `  annotators ${people.join(' ')}`,
+  });
+  // Everyone labels every pair; each person or judge shifts a different share of the grades by one.
+  const grade = (k: number, who: number): number => (k * 7 + (k % (who + 3) === 0 ? 1 : 0)) % 4;
+  people.forEach((person, who) => {
+    labelWith(labelled.session(person), (_q, d) => grade(indexOf25(d), who));
+  });
+  judges.forEach((annotator, j) => {
+    for (let k = 0; k < 300; k++) {
+      labelled.database.addJudgment({
+        study: 'dev',
+        qid: `q${Math.floor(k / 25) + 1}`,
+        docid: `d${Math.floor(k / 25) + 1}-${(k % 25) + 1}`,
+        annotator,
+        label: grade(k, people.length + j),
+        source: 'imported',
+      });
+    }
+  });
+  const view = await openAgreementView(sourceOf(labelled), { viewport: { width: 1400, height: 1000 } });
+  const { page } = view;
+  // The widest pair to show: a person's rows against the longest-named judge's columns.
+  await page.locator('[data-testid="confusion"]').waitFor();
+  await page.locator('[data-testid="confusion-a"]').selectOption(people[2]!);
+  await page.locator('[data-testid="confusion-b"]').selectOption(judges[0]!);
+  const confusion = page.locator(`[data-testid="confusion"][data-a="${people[2]}"][data-b="${judges[0]}"]`);
+  await confusion.waitFor();
+  // No horizontal scrolling, neither in the matrix's box nor of the page, in a 1,400 px wide window: the view alone,
+  // beside VS Code's activity bar (48 px), and beside the activity bar and a side bar at its default 300 px.
+  for (const width of [1400, 1352, 1052]) {
+    await page.setViewportSize({ width, height: 1000 });
+    const overflow = await confusion.evaluate((table) => {
+      const box = table.closest('.table-scroll')!;
+      const root = document.scrollingElement!;
+      return {
+        matrix: { scrollWidth: box.scrollWidth, clientWidth: box.clientWidth },
+        page: { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth },
+      };
+    });
+    const at = `at ${width} px: ${JSON.stringify(overflow)}`;
+    assert.ok(overflow.matrix.scrollWidth <= overflow.matrix.clientWidth, `the matrix scrolls ${at}`);
+    assert.ok(overflow.page.scrollWidth <= overflow.page.clientWidth, `the page scrolls ${at}`);
+  }
+  // Nothing lost: every grade by value and name, the rows in their text, the columns at least in their titles.
+  assert.deepEqual(
+    await page.locator('[data-testid="confusion-row"]').allInnerTexts(),
+    grades.map((name, value) => `${value} ${name}`),
+  );
+  const columns = await page
+    .locator('[data-testid="confusion-column"]')
+    .evaluateAll((cells) => cells.map((c) => ({ text: (c as HTMLElement).innerText, title: c.getAttribute('title') })));
+  assert.deepEqual(
+    columns.map((c) => [c.text.split(/\s/)[0], `${c.text} ${c.title ?? ''}`.includes(grades[Number(c.text[0])]!)]),
+    grades.map((_, value) => [String(value), true]),
+  );
+  const data = readStudyLabels(labelled.database.db, labelled.database.studyId('dev'), [0, 1, 2, 3]).data;
+  assert.deepEqual(
+    (await page.locator('[data-testid="confusion-cell"]').allInnerTexts()).map((t) => Number(t.replace(/,/g, ''))),
+    annotatorConfusion(data, people[2]!, judges[0]!).counts.flat(),
+  );
+  assert.deepEqual(view.errors, []);
+});
+
+/** `d3-4` → the pair's index in a simpleStudy of 25 documents a query: 2 × 25 + 3 = 53. */
+const indexOf25 = (docid: string): number => {
+  const [, q, d] = /^d(\d+)-(\d+)$/.exec(docid)!;
+  return (Number(q) - 1) * 25 + Number(d) - 1;
+};
+
 /** VS Code's Light Modern colours, set the way VS Code sets them (on <html>, through the CSSOM). */
 const lightTheme: Record<string, string> = {
   '--vscode-foreground': '#3b3b3b',

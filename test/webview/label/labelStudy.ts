@@ -39,7 +39,15 @@ export interface LabelStudyOptions {
   guidelines?: string;
   /** More files written into the study's folder before it is imported (another run to pool, say). */
   files?: Record<string, string>;
+  /** The levels of the ordinal scale, one statement a line (default: 0 Not relevant, 1 Relevant, 2 Highly relevant). */
+  scaleLevels?: string[];
 }
+
+const defaultScaleLevels = [
+  '0 "Not relevant"     key "0"',
+  '1 "Relevant"         key "1"  "On topic, answers part of the query"',
+  '2 "Highly relevant"  key "2"  "Answers the query fully"',
+];
 
 export interface LabelStudy {
   folder: string;
@@ -84,10 +92,7 @@ ${options.guidelines !== undefined ? '  guidelines "guidelines.md"\n' : ''}  que
   corpus  "corpus.jsonl"  { id: docid  body: text  title: title${hasParents ? '  parent: parent' : ''}  format: ${options.format ?? 'markdown'} }
   pool    "bm25.run" depth ${depth}
   scale ordinal {
-    0 "Not relevant"     key "0"
-    1 "Relevant"         key "1"  "On topic, answers part of the query"
-    2 "Highly relevant"  key "2"  "Answers the query fully"
-  }
+${(options.scaleLevels ?? defaultScaleLevels).map((level) => `    ${level}\n`).join('')}  }
 ${options.extra ?? ''}
 }
 `;

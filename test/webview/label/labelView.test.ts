@@ -10,6 +10,7 @@ import type { LabelSession } from '../../../core/labelling/labelSession.ts';
 import { type LabelRequestKind, labelRequestHandlers } from '../../../extension/panels/labelHandlers.ts';
 import { repoRoot } from '../../helpers.ts';
 import { launchChromium } from '../chromium.ts';
+import { applyTheme, darkModern, lightModern, offTheme, rgb } from '../themeControls.ts';
 import {
   type CountingServer,
   type OpenWebview,
@@ -494,4 +495,37 @@ test('in a blind study the orders that would reveal others are offered disabled;
   };
   assert.deepEqual(await disabledOrders('lea'), ['confidence', 'disagreement']);
   assert.deepEqual(await disabledOrders('ada'), []);
+});
+
+test('every control follows the theme, dark and light: Previous/Next chunk, Back, the queue order, Unlabelled only, the note', {
+  timeout: 60_000,
+}, async () => {
+  const labelled = await study({
+    queries: [{ qid: 'q1', text: 'tides' }],
+    documents: [1, 2, 3, 4].map((n) => ({ docid: `a#${n}`, parent: 'a', text: `Tides, chunk ${n} of a.` })),
+    ranking: { q1: ['a#2'] },
+  });
+  const session = labelled.session('alice');
+  const view = await openLabelView(() => session);
+  await view.page.getByRole('button', { name: 'Next chunk' }).click();
+  await view.page.getByRole('button', { name: 'Back to a#2' }).waitFor();
+  const nextChunk = view.page.getByRole('button', { name: 'Next chunk' });
+  for (const theme of [darkModern, lightModern]) {
+    await applyTheme(view.page, theme);
+    assert.deepEqual(await offTheme(view.page, theme), [], theme.kind);
+    assert.deepEqual(
+      await nextChunk.evaluate((e) => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color]),
+      [
+        rgb(theme.colours['--vscode-button-secondaryBackground']!),
+        rgb(theme.colours['--vscode-button-secondaryForeground']!),
+      ],
+      theme.kind,
+    );
+    const checkbox = view.page.locator('[data-testid="unlabelled-only"]');
+    assert.equal(
+      await checkbox.evaluate((e) => getComputedStyle(e).backgroundColor),
+      rgb(theme.colours['--vscode-checkbox-background']!),
+    );
+  }
+  assert.deepEqual(view.errors, []);
 });

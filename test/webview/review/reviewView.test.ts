@@ -14,6 +14,7 @@ import { reviewRequestHandlers } from '../../../extension/panels/reviewHandlers.
 import { createReviewStudy, verdictOn } from '../../core/review/reviewStudy.ts';
 import { repoRoot } from '../../helpers.ts';
 import { launchChromium } from '../chromium.ts';
+import { applyTheme, darkModern, lightModern, offTheme, rgb } from '../themeControls.ts';
 import { type CountingServer, openWebview, startWebviewServer, webviewDistDir } from '../webviewHost.ts';
 
 let browser: Browser;
@@ -279,6 +280,38 @@ test('the findings beside the text are those of the version judged', { timeout: 
     await page.locator('[data-testid="judging"]').selectOption({ label: 'version 1 (gpt-4o)' });
     await page.locator('[data-testid="findings"]').waitFor();
     assert.deepEqual(await checks(), ['dropped-number', 'dropped-citation', 'dropped-entity', 'length-drift']);
+    assert.deepEqual(view.errors, []);
+  } finally {
+    await view.close();
+    database.close();
+  }
+});
+
+test('every control follows the theme, dark and light: the rubric radios, the verdict buttons, the queue, the reason', {
+  timeout: 60_000,
+}, async () => {
+  const { database, session: sessionOf } = await createReviewStudy('  title "Generated instructions and rewrites"\n');
+  const view = await openReviewView(sessionOf('alice'));
+  try {
+    const { page } = view;
+    await waitForItem(page, 'i1');
+    await page.keyboard.press('1');
+    const radio = page.getByLabel('clarity: excellent');
+    assert.equal(await radio.isChecked(), true);
+    for (const theme of [darkModern, lightModern]) {
+      await applyTheme(page, theme);
+      assert.deepEqual(await offTheme(page, theme), [], theme.kind);
+      assert.deepEqual(
+        await radio.evaluate((e) => [getComputedStyle(e).backgroundColor, getComputedStyle(e).borderTopColor]),
+        [rgb(theme.colours['--vscode-checkbox-background']!), rgb(theme.colours['--vscode-checkbox-border']!)],
+        theme.kind,
+      );
+      // The dot of the checked radio, drawn in the checkbox foreground.
+      assert.equal(
+        await radio.evaluate((e) => getComputedStyle(e, '::before').backgroundColor),
+        rgb(theme.colours['--vscode-checkbox-foreground']!),
+      );
+    }
     assert.deepEqual(view.errors, []);
   } finally {
     await view.close();
