@@ -12,6 +12,8 @@ export interface CliCommand {
   name: string;
   summary: string;
   usage: string;
+  /** More that `--help` prints after the summary (conventions a reader of the output needs). */
+  details?: string;
   run(args: string[], context: CliContext): Promise<number> | number;
 }
 

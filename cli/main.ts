@@ -58,7 +58,7 @@ export async function runCli(argv: string[], context: CliContext): Promise<numbe
     return 2;
   }
   if (args.includes('--help') || args.includes('-h')) {
-    context.stdout(`usage: ${command.usage}\n\n${command.summary}\n`);
+    context.stdout(`usage: ${command.usage}\n\n${command.summary}\n${command.details ? `\n${command.details}` : ''}`);
     return 0;
   }
   try {

@@ -9,9 +9,18 @@ import {
   type Interval,
   summariseAgreement,
 } from '../../core/agreement/agreementSummary.ts';
+import {
+  type BootstrapSettings,
+  type DeclaredTarget,
+  judgeTarget,
+  type TargetResult,
+  targetVerdictText,
+} from '../../core/agreement/agreementTarget.ts';
+import { defaultBootstrap } from '../../core/agreement/bootstrap.ts';
 import { readLabelFile } from '../../core/agreement/labelFile.ts';
 import type { ReliabilityData } from '../../core/agreement/reliabilityData.ts';
 import { alphaLevels } from '../../core/agreement/statistics/krippendorffAlpha.ts';
+import { agreementStatistic } from '../../core/agreement/statistics/registry.ts';
 import { readStudyLabels } from '../../core/agreement/studyLabels.ts';
 import { type CliCommand, UsageError } from '../cliContext.ts';
 import { openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
@@ -68,7 +77,20 @@ function statisticsText(s: AgreementStatistics): string {
   return `${lines.join('\n')}\n`;
 }
 
-function reportText(source: string, summary: AgreementSummary, labels: number): string {
+/** The study's targets, each with its verdict (met only when the interval's lower bound reaches the target). */
+function targetsText(targets: readonly TargetResult[], { samples, seed, level }: BootstrapSettings): string {
+  if (targets.length === 0) return '';
+  let text =
+    `\ntargets (met only when the ${Math.round(level * 100)} % interval's lower bound reaches the target; ` +
+    `${samples} bootstrap samples, seed ${seed}):\n`;
+  for (const t of targets) {
+    text += `  ${t.title.padEnd(28)}${shown(t.value).padStart(8)}  ${targetVerdictText(t.verdict, shown)}\n`;
+    if (t.note !== undefined) text += `    - ${t.note}\n`;
+  }
+  return text;
+}
+
+function reportText(source: string, summary: AgreementSummary, labels: number, targets: string): string {
   const everyone = summary.all_annotators.map((a) => a.name);
   let text =
     `${source}: ${labels} labels, ${summary.n_units} units, ${everyone.length} annotators ` +
@@ -76,7 +98,7 @@ function reportText(source: string, summary: AgreementSummary, labels: number): 
   if (summary.ci) {
     text += `${Math.round(summary.ci.level * 100)} % intervals: ${summary.ci.samples} bootstrap samples of the units, seed ${summary.ci.seed}\n`;
   }
-  text += `\n${statisticsText(summary)}`;
+  text += `\n${statisticsText(summary)}${targets}`;
   if (summary.binary) {
     text += `\nbinarised (relevant = label ≥ ${summary.threshold}):\n${statisticsText(summary.binary)}`;
   }
@@ -103,6 +125,27 @@ export const agreeCommand: CliCommand = {
     '  [--json]\n' +
     '  LABELS: a study file (*.assess) or a label file (CSV/TSV with a header, or JSONL) with query_id, doc_id,\n' +
     '  annotator, label (rows whose source is "adjudicated" are left out)',
+  details: [
+    'Conventions:',
+    "  - Percent agreement, α and Fleiss' κ are over the people: LLM judges (annotators named llm:…) and the units",
+    '    only they labelled are left out, so a judge moves neither these values nor their intervals; --include-llm',
+    "    counts the judges too. Cohen's κ is given for every pair, judges included.",
+    '  - Percent agreement is pooled over pairs of labels: equal pairs / all pairs of labels a unit got, over the',
+    '    units with two labels or more (a unit with more labels weighs more); it is not a mean of per-unit',
+    "    agreement. A pair's percent is the share of their shared units they labelled alike.",
+    "  - Weighted κ (linear, quadratic) weighs by distance between category positions: on the study's scale when",
+    '    there is one (a study file); else (a label file) on the sorted labels the pair itself gave on the units',
+    "    both labelled, as scikit-learn's cohen_kappa_score does, so other annotators' labels never move a pair's",
+    '    weights.',
+    '  - --bootstrap N resamples the units N times (with replacement, seed 1 unless --seed) for 95 % percentile',
+    '    intervals. A resample on which a statistic is undefined (a single category, no shared unit) is left out of',
+    "    that statistic's interval and the notes say how many were; with fewer than half defined there is no",
+    '    interval.',
+    "  - A study's `agreement … target T` is met only when the interval's lower bound reaches T; otherwise it is",
+    '    "not yet", with the number of units and the interval (1000 resamples unless --bootstrap says otherwise).',
+  ]
+    .map((line) => `${line}\n`)
+    .join(''),
   async run(args, context) {
     let input: string | undefined;
     let name: string | undefined;
@@ -134,8 +177,14 @@ export const agreeCommand: CliCommand = {
     if (input === undefined) throw new UsageError('no labels: give a study file (*.assess) or a label file');
     let data: ReliabilityData;
     let labels: number;
+    let declared: DeclaredTarget[] = [];
     if (input.endsWith('.assess')) {
       const { study, database } = await openStudyDatabase(input, name, context);
+      declared = study.agreement.flatMap((a) =>
+        a.target === undefined
+          ? []
+          : [{ metric: a.metric, level: a.level ?? agreementStatistic(a.metric).levels[0]!, target: a.target }],
+      );
       try {
         const read = readStudyLabels(
           database.db,
@@ -160,7 +209,14 @@ export const agreeCommand: CliCommand = {
       includeLlm,
       perQuery,
     });
-    context.stdout(json ? `${JSON.stringify(summary, null, 2)}\n` : reportText(input, summary, labels));
+    // A verdict needs an interval: the targets take --bootstrap's samples, else as many as the Agreement view.
+    const settings = { ...defaultBootstrap, seed, ...(bootstrap > 0 && { samples: bootstrap }) };
+    const targets = declared.map((t) => judgeTarget(data, t, { includeLlm, bootstrap: settings }));
+    context.stdout(
+      json
+        ? `${JSON.stringify(targets.length > 0 ? { ...summary, targets } : summary, null, 2)}\n`
+        : reportText(input, summary, labels, targetsText(targets, settings)),
+    );
     return 0;
   },
 };

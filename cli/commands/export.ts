@@ -3,6 +3,7 @@
 // `import --labels` (--labels OUT). Files are written whole or not at all.
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { targetVerdictText } from '../../core/agreement/agreementTarget.ts';
 import { importReviewItems } from '../../core/review/reviewSession.ts';
 import { exportReviewed, reviewSummary } from '../../core/review/reviewSummary.ts';
 import { labelSources } from '../../core/store/labelSources.ts';
@@ -155,8 +156,9 @@ async function exportReview(
         const a = result.agreement;
         text += `reviewer agreement on verdicts: ${a.n_units} items, ${a.n_annotators} reviewers, percent ${shown(a.percent_agreement)}, α ${shown(a.krippendorff.nominal)}\n`;
         if (a.target) {
-          const { statistic, value, target, met } = a.target;
-          text += `  target: ${statistic} ${shown(value)} against ${target}: ${met === null ? 'undefined' : met ? 'met' : 'not met'}\n`;
+          const { statistic, value, verdict, note } = a.target;
+          text += `  ${statistic} ${shown(value)}, ${targetVerdictText(verdict, shown)}\n`;
+          if (note !== undefined) text += `  - ${note}\n`;
         }
         for (const note of a.notes) text += `  - ${note}\n`;
         text += `an item is decided by ${result.required} reviewer(s) agreeing on its current text, or by the adjudicator\n`;

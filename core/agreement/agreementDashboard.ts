@@ -6,11 +6,12 @@
 import type { StudyModel } from '../dsl/model.ts';
 import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { type AgreementSummary, type Interval, type PairKind, summariseAgreement } from './agreementSummary.ts';
-import { percentileInterval, seededRandom } from './bootstrap.ts';
+import { scopedStatistic, type TargetVerdict, targetVerdict } from './agreementTarget.ts';
 import {
   type AgreementAnnotator,
   binarise,
   labelsUpTo,
+  peopleScope,
   type ReliabilityData,
   selectAnnotators,
   selectUnits,
@@ -41,8 +42,8 @@ export interface AgreementHeadline {
   reason?: string;
   interval: Interval | null;
   target?: number;
-  /** The value reaches the target (undefined when there is no target or no value). */
-  meetsTarget?: boolean;
+  /** With a target: met only when the interval's lower bound reaches it (agreementTarget.ts). */
+  verdict?: TargetVerdict;
 }
 
 export interface AnnotatorPairAgreement {
@@ -142,35 +143,21 @@ function disagreeingPattern(patterns: UnitPatterns, p: number): boolean {
 
 function headline(
   spec: { metric: AgreementMetricId; level: string; target?: number },
-  patterns: UnitPatterns,
+  people: UnitPatterns,
   values: readonly number[],
   samples: number,
   seed: number,
 ): AgreementHeadline {
-  const statistic = agreementStatistic(spec.metric);
-  const value = statistic.compute(patterns, spec.level, values);
-  let interval: Interval | null = null;
-  if (samples > 0 && value.value !== null) {
-    const random = seededRandom(seed);
-    const counts = new Float64Array(patterns.counts.length);
-    const units = patterns.unitPattern.length;
-    const drawn: (number | null)[] = [];
-    for (let s = 0; s < samples; s++) {
-      counts.fill(0);
-      for (let i = 0; i < units; i++) counts[patterns.unitPattern[Math.floor(random() * units)]!]!++;
-      drawn.push(statistic.compute(patterns, spec.level, values, counts).value);
-    }
-    interval = percentileInterval(drawn, 0.95);
-  }
+  const statistic = scopedStatistic(people, spec.metric, spec.level, values, { samples, seed, level: 0.95 });
+  const value = statistic.value;
   return {
     metric: spec.metric,
     level: spec.level,
-    title: statistic.title(spec.level),
+    title: agreementStatistic(spec.metric).title(spec.level),
     value: value.value,
     ...(value.value === null && { reason: value.reason }),
-    interval,
-    ...(spec.target !== undefined && { target: spec.target }),
-    ...(spec.target !== undefined && value.value !== null && { meetsTarget: value.value >= spec.target }),
+    interval: statistic.bootstrap?.interval ?? null,
+    ...(spec.target !== undefined && { target: spec.target, verdict: targetVerdict(statistic, spec.target) }),
   };
 }
 
@@ -195,7 +182,9 @@ export function agreementDashboard(
   const everyone = unitPatterns(data);
   const samples = options.bootstrap ?? 1000;
   const seed = options.seed ?? 1;
-  const headlines = specs.map((spec) => headline(spec, humanPatterns, data.values, samples, seed));
+  // The headlines are over the people's units only (an LLM judge's labels move neither value nor interval).
+  const people = unitPatterns(peopleScope(data));
+  const headlines = specs.map((spec) => headline(spec, people, data.values, samples, seed));
 
   const labelsBy = new Int32Array(data.annotators.length);
   for (let i = 0; i < data.cells.length; i++) if (data.cells[i]! >= 0) labelsBy[i % data.annotators.length]!++;

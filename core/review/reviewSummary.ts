@@ -3,7 +3,8 @@
 // categories, one unit per item), and the accepted items written out as JSONL with their accepted text, versions and
 // verdict history (`qrels-studio export REVIEW.assess --review OUT`).
 import { type AgreementSummary, summariseAgreement } from '../agreement/agreementSummary.ts';
-import { ReliabilityBuilder } from '../agreement/reliabilityData.ts';
+import { judgeTarget, type TargetVerdict } from '../agreement/agreementTarget.ts';
+import { ReliabilityBuilder, type ReliabilityData } from '../agreement/reliabilityData.ts';
 import type { ReviewModel } from '../dsl/model.ts';
 import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { writeAtomically } from '../store/studyExports.ts';
@@ -54,24 +55,34 @@ export interface ReviewSummary {
   /** Reviewer agreement on verdicts (null values with reasons in notes when undefined). */
   agreement: Pick<AgreementSummary, 'n_units' | 'n_annotators' | 'percent_agreement' | 'cohen' | 'notes'> & {
     krippendorff: { nominal: number | null };
-    /** The review's `agreement … target T`: the statistic it names (on verdicts: nominal), its value, met or not. */
-    target?: { statistic: string; value: number | null; target: number; met: boolean | null };
+    /** The review's `agreement … target T`: the statistic it names (on verdicts: nominal), its value, the verdict. */
+    target?: { statistic: string; value: number | null; target: number; verdict: TargetVerdict; note?: string };
   };
 }
 
-/** The value of the statistic a review's `agreement` names, on verdicts (nominal categories). */
-function targetOf(review: ReviewModel, agreement: AgreementSummary): ReviewSummary['agreement']['target'] {
+/**
+ * The statistic a review's `agreement … target T` names, on verdicts (nominal categories), and whether it meets
+ * the target: only when its bootstrap interval's lower bound does (agreementTarget.ts, as the Agreement view).
+ */
+function targetOf(review: ReviewModel, verdicts: ReliabilityData): ReviewSummary['agreement']['target'] {
   const declared = review.agreement.find((a) => a.target !== undefined);
   if (!declared || declared.target === undefined) return undefined;
-  const [statistic, value] =
+  const statistic =
     declared.metric === 'krippendorff'
-      ? ["Krippendorff's α (nominal)", agreement.krippendorff.nominal]
+      ? "Krippendorff's α (nominal)"
       : declared.metric === 'cohen'
-        ? ["Cohen's κ (mean over pairs of reviewers)", agreement.cohen_mean['human-human']?.unweighted ?? null]
+        ? "Cohen's κ (mean over pairs of reviewers)"
         : declared.metric === 'fleiss'
-          ? ["Fleiss' κ", agreement.fleiss.kappa]
-          : ['percent agreement', agreement.percent_agreement];
-  return { statistic, value, target: declared.target, met: value === null ? null : value >= declared.target };
+          ? "Fleiss' κ"
+          : 'percent agreement';
+  const judged = judgeTarget(verdicts, { metric: declared.metric, level: 'nominal', target: declared.target });
+  return {
+    statistic,
+    value: judged.value,
+    target: declared.target,
+    verdict: judged.verdict,
+    ...(judged.note !== undefined && { note: judged.note }),
+  };
 }
 
 /** An item's final verdict, versions (numbered from 1) and verdict history, as the export writes them. */
@@ -170,9 +181,10 @@ export function reviewSummary(
       builder.add(outcome.type ?? '', outcome.itemId, annotator, categories.indexOf(o.category));
     }
   }
-  const agreement = summariseAgreement(builder.build(categories.map((_, i) => i)));
+  const verdicts = builder.build(categories.map((_, i) => i));
+  const agreement = summariseAgreement(verdicts);
   // Verdicts are nominal categories: only the nominal α means something here, and the summary has no Fleiss' κ.
-  const target = targetOf(review, agreement);
+  const target = targetOf(review, verdicts);
   const notes = agreement.notes.filter((n) => !/^(krippendorff\.(ordinal|interval|ratio)|fleiss\.kappa) /.test(n));
   return {
     review: review.name,

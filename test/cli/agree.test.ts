@@ -360,3 +360,91 @@ test('--per-query: the same statistics over each query’s units', () => {
   const text = cli(root, 'agree', 'labels.csv', '--per-query');
   assert.match(text.stdout, /\nq2\s+2\s+0\.0000/);
 });
+
+/** alice and bob on 4 pairs under a target; with `judge`, an LLM judge also on those and on 4 pairs no person labelled. */
+function targetWorkspace(judge: boolean): string {
+  const root = scratchDir();
+  mkdirSync(join(root, 'data'));
+  writeFileSync(
+    join(root, 'data', 'queries.jsonl'),
+    '{"qid": "q1", "query": "medal tables"}\n{"qid": "q2", "query": "rivers"}\n',
+  );
+  const docs = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8'];
+  writeFileSync(
+    join(root, 'data', 'corpus.jsonl'),
+    `${docs.map((id) => JSON.stringify({ _id: id, text: `text of ${id}` })).join('\n')}\n`,
+  );
+  writeFileSync(join(root, 'alice.qrels'), 'q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d4 2\n');
+  writeFileSync(join(root, 'bob.qrels'), 'q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d4 2\n');
+  writeFileSync(join(root, 'judge.qrels'), 'q1 0 d1 1\nq1 0 d5 0\nq1 0 d6 2\nq2 0 d4 2\nq2 0 d7 1\nq2 0 d8 0\n');
+  writeFileSync(
+    join(root, 'wqt.assess'),
+    `study "wqt" {
+  queries "data/queries.jsonl" { id: qid  text: query }
+  corpus  "data/corpus.jsonl"  { id: _id  body: text }
+  scale ordinal { 0 "No" key "0"  1 "Partly" key "1"  2 "Yes" key "2" }
+  agreement krippendorff ordinal target 0.5
+  import qrels "alice.qrels" as alice
+  import qrels "bob.qrels" as bob
+${judge ? '  import qrels "judge.qrels" as "llm:gpt-4.1-mini"\n' : ''}}
+`,
+  );
+  const imported = cli(root, 'import', 'wqt.assess');
+  assert.equal(imported.status, 0, imported.stderr);
+  return root;
+}
+
+test("a study's target is met only when the interval's lower bound reaches it: 4 units are not yet", () => {
+  const root = targetWorkspace(false);
+  const json = agreeJson(root, 'wqt.assess');
+  const [alpha] = json.targets;
+  assert.equal(alpha.title, "Krippendorff's α (ordinal)");
+  assert.ok(alpha.value >= 0.5, `the point estimate clears the target: ${alpha.value}`);
+  assert.equal(alpha.verdict.state, 'not-yet');
+  assert.equal(alpha.verdict.units, 4);
+  assert.ok(alpha.verdict.interval[0] < 0.5, `lower bound ${alpha.verdict.interval[0]}`);
+  const text = cli(root, 'agree', 'wqt.assess');
+  assert.equal(text.status, 0, text.stderr);
+  const [low, high] = alpha.verdict.interval.map((v: number) => v.toFixed(4));
+  assert.ok(
+    text.stdout.includes(
+      `Krippendorff's α (ordinal)    ${alpha.value.toFixed(4)}  target 0.5000: not yet (n = 4, 95 % interval [${low}, ${high}])`,
+    ),
+    text.stdout,
+  );
+  assert.match(
+    text.stdout,
+    /targets \(met only when the 95 % interval's lower bound reaches the target; 1000 bootstrap samples, seed 1\)/,
+  );
+  assert.doesNotMatch(text.stdout, /meets target|: met /);
+});
+
+test("an LLM judge's labels on other units move neither the people's α nor its interval; --include-llm counts them", () => {
+  const people = agreeJson(targetWorkspace(false), 'wqt.assess', '--bootstrap', '300', '--seed', '3');
+  const judgedRoot = targetWorkspace(true);
+  const judged = agreeJson(judgedRoot, 'wqt.assess', '--bootstrap', '300', '--seed', '3');
+  assert.ok(judged.all_annotators.some((a: { kind: string }) => a.kind === 'llm'));
+  assert.deepEqual(judged.krippendorff, people.krippendorff);
+  assert.deepEqual(judged.ci.krippendorff, people.ci.krippendorff);
+  assert.deepEqual(judged.ci.percent_agreement, people.ci.percent_agreement);
+  assert.equal(judged.n_units, people.n_units);
+  assert.deepEqual(judged.targets, people.targets);
+  const counted = agreeJson(judgedRoot, 'wqt.assess', '--bootstrap', '300', '--seed', '3', '--include-llm');
+  assert.notDeepEqual(counted.ci.krippendorff, people.ci.krippendorff);
+});
+
+test('agree --help states the conventions: pooled percent, weighted κ categories, the seed, undefined resamples', () => {
+  const help = cli(scratchDir(), 'agree', '--help');
+  assert.equal(help.status, 0, help.stderr);
+  const text = help.stdout.replace(/\n\s*/g, ' ');
+  assert.match(text, /Percent agreement is pooled over pairs of labels/);
+  assert.match(text, /not a mean of per-unit agreement/);
+  assert.match(text, /on the study's scale when there is one/);
+  assert.match(text, /on the sorted labels the pair itself gave/);
+  assert.match(text, /seed 1 unless --seed/);
+  assert.match(
+    text,
+    /A resample on which a statistic is undefined .* is left out of that statistic's interval and the notes say how many were/,
+  );
+  assert.match(text, /met only when the interval's lower bound reaches T/);
+});

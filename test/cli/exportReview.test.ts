@@ -83,9 +83,25 @@ test("a review's declared `export verdicts` is written with no output named; its
   );
   assert.equal(JSON.parse(readFileSync(join(root, 'out', 'accepted.jsonl'), 'utf8')).item_id, 'i1');
   const summary = runCliProcess(['export', 'gen.assess', '--summary'], { cwd: root });
-  assert.match(summary.stdout, /^ {2}target: percent agreement 0\.5000 against 0\.9: not met$/m);
+  assert.match(
+    summary.stdout,
+    /^ {2}percent agreement 0\.5000, target 0\.9000: not yet \(n = 2, 95 % interval \[0\.0000, 1\.0000\]\)$/m,
+  );
   const json = JSON.parse(runCliProcess(['export', 'gen.assess', '--summary', '--json'], { cwd: root }).stdout);
-  assert.deepEqual(json.agreement.target, { statistic: 'percent agreement', value: 0.5, target: 0.9, met: false });
+  assert.deepEqual(json.agreement.target, {
+    statistic: 'percent agreement',
+    value: 0.5,
+    target: 0.9,
+    verdict: { target: 0.9, units: 2, level: 0.95, state: 'not-yet', interval: [0, 1] },
+  });
+  // A value above the target is not a target met on two items: the interval's lower bound decides.
+  writeFileSync(join(root, 'gen.assess'), text.replace('target 0.9', 'target 0.4'));
+  const early = runCliProcess(['export', 'gen.assess', '--summary'], { cwd: root });
+  assert.match(
+    early.stdout,
+    /^ {2}percent agreement 0\.5000, target 0\.4000: not yet \(n = 2, 95 % interval \[0\.0000, 1\.0000\]\)$/m,
+  );
+  writeFileSync(join(root, 'gen.assess'), text);
   assert.deepEqual(json.outcomes, ['accept', 'edit', 'reject', 'disputed', 'pending', 'unreviewed']);
   // A file where the declared export's folder should be: a clear error, nothing written.
   writeFileSync(join(root, 'blocked'), 'not a folder\n');

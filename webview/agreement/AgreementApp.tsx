@@ -10,6 +10,7 @@ import type {
   AnnotatorPairAgreement,
   QueryAgreement,
 } from '../../core/agreement/agreementDashboard.ts';
+import { targetVerdictText } from '../../core/agreement/agreementTarget.ts';
 import { VscodeButton } from '../common/elements.ts';
 import type { AgreementController, AgreementSnapshot } from './agreementController.ts';
 import {
@@ -183,14 +184,8 @@ function Headlines({ report }: { report: AgreementDashboard }) {
 }
 
 function HeadlineCard({ headline }: { headline: AgreementHeadline }) {
-  const state =
-    headline.value === null
-      ? 'undefined'
-      : headline.meetsTarget === undefined
-        ? 'none'
-        : headline.meetsTarget
-          ? 'meets'
-          : 'below';
+  // met: the interval's lower bound reaches the target; not-yet: it does not (however good the point estimate).
+  const state = headline.value === null ? 'undefined' : (headline.verdict?.state ?? 'none');
   return (
     <article
       className={`card headline headline-${state}`}
@@ -217,13 +212,12 @@ function HeadlineCard({ headline }: { headline: AgreementHeadline }) {
             : 'no confidence interval (the statistic is undefined on most resamples)'}
         </p>
       )}
-      {headline.target !== undefined && (
-        <p className={`target target-${state}`} data-testid="headline-target">
+      {headline.verdict && (
+        <p className={`target target-${headline.verdict.state}`} data-testid="headline-target">
           <span className="target-mark" aria-hidden="true">
-            {state === 'meets' ? '✓' : state === 'below' ? '✗' : '?'}
+            {headline.verdict.state === 'met' ? '✓' : headline.verdict.state === 'not-yet' ? '…' : '?'}
           </span>{' '}
-          target {fixed(headline.target)}:{' '}
-          {state === 'meets' ? 'meets target' : state === 'below' ? 'below target' : 'not known (undefined value)'}
+          {targetVerdictText(headline.verdict, (value) => fixed(value))}
         </p>
       )}
     </article>

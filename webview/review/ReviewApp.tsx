@@ -6,6 +6,7 @@
 // versions (an edit, or two), the verdict judges the one picked. The queue: every item, one's items still to review,
 // or the disputed ones (where the adjudicator decides).
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { targetVerdictText } from '../../core/agreement/agreementTarget.ts';
 import type { ReviewItemView, ReviewQueue, ReviewState } from '../../core/review/reviewSession.ts';
 import type { ReviewSummary } from '../../core/review/reviewSummary.ts';
 import { type DiffPart, wordDiff } from '../../core/review/textDiff.ts';
@@ -187,11 +188,12 @@ function SummaryTable({ summary }: { summary: ReviewSummary }) {
       </p>
       {a.target && (
         <p
-          className={`description target-${a.target.met === null ? 'undefined' : a.target.met ? 'met' : 'missed'}`}
+          className={`description target-${a.target.verdict.state}`}
           data-testid="summary-target"
+          data-state={a.target.verdict.state}
+          title={a.target.note}
         >
-          Target: {a.target.statistic} {fixed(a.target.value)} against {a.target.target} —{' '}
-          {a.target.met === null ? 'undefined' : a.target.met ? 'met' : 'not met'}
+          {a.target.statistic} {fixed(a.target.value)}, {targetVerdictText(a.target.verdict, (value) => fixed(value))}
         </p>
       )}
     </div>
