@@ -83,15 +83,13 @@ export function targetVerdict(statistic: ScopedStatistic, target: number): Targe
       ...base,
       state: 'unknown',
       interval: null,
-      reason: `the statistic is undefined: ${statistic.value.reason}`,
+      reason: `undefined because ${statistic.value.reason}`,
     };
   }
   const interval = statistic.bootstrap?.interval ?? null;
   if (interval === null) {
     const reason =
-      statistic.bootstrap === null
-        ? 'no bootstrap resamples'
-        : 'the statistic is undefined on most bootstrap resamples';
+      statistic.bootstrap === null ? 'no bootstrap resamples' : 'fewer than half of the bootstrap resamples define it';
     return { ...base, state: 'not-yet', interval, reason };
   }
   return { ...base, state: interval[0] >= target ? 'met' : 'not-yet', interval };

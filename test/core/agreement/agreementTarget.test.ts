@@ -121,7 +121,7 @@ test('a target is met only when the lower bound of the interval reaches it; four
   );
   const alone = judgeTarget(build([['q', 'd1', 'alice', 1]], [0, 1]), target);
   assert.equal(alone.verdict.state, 'unknown');
-  assert.match(targetVerdictText(alone.verdict, two), /^target 0\.67: not known \(the statistic is undefined: /);
+  assert.match(targetVerdictText(alone.verdict, two), /^target 0\.67: not known \(undefined because /);
 });
 
 test("weighted κ without a scale orders each pair's categories by the pair's own labels", () => {
