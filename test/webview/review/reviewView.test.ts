@@ -318,3 +318,37 @@ test('every control follows the theme, dark and light: the rubric radios, the ve
     database.close();
   }
 });
+
+test('the summary’s agreement target: a value above it on three items is "not yet", in the words of the Agreement view', {
+  timeout: 60_000,
+}, async () => {
+  const { database, session: sessionOf } = await createReviewStudy(
+    '  annotators alice bob\n  agreement percent target 0.5\n',
+  );
+  for (const annotator of ['alice', 'bob']) {
+    const session = sessionOf(annotator);
+    verdictOn(session, 0, { verdict: 'accept' });
+    verdictOn(session, 1, { verdict: 'accept' });
+    verdictOn(session, 2, annotator === 'alice' ? { verdict: 'accept' } : { verdict: 'reject', reason: 'vague' });
+  }
+  const view = await openReviewView(sessionOf('alice'));
+  try {
+    const { page } = view;
+    await page.locator('[data-testid="queue"]').selectOption('todo');
+    const target = page.locator('[data-testid="summary-target"]');
+    await target.waitFor();
+    const text = await target.innerText();
+    // Two of three items alike: 0.667 clears 0.5, but three items cannot show it.
+    assert.match(
+      text,
+      /^percent agreement 0\.667, target 0\.500: not yet \(n = 3, 95 % interval \[\d\.\d{3}, \d\.\d{3}\]\)$/,
+    );
+    const [low] = /\[(\d\.\d{3}),/.exec(text)!.slice(1).map(Number);
+    assert.ok(low! < 0.5, text);
+    assert.equal(await target.getAttribute('data-state'), 'not-yet');
+    assert.deepEqual(view.errors, []);
+  } finally {
+    await view.close();
+    database.close();
+  }
+});
