@@ -4,7 +4,8 @@
 // too: the formatter keeps them and semantic highlighting colours them.
 import type { DslDiagnostic } from './types.ts';
 
-export type TokenKind = 'name' | 'string' | 'number' | 'punct' | 'comment' | 'invalid';
+/** `continuation`: a `\` ending its line, which continues the statement on the next line. */
+export type TokenKind = 'name' | 'string' | 'number' | 'punct' | 'comment' | 'continuation' | 'invalid';
 
 export type SemanticType =
   | 'keyword'
@@ -24,6 +25,8 @@ export interface Token {
   text: string;
   /** Line breaks between the previous token and this one (what the formatter keeps of blank lines). */
   newlinesBefore: number;
+  /** The one line break before this token follows a `\`: the token continues the line above. */
+  continued?: boolean;
   /** Strings: the decoded value, and whether the closing quote is missing. */
   value?: string;
   unterminated?: boolean;
@@ -115,22 +118,46 @@ export function lex(text: string): LexResult {
   const length = text.length;
   let i = 0;
   let newlines = 0;
+  let afterContinuation = false;
 
   const push = (token: Omit<Token, 'newlinesBefore' | 'text'>): void => {
     (token as Token).text = text.slice(token.start, token.end);
     (token as Token).newlinesBefore = newlines;
+    if (afterContinuation && newlines === 1) (token as Token).continued = true;
     tokens.push(token as Token);
     newlines = 0;
+    afterContinuation = token.kind === 'continuation';
   };
 
   while (i < length) {
     const c = text.charCodeAt(i);
     if (isWhitespace(c)) {
-      if (c === 10) newlines++;
+      // A lone CR is a line break too (editors show one): lines end statements, so none may hide.
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) newlines++;
       i++;
       continue;
     }
     const start = i;
+    if (c === 92 /* \ */) {
+      let after = i + 1;
+      while (after < length && (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 9)) after++;
+      const next = text.charCodeAt(after);
+      if (after >= length || next === 10 || next === 13) {
+        i++;
+        push({ kind: 'continuation', start, end: i });
+        continue;
+      }
+      i++;
+      push({ kind: 'invalid', start, end: i });
+      diagnostics.push({
+        range: { start, end: i },
+        severity: 'error',
+        code: 'invalid-character',
+        message:
+          'unexpected character `\\`: outside a string, `\\` continues a statement on the next line and must end its line',
+      });
+      continue;
+    }
     if (c === 35 /* # */) {
       while (i < length && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
       push({ kind: 'comment', start, end: i });

@@ -79,7 +79,7 @@ class Parser {
 
   constructor(text: string, allTokens: Token[], collectExpectations: boolean) {
     this.text = text;
-    this.tokens = allTokens.filter((t) => t.kind !== 'comment' && t.kind !== 'invalid');
+    this.tokens = allTokens.filter((t) => t.kind !== 'comment' && t.kind !== 'continuation' && t.kind !== 'invalid');
     const last = this.tokens.at(-1) ?? allTokens.at(-1);
     this.eofRange = last ? { start: last.start, end: last.end } : { start: text.length, end: text.length };
     this.expectations = collectExpectations ? [] : undefined;
@@ -90,6 +90,44 @@ class Parser {
 
   private peek(ahead = 0): Token | undefined {
     return this.tokens[this.pos + ahead];
+  }
+
+  /** `(` … `)` open in the current derive expression: line breaks inside them continue the statement. */
+  private parenDepth = 0;
+
+  /** Whether `token` starts a new line that does not continue the statement (no `\`, no open `(`). */
+  private startsLine(token: Token | undefined): boolean {
+    return token !== undefined && token.newlinesBefore > 0 && !token.continued && this.parenDepth === 0;
+  }
+
+  /** The next token when it is on the current statement's line (or continues it); else `undefined`. */
+  private current(): Token | undefined {
+    const token = this.peek();
+    return this.startsLine(token) ? undefined : token;
+  }
+
+  /** The token a line break kept out of the statement before it although the statement would have taken it. */
+  private cutAtLine: Token | undefined;
+
+  /**
+   * The next token when `accepts` it and it is on the statement's line. One the statement would take but that
+   * starts the next line is remembered: reported as an unknown statement, it gets the fix "continue with `\`".
+   */
+  private onLine(accepts: (token: Token) => boolean): Token | undefined {
+    const token = this.peek();
+    if (token === undefined || !accepts(token)) return undefined;
+    if (this.startsLine(token)) {
+      this.cutAtLine = token;
+      return undefined;
+    }
+    return token;
+  }
+
+  /** Whether the text after the last token (completion mode: up to the cursor) still is the statement's line. */
+  private lineOpen(): boolean {
+    if (this.parenDepth > 0) return true;
+    const rest = this.text.slice(this.lastConsumed?.end ?? 0);
+    return !/[\n\r]/.test(rest) || /^[ \t]*\\[ \t]*(\r\n|\r|\n)[ \t]*$/.test(rest);
   }
 
   private advance(): Token {
@@ -138,9 +176,21 @@ class Parser {
   }
 
   /** Reports "expected WHAT, found X" at the current token (the last token at the end of the file). */
-  private expected(what: string, code = 'unexpected-token'): void {
+  private expected(what: string, code = 'unexpected-token', withinStatement = true): void {
     const token = this.peek();
     if (!token) this.collecting = false;
+    if (withinStatement && this.startsLine(token) && this.lastConsumed) {
+      // A statement ends at its line: what is missing is missing at the end of the line.
+      this.cutAtLine = token;
+      this.report(
+        code,
+        this.rangeOf(this.lastConsumed),
+        `expected ${what}, found the end of the line (a statement continues on the next line only after a \`\\\`)`,
+        {},
+        true,
+      );
+      return;
+    }
     this.report(
       code,
       token ? this.rangeOf(token) : this.eofRange,
@@ -150,11 +200,17 @@ class Parser {
     );
   }
 
+  /** Offers what may come next within a statement: only while the cursor is still on the statement's line. */
   private offer(expectation: Expectation): void {
-    if (this.collecting && this.peek() === undefined) this.expectations!.push(expectation);
+    if (this.collecting && this.peek() === undefined && this.lineOpen()) this.expectations!.push(expectation);
   }
 
   private offerWords(context: KeywordContext, words: readonly string[]): void {
+    this.offer({ kind: 'words', ids: docIds(context, words) });
+  }
+
+  /** Offers what may start a statement or a `{ … }` entry: on any line. */
+  private offerStart(context: KeywordContext, words: readonly string[]): void {
     if (this.collecting && this.peek() === undefined)
       this.expectations!.push({ kind: 'words', ids: docIds(context, words) });
   }
@@ -178,6 +234,35 @@ class Parser {
       this.rangeOf(token),
       `unknown keyword \`${token.text}\` ${where} (valid here: ${valid.join(', ')})${hint}`,
       fixes ? { fixes } : {},
+      true,
+    );
+  }
+
+  /**
+   * A name where a statement of a `kind` block must start. Close to a keyword: "did you mean" with a fix per
+   * keyword. Otherwise, when the statement above would have taken it but for the line break (`annotators alice
+   * bob` and `carol` below), the fix continues the line above with `\`.
+   */
+  private unknownStatement(token: Token, kind: BlockKind): void {
+    const valid = statementKeywords[kind];
+    const { hint, fixes } = this.didYouMean(token, valid);
+    const previous = this.lastConsumed;
+    const continuable = fixes === undefined && this.cutAtLine === token && previous !== undefined;
+    const continuation: DslFix[] = continuable
+      ? [
+          {
+            title: `Continue the line above with \`\\\` (make \`${token.text}\` part of the statement before)`,
+            edits: [{ range: { start: previous.end, end: previous.end }, newText: ' \\' }],
+          },
+        ]
+      : [];
+    const why = continuable ? '; a statement ends at its line: end the line above with `\\` to continue it' : '';
+    const all = [...(fixes ?? []), ...continuation];
+    this.report(
+      'unknown-keyword',
+      this.rangeOf(token),
+      `unknown keyword \`${token.text}\` in a ${kind} (valid here: ${valid.join(', ')})${hint}${why}`,
+      all.length > 0 ? { fixes: all } : {},
       true,
     );
   }
@@ -264,7 +349,7 @@ class Parser {
   parseFile(): StudyFileAst {
     const blocks: BlockNode[] = [];
     for (;;) {
-      this.offerWords('block', blockKeywords);
+      this.offerStart('block', blockKeywords);
       const token = this.peek();
       if (!token) break;
       if (this.isWord(token, 'study') || this.isWord(token, 'review')) {
@@ -274,7 +359,7 @@ class Parser {
       }
       if (!this.recovering) {
         if (token.kind === 'name') this.unknownKeyword(token, blockKeywords, 'at the top level of a study file');
-        else this.expected('`study "name" { … }` or `review "name" { … }`');
+        else this.expected('`study "name" { … }` or `review "name" { … }`', undefined, false);
       }
       this.skipOne();
     }
@@ -298,7 +383,7 @@ class Parser {
       this.expected(`\`{\` to open the body of ${label}`);
     }
     for (;;) {
-      this.offerWords('statement', statementKeywords[kind]);
+      this.offerStart('statement', statementKeywords[kind]);
       const token = this.peek();
       if (!token) {
         if (block.open || !this.recovering) this.unclosed(label, block.open);
@@ -330,11 +415,11 @@ class Parser {
         this.parseStatement(token.text);
         continue;
       }
-      // Statements usually start lines: a name at the start of a line ends the skip after an error.
-      if (token.kind === 'name' && (!this.recovering || token.newlinesBefore > 0)) {
-        this.unknownKeyword(token, statementKeywords[kind], `in a ${kind}`);
+      // Statements end at their line: a name at the start of a line ends the skip after an error.
+      if (token.kind === 'name' && (!this.recovering || this.startsLine(token))) {
+        this.unknownStatement(token, kind);
       } else if (!this.recovering) {
-        this.expected(`a ${kind} statement (${statementKeywords[kind].join(', ')}) or \`}\``);
+        this.expected(`a ${kind} statement (${statementKeywords[kind].join(', ')}) or \`}\``, undefined, false);
       }
       this.skipOne();
     }
@@ -351,6 +436,8 @@ class Parser {
   // ---- statements ----
 
   private parseStatement(word: string): StatementNode | undefined {
+    this.parenDepth = 0;
+    this.cutAtLine = undefined;
     const keywordToken = this.advance();
     this.mark(keywordToken, 'keyword', `statement:${word}`, 'statement');
     const keyword = this.rangeOf(keywordToken);
@@ -395,7 +482,7 @@ class Parser {
         return { kind: 'aspect', keyword, range, ...(name && { name }), ...(question && { question }) };
       }
       case 'conditions': {
-        const from = this.peek();
+        const from = this.current();
         this.offerWords('clause', ['conditions-from']);
         if (!this.isWord(from, 'from')) {
           this.expected('`from` and the query field the conditions are read from');
@@ -454,7 +541,7 @@ class Parser {
   private parseClause<T>(word: string, doc: string, value: () => T | undefined): T | undefined | null {
     if (this.recovering) return null;
     this.offer({ kind: 'words', ids: [doc] });
-    if (!this.isWord(this.peek(), word)) return null;
+    if (!this.onLine((token) => this.isWord(token, word))) return null;
     this.mark(this.advance(), 'keyword', doc);
     return value();
   }
@@ -472,7 +559,7 @@ class Parser {
     const outerRecovering = this.recovering;
     this.recovering = false;
     for (;;) {
-      this.offerWords(context, roles);
+      this.offerStart(context, roles);
       const token = this.peek();
       if (this.isPunct(token, '}')) {
         this.advance();
@@ -482,7 +569,7 @@ class Parser {
         this.unclosed(`the \`${kind}\` field mapping`, openRange);
         return { ...statement, mappingRange: this.endOfLast(openRange) };
       }
-      if (token.kind === 'name' && this.isPunct(this.peek(1), ':')) {
+      if (token.kind === 'name' && this.isPunct(this.peek(1), ':') && !this.startsLine(this.peek(1))) {
         this.recovering = false;
         const roleToken = this.advance();
         this.mark(
@@ -509,7 +596,7 @@ class Parser {
           this.expected(`\`:\` and a field name after the role \`${token.text}\` (mappings read \`role: field\`)`);
           continue;
         }
-        this.expected(`a mapping \`role: field\` (roles: ${roles.join(', ')}) or \`}\``);
+        this.expected(`a mapping \`role: field\` (roles: ${roles.join(', ')}) or \`}\``, undefined, false);
       }
       this.skipOne();
     }
@@ -556,7 +643,7 @@ class Parser {
       if (key === null) this.expected(`\`key "k"\` after the label of scale value ${valueToken.text}`);
       else if (key) {
         entry.key = key;
-        if (this.peek()?.kind === 'string') entry.description = this.stringNode(this.advance());
+        if (this.current()?.kind === 'string') entry.description = this.stringNode(this.advance());
       }
     }
     entry.range = this.endOfLast(value.range);
@@ -569,7 +656,7 @@ class Parser {
     if (!target) return { kind: 'derive', keyword, range: keyword };
     if (target.text === 'label') this.peekBehind().doc = 'clause:derive-label';
     this.peekBehind().semantic = 'keyword';
-    if (!this.isPunct(this.peek(), '=')) {
+    if (!this.isPunct(this.current(), '=')) {
       this.expected(`\`=\` after \`derive ${target.text}\``);
       return { kind: 'derive', keyword, range: keyword, target };
     }
@@ -598,7 +685,7 @@ class Parser {
     const openRange = this.rangeOf(open);
     this.recovering = false;
     for (;;) {
-      this.offerWords('judge-option', judgeOptions);
+      this.offerStart('judge-option', judgeOptions);
       const token = this.peek();
       if (this.isPunct(token, '}')) {
         this.advance();
@@ -619,7 +706,7 @@ class Parser {
       }
       if (!this.recovering) {
         if (token.kind === 'name') this.unknownKeyword(token, judgeOptions, 'in a `judge` block');
-        else this.expected(`a judge option (${judgeOptions.join(', ')}) or \`}\``);
+        else this.expected(`a judge option (${judgeOptions.join(', ')}) or \`}\``, undefined, false);
       }
       this.skipOne();
     }
@@ -658,7 +745,7 @@ class Parser {
     const statement: AgreementStatement = { kind: 'agreement', keyword, range: keyword, ...(metric && { metric }) };
     if (this.recovering) return statement;
     this.offerWords('agreement-level', agreementLevels);
-    const next = this.peek();
+    const next = this.onLine((token) => token.kind === 'name');
     if (next?.kind === 'name' && !this.isWord(next, 'target') && !this.isStatementWord(next) && !this.atBlockHeader()) {
       const level = this.expectWord(
         agreementLevels,
@@ -691,11 +778,11 @@ class Parser {
     if (source) statement.source = source;
     if (this.block === 'study' && !this.recovering) {
       this.offer({ kind: 'words', ids: ['clause:per'] });
-      if (this.isWord(this.peek(), 'per')) {
+      if (this.onLine((token) => this.isWord(token, 'per'))) {
         const per = this.advance();
         this.mark(per, 'keyword', 'clause:per');
         this.offer({ kind: 'words', ids: ['clause:document'] });
-        if (this.isWord(this.peek(), 'document')) {
+        if (this.isWord(this.current(), 'document')) {
           this.mark(this.advance(), 'keyword', 'clause:document');
           statement.perDocument = this.endOfLast(this.rangeOf(per));
         } else {
@@ -727,12 +814,12 @@ class Parser {
     const dimensions: RubricDimension[] = [];
     const statement = { kind: 'rubric' as const, keyword, range: keyword, levels, dimensions };
     this.offerWords('clause', ['levels']);
-    if (!this.isWord(this.peek(), 'levels')) {
+    if (!this.isWord(this.current(), 'levels')) {
       this.expected('`levels` and the rating levels after `rubric`');
       return statement;
     }
     this.mark(this.advance(), 'keyword', 'clause:levels');
-    while (this.peek()?.kind === 'name' && !this.isStatementWord(this.peek())) {
+    while (this.onLine((token) => token.kind === 'name' && !this.isStatementWord(token))) {
       const token = this.advance();
       token.semantic = 'enumMember';
       levels.push({ text: token.text, range: this.rangeOf(token) });
@@ -748,7 +835,7 @@ class Parser {
     this.parseList('the rubric', 'a rubric dimension (a name, optionally a description string) or `}`', (token) => {
       this.mark(token, 'variable', undefined, 'entry');
       const name = { text: token.text, range: this.rangeOf(token) };
-      const description = this.peek()?.kind === 'string' ? this.stringNode(this.advance()) : undefined;
+      const description = this.current()?.kind === 'string' ? this.stringNode(this.advance()) : undefined;
       dimensions.push({ name, range: this.endOfLast(name.range), ...(description && { description }) });
     });
     return statement;
@@ -789,7 +876,7 @@ class Parser {
         entry();
         continue;
       }
-      if (!this.recovering) this.expected(expectedEntry);
+      if (!this.recovering) this.expected(expectedEntry, undefined, false);
       this.skipOne();
     }
     this.recovering = false;
@@ -799,7 +886,7 @@ class Parser {
   private parseNameList(): NameNode[] {
     const names: NameNode[] = [];
     for (;;) {
-      const token = this.peek();
+      const token = this.onLine((t) => t.kind === 'string' || (t.kind === 'name' && !this.isStatementWord(t)));
       if (!token || this.atBlockHeader()) break;
       if (token.kind === 'string') {
         names.push({ text: this.stringNode(this.advance()).value, range: this.rangeOf(token) });
@@ -837,12 +924,12 @@ class Parser {
   /** `depth` counts the nesting constructs around the expression: `( )`, `!`, call arguments, `?:` branches. */
   private parseExpression(depth: number): Expression | undefined {
     const test = this.parseBinary(depth, 0);
-    if (!test || !this.isPunct(this.peek(), '?')) return test;
+    if (!test || !this.isPunct(this.current(), '?')) return test;
     this.mark(this.advance(), 'operator');
     depth = this.enter(depth);
     const whenTrue = this.parseExpression(depth);
     if (!whenTrue) return undefined;
-    if (!this.isPunct(this.peek(), ':')) {
+    if (!this.isPunct(this.current(), ':')) {
       this.expected('`:` and the value when the condition is false');
       return undefined;
     }
@@ -871,7 +958,7 @@ class Parser {
     const matches = Parser.levels[level]!;
     let left = this.parseBinary(depth, level + 1);
     while (left) {
-      const token = this.peek();
+      const token = this.current();
       if (token?.kind !== 'punct' || !matches(token.text)) break;
       this.mark(this.advance(), 'operator');
       const right = this.parseBinary(depth, level + 1);
@@ -888,7 +975,7 @@ class Parser {
   }
 
   private parseUnary(depth: number): Expression | undefined {
-    const token = this.peek();
+    const token = this.current();
     if (!this.isPunct(token, '!')) return this.parsePrimary(depth);
     depth = this.enter(depth);
     this.mark(this.advance(), 'operator');
@@ -898,7 +985,7 @@ class Parser {
 
   private parsePrimary(depth: number): Expression | undefined {
     this.offer({ kind: 'derive-operand' });
-    const token = this.peek();
+    const token = this.current();
     const what = 'a name, a number, `(` or `!` in the `derive` expression';
     if (!token) {
       this.expected(what);
@@ -912,26 +999,32 @@ class Parser {
       return { kind: 'number', value: token.number!, range: this.rangeOf(token) };
     }
     if (token.kind === 'name') {
-      if (this.isStatementWord(token) && token.newlinesBefore > 0) {
+      if (this.isStatementWord(token) && this.startsLine(token)) {
         this.expected(what);
         return undefined;
       }
       this.advance();
-      if (this.isPunct(this.peek(), '(')) return this.parseCall(token, depth);
+      if (this.isPunct(this.current(), '(')) return this.parseCall(token, depth);
       this.mark(token, 'variable', token.text === 'conditions' ? 'expression-name:conditions' : undefined);
       return { kind: 'name', name: token.text, range: this.rangeOf(token) };
     }
     if (this.isPunct(token, '(')) {
       depth = this.enter(depth);
       this.advance();
-      const inner = this.parseExpression(depth);
-      if (!inner) return undefined;
-      if (!this.isPunct(this.peek(), ')')) {
-        this.expected('`)` to close the `(`');
-        return undefined;
+      // Inside `( … )` line breaks continue the expression: the `(` shows that it goes on.
+      this.parenDepth++;
+      try {
+        const inner = this.parseExpression(depth);
+        if (!inner) return undefined;
+        if (!this.isPunct(this.peek(), ')')) {
+          this.expected('`)` to close the `(`');
+          return undefined;
+        }
+        const close = this.advance();
+        return { ...inner, range: { start: token.start, end: close.end } };
+      } finally {
+        this.parenDepth--;
       }
-      const close = this.advance();
-      return { ...inner, range: { start: token.start, end: close.end } };
     }
     this.expected(what);
     return undefined;
@@ -942,19 +1035,24 @@ class Parser {
     if (callee.text !== 'all' && callee.text !== 'any') callee.semantic = 'variable';
     this.advance();
     const args: Expression[] = [];
-    if (!this.isPunct(this.peek(), ')')) {
-      depth = this.enter(depth);
-      for (;;) {
-        const argument = this.parseExpression(depth);
-        if (!argument) return undefined;
-        args.push(argument);
-        if (!this.isPunct(this.peek(), ',')) break;
-        this.advance();
+    this.parenDepth++;
+    try {
+      if (!this.isPunct(this.peek(), ')')) {
+        depth = this.enter(depth);
+        for (;;) {
+          const argument = this.parseExpression(depth);
+          if (!argument) return undefined;
+          args.push(argument);
+          if (!this.isPunct(this.peek(), ',')) break;
+          this.advance();
+        }
       }
-    }
-    if (!this.isPunct(this.peek(), ')')) {
-      this.expected(`\`,\` or \`)\` in the arguments of \`${callee.text}\``);
-      return undefined;
+      if (!this.isPunct(this.peek(), ')')) {
+        this.expected(`\`,\` or \`)\` in the arguments of \`${callee.text}\``);
+        return undefined;
+      }
+    } finally {
+      this.parenDepth--;
     }
     const close = this.advance();
     return {
@@ -983,7 +1081,7 @@ class Parser {
   }
 
   private expectString(what: string): StringNode | undefined {
-    if (this.peek()?.kind === 'string') return this.stringNode(this.advance());
+    if (this.current()?.kind === 'string') return this.stringNode(this.advance());
     this.expected(what);
     return undefined;
   }
@@ -994,8 +1092,8 @@ class Parser {
   }
 
   private expectName(what: string): NameNode | undefined {
-    const token = this.peek();
-    if (token?.kind === 'name' && !(this.isStatementWord(token) && token.newlinesBefore > 0)) {
+    const token = this.current();
+    if (token?.kind === 'name' && !(this.isStatementWord(token) && this.startsLine(token))) {
       this.advance().semantic = 'variable';
       return { text: token.text, range: this.rangeOf(token) };
     }
@@ -1005,19 +1103,19 @@ class Parser {
 
   /** A name, or a quoted name (for field names with spaces or other characters). */
   private expectNameOrString(what: string): NameNode | undefined {
-    const token = this.peek();
+    const token = this.current();
     if (token?.kind === 'string') return { text: this.stringNode(this.advance()).value, range: this.rangeOf(token) };
     return this.expectName(what);
   }
 
   private expectNumber(what: string): NumberNode | undefined {
-    if (this.peek()?.kind === 'number') return this.numberNode(this.advance());
+    if (this.current()?.kind === 'number') return this.numberNode(this.advance());
     this.expected(what);
     return undefined;
   }
 
   private expectInteger(what: string): NumberNode | undefined {
-    const token = this.peek();
+    const token = this.current();
     if (token?.kind !== 'number') {
       this.expected(what);
       return undefined;
@@ -1032,8 +1130,8 @@ class Parser {
   /** One of `words` (an enumerated value). A misspelt one is consumed and reported with its likely fix. */
   private expectWord(words: readonly string[], context: KeywordContext, what: string): NameNode | undefined {
     this.offerWords(context, words);
-    const token = this.peek();
-    const nextStatement = this.isStatementWord(token) && token!.newlinesBefore > 0 && !words.includes(token!.text);
+    const token = this.current();
+    const nextStatement = this.isStatementWord(token) && this.startsLine(token) && !words.includes(token!.text);
     if (token?.kind !== 'name' || nextStatement || this.atBlockHeader()) {
       this.expected(what);
       return undefined;

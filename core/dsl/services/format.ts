@@ -1,5 +1,6 @@
 // The canonical layout of a study file: one statement per line, two-space indent, scale rows aligned in columns,
-// comments kept where they were (trailing or on their own line), at most one blank line kept between statements.
+// comments kept where they were (trailing or on their own line), at most one blank line kept between statements,
+// a `\` that continues a statement kept at the end of its line (the rest goes one level deeper).
 // Small `{ … }` lists (mappings, judge options, taxonomy, rubric dimensions) stay on one line when they were
 // written on one line and fit in 100 columns; otherwise one entry per line. Works from the parser's token
 // annotations (where statements and entries start, how each `{` is laid out), so it never reorders or drops a
@@ -105,6 +106,14 @@ class Formatter {
         continue;
       }
 
+      if (token.kind === 'continuation') {
+        // Kept where the author put it: the statement goes on on the next line, one level deeper.
+        this.line += `${previous ? ' ' : ''}\\`;
+        this.breakNext = true;
+        previous = token;
+        continue;
+      }
+
       if (isPunct(token, '}') && top) {
         this.stack.pop();
         if (top.expanded) newLine(this.indent);
@@ -145,7 +154,7 @@ class Formatter {
     if (layout === 'list') {
       const inner = this.tokens.slice(index + 1, close);
       const writtenInline = (this.tokens[index + 1]?.newlinesBefore ?? 0) === 0;
-      const hasComment = inner.some((t) => t.kind === 'comment');
+      const hasComment = inner.some((t) => t.kind === 'comment' || t.kind === 'continuation');
       block.expanded =
         !writtenInline || hasComment || width(this.line) + width(this.inline(index, close)) > maxInlineWidth;
     }
@@ -178,6 +187,7 @@ class Formatter {
     for (let i = start + 1; i < this.tokens.length; i++) {
       const token = this.tokens[i]!;
       if (token.starts === 'entry' || isPunct(token, '}')) break;
+      if (token.kind === 'continuation') return undefined;
       if (token.kind === 'comment') {
         // A comment after the row's last token ends the row (it stays trailing); one inside breaks alignment.
         let next = i + 1;

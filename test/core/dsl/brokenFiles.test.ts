@@ -79,7 +79,8 @@ const cases: { name: string; text: string; expected: string[] }[] = [
   {
     name: 'scale entry without key',
     text: studyWith().replace('1 "Yes" key "1"', '1 "Yes"'),
-    expected: ['7:3-7:4 unexpected-token'],
+    // At the end of the entry's line: an entry, like a statement, ends at its line.
+    expected: ['6:7-6:12 unexpected-token'],
   },
   {
     name: 'decimal scale value',
@@ -136,7 +137,7 @@ const cases: { name: string; text: string; expected: string[] }[] = [
   {
     name: 'derive with the expression missing',
     text: studyWith('derive label =', 'blind'),
-    expected: ['10:3-10:8 unexpected-token'],
+    expected: ['9:16-9:17 unexpected-token'],
   },
   {
     name: 'ternary without its colon',

@@ -78,11 +78,15 @@ test('cross-file checks on the sketch: missing file, missing field, broken run, 
     message('unknown-field'),
     "field 'qid' is not in data/queries.jsonl (its fields: _id, text, instruction); did you mean '_id'?",
   );
+  // `text: query` where the file has a `text` field: no misspelling, but the field named as the role is offered.
   assert.equal(
     message('unknown-field', 1),
-    "field 'query' is not in data/queries.jsonl (its fields: _id, text, instruction)",
+    "field 'query' is not in data/queries.jsonl (its fields: _id, text, instruction); the nearest: 'text'",
   );
-  assert.equal(found.filter((d) => d.code === 'unknown-field')[1]!.fixes, undefined);
+  assert.deepEqual(
+    found.filter((d) => d.code === 'unknown-field')[1]!.fixes?.map((f) => [f.title, f.edits[0]!.newText]),
+    [["Use field 'text'", 'text']],
+  );
   assert.equal(
     message('run-file-invalid'),
     'runs/e5.trec does not parse: 2 errors, first at 2:1: expected 6 columns, found 4',
@@ -207,4 +211,31 @@ test('a host that fails is reported, not thrown', async () => {
   const found = await checkStudyFiles(parseStudyFile(sketch), '/x/s.assess', host);
   assert.ok(found.length > 0);
   assert.ok(found.every((d) => d.code === 'check-failed' && d.message.includes('disk on fire')));
+});
+
+test('an unknown field far from every field gets the nearest as fixes (`text: question`, the file has `query`)', async () => {
+  const dir = scratchDir('dsl-files-');
+  writeFileSync(join(dir, 'queries.jsonl'), '{"qid": "q1", "query": "rivers"}\n');
+  writeFileSync(join(dir, 'corpus.jsonl'), '{"doc_id": "d1", "text": "x", "body_html": "<p>x</p>"}\n');
+  const text = [
+    'study "s" {',
+    '  queries "queries.jsonl" { id: qid  text: question }',
+    '  corpus "corpus.jsonl" { id: doc_id  body: "content" }',
+    '}',
+  ].join('\n');
+  const found = (await checkStudyFiles(parseStudyFile(text), join(dir, 's.assess'), nodeStudyHost())).filter(
+    (d) => d.code === 'unknown-field',
+  );
+  assert.deepEqual(
+    found.map((d) => d.message),
+    [
+      "field 'question' is not in queries.jsonl (its fields: qid, query); the nearest: 'query'",
+      "field 'content' is not in corpus.jsonl (its fields: doc_id, text, body_html); the nearest: 'text'",
+    ],
+  );
+  assert.deepEqual(
+    found.map((d) => d.fixes?.map((f) => f.edits[0]!.newText)),
+    [['query'], ['"text"']],
+  );
+  assert.deepEqual(found[0]!.fixes![0]!.edits[0]!.range, found[0]!.range);
 });

@@ -188,3 +188,100 @@ test('a 5,000-line study file parses without a diagnostic', (t) => {
   assert.equal(parsed.ast.blocks.length, 1);
   assert.equal(statementsOf(parsed.ast.blocks[0]!, 'judge').length, 1248);
 });
+
+// ---- a statement ends at its line (issue 18, item 5) ----
+
+/** Applies a diagnostic's fix to the text. */
+function applyFix(text: string, fix: { edits: { range: { start: number; end: number }; newText: string }[] }): string {
+  let out = text;
+  for (const edit of [...fix.edits].sort((a, b) => b.range.start - a.range.start))
+    out = out.slice(0, edit.range.start) + edit.newText + out.slice(edit.range.end);
+  return out;
+}
+
+test('a misspelt keyword on the line after a name list is not swallowed as a name: did you mean, with its fix', () => {
+  const text = studyWith('annotators alice bob', 'blnd');
+  const parsed = parseStudyFile(text);
+  const annotators = statementOf(parsed.ast.blocks[0]!, 'annotators');
+  assert.deepEqual(
+    annotators?.names.map((n) => n.text),
+    ['alice', 'bob'],
+  );
+  assert.equal(statementOf(parsed.ast.blocks[0]!, 'blind'), undefined);
+  const [typo] = parsed.diagnostics;
+  assert.equal(typo?.code, 'unknown-keyword');
+  assert.match(typo!.message, /unknown keyword `blnd` in a study .*; did you mean `blind`\?$/);
+  assert.deepEqual(
+    typo!.fixes?.map((f) => f.edits[0]!.newText),
+    ['blind'],
+  );
+  const fixed = parseStudyFile(applyFix(text, typo!.fixes![0]!));
+  assert.deepEqual(fixed.diagnostics, []);
+  assert.ok(statementOf(fixed.ast.blocks[0]!, 'blind'));
+});
+
+test('a misspelt statement keyword after a name list is reported at the word itself, with did you mean', () => {
+  const text = studyWith('annotators alice bob', 'agrement krippendorff ordinal target 0.67');
+  assert.deepEqual(diagnose(text), ['10:3-10:11 unknown-keyword']);
+  const [typo] = parseStudyFile(text).diagnostics;
+  assert.match(typo!.message, /did you mean `agreement`\?$/);
+  assert.deepEqual(parseStudyFile(applyFix(text, typo!.fixes![0]!)).diagnostics, []);
+});
+
+test('a name list continued on the next line without `\\` is an error whose fix adds the `\\`', () => {
+  const text = studyWith('annotators alice bob', 'carol');
+  const [problem, ...rest] = parseStudyFile(text).diagnostics;
+  assert.deepEqual(rest, []);
+  assert.equal(problem?.code, 'unknown-keyword');
+  assert.match(problem!.message, /end the line above with `\\` to continue it$/);
+  assert.equal(problem!.fixes?.length, 1);
+  const fixed = applyFix(text, problem!.fixes![0]!);
+  assert.match(fixed, /annotators alice bob \\\n {2}carol/);
+  const reparsed = parseStudyFile(fixed);
+  assert.deepEqual(reparsed.diagnostics, []);
+  assert.deepEqual(
+    statementOf(reparsed.ast.blocks[0]!, 'annotators')?.names.map((n) => n.text),
+    ['alice', 'bob', 'carol'],
+  );
+});
+
+test('a required part on the next line is missing at the end of the statement’s line', () => {
+  const text = studyWith('agreement krippendorff ordinal target', '0.67');
+  const [problem] = parseStudyFile(text).diagnostics;
+  assert.equal(
+    problem?.message,
+    'expected a number in (0, 1] after `target`, found the end of the line (a statement continues on the next line only after a `\\`)',
+  );
+  assert.deepEqual(diagnose(text)[0], '9:34-9:40 unexpected-token');
+});
+
+test('a trailing `\\` continues a statement; a `\\` with more on its line is an error', () => {
+  const oneLine = parseStudyFile(studyWith('agreement krippendorff ordinal target 0.67', 'annotators alice bob carol'));
+  const continued = parseStudyFile(
+    studyWith('agreement krippendorff \\', '    ordinal target 0.67', 'annotators alice \\  ', 'bob carol'),
+  );
+  assert.deepEqual(continued.diagnostics, []);
+  const shape = (parsed: typeof oneLine) =>
+    JSON.stringify(parsed.ast, (_key, value) =>
+      typeof value === 'object' && value !== null && 'start' in value && 'end' in value ? 'range' : value,
+    );
+  assert.equal(shape(continued), shape(oneLine));
+  assert.deepEqual(diagnose(studyWith('annotators alice \\ bob')), ['9:20-9:21 invalid-character']);
+  // A blank line after the `\` ends the statement all the same: only the one next line continues it.
+  assert.equal(parseStudyFile(studyWith('annotators alice \\', '', 'bob')).diagnostics[0]?.code, 'unknown-keyword');
+});
+
+test('a lone CR ends a line like LF and CRLF do (editors show it as a line break)', () => {
+  const text = studyWith('annotators alice bob', 'blnd').replace('bob\n', 'bob\r');
+  const [typo] = parseStudyFile(text).diagnostics;
+  assert.equal(typo?.code, 'unknown-keyword');
+  assert.match(typo!.message, /`blnd`/);
+});
+
+test('line breaks inside `( … )` and before a `{` continue the statement', () => {
+  const parsed = parseStudyFile(
+    studyWith('derive label = (topical &&', '    topical) ? 1 : 0', 'judge "m"', '  { votes 3 }'),
+  );
+  assert.deepEqual(parsed.diagnostics, []);
+  assert.equal(statementOf(parsed.ast.blocks[0]!, 'judge')?.options.length, 1);
+});

@@ -112,10 +112,20 @@ test('messy layout: indentation, spacing and blank lines normalised; comments st
   assert.equal(formatStudyText(formatted), formatted);
 });
 
-test('a comment inside a statement breaks the line and the statement continues indented', () => {
-  const text = 'study "s" {\n  pool "r.trec"  # bm25\n  depth 5\n}\n';
+test('a comment inside a statement (within `( … )`) breaks the line and the statement continues indented', () => {
+  const text = 'study "s" {\n  derive label = (topical  # on topic\n  && relevant) ? 1 : 0\n}\n';
   const formatted = formatStudyText(text)!;
-  assert.equal(formatted, 'study "s" {\n  pool "r.trec"  # bm25\n    depth 5\n}\n');
+  assert.equal(formatted, 'study "s" {\n  derive label = (topical  # on topic\n    && relevant) ? 1 : 0\n}\n');
+  assert.equal(formatStudyText(formatted), formatted);
+});
+
+test('a `\\` that continues a statement stays at the end of its line; the rest goes one level deeper', () => {
+  const text = 'study "s" {\n  annotators alice bob   \\\ncarol  dana\n  pool "r.trec" \\\n depth 5\n}\n';
+  const formatted = formatStudyText(text)!;
+  assert.equal(
+    formatted,
+    'study "s" {\n  annotators alice bob \\\n    carol dana\n  pool "r.trec" \\\n    depth 5\n}\n',
+  );
   assert.equal(formatStudyText(formatted), formatted);
 });
 
