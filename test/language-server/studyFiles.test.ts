@@ -161,3 +161,39 @@ test('hover, completion, definition, symbols, formatting and semantic tokens on 
     assert.deepEqual(tokens.data.slice(0, 5), [0, 0, 5, 0, 0]);
   });
 });
+
+/** The quick fixes the server offers for the diagnostic with `code`, as [title, the text each edit puts in]. */
+async function quickFixes(server: LanguageServerProcess, uri: string, diagnostic: Diagnostic | undefined) {
+  assert.ok(diagnostic);
+  const actions = await server.request<CodeAction[]>('textDocument/codeAction', {
+    textDocument: { uri },
+    range: diagnostic.range,
+    context: { diagnostics: [diagnostic] },
+  });
+  return actions.map((a) => [a.title, ...(a.edit?.changes?.[uri] ?? []).map((e) => e.newText)]);
+}
+
+test('a misspelt keyword on the line after a name list: did you mean, and a quick fix for it', async () => {
+  await withStudy(async (server, _root, uri) => {
+    const text = valid.replace('  annotators alice bob\n', '  annotators alice bob\n  carol\n  blnd\n');
+    server.open(uri, 'assess', 1, text);
+    const { diagnostics } = await server.nextDiagnostics(uri);
+    assert.deepEqual(diagnostics.map(brief), ['13:2-13:7 unknown-keyword', '14:2-14:6 unknown-keyword']);
+    // `carol` is no keyword at all: the statement above would have taken it, so the fix continues that line.
+    assert.deepEqual(await quickFixes(server, uri, diagnostics[0]), [
+      ['Continue the line above with `\\` (make `carol` part of the statement before)', ' \\'],
+    ]);
+    assert.match(String(diagnostics[1]!.message), /did you mean `blind`\?$/);
+    assert.deepEqual(await quickFixes(server, uri, diagnostics[1]), [['Replace `blnd` with `blind`', 'blind']]);
+  });
+});
+
+test('an unknown field far from every field of the data file: a quick fix with the nearest field', async () => {
+  await withStudy(async (server, _root, uri) => {
+    server.open(uri, 'assess', 1, valid.replace('text: query', 'text: question'));
+    const { diagnostics } = await server.nextDiagnostics(uri);
+    assert.deepEqual(diagnostics.map(brief), ['2:48-2:56 unknown-field']);
+    assert.match(String(diagnostics[0]!.message), /its fields: qid, query, instruction\); the nearest: 'query'$/);
+    assert.deepEqual(await quickFixes(server, uri, diagnostics[0]), [["Use field 'query'", 'query']]);
+  });
+});
