@@ -6,7 +6,10 @@ import type { StudyDatabase } from './studyDatabase.ts';
 export interface AnnotatorProgress {
   name: string;
   kind: 'human' | 'llm';
-  /** Pairs assigned to them; null when the study assigns no pair to anyone. */
+  /**
+   * Pairs assigned to them; null when the study assigns no pair to anyone, and for an LLM judge or the adjudicator
+   * that none is assigned to (they may label every pair).
+   */
   assigned: number | null;
   /** Pairs they have a current label for (an LLM judge: or a parsed suggestion, what a judge run stores). */
   judged: number;
@@ -107,23 +110,24 @@ export function studyProgress(database: StudyDatabase, studyName: string): Study
       .raw()
       .all(studyId) as [number, number][],
   );
-  const declared = new Set(declaredAnnotators(database, studyId));
+  const people = declaredPeople(database, studyId);
+  const declared = new Set(people.annotators);
+  // Assignments share the pairs among the annotators; an LLM judge runs over every pair, and the adjudicator may
+  // label any (as their Label view counts): neither has a share of their own unless given one.
+  const unassigned = (name: string, kind: 'human' | 'llm') =>
+    assignedTo.size > 0 && kind === 'human' && name !== people.adjudicator ? 0 : null;
   const annotators: AnnotatorProgress[] = everyone
     .filter((a) => declared.delete(a.name) || judgedBy.has(a.id) || assignedTo.has(a.id))
     .map((a) => ({
       name: a.name,
       kind: a.kind,
-      assigned: assignedTo.size > 0 ? (assignedTo.get(a.id) ?? 0) : null,
+      assigned: assignedTo.get(a.id) ?? unassigned(a.name, a.kind),
       judged: judgedBy.get(a.id) ?? 0,
     }));
   // Declared annotators who have never judged or been assigned anything are not in the annotator table yet.
   for (const name of declared) {
-    annotators.push({
-      name,
-      kind: name.startsWith('llm:') ? 'llm' : 'human',
-      assigned: assignedTo.size > 0 ? 0 : null,
-      judged: 0,
-    });
+    const kind = name.startsWith('llm:') ? 'llm' : 'human';
+    annotators.push({ name, kind, assigned: unassigned(name, kind), judged: 0 });
   }
   annotators.sort(
     (a, b) => (a.kind === b.kind ? 0 : a.kind === 'human' ? -1 : 1) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
@@ -131,9 +135,12 @@ export function studyProgress(database: StudyDatabase, studyName: string): Study
   return { pairs, judgedByAnyone, judgedByHumans, annotators };
 }
 
-/** The `annotators` of the study as last synced from its study file (the model syncStudies stored). */
-function declaredAnnotators(database: StudyDatabase, studyId: number): string[] {
+/** The `annotators` and `adjudicator` of the study as last synced from its study file (the model syncStudies stored). */
+function declaredPeople(database: StudyDatabase, studyId: number): { annotators: string[]; adjudicator?: string } {
   const model = database.db.prepare('SELECT model FROM study WHERE id = ?').pluck().get(studyId) as string;
-  const annotators = (JSON.parse(model) as { annotators?: unknown }).annotators;
-  return Array.isArray(annotators) ? annotators.filter((name): name is string => typeof name === 'string') : [];
+  const { annotators, adjudicator } = JSON.parse(model) as { annotators?: unknown; adjudicator?: unknown };
+  return {
+    annotators: Array.isArray(annotators) ? annotators.filter((name): name is string => typeof name === 'string') : [],
+    ...(typeof adjudicator === 'string' && { adjudicator }),
+  };
 }

@@ -1,7 +1,8 @@
 // The study commands (palette category "Qrels Studio", the Studies view's menus, the status bar): open / label next,
-// switch annotator, import, pool, export qrels, evaluate, show agreement. Each takes a study from the view or the
-// status bar, a study file from the explorer, or asks with a pick over the workspace's studies (none when there is
-// only one). The work itself is core's: declared imports, label sources, qrels export, trec_eval's measures.
+// switch annotator, import, pool, export qrels, evaluate, show agreement, run the judge. Each takes a study from the
+// view or the status bar, a study file from the explorer, else where the user is (the study of the active Label,
+// Agreement or Evaluate view, or of the active study file), and only else asks with a pick over the workspace's
+// studies that have no errors (none when there is only one). The work itself is core's: declared imports, label sources, qrels export, trec_eval's measures.
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import * as vscode from 'vscode';
@@ -11,6 +12,7 @@ import { labelSourceOfExport, studyQrelsSource } from '../../core/store/qrelsExp
 import { StoreError } from '../../core/store/studyDatabase.ts';
 import { exportQrels } from '../../core/store/studyExports.ts';
 import { runJudge, setApiKey } from '../judge/judgeCommands.ts';
+import { activeStudyPanel } from '../panels/activeStudyPanel.ts';
 import { openAgreementPanel } from '../panels/agreementPanel.ts';
 import { openEvaluatePanel } from '../panels/evaluatePanel.ts';
 import { openLabelPanel } from '../panels/labelPanel.ts';
@@ -20,12 +22,13 @@ import { annotatorNameProblem } from '../studies/annotatorIdentity.ts';
 import { annotatorProgressText, formatCount, importSummary } from '../studies/progressText.ts';
 import type { OpenStudyFile, StudyFiles } from '../studies/studyFiles.ts';
 import type { StudyStatusBar } from '../studies/studyStatusBar.ts';
+import { pickableStudies } from '../studies/validStudies.ts';
 import {
+  findStudyFiles,
   type ReviewTarget,
   readStudies,
   type StudyTarget,
   shownPath,
-  workspaceStudies,
 } from '../studies/workspaceStudies.ts';
 
 interface StudyCommandContext {
@@ -124,29 +127,43 @@ function isStudyTarget(value: unknown): value is StudyTarget {
   return typeof candidate?.studyFile === 'string' && typeof candidate.study === 'string';
 }
 
-/** The study a command was given (a view item, the status bar, a study file's Uri), else the one the user picks. */
+/**
+ * The study a command was given (a view item, the status bar, a study file's Uri), else the study of the active view
+ * or study file, else the one the user picks among the workspace's studies without errors.
+ */
 async function studyTarget(argument: unknown): Promise<StudyTarget | undefined> {
   if (isStudyTarget(argument)) return { studyFile: argument.studyFile, study: argument.study };
-  if (argument instanceof vscode.Uri && argument.fsPath.endsWith('.assess')) {
-    const studyFile = argument.fsPath;
-    return pickStudy((await readStudies(studyFile)).map((model) => ({ studyFile, study: model.name, model })));
+  const given = argument instanceof vscode.Uri ? argument : undefined;
+  const inView = given === undefined ? activeStudyPanel() : undefined;
+  if (inView !== undefined) return inView;
+  const editor = vscode.window.activeTextEditor?.document.uri;
+  const file = given ?? (editor?.scheme === 'file' ? editor : undefined);
+  if (file?.fsPath.endsWith('.assess')) {
+    // This file's studies even when it has errors: opening one says what they are.
+    const studyFile = file.fsPath;
+    const studies = (await readStudies(studyFile)).map((model) => ({ studyFile, study: model.name, model }));
+    if (studies.length > 0 || given !== undefined) return pickStudy(studies, []);
   }
-  return pickStudy(await workspaceStudies());
+  const { studies, withErrors } = await pickableStudies(await findStudyFiles());
+  return pickStudy(studies, withErrors);
 }
 
-/** One of `studies`: the only one, or the user's pick (the active study file's studies first). */
-async function pickStudy(studies: (StudyTarget & { model: StudyModel })[]): Promise<StudyTarget | undefined> {
+/** One of `studies`: the only one, or the user's pick; `withErrors`: study files left out, said when none is left. */
+async function pickStudy(
+  studies: (StudyTarget & { model: StudyModel })[],
+  withErrors: string[],
+): Promise<StudyTarget | undefined> {
   if (studies.length === 0) {
     void vscode.window.showInformationMessage(
-      'Qrels Studio: no study in this workspace yet — a study file (*.assess) declares one',
+      withErrors.length > 0
+        ? `Qrels Studio: no study without errors — fix ${withErrors.map(shownPath).join(', ')} (see the Problems panel)`
+        : 'Qrels Studio: no study in this workspace yet — a study file (*.assess) declares one',
     );
     return undefined;
   }
   if (studies.length === 1) return studies[0];
-  const active = vscode.window.activeTextEditor?.document.uri.fsPath;
-  const ordered = [...studies].sort((a, b) => Number(b.studyFile === active) - Number(a.studyFile === active));
   const picked = await vscode.window.showQuickPick(
-    ordered.map((s) => ({
+    studies.map((s) => ({
       label: s.study,
       description: shownPath(s.studyFile),
       ...(s.model.title !== undefined && { detail: s.model.title }),

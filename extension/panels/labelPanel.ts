@@ -9,6 +9,7 @@ import { LabelSession } from '../../core/labelling/labelSession.ts';
 import { annotatorName, setAnnotatorName } from '../settings.ts';
 import { annotatorNameProblem } from '../studies/annotatorIdentity.ts';
 import type { StudyFiles } from '../studies/studyFiles.ts';
+import { trackStudyPanel } from './activeStudyPanel.ts';
 import { labelRequestHandlers } from './labelHandlers.ts';
 import { createPanelHost, type PanelHost } from './panelHost.ts';
 
@@ -113,6 +114,7 @@ export async function openLabelPanel(
     }),
   });
   openPanels.set(key, entry);
+  trackStudyPanel(entry.host.panel, target);
   /** A new session in this panel (the annotator or the study file changed); the view starts over with it. */
   const reopen = async () => {
     const opening = ++entry.openings;

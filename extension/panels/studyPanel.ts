@@ -9,6 +9,7 @@ import type { EventKind, RequestKind } from '../../webview/protocol.ts';
 import type { StudyFiles } from '../studies/studyFiles.ts';
 import type { RequestHandlers } from './hostChannel.ts';
 import type { LabelTarget } from './labelPanel.ts';
+import { trackStudyPanel } from './activeStudyPanel.ts';
 import { createPanelHost, type PanelHost } from './panelHost.ts';
 
 /** A study as its database now has it: what the views' handlers compute from. */
@@ -79,6 +80,7 @@ export async function openStudyPanel<K extends RequestKind>(
     handlers: spec.handlers(() => studySource(studies, target)),
   });
   openPanels.set(key, host);
+  trackStudyPanel(host.panel, target);
   const studyFile = resolve(target.studyFile);
   const changed = studies.onDidChange((file) => {
     if (file === '' || file === studyFile) host.postEvent(spec.refreshEvent, {});

@@ -39,8 +39,9 @@ export function annotatorProgressText(annotator: AnnotatorProgress, pairs: numbe
 /** The progress of `annotator` (who may not have judged anything yet): judged / assigned, else judged / pairs. */
 export function ownProgress(progress: StudyProgress, annotator: string): { judged: number; total: number } {
   const own = progress.annotators.find((a) => a.name === annotator);
-  const assigned = own?.assigned ?? (progress.annotators.some((a) => a.assigned !== null) ? 0 : null);
-  return { judged: own?.judged ?? 0, total: annotatorTotal({ assigned }, progress.pairs) };
+  if (own !== undefined) return { judged: own.judged, total: annotatorTotal(own, progress.pairs) };
+  const assigns = progress.annotators.some((a) => a.assigned !== null);
+  return { judged: 0, total: assigns ? 0 : progress.pairs };
 }
 
 /** One line saying what an import did. */

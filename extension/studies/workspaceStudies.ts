@@ -49,17 +49,6 @@ export async function readStudies(studyFile: string): Promise<StudyModel[]> {
   return (await readStudyBlocks(studyFile)).studies;
 }
 
-/** Every study of every study file of the workspace. */
-export async function workspaceStudies(): Promise<(StudyTarget & { model: StudyModel })[]> {
-  const files = await findStudyFiles();
-  const studies = await Promise.all(
-    files.map(async (studyFile) =>
-      (await readStudies(studyFile)).map((model) => ({ studyFile, study: model.name, model })),
-    ),
-  );
-  return studies.flat();
-}
-
 /** The study file's path relative to its workspace folder, for display. */
 export function shownPath(studyFile: string): string {
   return vscode.workspace.asRelativePath(studyFile, vscode.workspace.workspaceFolders?.length !== 1);

@@ -1,10 +1,12 @@
 // End to end on the demo workspace, as a user meets the product: the packaged .vsix in code-server, driven in
 // Chromium. Broken files show their problems; the Studies view lists the demo's studies; opening a study imports it
-// and opens the Label view, where five key presses store five judgments (read back from the SQLite file) and the
-// progress survives closing and reopening the view; the LLM judge, run against an OpenAI-compatible server on
-// 127.0.0.1, fills in suggestions the view shows; the Agreement view compares alice with bob (imported) and the
-// judge, and its cell opens their disagreements for the adjudicator; the Evaluate view compares the demo's two runs;
-// exporting qrels writes a file `qrels-studio eval` accepts.
+// and opens the Label view, where five key presses store five judgments (read back from the SQLite file), the status
+// bar keeping up with each at once, and the progress survives closing and reopening the view; the LLM judge, run
+// against an OpenAI-compatible server on 127.0.0.1, fills in suggestions the view shows and joins the Studies view;
+// the Agreement view compares alice with bob (imported) and the judge, and its cell opens their disagreements for the
+// adjudicator; the Evaluate view compares the demo's two runs; the Review view opens from the Studies view; exporting
+// qrels writes a file `qrels-studio eval` accepts. Commands run from a study's view use its study without asking;
+// asked, they offer only studies without errors.
 // Screenshots of each step go to test-output/e2e/ (the README's copies are in media/screenshots/).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -84,6 +86,7 @@ workbenchTest(
     timeoutMs: 240_000,
   },
   async ({ page, folder }, t) => {
+    const chooseStudy = page.locator('.quick-input-widget', { hasText: 'choose a study' });
     // 1. Broken files: their diagnostics reach the Problems panel.
     await quickOpen(page, 'broken/broken.qrels', 'pv-review#3');
     await quickOpen(page, 'broken/typo.assess', 'typos');
@@ -94,12 +97,13 @@ workbenchTest(
     await problems.filter({ hasText: 'non-integer-label' }).waitFor();
     await shot(page, '1-problems');
 
-    // 2. The Studies view lists the demo's studies (nothing imported yet).
+    // 2. The Studies view lists the demo's studies and its review (nothing imported yet).
     await page.locator('.activitybar .action-item a[aria-label^="Qrels Studio"]').click();
     const tree = page.locator('.pane-body .monaco-list-row');
-    for (const study of ['energy-dev', 'wqt-markdown', 'wqt-html']) {
+    for (const study of ['energy-dev', 'wqt-markdown', 'wqt-html', 'generated-instructions']) {
       await tree.filter({ hasText: study }).first().waitFor({ timeout: 30_000 });
     }
+    assert.match((await tree.filter({ hasText: 'generated-instructions' }).first().textContent()) ?? '', /review/);
     assert.match((await tree.filter({ hasText: 'energy-dev' }).first().textContent()) ?? '', /not imported/);
     await shot(page, '2-studies');
 
@@ -110,12 +114,27 @@ workbenchTest(
     assert.equal(await frame.locator('[data-testid="annotator"]').textContent(), 'alice');
     assert.match((await frame.locator('[data-testid="progress"]').textContent()) ?? '', /^0 \/ 19 judged$/);
     await frame.locator('[data-testid="query-text"]').click(); // focus inside the webview: keys go to it
+    // The status bar shows each label as the Label view does (the commit's event, not a recount seconds later).
+    const statusBar = page.locator('.statusbar-item', { hasText: 'judged by you' });
+    await statusBar.filter({ hasText: '0 / 19 judged by you' }).waitFor({ timeout: 15_000 });
     const pressed = ['2', '1', '0', '2', '1'];
-    for (const key of pressed) {
+    const lags: number[] = [];
+    for (const [i, key] of pressed.entries()) {
       const before = await frame.locator('[data-testid="pair"]').getAttribute('data-pair-id');
-      await page.keyboard.press(key);
+      const judged = `${i + 1} / 19 judged`;
+      const shownAt = (locator: ReturnType<Page['locator']>) =>
+        locator.waitFor({ timeout: 10_000 }).then(() => Date.now());
+      const [viewAt, barAt] = await Promise.all([
+        page.keyboard
+          .press(key)
+          .then(() => shownAt(frame.locator('[data-testid="progress"]').filter({ hasText: judged }))),
+        shownAt(statusBar.filter({ hasText: `${judged} by you` })),
+      ]);
+      lags.push(barAt - viewAt);
       await frame.locator(`[data-testid="pair"]:not([data-pair-id="${before}"])`).waitFor({ timeout: 10_000 });
     }
+    t.diagnostic(`status bar after the Label view, per label: ${lags.join(', ')} ms`);
+    assert.ok(Math.max(...lags) < 500, `the status bar lags the Label view: ${lags.join(', ')} ms`);
     await frame.locator('[data-testid="progress"]').filter({ hasText: '5 / 19 judged' }).waitFor();
     await shot(page, '3-label');
     const stored = judgments(folder).filter((j) => j.annotator === 'alice');
@@ -134,7 +153,12 @@ workbenchTest(
     // Reopening shows the progress kept and the place the annotator left.
     await runFromPalette(page, '>View: Close All Editors', 'View: Close All Editors');
     await page.waitForTimeout(500);
-    await tree.filter({ hasText: 'energy-dev' }).filter({ hasText: '5 / 19' }).first().waitFor({ timeout: 15_000 });
+    // Whose numbers the Studies view shows, said: anyone's (people's) and the annotator's own.
+    await tree
+      .filter({ hasText: 'energy-dev' })
+      .filter({ hasText: /\d+ \/ 19 judged by people · 5 \/ 19 by you/ })
+      .first()
+      .waitFor({ timeout: 15_000 });
     await tree.filter({ hasText: 'energy-dev' }).first().click();
     frame = await labelFrame(page);
     await frame.locator('[data-testid="progress"]').filter({ hasText: '5 / 19 judged' }).waitFor({ timeout: 30_000 });
@@ -152,14 +176,12 @@ workbenchTest(
       const studyPath = join(folder, 'relevance', 'solar.assess');
       writeFileSync(studyPath, readFileSync(studyPath, 'utf8').replace('http://127.0.0.1:8000/v1', llm.baseURL));
       await page.waitForTimeout(1000); // the extension re-syncs the changed study file
+      // Run from the open Label view: its study, without asking which.
       await runFromPalette(page, '>Qrels Studio: Run LLM judge', 'Qrels Studio: Run LLM judge');
-      await page.locator('.quick-input-widget', { hasText: 'choose a study' }).waitFor({ timeout: 10_000 });
-      await page.locator('.quick-input-widget input').fill('energy-dev');
-      await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'energy-dev' }).waitFor();
-      await page.keyboard.press('Enter');
       // The first call to an endpoint is asked once.
       const dialog = page.locator('.monaco-dialog-box', { hasText: llm.baseURL });
       await dialog.waitFor({ timeout: 15_000 });
+      assert.equal(await chooseStudy.isVisible(), false, 'no "choose a study" from the Label view');
       await shot(page, '4-judge-approval');
       await dialog.locator('.monaco-button', { hasText: 'Allow' }).click();
       await page
@@ -181,6 +203,13 @@ workbenchTest(
         /The passage is about/,
       );
       await shot(page, '4-judge-suggestions');
+      // The Studies view lists the judge under the study, with the pairs it suggested a label for.
+      const study = tree.filter({ hasText: 'energy-dev' }).first();
+      if ((await study.getAttribute('aria-expanded')) !== 'true') await study.locator('.monaco-tl-twistie').click();
+      await tree
+        .filter({ hasText: /llm:gpt-4\.1-mini@\S+ — 19 \/ 19/ })
+        .first()
+        .waitFor({ timeout: 15_000 });
     } finally {
       await llm.close();
     }
@@ -188,11 +217,8 @@ workbenchTest(
     // 5. The Agreement view: alice ↔ bob over the five pairs both labelled, and the judge beside them; clicking their
     // cell opens the two disagreements as an adjudication queue for carol, the study's adjudicator.
     await runFromPalette(page, '>Qrels Studio: Show agreement', 'Qrels Studio: Show agreement');
-    await page.locator('.quick-input-widget', { hasText: 'choose a study' }).waitFor({ timeout: 10_000 });
-    await page.locator('.quick-input-widget input').fill('energy-dev');
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'energy-dev' }).waitFor();
-    await page.keyboard.press('Enter');
     const agreement = await webviewFrame(page, 'agreement-view');
+    assert.equal(await chooseStudy.isVisible(), false, 'no "choose a study" from the Label view');
     const cell = agreement.locator('[data-testid="heat-cell"][data-a="alice"][data-b="bob"]');
     await cell.waitFor({ timeout: 30_000 });
     assert.equal(await cell.getAttribute('data-shared'), '5');
@@ -232,11 +258,8 @@ workbenchTest(
 
     // The Evaluate view: the study's two pooled runs against its labels, compared.
     await runFromPalette(page, '>Qrels Studio: Evaluate runs', 'Qrels Studio: Evaluate runs');
-    await page.locator('.quick-input-widget', { hasText: 'choose a study' }).waitFor({ timeout: 10_000 });
-    await page.locator('.quick-input-widget input').fill('energy-dev');
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'energy-dev' }).waitFor();
-    await page.keyboard.press('Enter');
     const evaluate = await webviewFrame(page, 'evaluate-view');
+    assert.equal(await chooseStudy.isVisible(), false, 'no "choose a study" from the Label view');
     await evaluate.locator('[data-testid="run-row"]').first().waitFor({ timeout: 30_000 });
     assert.deepEqual(
       await evaluate
@@ -252,8 +275,9 @@ workbenchTest(
     assert.doesNotMatch(await evaluate.locator('body').innerText(), /NaN/);
     await shot(page, '5-evaluate');
 
-    // The Review view on the demo's generated instructions (carol, the review's adjudicator, after the switch above).
-    await runFromPalette(page, '>Qrels Studio: Open review', 'Qrels Studio: Open review');
+    // The Review view on the demo's generated instructions (carol, the review's adjudicator, after the switch above),
+    // opened from the Studies view.
+    await tree.filter({ hasText: 'generated-instructions' }).first().click();
     const reviewView = await webviewFrame(page, 'review-view');
     await reviewView.locator('[data-testid="item"][data-item-id="i1"]').waitFor({ timeout: 30_000 });
     assert.match(await reviewView.locator('[data-testid="item"]').innerText(), /C2 · Exclusive topic/);
@@ -268,8 +292,13 @@ workbenchTest(
 
     // 6. Export qrels: the study's declared export, which `qrels-studio eval` accepts with one of its runs.
     await runFromPalette(page, '>Qrels Studio: Export qrels', 'Qrels Studio: Export qrels');
-    // The workspace has several studies: the command asks which.
-    await page.locator('.quick-input-widget', { hasText: 'choose a study' }).waitFor({ timeout: 10_000 });
+    // From the Review view (no study's view) the command asks which study: only those without errors.
+    await chooseStudy.waitFor({ timeout: 10_000 });
+    const offered = await page
+      .locator('.quick-input-list .monaco-list-row')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));
+    assert.equal(offered.length, 3, offered.join(' | '));
+    assert.ok(!offered.some((o) => o.includes('typos')), `broken/typo.assess has errors: ${offered.join(' | ')}`);
     await page.locator('.quick-input-widget input').fill('energy-dev');
     await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'energy-dev' }).waitFor();
     await page.keyboard.press('Enter');

@@ -20,6 +20,7 @@ function openStudies(): StudyDatabase {
       parseStudyFile(`study "s" {
   scale ordinal { 0 "No" key "0"  1 "Yes" key "1"  2 "Very" key "2" }
   annotators carol alice
+  adjudicator dana
 }
 study "other" {
   scale ordinal { 0 "No" key "0"  1 "Yes" key "1" }
@@ -121,6 +122,31 @@ test('an LLM judge that only suggested (a judge run) is listed with the pairs it
   assert.deepEqual(progress.annotators.at(-1), { name: judge, kind: 'llm', assigned: null, judged: 3 });
   assert.equal(progress.judgedByHumans, 1);
   assert.equal(progress.judgedByAnyone, 3, 'd1 (alice and the judge), d2 and d4');
+  // Assignments share the pairs among people: the judge is not one of them (its judged pairs are of all of them).
+  database.db
+    .prepare(
+      "INSERT INTO assignment (pair_id, annotator_id, assigned_at) SELECT p.id, a.id, '2026-01-01T00:00:00Z' FROM pair AS p, annotator AS a WHERE a.name = 'alice' AND p.docid IN ('d1', 'd2')",
+    )
+    .run();
+  assert.deepEqual(
+    studyProgress(database, 's').annotators.map((a) => [a.name, a.assigned]),
+    [
+      ['alice', 2],
+      ['carol', 0],
+      [judge, null],
+    ],
+  );
+  // The adjudicator labels any pair (their Label view counts all of them): no share of 0.
+  label(database, 's', 'q2', 'd2', 'dana');
+  assert.deepEqual(
+    studyProgress(database, 's').annotators.find((a) => a.name === 'dana'),
+    {
+      name: 'dana',
+      kind: 'human',
+      assigned: null,
+      judged: 1,
+    },
+  );
   database.close();
 });
 

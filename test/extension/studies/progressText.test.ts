@@ -85,4 +85,15 @@ test("a study's line says whose each number is; the status bar says it is yours"
   assert.equal(studyProgressText(progress, 'alice'), '15 / 19 judged by people · 4 / 19 by you');
   assert.equal(studyProgressText(progress, 'carol'), '15 / 19 judged by people · 0 / 19 by you');
   assert.equal(ownJudgedText(1234, 2000), '1,234 / 2,000 judged by you');
+  // A study that assigns: someone with no share of their own (the adjudicator) counts every pair, as their Label
+  // view does; someone it does not list has 0 to judge.
+  const assigning: StudyProgress = {
+    ...progress,
+    annotators: [
+      { name: 'alice', kind: 'human', assigned: 10, judged: 4 },
+      { name: 'carol', kind: 'human', assigned: null, judged: 1 },
+    ],
+  };
+  assert.deepEqual(ownProgress(assigning, 'carol'), { judged: 1, total: 19 });
+  assert.deepEqual(ownProgress(assigning, 'erin'), { judged: 0, total: 0 });
 });
