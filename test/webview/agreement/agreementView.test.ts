@@ -29,6 +29,7 @@ import { fixed, percent } from '../../../webview/agreement/agreementFormat.ts';
 import { repoRoot } from '../../helpers.ts';
 import { launchChromium } from '../chromium.ts';
 import { createLabelStudy, type LabelStudy, simpleStudy } from '../label/labelStudy.ts';
+import { applyTheme, darkModern, lightModern, offTheme } from '../themeControls.ts';
 import {
   type CountingServer,
   type OpenWebview,
@@ -705,6 +706,11 @@ test("the confusion matrix fits a 1,400 px wide window: TREC DL's four grades, f
     (await page.locator('[data-testid="confusion-cell"]').allInnerTexts()).map((t) => Number(t.replace(/,/g, ''))),
     annotatorConfusion(data, people[2]!, judges[0]!).counts.flat(),
   );
+  // The pickers, the cells' buttons and the query links are in the theme's colours, dark and light.
+  for (const theme of [darkModern, lightModern]) {
+    await applyTheme(page, theme);
+    assert.deepEqual(await offTheme(page, theme), [], theme.kind);
+  }
   assert.deepEqual(view.errors, []);
 });
 
