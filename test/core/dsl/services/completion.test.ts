@@ -107,3 +107,16 @@ test('in a derive expression: declared aspects, conditions, all/any and the scal
 test('no completion inside a comment', () => {
   assert.deepEqual(complete(sketch, offsetOf(sketch, '# optional', 4)), []);
 });
+
+test('a statement ends at its line: its clauses are offered on its line (or after a `\\`), not on the next', () => {
+  const sameLine = studyWith('pool "r.trec" ');
+  const onLine = labels(complete(sameLine, offsetOf(sameLine, 'pool "r.trec" ', 14)));
+  assert.ok(onLine.includes('depth'), onLine.join(' '));
+  const nextLine = studyWith('pool "r.trec" depth 5', 'agreement cohen', '');
+  const atStart = labels(complete(nextLine, offsetOf(nextLine, 'agreement cohen\n', 16) + 2));
+  assert.ok(!atStart.includes('target'), atStart.join(' '));
+  assert.deepEqual(atStart, [...statementKeywords.study]);
+  const continued = studyWith('agreement cohen \\', '  ');
+  const afterBackslash = labels(complete(continued, offsetOf(continued, 'cohen \\\n', 8) + 4));
+  assert.ok(afterBackslash.includes('target'), afterBackslash.join(' '));
+});
