@@ -41,9 +41,19 @@ export interface HostMessenger {
 
 type AnyEventListener = (data: EventData<EventKind>) => void;
 
+/**
+ * Where this page's request ids start: anywhere in 2^48, not at 1. VS Code re-creates a hidden panel's page and the
+ * host still answers what the old page asked; with ids restarting at 1 such a reply would settle one of the new
+ * page's requests (a report taken for a comparison, the request's own reply then lost).
+ */
+function firstRequestId(): number {
+  const [high, low] = crypto.getRandomValues(new Uint32Array(2));
+  return (high! % 2 ** 16) * 2 ** 32 + low! + 1;
+}
+
 /** Builds the messenger over a VS Code API object and the window its messages arrive on. */
 export function createHostMessenger(api: VsCodeApi, target: Window = window): HostMessenger {
-  let nextId = 1;
+  let nextId = firstRequestId();
   let readySent = false;
   const pending = new Map<number, (reply: ReplyMessage) => void>();
   const listeners = new Map<EventKind, Set<AnyEventListener>>();

@@ -319,3 +319,39 @@ test('a comparison is shown only beside the report it was computed from, whateve
     study.close();
   }
 });
+
+test('a reply to the page before a reload does not answer the reloaded page (request ids do not restart)', {
+  timeout: 60_000,
+}, async () => {
+  const { study, source } = await evaluatedStudy();
+  const real = evaluateRequestHandlers(() => source, { seed: 1 });
+  const held: (() => void)[] = [];
+  let holding = true;
+  const handlers: typeof real = {
+    ...real,
+    'evaluate/compare': async (params) => {
+      const value = await real['evaluate/compare'](params);
+      if (holding) await new Promise<void>((release) => held.push(release));
+      return value;
+    },
+  };
+  const view = await openWebview(browser, server, { name: 'evaluate', handlers });
+  try {
+    const { page } = view;
+    const compareRequests = () =>
+      view.received.filter((m) => (m as { kind?: string }).kind === 'evaluate/compare').length;
+    while (compareRequests() < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    // VS Code re-creates a hidden webview's page; the host still answers what the old page asked.
+    await page.reload();
+    await page.locator('[data-testid="runs-table"]').waitFor();
+    while (held.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    holding = false;
+    held.shift()!(); // the old page's comparison reaches the new page first
+    held.shift()!();
+    await page.locator('[data-testid="test-row"][data-measure="map"]').waitFor({ timeout: 10_000 });
+    assert.deepEqual(view.errors, []);
+  } finally {
+    await view.close();
+    study.close();
+  }
+});
