@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
+import { registerLabelKeyCommands } from './commands/labelKeyCommands.ts';
 import { showRuntime } from './commands/showRuntime.ts';
 import { registerStudyCommands } from './commands/studyCommands.ts';
 import { startLanguageClientWhenNeeded, stopLanguageClient } from './languageClient.ts';
+import { registerPanelSerializers } from './panels/panelSerializers.ts';
 import { openRuntimePanel } from './panels/runtimePanel.ts';
 import { registerStudiesView } from './studies/studiesTree.ts';
 import { StudyFiles } from './studies/studyFiles.ts';
@@ -35,6 +37,8 @@ export function activate(context: vscode.ExtensionContext): void {
     statusBar,
     registerStudiesView(studyFiles),
     registerStudyCommands({ context, studyFiles, statusBar, output }),
+    registerPanelSerializers({ context, studyFiles, statusBar, output }),
+    registerLabelKeyCommands(),
   );
   startLanguageClientWhenNeeded(context);
 }

@@ -23,6 +23,8 @@ export interface CodeServerOptions {
   extensions?: string[];
   /** VS Code user settings (merged over quiet defaults). */
   settings?: Record<string, unknown>;
+  /** The user's keybindings.json entries (none by default). */
+  keybindings?: readonly Record<string, unknown>[];
   startTimeoutMs?: number;
   /** Port on 127.0.0.1; a free one by default. */
   port?: number;
@@ -77,6 +79,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     join(dirs.userData, 'User', 'settings.json'),
     JSON.stringify({ ...defaultSettings, ...options.settings }, null, 2),
   );
+  if (options.keybindings) {
+    writeFileSync(join(dirs.userData, 'User', 'keybindings.json'), JSON.stringify(options.keybindings, null, 2));
+  }
   const port = options.port ?? (await freePort());
   const configFile = join(options.scratch, 'code-server.yaml');
   writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);

@@ -21,6 +21,7 @@ import type { EvaluateReport, RunComparison } from '../core/metrics/studyEvaluat
 import type { ReviewCommit, ReviewItemView, ReviewQueue, ReviewState } from '../core/review/reviewSession.ts';
 import type { ReviewSummary } from '../core/review/reviewSummary.ts';
 import type { RuntimeReport } from '../core/runtime/runtimeReport.ts';
+import type { KeyAction } from './label/keyMap.ts';
 
 /**
  * An Evaluate report with the id the host gave it. A comparison names the report it is of and carries its id back,
@@ -100,6 +101,8 @@ export interface EventMap {
   'label/reset': { state: SessionState };
   /** Label view: pairs changed outside the view (an LLM judge wrote suggestions): fetch them again. */
   'label/refresh': NoParams;
+  /** Label view: one of VS Code's keybindings for the view ran its command (next pair, undo, …): do it. */
+  'label/keyAction': { action: KeyAction };
   /** Agreement view: labels changed (stored, undone, judged, imported): fetch the report again. */
   'agreement/refresh': NoParams;
   /** Evaluate view: labels changed: evaluate again. */

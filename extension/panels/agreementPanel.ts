@@ -12,18 +12,26 @@ export function openAgreementPanel(
   studies: StudyFiles,
   target: LabelTarget,
   output: vscode.OutputChannel,
+  revived?: vscode.WebviewPanel,
 ): Promise<void> {
-  return openStudyPanel(context, studies, target, output, {
-    viewType: 'qrelsStudio.agreement',
-    title: 'Agreement',
-    webview: 'agreement',
-    refreshEvent: 'agreement/refresh',
-    handlers: (source) =>
-      agreementRequestHandlers(source, {
-        onAdjudicate: async (_selection, pairIds, title) => {
-          output.appendLine(`[agreement] ${target.study}: adjudicating ${title}`);
-          await openAdjudicationQueue(context, studies, target, output, { title, pairIds });
-        },
-      }),
-  });
+  return openStudyPanel(
+    context,
+    studies,
+    target,
+    output,
+    {
+      viewType: 'qrelsStudio.agreement',
+      title: 'Agreement',
+      webview: 'agreement',
+      refreshEvent: 'agreement/refresh',
+      handlers: (source) =>
+        agreementRequestHandlers(source, {
+          onAdjudicate: async (_selection, pairIds, title) => {
+            output.appendLine(`[agreement] ${target.study}: adjudicating ${title}`);
+            await openAdjudicationQueue(context, studies, target, output, { title, pairIds });
+          },
+        }),
+    },
+    revived,
+  );
 }

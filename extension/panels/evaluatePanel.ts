@@ -11,12 +11,20 @@ export function openEvaluatePanel(
   studies: StudyFiles,
   target: LabelTarget,
   output: vscode.OutputChannel,
+  revived?: vscode.WebviewPanel,
 ): Promise<void> {
-  return openStudyPanel(context, studies, target, output, {
-    viewType: 'qrelsStudio.evaluate',
-    title: 'Evaluate',
-    webview: 'evaluate',
-    refreshEvent: 'evaluate/refresh',
-    handlers: (source) => evaluateRequestHandlers(source),
-  });
+  return openStudyPanel(
+    context,
+    studies,
+    target,
+    output,
+    {
+      viewType: 'qrelsStudio.evaluate',
+      title: 'Evaluate',
+      webview: 'evaluate',
+      refreshEvent: 'evaluate/refresh',
+      handlers: (source) => evaluateRequestHandlers(source),
+    },
+    revived,
+  );
 }

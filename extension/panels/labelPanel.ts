@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { LabelSession } from '../../core/labelling/labelSession.ts';
+import type { KeyAction } from '../../webview/label/keyMap.ts';
 import { annotatorName, setAnnotatorName } from '../settings.ts';
 import { annotatorNameProblem } from '../studies/annotatorIdentity.ts';
 import type { StudyFiles } from '../studies/studyFiles.ts';
@@ -71,6 +72,20 @@ async function openSession(
   }
 }
 
+/**
+ * Runs a keyboard action in the Label view that has the focus: what the view's keybinding commands
+ * (`qrelsStudio.label.*`, labelKeyCommands.ts) do. False when no Label view is active.
+ */
+export function sendKeyActionToActiveLabelPanel(action: KeyAction): boolean {
+  for (const entry of openPanels.values()) {
+    if (entry.host.panel.active) {
+      entry.host.postEvent('label/keyAction', { action });
+      return true;
+    }
+  }
+  return false;
+}
+
 /** Tells the open Label views of a study file that its pairs changed outside them (an LLM judge ran). */
 export function refreshLabelPanels(studyFile: string): void {
   for (const entry of openPanels.values()) {
@@ -84,6 +99,7 @@ export async function openLabelPanel(
   studies: StudyFiles,
   target: LabelTarget,
   output: vscode.OutputChannel,
+  revived?: vscode.WebviewPanel,
 ): Promise<void> {
   const key = keyOf(target);
   const session = await openSession(studies, target, output, openPanels.get(key)?.session);
@@ -102,6 +118,9 @@ export async function openLabelPanel(
     title: `Label: ${target.study}`,
     webview: 'label',
     retainContextWhenHidden: true,
+    panelState: { studyFile: target.studyFile, study: target.study },
+    hostKeybindings: true,
+    ...(revived && { revived }),
     output,
     handlers: labelRequestHandlers(() => entry.session, {
       onLabelsChanged: (progress) =>

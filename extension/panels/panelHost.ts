@@ -25,7 +25,19 @@ export interface PanelHostOptions<K extends RequestKind> {
   retainContextWhenHidden?: boolean;
   /** Where protocol errors are logged. */
   output?: vscode.OutputChannel;
+  /** What the panel shows, JSON: kept in the webview's state for the panel serializer (panelSerializers.ts). */
+  panelState?: PanelState;
+  /** The view's keyboard commands are VS Code keybindings (package.json); the page leaves those keys to them. */
+  hostKeybindings?: boolean;
+  /** A panel VS Code brought back after a window reload, to serve instead of creating a new one. */
+  revived?: vscode.WebviewPanel;
 }
+
+/** What a panel shows, as its serializer needs it to open the panel again: a study, a review, or nothing. */
+export type PanelState =
+  | { studyFile: string; study: string }
+  | { studyFile: string; review: string }
+  | Record<string, never>;
 
 export interface PanelHost {
   readonly panel: vscode.WebviewPanel;
@@ -37,16 +49,24 @@ export function createPanelHost<K extends RequestKind>(
   options: PanelHostOptions<K>,
 ): PanelHost {
   const bundleDir = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-  const panel = vscode.window.createWebviewPanel(
-    options.viewType,
-    options.title,
-    options.column ?? vscode.ViewColumn.Active,
-    {
-      enableScripts: true,
-      localResourceRoots: [bundleDir],
-      retainContextWhenHidden: options.retainContextWhenHidden ?? false,
-    },
-  );
+  const webviewOptions = { enableScripts: true, localResourceRoots: [bundleDir] };
+  let panel: vscode.WebviewPanel;
+  if (options.revived) {
+    // A revived panel keeps the options it was created with but for these, which VS Code does not persist.
+    panel = options.revived;
+    panel.title = options.title;
+    panel.webview.options = webviewOptions;
+  } else {
+    panel = vscode.window.createWebviewPanel(
+      options.viewType,
+      options.title,
+      options.column ?? vscode.ViewColumn.Active,
+      {
+        ...webviewOptions,
+        retainContextWhenHidden: options.retainContextWhenHidden ?? false,
+      },
+    );
+  }
   const { webview } = panel;
   const channel = new HostChannel<K>({
     post: (message) => webview.postMessage(message),
@@ -62,6 +82,8 @@ export function createPanelHost<K extends RequestKind>(
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(bundleDir, `${options.webview}.js`)).toString(),
       styleUris: existsSync(stylesheet.fsPath) ? [webview.asWebviewUri(stylesheet).toString()] : [],
+      panelState: options.panelState ?? {},
+      hostKeybindings: options.hostKeybindings ?? false,
     });
   } catch (error) {
     panel.dispose(); // no empty tab left behind

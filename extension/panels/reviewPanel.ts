@@ -52,6 +52,17 @@ export async function openReviewPanel(
     if (!picked) return;
     target = picked.r;
   }
+  await showReviewPanel(context, studies, output, target);
+}
+
+/** Opens (or brings to the front) the Review view of one review block; `revived` after a window reload. */
+export async function showReviewPanel(
+  context: vscode.ExtensionContext,
+  studies: StudyFiles,
+  output: vscode.OutputChannel,
+  target: { studyFile: string; review: string },
+  revived?: vscode.WebviewPanel,
+): Promise<void> {
   const key = `${resolve(target.studyFile)}#${target.review}`;
   const existing = openPanels.get(key);
   if (existing) {
@@ -78,6 +89,8 @@ export async function openReviewPanel(
     title: `Review: ${review.name}`,
     webview: 'review',
     output,
+    panelState: { studyFile: target.studyFile, review: review.name },
+    ...(revived && { revived }),
     handlers: reviewRequestHandlers(() => session),
   });
   openPanels.set(key, host);

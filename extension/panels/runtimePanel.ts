@@ -8,8 +8,13 @@ import { createPanelHost, type PanelHost } from './panelHost.ts';
 
 let openPanel: PanelHost | undefined;
 
-export function openRuntimePanel(context: vscode.ExtensionContext, output: vscode.OutputChannel): void {
+export function openRuntimePanel(
+  context: vscode.ExtensionContext,
+  output: vscode.OutputChannel,
+  revived?: vscode.WebviewPanel,
+): void {
   if (openPanel) {
+    revived?.dispose(); // one runtime panel at a time
     openPanel.panel.reveal();
     return;
   }
@@ -31,6 +36,7 @@ export function openRuntimePanel(context: vscode.ExtensionContext, output: vscod
     title: 'Qrels Studio runtime',
     webview: 'runtime',
     output,
+    ...(revived && { revived }),
     handlers: { 'runtime/check': () => check() },
     onReady: () => {
       if (!latest) {

@@ -7,9 +7,9 @@ import type { StudyModel } from '../../core/dsl/model.ts';
 import type { SqliteDatabase } from '../../core/store/sqliteDatabase.ts';
 import type { EventKind, RequestKind } from '../../webview/protocol.ts';
 import type { StudyFiles } from '../studies/studyFiles.ts';
+import { trackStudyPanel } from './activeStudyPanel.ts';
 import type { RequestHandlers } from './hostChannel.ts';
 import type { LabelTarget } from './labelPanel.ts';
-import { trackStudyPanel } from './activeStudyPanel.ts';
 import { createPanelHost, type PanelHost } from './panelHost.ts';
 
 /** A study as its database now has it: what the views' handlers compute from. */
@@ -53,6 +53,7 @@ export async function openStudyPanel<K extends RequestKind>(
   target: LabelTarget,
   output: vscode.OutputChannel,
   spec: StudyPanelSpec<K>,
+  revived?: vscode.WebviewPanel,
 ): Promise<void> {
   const key = `${spec.viewType}#${resolve(target.studyFile)}#${target.study}`;
   const existing = openPanels.get(key);
@@ -77,6 +78,8 @@ export async function openStudyPanel<K extends RequestKind>(
     title: `${spec.title}: ${target.study}`,
     webview: spec.webview,
     output,
+    panelState: { studyFile: target.studyFile, study: target.study },
+    ...(revived && { revived }),
     handlers: spec.handlers(() => studySource(studies, target)),
   });
   openPanels.set(key, host);

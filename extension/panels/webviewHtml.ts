@@ -16,6 +16,13 @@ export interface WebviewPageOptions {
   scriptUri: string;
   /** Stylesheets, likewise as webview URIs (`dist/webview/<name>.css`). */
   styleUris?: readonly string[];
+  /**
+   * What the panel shows (its study, its review), as JSON: the page keeps it in VS Code's webview state, which is
+   * what VS Code hands the panel serializer to bring the panel back after a window reload.
+   */
+  panelState?: unknown;
+  /** VS Code's keybindings run the view's keyboard commands (the Label view): the page leaves those keys to them. */
+  hostKeybindings?: boolean;
 }
 
 /** 128 random bits, base64: a fresh one per render, so a nonce seen in one page is useless in the next. */
@@ -44,6 +51,15 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+function rootAttributes(options: WebviewPageOptions): string {
+  let attributes = '';
+  if (options.panelState !== undefined) {
+    attributes += ` data-panel-state="${escapeHtml(JSON.stringify(options.panelState))}"`;
+  }
+  if (options.hostKeybindings) attributes += ' data-host-keybindings="true"';
+  return attributes;
+}
+
 /** The page: CSP meta first, the stylesheets, a `#root` for React, then the bundle with the nonce. */
 export function renderWebviewHtml(options: WebviewPageOptions): string {
   const nonce = createNonce();
@@ -59,7 +75,7 @@ export function renderWebviewHtml(options: WebviewPageOptions): string {
     <title>${escapeHtml(options.title)}</title>
 ${styles}  </head>
   <body>
-    <div id="root"></div>
+    <div id="root"${rootAttributes(options)}></div>
     <script nonce="${nonce}" src="${escapeHtml(options.scriptUri)}"></script>
   </body>
 </html>

@@ -85,6 +85,8 @@ export interface WorkbenchTestOptions {
   files?: Record<string, string>;
   /** A folder whose whole content is copied into the workspace first (the demo workspace). */
   copyFrom?: string;
+  /** The user's keybindings.json, in place before VS Code starts. */
+  keybindings?: readonly Record<string, unknown>[];
   /** The test's time limit (default two minutes). */
   timeoutMs?: number;
   /** The file opened in an editor before `body` runs, and a piece of its text that shows it is displayed. */
@@ -141,7 +143,12 @@ export function workbenchTest(
       if (options.copyFrom) cpSync(options.copyFrom, folder, { recursive: true, filter: (path) => !local(path) });
       for (const [file, text] of Object.entries(options.files ?? {})) writeFileSync(join(folder, file), text);
 
-      server = await startCodeServer({ scratch, folder, extensions: [vsix] });
+      server = await startCodeServer({
+        scratch,
+        folder,
+        extensions: [vsix],
+        ...(options.keybindings && { keybindings: options.keybindings }),
+      });
       browser = await launchChromium(join(scratch, 'chromium'), { viewport: { width: 1280, height: 720 } });
       page = browser.page;
       const started = Date.now();

@@ -28,9 +28,18 @@ function sources(dir: string): string[] {
   );
 }
 const extensionCode = sources(join(repoRoot, 'extension')).join('\n');
+/** The Label view's keyboard commands, registered from one table (extension/commands/labelKeyCommands.ts). */
+const labelKeyCommandNames = [
+  ...(/export const labelKeyCommands[\s\S]*?= \{\n([\s\S]*?)\n\};/.exec(extensionCode)?.[1] ?? '').matchAll(
+    /^ {2}'(qrelsStudio\.label\.\w+)'/gm,
+  ),
+].map((m) => m[1]!);
 
 test('every registered command is declared with the category, and every declared one is registered', () => {
-  const registered = new Set([...extensionCode.matchAll(/registerCommand\(\s*'([^']+)'/g)].map((m) => m[1]!));
+  const registered = new Set([
+    ...[...extensionCode.matchAll(/registerCommand\(\s*'([^']+)'/g)].map((m) => m[1]!),
+    ...labelKeyCommandNames,
+  ]);
   const declared = new Set(contributes.commands.map((c) => c.command));
   assert.deepEqual([...registered].sort(), [...declared].sort());
   for (const command of contributes.commands) assert.equal(command.category, 'Qrels Studio', command.command);
@@ -100,4 +109,54 @@ test('the walkthrough: five steps, each with packaged Markdown, its links naming
     }
   }
   assert.match(readFileSync(join(repoRoot, '.vscodeignore'), 'utf8'), /^!media\/walkthrough\/\*\*$/m);
+});
+
+const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+  activationEvents: string[];
+  contributes: Contributes & { keybindings: { key: string; command: string; when?: string; args?: unknown }[] };
+};
+
+test("the Label view's keys are keybindings VS Code users can remap, each only in the Label view", () => {
+  const { keybindings } = manifest.contributes;
+  const declared = new Set(contributes.commands.map((c) => c.command));
+  const keyCommands = labelKeyCommandNames;
+  assert.ok(keyCommands.length >= 8, keyCommands.join());
+  for (const command of keyCommands) assert.ok(declared.has(command), `${command} is declared`);
+  for (const binding of keybindings) {
+    assert.ok(keyCommands.includes(binding.command), `${binding.key}: ${binding.command} is a Label view command`);
+    // In the Label view only, and never while typing in the workbench or working in a side bar or panel.
+    assert.match(binding.when ?? '', /^activeWebviewPanelId == 'qrelsStudio\.label' && !inputFocus && /);
+  }
+  // The keys the help overlay lists (webview/label/keyMap.ts), one binding each.
+  const keyOf = (command: string, args?: unknown) =>
+    keybindings
+      .filter((b) => b.command === command && JSON.stringify(b.args) === JSON.stringify(args))
+      .map((b) => b.key);
+  assert.deepEqual(keyOf('qrelsStudio.label.next'), ['j', 'right']);
+  assert.deepEqual(keyOf('qrelsStudio.label.previous'), ['k', 'left']);
+  assert.deepEqual(keyOf('qrelsStudio.label.undo'), ['u']);
+  assert.deepEqual(keyOf('qrelsStudio.label.note'), ['n']);
+  assert.deepEqual(keyOf('qrelsStudio.label.help'), ['shift+/']);
+  assert.deepEqual(keyOf('qrelsStudio.label.commitDerived'), ['enter']);
+  for (let n = 1; n <= 9; n++) assert.deepEqual(keyOf('qrelsStudio.label.toggle', { answer: n }), [`shift+${n}`]);
+});
+
+test('activation: on what needs the extension (its languages, study and data files, restored panels), not at startup', () => {
+  const events = manifest.activationEvents;
+  assert.ok(!events.includes('onStartupFinished') && !events.includes('*'), events.join());
+  const serialized = /revivablePanels[^=]*=\s*\[([\s\S]*?)\]/.exec(extensionCode)?.[1] ?? '';
+  const viewTypes = [...serialized.matchAll(/'(qrelsStudio\.\w+)'/g)].map((m) => m[1]!);
+  const created = [...extensionCode.matchAll(/viewType: '(qrelsStudio\.\w+)'/g)].map((m) => m[1]!);
+  assert.deepEqual([...new Set(created)].sort(), [...viewTypes].sort(), 'every panel has a serializer');
+  for (const viewType of viewTypes) assert.ok(events.includes(`onWebviewPanel:${viewType}`), viewType);
+  assert.match(extensionCode, /registerWebviewPanelSerializer\(viewType/);
+  // A data file too large for VS Code to hand to extensions opens no document (so no onLanguage): the workspace
+  // holding it activates us, by the same names the languages claim.
+  for (const language of (manifest.contributes as unknown as { languages: { id: string; extensions?: string[] }[] })
+    .languages) {
+    if (language.id !== 'qrels' && language.id !== 'trec-run') continue;
+    for (const extension of language.extensions ?? []) {
+      assert.ok(events.includes(`workspaceContains:**/*${extension}`), extension);
+    }
+  }
 });

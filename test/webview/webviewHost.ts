@@ -68,6 +68,7 @@ const vscodeApiDouble = `
       setState: (value) => { state = value; return value; },
     });
   };
+  window.qrelsStudioWebviewState = () => state;
   window.qrelsStudioCspViolations = [];
   document.addEventListener('securitypolicyviolation', (e) => {
     window.qrelsStudioCspViolations.push({ directive: e.effectiveDirective, blocked: e.blockedURI });
@@ -80,17 +81,22 @@ const vscodeApiDouble = `
  */
 export async function startWebviewServer(): Promise<CountingServer> {
   let origin = '';
-  const server = await startCountingServer((path, response) => {
+  const server = await startCountingServer((path, response, request) => {
     const page = /^\/([a-z][a-zA-Z0-9-]*)\.html$/.exec(path);
     const file = /^\/dist\/webview\/([a-zA-Z0-9.-]+)$/.exec(path);
     try {
       if (page) {
         const name = page[1]!;
+        // As the extension's panels render it: ?page={"hostKeybindings":true,"panelState":{…}} (PageOptions).
+        const pageOptions = JSON.parse(
+          new URL(request.url ?? '/', origin).searchParams.get('page') ?? '{}',
+        ) as PageOptions;
         const html = renderWebviewHtml({
           title: `Qrels Studio ${name}`,
           cspSource: origin,
           scriptUri: `${origin}/dist/webview/${name}.js`,
           styleUris: [`${origin}/dist/webview/${name}.css`],
+          ...pageOptions,
         });
         const nonce = /<script nonce="([^"]+)"/.exec(html)![1]!;
         const double = `<script nonce="${nonce}">${vscodeApiDouble}</script>\n    `;
@@ -112,6 +118,12 @@ export async function startWebviewServer(): Promise<CountingServer> {
   });
   origin = server.origin;
   return server;
+}
+
+/** What a panel adds to its page: what it shows (for its serializer), and whether VS Code's keybindings own keys. */
+export interface PageOptions {
+  panelState?: unknown;
+  hostKeybindings?: boolean;
 }
 
 export interface CspViolation {
@@ -140,6 +152,7 @@ export interface OpenWebviewOptions<K extends RequestKind> {
   /** Runs before the page loads: e.g. post the events the host would send at once (they wait for ready). */
   beforeLoad?(host: HostChannel<K>): void;
   viewport?: { width: number; height: number };
+  page?: PageOptions;
 }
 
 /** Opens the webview in a fresh browser context, connected to a HostChannel serving `handlers`. */
@@ -174,7 +187,8 @@ export async function openWebview<K extends RequestKind>(
     return host.receive(message);
   });
   options.beforeLoad?.(host);
-  await page.goto(`${server.origin}/${options.name}.html`);
+  const query = options.page ? `?page=${encodeURIComponent(JSON.stringify(options.page))}` : '';
+  await page.goto(`${server.origin}/${options.name}.html${query}`);
   return {
     page,
     host,

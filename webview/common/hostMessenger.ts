@@ -34,9 +34,23 @@ export interface HostMessenger {
   on<K extends EventKind>(kind: K, listener: (data: EventData<K>) => void): () => void;
   /** Tells the host the view is mounted and subscribed (sent once per page; later calls do nothing). */
   ready(): void;
-  /** VS Code's per-webview state, kept while the panel is hidden and restored when it is shown again. */
+  /**
+   * The view's own part of VS Code's per-webview state (picks, scroll), kept while the panel is hidden and across
+   * a window reload. Beside it VS Code's state holds what the panel shows, for the host's panel serializer.
+   */
   getState(): unknown;
   setState<T>(state: T): T;
+}
+
+/** VS Code's webview state as we lay it out: what the panel shows (from the host) and the view's own state. */
+export interface StoredWebviewState {
+  panel?: unknown;
+  view?: unknown;
+}
+
+function storedState(api: VsCodeApi): StoredWebviewState {
+  const stored = api.getState();
+  return typeof stored === 'object' && stored !== null ? (stored as StoredWebviewState) : {};
 }
 
 type AnyEventListener = (data: EventData<EventKind>) => void;
@@ -52,7 +66,10 @@ function firstRequestId(): number {
 }
 
 /** Builds the messenger over a VS Code API object and the window its messages arrive on. */
-export function createHostMessenger(api: VsCodeApi, target: Window = window): HostMessenger {
+export function createHostMessenger(api: VsCodeApi, target: Window = window, panelState?: unknown): HostMessenger {
+  // Stored at once, before the view sets any state of its own: a window reloaded right after the panel opened
+  // still brings it back.
+  if (panelState !== undefined) api.setState({ ...storedState(api), panel: panelState });
   let nextId = firstRequestId();
   let readySent = false;
   const pending = new Map<number, (reply: ReplyMessage) => void>();
@@ -112,8 +129,11 @@ export function createHostMessenger(api: VsCodeApi, target: Window = window): Ho
       readySent = true;
       api.postMessage({ kind: 'ready' });
     },
-    getState: () => api.getState(),
-    setState: <T>(state: T): T => api.setState(state),
+    getState: () => storedState(api).view,
+    setState: <T>(state: T): T => {
+      api.setState({ ...storedState(api), view: state });
+      return state;
+    },
   };
 }
 
@@ -121,6 +141,9 @@ let pageMessenger: HostMessenger | undefined;
 
 /** The page's one messenger (VS Code hands out its API object once per page). */
 export function hostMessenger(): HostMessenger {
-  pageMessenger ??= createHostMessenger(acquireVsCodeApi());
+  if (pageMessenger === undefined) {
+    const written = document.getElementById('root')?.dataset.panelState;
+    pageMessenger = createHostMessenger(acquireVsCodeApi(), window, written ? JSON.parse(written) : undefined);
+  }
   return pageMessenger;
 }

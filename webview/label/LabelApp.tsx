@@ -9,7 +9,7 @@ import { excludedEntities, queryTerms } from '../../core/labelling/highlightTerm
 import type { PairView, QueueOrder, SessionState } from '../../core/labelling/types.ts';
 import { VscodeButton, VscodeCheckbox } from '../common/elements.ts';
 import { DocumentBody } from './document/DocumentBody.tsx';
-import { keyAction, keyMapRows } from './keyMap.ts';
+import { type KeyAction, keyAction, keyMapRows, routeKey } from './keyMap.ts';
 import type { Draft, LabelController, LabelSnapshot } from './labelController.ts';
 import { SafeMarkdown } from './SafeMarkdown.tsx';
 
@@ -31,6 +31,12 @@ function isField(element: Element | null): boolean {
   if (tag === 'INPUT') return !untypedInputs.has((element as HTMLInputElement).type);
   return tag === 'TEXTAREA' || tag === 'SELECT' || (element as HTMLElement).isContentEditable;
 }
+
+/**
+ * The page was opened by the extension in VS Code, whose keybindings (package.json, remappable) run the view's
+ * commands; elsewhere (the webview tests' page) the view maps every key itself.
+ */
+const hostKeybindings = document.getElementById('root')?.dataset.hostKeybindings === 'true';
 
 /** Actions a held key must not repeat: each labels or undoes one pair, and the next pair is not seen yet. */
 const singleStroke: ReadonlySet<string> = new Set(['label', 'derived', 'undo']);
@@ -72,24 +78,9 @@ export function LabelApp({ controller }: { controller: LabelController }) {
   useEffect(() => controller.start(), [controller]);
 
   useEffect(() => {
-    const onKey = (event: KeyboardEvent): void => {
+    const perform = (action: KeyAction): void => {
       const state = controller.snapshot().state;
       if (!state) return;
-      const action = keyAction(
-        {
-          key: event.key,
-          code: event.code,
-          shiftKey: event.shiftKey,
-          ctrlKey: event.ctrlKey,
-          altKey: event.altKey,
-          metaKey: event.metaKey,
-          inField: isField(document.activeElement),
-        },
-        state.study.scale,
-      );
-      if (!action) return;
-      event.preventDefault();
-      if (event.repeat && singleStroke.has(action.kind)) return;
       switch (action.kind) {
         case 'label':
           if (controller.choose(action.value)) noteRef.current?.focus();
@@ -122,8 +113,41 @@ export function LabelApp({ controller }: { controller: LabelController }) {
           break;
       }
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    const onKey = (event: KeyboardEvent): void => {
+      const state = controller.snapshot().state;
+      if (!state) return;
+      const press = {
+        key: event.key,
+        code: event.code,
+        shiftKey: event.shiftKey,
+        ctrlKey: event.ctrlKey,
+        altKey: event.altKey,
+        metaKey: event.metaKey,
+        inField: isField(document.activeElement),
+      };
+      const action = keyAction(press, state.study.scale);
+      if (hostKeybindings) {
+        // In VS Code the workbench's keybindings run the view's commands (they come back as label/keyAction);
+        // listening on the document, before VS Code's forwarder on the window, lets the view keep its own keys.
+        const route = routeKey({ ...press, repeat: event.repeat }, action);
+        if (route === 'workbench') return;
+        event.stopPropagation();
+        if (route !== 'view' || !action) return;
+        event.preventDefault();
+        perform(action);
+        return;
+      }
+      if (!action) return;
+      event.preventDefault();
+      if (event.repeat && singleStroke.has(action.kind)) return;
+      perform(action);
+    };
+    document.addEventListener('keydown', onKey);
+    const unsubscribe = controller.onKeyAction(perform);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      unsubscribe();
+    };
   }, [controller]);
 
   const { state, pair, error } = snapshot;

@@ -59,6 +59,48 @@ export function keyAction(press: KeyPress, scale: readonly ScaleEntryModel[]): K
   }
 }
 
+/**
+ * Where a key press goes when VS Code's keybindings own the view's commands (in VS Code: next, previous, undo, note,
+ * help, the derived label and the ticks are `contributes.keybindings`, remappable in Keyboard Shortcuts). VS Code
+ * forwards every key press a webview does not stop to the workbench, which runs the bound command; the view keeps
+ * what no keybinding can express or must never reach one:
+ *   view       the study's own scale keys (declared per study file), Esc, Ctrl/⌘+Enter in a field: done here, stopped
+ *   field      typing and editing in the note or reason: the field's, stopped (so `j` in a note is a letter, not
+ *              "next pair"); F1 and other keys that type nothing still reach the workbench
+ *   held       a key held down: its repeats are stopped (one press, one command: a held `u` undoes one label)
+ *   workbench  everything else: left to VS Code's keybindings
+ */
+export type KeyRoute = 'view' | 'field' | 'held' | 'workbench';
+
+/** Keys that edit text in a field without typing a character. */
+const editingKeys: ReadonlySet<string> = new Set([
+  'Backspace',
+  'Delete',
+  'Enter',
+  'Tab',
+  'ArrowLeft',
+  'ArrowRight',
+  'ArrowUp',
+  'ArrowDown',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+]);
+
+export function routeKey(press: KeyPress & { repeat: boolean }, action: KeyAction | undefined): KeyRoute {
+  if (action?.kind === 'escape') return 'view';
+  const modified = press.ctrlKey || press.altKey || press.metaKey;
+  if (press.inField) {
+    if (action?.kind === 'derived') return 'view';
+    const typed = [...press.key].length === 1 || editingKeys.has(press.key);
+    return modified || !typed ? 'workbench' : 'field';
+  }
+  if (action?.kind === 'label') return press.repeat ? 'held' : 'view';
+  if (press.repeat && !modified) return 'held';
+  return 'workbench';
+}
+
 /** The key map as the help overlay lists it. */
 export function keyMapRows(scale: readonly ScaleEntryModel[], toggles: readonly string[]): [string, string][] {
   return [

@@ -12,6 +12,7 @@
 import type { CommitLabel, DocumentView, PairView, QueueSettings, SessionState } from '../../core/labelling/types.ts';
 import type { HostMessenger } from '../common/hostMessenger.ts';
 import type { ReplyValue, RequestKind, RequestParams } from '../protocol.ts';
+import type { KeyAction } from './keyMap.ts';
 
 /** Pairs fetched ahead of the one shown. */
 const prefetchAhead = 3;
@@ -91,6 +92,11 @@ export class LabelController {
     if (reply.ok) return reply.value;
     if (epoch === this.#epoch) this.#update({ error: reply.error.message });
     return undefined;
+  }
+
+  /** Calls `perform` for every action a VS Code keybinding sends (the workbench owns those keys, hostKeys.ts). */
+  onKeyAction(perform: (action: KeyAction) => void): () => void {
+    return this.#messenger.on('label/keyAction', ({ action }) => perform(action));
   }
 
   /** Subscribes to the host's events, says ready, and loads the session. */
