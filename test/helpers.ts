@@ -23,10 +23,20 @@ export function scratchDir(prefix = 'qrels-studio-test-'): string {
   if (processScratch === undefined) {
     const root = mkdtempSync(join(tmpdir(), `qrels-studio-tests-${process.pid}-`));
     processScratch = root;
-    process.on('exit', () => {
+    const cleanUp = (): void => {
       if (keepScratch) console.error(`test scratch folders kept: ${root}`);
       else rmSync(root, { recursive: true, force: true });
-    });
+    };
+    process.on('exit', cleanUp);
+    // A test process stopped by a signal (the runner's timeout, Ctrl+C) runs no exit handlers: clean up, then die
+    // of the same signal.
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.once(signal, () => {
+        process.off('exit', cleanUp);
+        cleanUp();
+        process.kill(process.pid, signal);
+      });
+    }
   }
   return mkdtempSync(join(processScratch, prefix));
 }

@@ -51,6 +51,26 @@ test('a test whose process dies of an uncaught error after making scratch folder
   assert.deepEqual(temp, []);
 });
 
+test('a test process stopped by SIGTERM (a timeout, Ctrl+C) leaves nothing either, and still dies of the signal', () => {
+  const dir = scratchDir('scratch-signal-');
+  const temp = join(dir, 'tmp');
+  mkdirSync(temp);
+  const file = join(dir, 'subject.ts');
+  writeFileSync(
+    file,
+    `import { scratchDir } from '${pathToFileURL(join(repoRoot, 'test', 'helpers.ts')).href}';
+     scratchDir();
+     process.kill(process.pid, 'SIGTERM');
+     setTimeout(() => {}, 10_000);`,
+  );
+  const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
+  const result = spawnSync(process.execPath, [file], {
+    env: { ...inherited, TMPDIR: temp, QRELS_STUDIO_KEEP_SCRATCH: '' },
+  });
+  assert.equal(result.signal, 'SIGTERM');
+  assert.deepEqual(readdirSync(temp), []);
+});
+
 test('QRELS_STUDIO_KEEP_SCRATCH=1 keeps them, to inspect a failure', () => {
   const { temp } = runTestFile(
     `
