@@ -61,11 +61,10 @@ export function installPlan(missing: SystemRequirement[], context: { root: boole
   const command = context.aptGet
     ? `sudo apt-get install -y ${packages.join(' ')}`
     : `install the equivalent of Debian's ${packages.join(', ')} with your system's package manager`;
-  return {
-    kind: 'ask',
-    packages,
-    message: `missing system packages (only root can install them, and this is not root):\n${why}\nrun: ${command}`,
-  };
+  const who = context.root
+    ? 'no apt-get on this machine to install them'
+    : 'only root can install them, and this is not root';
+  return { kind: 'ask', packages, message: `missing system packages (${who}):\n${why}\nrun: ${command}` };
 }
 
 function onPath(command: string): boolean {

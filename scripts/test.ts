@@ -11,9 +11,15 @@ const root = join(import.meta.dirname, '..');
 const selected = process.argv.slice(2);
 
 /** Runs one step; a failed step ends `npm test` unless it is `tolerated` (then its exit code is returned). */
-function step(title: string, command: string, args: string[], tolerated = false): number {
+function step(
+  title: string,
+  command: string,
+  args: string[],
+  tolerated = false,
+  env: NodeJS.ProcessEnv = process.env,
+): number {
   console.log(`\n▶ ${title}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
   if (result.status !== 0) {
     console.error(`✗ ${title} failed (exit ${result.status ?? result.signal})`);
     if (!tolerated) process.exit(result.status ?? 1);
@@ -65,8 +71,16 @@ const others = files.filter((file) => !endToEnd.includes(file));
 // and two of them beside each other (or beside the Chromium tests) starve both: they run after the rest, one at a time.
 // Every test process gets a temp directory inside this run's own, so that whatever a test leaves behind (a browser
 // profile, a crashed process's files) is found, named and removed at the end instead of piling up in /tmp.
-const runTemp = mkdtempSync(join(tmpdir(), 'qrels-studio-npm-test-'));
+// QRELS_STUDIO_KEEP_SCRATCH=1 keeps it (with the failures' screenshots and logs) and says where.
+const keepScratch = process.env.QRELS_STUDIO_KEEP_SCRATCH === '1';
+const machineTemp = tmpdir();
+const runTemp = mkdtempSync(join(machineTemp, 'qrels-studio-npm-test-'));
 process.env.TMPDIR = runTemp;
+// Also when a step ends the run early (process.exit in step()).
+process.on('exit', () => {
+  if (keepScratch) console.error(`test scratch folders kept in ${runTemp}`);
+  else rmSync(runTemp, { recursive: true, force: true });
+});
 let failed = 0;
 if (others.length > 0) {
   failed = step(
@@ -79,18 +93,29 @@ if (others.length > 0) {
 if (endToEnd.length > 0) {
   // Installing code-server (first run on a machine: about a minute and a half) is a step of its own, so that no
   // test's time limit has to cover it.
-  step('code-server for the end-to-end tests', process.execPath, [join(root, 'scripts', 'ensureCodeServer.ts')]);
+  // Not a test: it runs with the machine's temp directory (npm, which it runs, leaves a compile cache there).
+  step(
+    'code-server for the end-to-end tests',
+    process.execPath,
+    [join(root, 'scripts', 'ensureCodeServer.ts')],
+    false,
+    {
+      ...process.env,
+      TMPDIR: machineTemp,
+    },
+  );
   const title = `end-to-end tests (${endToEnd.length} files, one at a time)`;
   const status = step(title, process.execPath, ['--test', '--test-concurrency=1', ...endToEnd], true);
   failed ||= status;
 }
-const leftovers = readdirSync(runTemp);
-if (leftovers.length > 0) {
+// Node's own compile cache (module.enableCompileCache: npm 11 turns it on, so any npm a test runs writes it) is shared
+// by processes, not a test's leftover.
+const leftovers = readdirSync(runTemp).filter((entry) => entry !== 'node-compile-cache');
+if (leftovers.length > 0 && !keepScratch) {
   // scratchDir cleans up after every test process; anything here escaped it and is a bug in a test.
   console.error(
     `\n✗ the tests left ${leftovers.length} entries in the temp directory: ${leftovers.slice(0, 10).join(', ')}`,
   );
   failed ||= 1;
 }
-rmSync(runTemp, { recursive: true, force: true });
 process.exit(failed);

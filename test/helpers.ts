@@ -1,8 +1,9 @@
 // Shared by tests: paths of the built artefacts and a way to run the real CLI as a process.
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 
 export const repoRoot = join(import.meta.dirname, '..');
 export const distDir = join(repoRoot, 'dist');
@@ -20,6 +21,9 @@ let processScratch: string | undefined;
  * that is removed when the process exits — passed, failed or thrown — so no run leaves anything behind.
  */
 export function scratchDir(prefix = 'qrels-studio-test-'): string {
+  // A worker thread (the fuzz targets) sees no exit event of its own and no signals: its folders are made directly
+  // in the temp directory, and the code that made one removes it (in a `finally`).
+  if (!isMainThread) return mkdtempSync(join(tmpdir(), prefix));
   if (processScratch === undefined) {
     const root = mkdtempSync(join(tmpdir(), `qrels-studio-tests-${process.pid}-`));
     processScratch = root;
@@ -28,14 +32,11 @@ export function scratchDir(prefix = 'qrels-studio-test-'): string {
       else rmSync(root, { recursive: true, force: true });
     };
     process.on('exit', cleanUp);
-    // A test process stopped by a signal (the runner's timeout, Ctrl+C) runs no exit handlers: clean up, then die
-    // of the same signal.
+    // A test process stopped by a signal (the runner's timeout, Ctrl+C) runs no exit handlers: clean up and exit
+    // as the signal would have (128 + its number). Exiting ourselves, because other handlers (Playwright's close
+    // browsers on SIGTERM) would keep the process alive after a re-sent signal.
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-      process.once(signal, () => {
-        process.off('exit', cleanUp);
-        cleanUp();
-        process.kill(process.pid, signal);
-      });
+      process.once(signal, () => process.exit(128 + constants.signals[signal]));
     }
   }
   return mkdtempSync(join(processScratch, prefix));

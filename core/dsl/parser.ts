@@ -247,7 +247,13 @@ class Parser {
     const valid = statementKeywords[kind];
     const { hint, fixes } = this.didYouMean(token, valid);
     const previous = this.lastConsumed;
-    const continuable = fixes === undefined && this.cutAtLine === token && previous !== undefined;
+    // Not when the line above already ends in `\` and a blank or comment line ended the statement: a second `\`
+    // would be an invalid character, and the word would still be cut off.
+    const continuable =
+      fixes === undefined &&
+      this.cutAtLine === token &&
+      previous !== undefined &&
+      !/\\[ \t]*\r?(\n|\r)/.test(this.text.slice(previous.end, token.start));
     const continuation: DslFix[] = continuable
       ? [
           {

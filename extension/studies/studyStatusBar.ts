@@ -51,6 +51,7 @@ export class StudyStatusBar implements vscode.Disposable {
     const shown = this.shown;
     if (shown === undefined || resolve(shown.studyFile) !== stored.studyFile || shown.study !== stored.study) return;
     if (stored.annotator !== annotatorName()) return;
+    this.updates++; // a recount already under way counted before this label: it must not write its number over it
     this.item.text = `$(checklist) ${ownJudgedText(stored.progress.judged, stored.progress.assigned)}`;
   }
 

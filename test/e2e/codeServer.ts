@@ -71,6 +71,33 @@ export async function runFromPalette(page: Page, query: string, row: string, tim
   await page.keyboard.press('Enter');
 }
 
+/**
+ * Puts the cursor at `position` ("line:column", by Go to Line/Column), opens the quick fixes (Ctrl+.) and picks the
+ * one titled `title`, as a user would. The menu can open before the language server's fixes for a new diagnostic
+ * have arrived ("No code actions available"): then it is closed and asked for again, until `timeoutMs`.
+ */
+export async function pickQuickFix(page: Page, position: string, title: string, timeoutMs = 30_000): Promise<void> {
+  const fix = page.locator('.action-widget .monaco-list-row', { hasText: title });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await runFromPalette(page, '>Go to Line/Column', 'Go to Line/Column');
+    await page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>('.quick-input-widget input')?.value === ':',
+    );
+    await page.keyboard.type(position);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+.');
+    try {
+      await fix.waitFor({ timeout: 5000 });
+      break;
+    } catch (error) {
+      if (Date.now() >= deadline) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+  await fix.click();
+}
+
 export interface WorkbenchSession {
   page: Page;
   server: CodeServer;

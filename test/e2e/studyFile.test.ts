@@ -2,7 +2,7 @@
 // `.assess` file starts the language server (the extension activates on the `assess` language), shows as an
 // error squiggle, and its quick fix — picked from the editor's own quick-fix menu — corrects the text and clears it.
 import assert from 'node:assert/strict';
-import { runFromPalette, workbenchTest } from './codeServer.ts';
+import { pickQuickFix, workbenchTest } from './codeServer.ts';
 
 const study = `study "wqt-dev" {
   guidlines "guidelines.md"
@@ -30,30 +30,8 @@ workbenchTest(
     const problems = page.locator('.statusbar-item#status\\.problems');
     assert.match((await problems.getAttribute('aria-label')) ?? '', /Errors: 1\b/);
 
-    // Put the cursor in the misspelt word (Go to Line/Column 2:5), open its quick fixes (Ctrl+.) and pick the one
-    // that corrects it, as a user would. The menu can open before the server's fixes for the new diagnostic have
-    // arrived ("No code actions available"): then it is closed and asked for again.
-    const fix = page.locator('.action-widget .monaco-list-row', {
-      hasText: 'Replace `guidlines` with `guidelines`',
-    });
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      await runFromPalette(page, '>Go to Line/Column', 'Go to Line/Column');
-      await page.waitForFunction(
-        () => document.querySelector<HTMLInputElement>('.quick-input-widget input')?.value === ':',
-      );
-      await page.keyboard.type('2:5');
-      await page.keyboard.press('Enter');
-      await page.keyboard.press('Control+.');
-      try {
-        await fix.waitFor({ timeout: 5000 });
-        break;
-      } catch (error) {
-        if (Date.now() >= deadline) throw error;
-        await page.keyboard.press('Escape');
-      }
-    }
-    await fix.click();
+    // The quick fix that corrects the misspelt word, picked from the editor's own menu (cursor at 2:5).
+    await pickQuickFix(page, '2:5', 'Replace `guidlines` with `guidelines`');
     await page.locator('.editor-instance .view-lines', { hasText: 'guidelines "guidelines.md"' }).waitFor({
       timeout: 20_000,
     });

@@ -2,7 +2,7 @@
 // list (`annotators alice bob`, then `blnd`) is an error — not a third annotator — and a field the data file does
 // not have (`text: question`, the file has `query`) is an error too; each is corrected by the quick fix picked from
 // the editor's own quick-fix menu, and the study file is then free of errors.
-import { runFromPalette, workbenchTest } from './codeServer.ts';
+import { pickQuickFix, workbenchTest } from './codeServer.ts';
 
 const study = `study "wqt-dev" {
   guidelines "guidelines.md"
@@ -38,29 +38,7 @@ workbenchTest(
       });
     t.diagnostic(`workbench to two errors: ${Date.now() - started} ms`);
 
-    /** Puts the cursor at `position` (Go to Line/Column), opens the quick fixes (Ctrl+.) and picks `title`. */
-    const pickFix = async (position: string, title: string) => {
-      const fix = page.locator('.action-widget .monaco-list-row', { hasText: title });
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        await runFromPalette(page, '>Go to Line/Column', 'Go to Line/Column');
-        await page.waitForFunction(
-          () => document.querySelector<HTMLInputElement>('.quick-input-widget input')?.value === ':',
-        );
-        await page.keyboard.type(position);
-        await page.keyboard.press('Enter');
-        await page.keyboard.press('Control+.');
-        try {
-          await fix.waitFor({ timeout: 5000 });
-          break;
-        } catch (error) {
-          // The menu can open before the server's fixes have arrived: close it and ask again.
-          if (Date.now() >= deadline) throw error;
-          await page.keyboard.press('Escape');
-        }
-      }
-      await fix.click();
-    };
+    const pickFix = (position: string, title: string) => pickQuickFix(page, position, title);
 
     await pickFix('7:4', 'Replace `blnd` with `blind`');
     await page.locator('.editor-instance .view-lines', { hasText: 'blind' }).waitFor({ timeout: 20_000 });

@@ -136,7 +136,8 @@ test("the Label view's keys are keybindings VS Code users can remap, each only i
   assert.deepEqual(keyOf('qrelsStudio.label.previous'), ['k', 'left']);
   assert.deepEqual(keyOf('qrelsStudio.label.undo'), ['u']);
   assert.deepEqual(keyOf('qrelsStudio.label.note'), ['n']);
-  assert.deepEqual(keyOf('qrelsStudio.label.help'), ['shift+/']);
+  // `?` is typed differently on every layout: the view reads the character; the command has no default key.
+  assert.deepEqual(keyOf('qrelsStudio.label.help'), []);
   assert.deepEqual(keyOf('qrelsStudio.label.commitDerived'), ['enter']);
   for (let n = 1; n <= 9; n++) assert.deepEqual(keyOf('qrelsStudio.label.toggle', { answer: n }), [`shift+${n}`]);
 });

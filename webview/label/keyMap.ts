@@ -64,7 +64,8 @@ export function keyAction(press: KeyPress, scale: readonly ScaleEntryModel[]): K
  * help, the derived label and the ticks are `contributes.keybindings`, remappable in Keyboard Shortcuts). VS Code
  * forwards every key press a webview does not stop to the workbench, which runs the bound command; the view keeps
  * what no keybinding can express or must never reach one:
- *   view       the study's own scale keys (declared per study file), Esc, Ctrl/⌘+Enter in a field: done here, stopped
+ *   view       the study's own scale keys (declared per study file), `?` (a character typed differently on every
+ *              keyboard layout, which a keybinding names by key), Esc, Ctrl/⌘+Enter in a field: done here, stopped
  *   field      typing and editing in the note or reason: the field's, stopped (so `j` in a note is a letter, not
  *              "next pair"); F1 and other keys that type nothing still reach the workbench
  *   held       a key held down: its repeats are stopped (one press, one command: a held `u` undoes one label)
@@ -89,7 +90,7 @@ const editingKeys: ReadonlySet<string> = new Set([
 ]);
 
 export function routeKey(press: KeyPress & { repeat: boolean }, action: KeyAction | undefined): KeyRoute {
-  if (action?.kind === 'escape') return 'view';
+  if (action?.kind === 'escape' || action?.kind === 'help') return 'view';
   const modified = press.ctrlKey || press.altKey || press.metaKey;
   if (press.inField) {
     if (action?.kind === 'derived') return 'view';

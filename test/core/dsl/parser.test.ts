@@ -245,6 +245,19 @@ test('a name list continued on the next line without `\\` is an error whose fix 
   );
 });
 
+test('a `\\` then a comment or blank line ends the statement: the word after is unknown, with no second `\\` offered', () => {
+  for (const between of ['  # who else', '']) {
+    const text = studyWith('annotators alice \\', between, 'bob');
+    const problems = parseStudyFile(text).diagnostics;
+    assert.deepEqual(
+      problems.map((d) => d.code),
+      ['unknown-keyword'],
+      JSON.stringify(between),
+    );
+    assert.equal(problems[0]!.fixes, undefined, 'no fix that would write `alice \\ \\`');
+  }
+});
+
 test('a required part on the next line is missing at the end of the statement’s line', () => {
   const text = studyWith('agreement krippendorff ordinal target', '0.67');
   const [problem] = parseStudyFile(text).diagnostics;

@@ -22,10 +22,11 @@ test("the study's scale keys stay in the view, even one that is also a default k
   assert.equal(route('j', { repeat: true }), 'held');
 });
 
-test('navigation, undo, note, help and unknown keys go to the workbench; Esc stays', () => {
-  for (const key of ['k', 'ArrowRight', 'u', 'n', '?', 'Enter', 'x', 'F1']) assert.equal(route(key), 'workbench', key);
+test('navigation, undo, note and unknown keys go to the workbench; Esc and ? stay', () => {
+  for (const key of ['k', 'ArrowRight', 'u', 'n', 'Enter', 'x', 'F1']) assert.equal(route(key), 'workbench', key);
   assert.equal(route('p', { ctrlKey: true }), 'workbench');
   assert.equal(route('Escape'), 'view');
+  assert.equal(route('?'), 'view', 'the help key is the character, on any layout');
 });
 
 test('a held key reaches the workbench once; modified repeats (Ctrl+Z held) still do', () => {
