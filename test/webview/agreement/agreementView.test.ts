@@ -751,10 +751,8 @@ test('screenshots of the Agreement view in a light and a dark theme', { timeout:
   await page.locator('[data-testid="confusion"]').waitFor();
   await page.locator('svg[data-testid="trend"]').waitFor();
   await page.screenshot({ path: join(screenshotDir, 'agreement-dark.png'), fullPage: true });
-  await page.evaluate((theme) => {
-    for (const [name, value] of Object.entries(theme)) document.documentElement.style.setProperty(name, value);
-    document.body.classList.add('vscode-light');
-  }, lightTheme);
+  // VS Code's Light Modern, as themeControls.ts has it (every control's colours), with the view's own extras.
+  await applyTheme(page, { ...lightModern, colours: { ...lightModern.colours, ...lightTheme } });
   await page.screenshot({ path: join(screenshotDir, 'agreement-light.png'), fullPage: true });
   assert.ok(existsSync(join(screenshotDir, 'agreement-dark.png')));
   assert.ok(existsSync(join(screenshotDir, 'agreement-light.png')));

@@ -344,10 +344,8 @@ test('screenshots of the Label view in a light and a dark theme', { timeout: 60_
   for (const n of [1, 2, 3]) await view.page.keyboard.press(`Shift+Digit${n}`);
   await view.page.locator('[data-testid="derived"]').filter({ hasText: 'Derived from your answers: 1' }).waitFor();
   await view.page.screenshot({ path: join(screenshotDir, 'label-dark.png') });
-  await view.page.evaluate((theme) => {
-    for (const [name, value] of Object.entries(theme)) document.documentElement.style.setProperty(name, value);
-    document.body.classList.add('vscode-light');
-  }, lightTheme);
+  // VS Code's Light Modern, as themeControls.ts has it (every control's colours), with the view's own extras.
+  await applyTheme(view.page, { ...lightModern, colours: { ...lightModern.colours, ...lightTheme } });
   await view.page.screenshot({ path: join(screenshotDir, 'label-light.png') });
   assert.ok(existsSync(join(screenshotDir, 'label-dark.png')) && existsSync(join(screenshotDir, 'label-light.png')));
   assert.deepEqual(await view.cspViolations(), []);
