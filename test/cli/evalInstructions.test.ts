@@ -135,6 +135,35 @@ test('MultiConIR layout: win_rate by k, adjacent_win_rate, flip_rate against the
   assert.equal(value(noMaxp.stdout, 'win_rate', 'all'), 0, 'without --maxp the passage ids match no judged document');
 });
 
+test("MultiConIR steps in one qrels file: adjacent_win_rate and flip_rate take each instance's last step", () => {
+  const root = scratchDir();
+  // m1#1, m1#2 (m1's last step) and m2#1 (m2's only, so last) in one file; labels = conditions met.
+  writeFileSync(
+    join(root, 'qrels'),
+    'm1#1 0 pos 1\nm1#1 0 hn0 0\nm1#2 0 pos 2\nm1#2 0 hn1 1\nm1#2 0 hn0 0\nm2#1 0 pos 1\nm2#1 0 hn0 0\n',
+  );
+  // Instruction style: m1#1 pos > hn0 won; m1#2 hn1 > pos lost, hn1 > hn0 won; m2#1 hn0 > pos lost.
+  writeFileSync(
+    join(root, 'inst.run'),
+    'm1#1 Q0 pos 1 0.9 i\nm1#1 Q0 hn0 2 0.1 i\nm1#2 Q0 hn1 1 0.6 i\nm1#2 Q0 pos 2 0.5 i\nm1#2 Q0 hn0 3 0.1 i\n' +
+      'm2#1 Q0 hn0 1 0.3 i\nm2#1 Q0 pos 2 0.2 i\n',
+  );
+  // Descriptive style of the last steps only: every pair won.
+  writeFileSync(
+    join(root, 'desc.run'),
+    'm1#2 Q0 pos 1 0.7 d\nm1#2 Q0 hn1 2 0.6 d\nm1#2 Q0 hn0 3 0.1 d\nm2#1 Q0 pos 1 0.4 d\nm2#1 Q0 hn0 2 0.3 d\n',
+  );
+  const args = ['eval', '-q', '-m', 'win_rate', '-m', 'adjacent_win_rate', '-m', 'flip_rate'];
+  const result = cli(root, ...args, '--baseline', 'desc.run', 'qrels', 'inst.run');
+  assert.equal(result.status, 0, result.stderr);
+  // WR_k over every step: (1 + 0 + 0) / 3.
+  assert.equal(value(result.stdout, 'win_rate', 'all'), 0.3333);
+  // WR_{k,k−1} over m1#2 (1/2) and m2#1 (0): 0.25; flip rate over m1#2 (1/2) and m2#1 (1): 0.75.
+  assert.equal(value(result.stdout, 'adjacent_win_rate', 'all'), 0.25);
+  assert.equal(value(result.stdout, 'flip_rate', 'all'), 0.75);
+  assert.doesNotMatch(result.stdout, /^(adjacent_win_rate|flip_rate)\s+\tm1#1\t/m, 'm1#1 is not a last step');
+});
+
 test('capped_recall with cutoffs, micro and macro lines', () => {
   const root = scratchDir();
   writeFileSync(join(root, 'qrels'), 'q1 0 a 1\nq1 0 b 1\nq1 0 c 1\nq2 0 d 1\n');

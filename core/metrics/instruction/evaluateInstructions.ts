@@ -12,7 +12,13 @@ import {
   type ScoredDocument,
   type ScoredRun,
 } from './instructionInputs.ts';
-import type { CaseValues, InstructionCase, InstructionMeasure, InstructionOptions } from './instructionMeasure.ts';
+import {
+  type CaseValues,
+  type InstructionCase,
+  type InstructionMeasure,
+  type InstructionOptions,
+  taskSteps,
+} from './instructionMeasure.ts';
 
 /** An input that does not fit the others (an instruction without its baseline query, a trap of no instruction). */
 export class InstructionInputError extends Error {
@@ -123,7 +129,12 @@ export function evaluateInstructions(
       target[name].push(value);
     }
   };
+  const steps = taskSteps(inputs.qrels.keys());
   for (const [id, labels] of [...inputs.qrels].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const step = steps.get(id);
+    // The measures this case is for: a task's earlier steps are not cases of the last-step measures.
+    const caseMeasures = measures.filter((m) => !m.lastStepOnly || !step || step.last);
+    if (caseMeasures.length === 0) continue;
     const qrelsLine = inputs.lines?.qrels?.get(id);
     const info = inputs.instructions ? inputs.instructions.get(id) : defaultInstructionInfo(id);
     if (inputs.instructions && !info) {
@@ -134,7 +145,7 @@ export function evaluateInstructions(
       );
     }
     let baseline: ScoredDocument[] | undefined;
-    if (needsBaseline.length > 0) {
+    if (caseMeasures.some((m) => m.needsBaseline)) {
       baseline = inputs.baseline!.get(id) ?? (info ? inputs.baseline!.get(info.queryId) : undefined);
       if (!baseline) {
         fail(
@@ -162,9 +173,10 @@ export function evaluateInstructions(
       ...(baseline && { baseline: top(baseline) }),
       labels,
       ...(inputs.traps && { traps: inputs.traps.get(id) ?? new Set() }),
+      ...(step && { step }),
     };
     const values: CaseValues = {};
-    for (const measure of measures) {
+    for (const measure of caseMeasures) {
       Object.assign(values, measure.compute(c, options));
       for (const [name, [num, den]] of Object.entries(measure.micro?.(c, options) ?? {})) {
         microParts[name] ??= [0, 0];

@@ -15,6 +15,34 @@ export interface InstructionCase {
   /** Graded labels: 2 compliant, 1 violating, 0 or absent off-topic (FollowTable); condition counts (MultiConIR). */
   labels: Map<string, number>;
   traps?: Set<string>;
+  /** Task-structured ids (MultiConIR's `inst#k`): the task, the step k, and whether k is the task's last step. */
+  step?: TaskStep;
+}
+
+export interface TaskStep {
+  task: string;
+  k: number;
+  last: boolean;
+}
+
+/**
+ * The steps of task-structured ids `<task>#<k>` (MultiConIR: one query per instance and condition count): each id's
+ * task, k, and whether k is the highest step its task has among `ids`. Ids of no such form have no step.
+ */
+export function taskSteps(ids: Iterable<string>): Map<string, TaskStep> {
+  const parsed = new Map<string, { task: string; k: number }>();
+  const lastOf = new Map<string, number>();
+  for (const id of ids) {
+    const match = /^(.+)#(\d+)$/.exec(id);
+    if (!match) continue;
+    const task = match[1]!;
+    const k = Number(match[2]);
+    parsed.set(id, { task, k });
+    lastOf.set(task, Math.max(lastOf.get(task) ?? k, k));
+  }
+  const steps = new Map<string, TaskStep>();
+  for (const [id, { task, k }] of parsed) steps.set(id, { task, k, last: lastOf.get(task) === k });
+  return steps;
 }
 
 export interface IrsOptions {
@@ -64,6 +92,12 @@ export interface InstructionMeasure {
   help: string;
   /** Needs --baseline. */
   needsBaseline: boolean;
+  /**
+   * Measured on the last step of each task only (MultiConIR's WR_{k,k−1} and flip rate are defined on q_10, the
+   * query with every condition): of task-structured qrels (`inst#1` … `inst#10` in one file) it takes those cases
+   * itself, and needs no ranking or baseline for the other steps. Ids without a step are all taken.
+   */
+  lastStepOnly?: boolean;
   /** The names of the values it gives (one per cutoff for capped recall). */
   valueNames(options: InstructionOptions): string[];
   compute(c: InstructionCase, options: InstructionOptions): CaseValues;

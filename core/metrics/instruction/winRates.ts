@@ -8,6 +8,8 @@
 //   broken down by j.
 // - flip_rate (format invariance): the same adjacent pairs, won under one query style (the run) and not under the
 //   other (--baseline, the other style's run of the same query ids), or the other way round; broken down by j.
+// Of task-structured qrels (`inst#1` … `inst#10` in one file) the last two take each task's last step themselves
+// (lastStepOnly): the paper's q_10; win_rate takes every step.
 // A query's value is its share of pairs; the measure is the mean over queries (macro, as the paper's 1/N Σ).
 import type { ScoredDocument } from './instructionInputs.ts';
 import type { InstructionCase, InstructionMeasure } from './instructionMeasure.ts';
@@ -74,6 +76,8 @@ function winRateMeasure(name: 'win_rate' | 'adjacent_win_rate', help: string): I
     name,
     help,
     needsBaseline: false,
+    // WR_{k,k−1} is measured on q_10 (every condition); WR_k on every step.
+    ...(name === 'adjacent_win_rate' && { lastStepOnly: true }),
     valueNames: () => [name],
     compute: (c) => ({ [name]: evaluate(c).value }),
     groups: (c) => evaluate(c).groups,
@@ -100,6 +104,7 @@ export const flipRate: InstructionMeasure = {
   name: 'flip_rate',
   help: 'MultiConIR flip rate: adjacent-label pairs whose order differs between the run and --baseline (the other query style); by j',
   needsBaseline: true,
+  lastStepOnly: true,
   valueNames: () => ['flip_rate'],
   compute: (c) => ({ flip_rate: flips(c).value }),
   groups: (c) => flips(c).groups,

@@ -232,6 +232,108 @@ test("MultiConIR's strict >: a tie is a loss; win rate, adjacent win rate and fl
   assert.deepEqual(instructionMeasure('win_rate')!.groups!(c), { 'k:3': { win_rate: 0 } });
 });
 
+test("task-structured qrels (inst#k): adjacent win rate and flip rate take each task's last step themselves", () => {
+  // m1 has steps #1 and #2 (its last: #2); m2 only #1 (fewer conditions: its last is #1). Labels = conditions met.
+  const qrels = new Map([
+    [
+      'm1#1',
+      new Map([
+        ['pos', 1],
+        ['hn0', 0],
+      ]),
+    ],
+    [
+      'm1#2',
+      new Map([
+        ['pos', 2],
+        ['hn1', 1],
+        ['hn0', 0],
+      ]),
+    ],
+    [
+      'm2#1',
+      new Map([
+        ['pos', 1],
+        ['hn0', 0],
+      ]),
+    ],
+  ]);
+  const scored = (pairs: [string, number][]): ScoredDocument[] => pairs.map(([docid, score]) => ({ docid, score }));
+  // Instruction style: m1#1 pos > hn0 (won); m1#2 hn1 > pos (lost), hn1 > hn0 (won); m2#1 hn0 > pos (lost).
+  const run = new Map([
+    [
+      'm1#1',
+      scored([
+        ['pos', 0.9],
+        ['hn0', 0.1],
+      ]),
+    ],
+    [
+      'm1#2',
+      scored([
+        ['hn1', 0.6],
+        ['pos', 0.5],
+        ['hn0', 0.1],
+      ]),
+    ],
+    [
+      'm2#1',
+      scored([
+        ['hn0', 0.3],
+        ['pos', 0.2],
+      ]),
+    ],
+  ]);
+  // Descriptive style, only the last steps (as MultiConIR has it: q_10 in two styles): m1#2 both pairs won; m2#1 won.
+  const baseline = new Map([
+    [
+      'm1#2',
+      scored([
+        ['pos', 0.7],
+        ['hn1', 0.6],
+        ['hn0', 0.1],
+      ]),
+    ],
+    [
+      'm2#1',
+      scored([
+        ['pos', 0.4],
+        ['hn0', 0.3],
+      ]),
+    ],
+  ]);
+  const measures = ['win_rate', 'adjacent_win_rate', 'flip_rate'].map((name) => instructionMeasure(name)!);
+  const result = evaluateInstructions({ run, baseline, qrels, files: {} }, measures, defaultInstructionOptions);
+  // WR_k on every step: m1#1 1, m1#2 0 (pos below hn1), m2#1 0 → 1/3.
+  near(result.all.win_rate!.value, 1 / 3, 'win_rate over every step');
+  assert.equal(result.all.win_rate!.n, 3);
+  // WR_{k,k−1} on the last steps only: m1#2 (2,1) lost (1,0) won = 1/2, m2#1 (1,0) lost = 0 → 1/4 (every step: 1/2).
+  near(result.all.adjacent_win_rate!.value, 0.25, 'adjacent_win_rate over the last steps');
+  assert.equal(result.all.adjacent_win_rate!.n, 2);
+  // Flip rate on the last steps: m1#2 (2,1) flips, (1,0) does not = 1/2; m2#1 flips = 1 → 3/4. m1#1 needs no baseline.
+  near(result.all.flip_rate!.value, 0.75, 'flip_rate over the last steps');
+  assert.deepEqual(
+    result.cases.map((c) => [c.id, c.values.adjacent_win_rate ?? null]),
+    [
+      ['m1#1', null],
+      ['m1#2', 0.5],
+      ['m2#1', 0],
+    ],
+  );
+  // Asked alone, flip rate needs no ranking for the earlier steps either: a run of the last steps is enough.
+  const lastOnly = new Map([...run].filter(([id]) => id !== 'm1#1'));
+  const flip = evaluateInstructions(
+    { run: lastOnly, baseline, qrels, files: {} },
+    [instructionMeasure('flip_rate')!],
+    defaultInstructionOptions,
+  );
+  assert.deepEqual(
+    flip.cases.map((c) => c.id),
+    ['m1#2', 'm2#1'],
+  );
+  near(flip.all.flip_rate!.value, 0.75);
+});
+
 test('capped recall: micro and macro differ; a query without relevant documents is left out', () => {
   const gold1 = Array.from({ length: 20 }, (_, i) => `g${i}`);
   const run = new Map([
