@@ -2,6 +2,7 @@
 // name, in the terms of `qrels-studio export --from`. Exporting a study's qrels and evaluating runs against them
 // use this one mapping, so both read the same labels.
 import type { ExportModel, StudyModel } from '../dsl/model.ts';
+import type { QrelsUnit } from './qrelsUnits.ts';
 import { StoreError } from './studyDatabase.ts';
 
 /** The label source of one `export qrels` declaration; a declaration a qrels file cannot be made from is an error. */
@@ -10,9 +11,6 @@ export function labelSourceOfExport(
   exported: Pick<ExportModel, 'path' | 'from' | 'perDocument'>,
 ): string {
   const where = `study '${study.name}', export qrels "${exported.path}"`;
-  if (exported.perDocument) {
-    throw new StoreError(`${where}: per-document qrels (chunk labels aggregated by MaxP) cannot be exported yet`);
-  }
   switch (exported.from) {
     case 'adjudicated':
       // The study file's `from adjudicated`: the adjudicator's decision where there is one, the agreed label elsewhere.
@@ -30,6 +28,14 @@ export function labelSourceOfExport(
           '(use `export labels … from all`)',
       );
   }
+}
+
+/**
+ * The unit of one `export qrels` declaration's lines: `per document` rolls chunk labels up to their document by
+ * their maximum (MaxP; the study language has no other rule yet — `export --rollup any` has one).
+ */
+export function qrelsUnitOfExport(exported: Pick<ExportModel, 'perDocument'>): QrelsUnit {
+  return exported.perDocument ? { per: 'document', rollup: 'max' } : { per: 'pair' };
 }
 
 /** The label source of a study's qrels: its first `export qrels` declaration's, else `from adjudicated`'s. */

@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { judgeSuggestionsWithoutJudgment } from '../agreement/studyLabels.ts';
 import { findLabelSource } from './labelSources.ts';
+import { labelsPer, type QrelsUnit } from './qrelsUnits.ts';
 import type { SqliteDatabase } from './sqliteDatabase.ts';
 import { StoreError } from './studyDatabase.ts';
 
@@ -73,10 +74,19 @@ export async function writeAtomically(file: string, lines: Iterable<string>): Pr
   }
 }
 
-/** `qid 0 docid label` lines from the label source `from` (annotator:NAME, majority, …); returns the line count. */
-export function exportQrels(db: SqliteDatabase, studyId: number, from: string, file: string): Promise<number> {
+/**
+ * `qid 0 docid label` lines from the label source `from` (annotator:NAME, majority, …), per labelled pair or, through
+ * the corpus's `parent`, per document or per chunk (qrelsUnits.ts); returns the line count.
+ */
+export function exportQrels(
+  db: SqliteDatabase,
+  studyId: number,
+  from: string,
+  file: string,
+  unit: QrelsUnit = { per: 'pair' },
+): Promise<number> {
   const { source, argument } = findLabelSource(from);
-  const labels = source.labels(db, studyId, argument);
+  const labels = labelsPer(db, studyId, source.labels(db, studyId, argument), unit);
   // The qrels format splits on whitespace and skips lines starting with '#': an id it cannot hold is an error
   // (export --labels keeps any id).
   for (const l of labels) {

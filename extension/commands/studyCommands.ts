@@ -8,7 +8,8 @@ import { dirname, join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { StudyModel } from '../../core/dsl/index.ts';
 import { findLabelSource } from '../../core/store/labelSources.ts';
-import { labelSourceOfExport, studyQrelsSource } from '../../core/store/qrelsExportSource.ts';
+import { labelSourceOfExport, qrelsUnitOfExport, studyQrelsSource } from '../../core/store/qrelsExportSource.ts';
+import type { QrelsUnit } from '../../core/store/qrelsUnits.ts';
 import { StoreError } from '../../core/store/studyDatabase.ts';
 import { exportQrels } from '../../core/store/studyExports.ts';
 import { runJudge, setApiKey } from '../judge/judgeCommands.ts';
@@ -229,12 +230,13 @@ async function switchAnnotator(target: StudyTarget | undefined, studyFiles: Stud
 /** Writes the study's declared `export qrels` files, or the one the user names, from their label source. */
 async function exportStudyQrels(opened: OpenStudyFile, study: StudyModel): Promise<void> {
   const declared = study.exports.filter((e) => e.what === 'qrels');
-  let outputs: { file: string; shown: string; source: string }[];
+  let outputs: { file: string; shown: string; source: string; unit: QrelsUnit }[];
   if (declared.length > 0) {
     outputs = declared.map((e) => ({
       file: e.absolutePath ?? resolve(opened.folder, e.path),
       shown: e.path,
       source: labelSourceOfExport(study, e),
+      unit: qrelsUnitOfExport(e),
     }));
   } else {
     const uri = await vscode.window.showSaveDialog({
@@ -243,7 +245,9 @@ async function exportStudyQrels(opened: OpenStudyFile, study: StudyModel): Promi
       filters: { 'TREC qrels': ['qrels', 'txt'] },
     });
     if (uri === undefined) return;
-    outputs = [{ file: uri.fsPath, shown: shownPath(uri.fsPath), source: studyQrelsSource(study) }];
+    outputs = [
+      { file: uri.fsPath, shown: shownPath(uri.fsPath), source: studyQrelsSource(study), unit: { per: 'pair' } },
+    ];
   }
   const database = opened.database;
   const studyId = database.studyId(study.name);
@@ -257,7 +261,7 @@ async function exportStudyQrels(opened: OpenStudyFile, study: StudyModel): Promi
     }
     // A declared export's folder (qrels/) is made for it; the file is written whole or not at all.
     mkdirSync(dirname(output.file), { recursive: true });
-    const lines = await exportQrels(database.db, studyId, output.source, output.file);
+    const lines = await exportQrels(database.db, studyId, output.source, output.file, output.unit);
     void vscode.window
       .showInformationMessage(
         `Qrels Studio: wrote ${output.shown} — ${formatCount(lines)} lines from ${output.source}`,

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import { findLabelSource } from '../../../core/store/labelSources.ts';
-import { labelSourceOfExport, studyQrelsSource } from '../../../core/store/qrelsExportSource.ts';
+import { labelSourceOfExport, qrelsUnitOfExport, studyQrelsSource } from '../../../core/store/qrelsExportSource.ts';
 import { StoreError } from '../../../core/store/studyDatabase.ts';
 
 function study(statements: string) {
@@ -35,17 +35,26 @@ test("a study's qrels come from its first export qrels, else from adjudicated", 
   assert.equal(studyQrelsSource(study('')), 'adjudicated-else-majority');
 });
 
-test('from all, and per document, cannot be a qrels file: errors naming the declaration', () => {
+test('per document is a qrels file of its source, its chunks rolled up to documents by max', () => {
+  const s = study(`  corpus "c.jsonl" { id: docid  body: text  parent: doc }
+  export qrels "doc.qrels" from majority per document
+  export qrels "chunk.qrels" from majority`);
+  assert.deepEqual(
+    s.exports.map((e) => [labelSourceOfExport(s, e), qrelsUnitOfExport(e)]),
+    [
+      ['majority', { per: 'document', rollup: 'max' }],
+      ['majority', { per: 'pair' }],
+    ],
+  );
+});
+
+test('from all cannot be a qrels file: errors naming the declaration', () => {
   const s = study('  export qrels "all.qrels" from all');
   assert.throws(
     () => studyQrelsSource(s),
     (error: unknown) =>
       error instanceof StoreError &&
       /^study 's', export qrels "all\.qrels": `from all` is every judgment/.test(error.message),
-  );
-  assert.throws(
-    () => labelSourceOfExport(s, { path: 'doc.qrels', from: 'majority', perDocument: true }),
-    /study 's', export qrels "doc\.qrels": per-document qrels .* cannot be exported yet/,
   );
   assert.throws(
     () => labelSourceOfExport(s, { path: 'j.qrels', from: 'judge', perDocument: false }),
