@@ -429,8 +429,11 @@ export class ReviewSession {
         offTopic: set.filter((t) => t.label !== 1 && t.label !== 2).length,
       };
     }
+    // A type the taxonomy calls an expansion ("QE" "Query expansion") marks rewrites meant to grow.
+    const typeLabel = item.type === null ? undefined : this.review.taxonomy.find((t) => t.code === item.type)?.label;
+    const expansion = item.type !== null && /expan/i.test(`${item.type} ${typeLabel ?? ''}`);
     const findingsOf = (text: string): ReviewFinding[] => [
-      ...(source !== undefined ? rewriteFindings({ source, rewrite: text, declaredChanges: 1 }) : []),
+      ...(source !== undefined ? rewriteFindings({ source, rewrite: text, declaredChanges: 1, expansion }) : []),
       ...(tableSet ? instructionFindings({ instruction: text, tables: tableSet }) : []),
     ];
     const findingsByVersion = new Map(

@@ -1,8 +1,27 @@
 // An instruction that contradicts its own table set: a table labelled compliant mentions an entity the instruction
-// excludes ("…, excluding the 2008 Beijing Olympics"), so it cannot comply.
+// excludes ("…, excluding the 2008 Beijing Olympics"), so it cannot comply. The entity is matched by its words, not
+// as one phrase: a title names the same Games as "2008 Summer Olympics (Beijing)" — every word of the entity, in any
+// order, within one title, caption or table row.
 import { excludedEntities } from '../../labelling/highlightTerms.ts';
 import { containsWords } from './droppedEntities.ts';
 import type { InstructionCheck } from './finding.ts';
+
+/** Words an entity's name is built with that name nothing on their own ("the Bank of England"). */
+const connectives = new Set(['the', 'a', 'an', 'of', 'and', 'in', 'at', 'de', 'la', 'le', 'van', 'von', 'for', 'on']);
+
+/** The words that identify an entity: its words less connectives; the whole entity when that leaves nothing. */
+function entityWords(entity: string): string[] {
+  const words = entity.match(/[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu) ?? [];
+  const named = words.filter((w) => !connectives.has(w.toLowerCase()));
+  return named.length > 0 ? named : [entity];
+}
+
+/** Whether `segment` names `entity`: each identifying word as a whole word (a plural too), ignoring case. */
+export function namesEntity(segment: string, entity: string): boolean {
+  return entityWords(entity).every(
+    (word) => containsWords(segment, word, true) || (!/s$/i.test(word) && containsWords(segment, `${word}s`, true)),
+  );
+}
 
 export const contradiction: InstructionCheck = {
   id: 'contradiction',
@@ -12,9 +31,10 @@ export const contradiction: InstructionCheck = {
     return item.tables
       .filter((t) => t.label === 2)
       .flatMap((table) => {
-        const text = `${table.title ?? ''} ${table.caption ?? ''} ${table.text ?? ''}`;
-        // As whole words, ignoring case: excluding "Java" says nothing of a JavaScript table.
-        const found = excluded.filter((e) => containsWords(text, e, true));
+        // One entity is named within one place: a title, a caption, a row of the table's text.
+        const segments = [table.title ?? '', table.caption ?? '', ...(table.text ?? '').split('\n')];
+        // Whole words, ignoring case: excluding "Java" says nothing of a JavaScript table.
+        const found = excluded.filter((e) => segments.some((segment) => namesEntity(segment, e)));
         return found.length === 0
           ? []
           : [

@@ -1,6 +1,8 @@
 // Named entities of the source a rewrite dropped: runs of capitalised words ("Penal Code", "James Cameron",
 // "Beijing Olympics") — a cheap stand-in for an NER model that needs no download. An entity counts as kept only as a
-// whole word: "India" is not kept by "Indiana".
+// whole word: "India" is not kept by "Indiana". A parenthesis starts a name of its own: in "World Health Organization
+// (WHO)" the acronym is not part of the name, and a name and the acronym the source defines for it (either way
+// round) stand for each other — a rewrite that keeps one has kept the entity.
 import { sentences } from '../textDiff.ts';
 import { isMonthName, isNumberWord } from './droppedNumbers.ts';
 import type { RewriteCheck } from './finding.ts';
@@ -44,6 +46,8 @@ export function entitiesIn(text: string): string[] {
       atStart = false;
     };
     tokens.forEach((token, i) => {
+      // "(WHO)" after "World Health Organization": another name, not the name's last word.
+      if (token.startsWith('(')) flush();
       const word = token.replace(/^[("“'‘]+|[)"”'’,.;:!?]+$/g, '');
       const capital = /^\p{Lu}[\p{L}-]*$/u.test(word) && !(i === 0 && sentenceStarters.has(word.toLowerCase()));
       const joiner = run.length > 0 && joiners.test(word);
@@ -73,7 +77,11 @@ export const droppedEntities: RewriteCheck = {
   id: 'dropped-entity',
   description: 'a named entity of the source (a run of capitalised words) is missing from the rewrite',
   check(item) {
-    const missing = [...new Set(entitiesIn(item.source))].filter((e) => !containsWords(item.rewrite, e));
+    const entities = [...new Set(entitiesIn(item.source))];
+    const alias = aliases(item.source, entities);
+    const kept = (e: string) =>
+      containsWords(item.rewrite, e) || (alias.get(e) ?? []).some((a) => containsWords(item.rewrite, a));
+    const missing = entities.filter((e) => !kept(e));
     return missing.length === 0
       ? []
       : [
@@ -86,6 +94,24 @@ export const droppedEntities: RewriteCheck = {
         ];
   },
 };
+
+/**
+ * The names the source pairs with an acronym in parentheses — "World Health Organization (WHO)" or
+ * "WHO (World Health Organization)" — each mapped to the other.
+ */
+function aliases(source: string, entities: readonly string[]): Map<string, string[]> {
+  const pairs = new Map<string, string[]>();
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  for (const outer of entities) {
+    for (const inner of entities) {
+      if (outer === inner || !new RegExp(`${literal(outer)}\\s*\\(\\s*${literal(inner)}\\s*\\)`, 'u').test(source))
+        continue;
+      pairs.set(outer, [...(pairs.get(outer) ?? []), inner]);
+      pairs.set(inner, [...(pairs.get(inner) ?? []), outer]);
+    }
+  }
+  return pairs;
+}
 
 /** `phrase` in `text` as whole words (not as part of a longer word), optionally ignoring case. */
 export function containsWords(text: string, phrase: string, ignoreCase = false): boolean {

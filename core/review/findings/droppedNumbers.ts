@@ -2,7 +2,9 @@
 // "received a prison sentence"): digit groups (420, −3.5, 12,000, 2010–2012, 12/05/2020), number words (five,
 // twenty-five, hundred), ordinals (3rd, third) and month names (a date's month: "March 2019" → "April 2019"). Each is
 // compared by what it means, not how it is written: "five" and "5", "12,000" and "12000", "3.5" and "3.50",
-// "1st" and "first", "2019-03-05" and "5 March 2019" are the same.
+// "1st" and "first", "2019-03-05" and "5 March 2019" are the same. An ordinal word is a number only after a determiner
+// ("the first edition", "its third floor"): "cases first heard in high court" or "at first" count nothing, so a rewrite
+// that drops that "first" dropped no number (any ordinal word of the rewrite still keeps a source's "1st").
 import type { RewriteCheck } from './finding.ts';
 
 const units =
@@ -41,8 +43,14 @@ function plainNumberKey(text: string): string | undefined {
   return Number.isFinite(value) ? `n:${value}` : undefined;
 }
 
-/** The numbers of a text, in order, with their meanings. */
-export function numbersIn(text: string): NumberMention[] {
+/** Words after which an ordinal word is a position ("the first", "its third"). */
+const determiners = new Set('the a an this that these those its his her their our my your every each whose'.split(' '));
+
+/**
+ * The numbers of a text, in order, with their meanings. `ordinalWords`: 'all' counts every ordinal word;
+ * 'determined' (default) only one after a determiner, as "first" in "first heard" is an adverb, not a position.
+ */
+export function numbersIn(text: string, ordinalWords: 'all' | 'determined' = 'determined'): NumberMention[] {
   const found: NumberMention[] = [];
   // ISO dates first ("2019-03-05"), as the day, month and year they name.
   const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
@@ -76,7 +84,8 @@ export function numbersIn(text: string): NumberMention[] {
       if (units.includes(part)) found.push({ text: part, key: `n:${units.indexOf(part)}` });
       else if (tens.includes(part)) found.push({ text: part, key: `n:${(tens.indexOf(part) + 2) * 10}` });
       else if (part in scales) found.push({ text: part, key: `n:${scales[part]}` });
-      else if (ordinals.includes(part)) found.push({ text: part, key: `ord:${ordinals.indexOf(part) + 1}` });
+      else if (ordinals.includes(part) && (ordinalWords === 'all' || afterDeterminer(text, match.index)))
+        found.push({ text: part, key: `ord:${ordinals.indexOf(part) + 1}` });
       else if (part in otherWords) found.push({ text: part, key: otherWords[part]! });
     }
     // A month only as a capitalised full name ("may" is a verb; "May" the month only next to a number).
@@ -87,11 +96,18 @@ export function numbersIn(text: string): NumberMention[] {
   return found;
 }
 
+/** Whether the word before `at` in `text` is a determiner. */
+function afterDeterminer(text: string, at: number): boolean {
+  const before = /([\p{L}]+)[\s]+$/u.exec(text.slice(Math.max(0, at - 12), at));
+  return before !== null && determiners.has(before[1]!.toLowerCase());
+}
+
 export const droppedNumbers: RewriteCheck = {
   id: 'dropped-number',
   description: 'a number or date of the source is missing from the rewrite (dropped, or changed into another)',
   check(item) {
-    const kept = numbersIn(item.rewrite);
+    // Every ordinal word of the rewrite may keep one of the source ("the 1st edition" → "a first edition").
+    const kept = numbersIn(item.rewrite, 'all');
     const source = numbersIn(item.source);
     const missing = source.filter((n) => {
       const at = kept.findIndex((k) => k.key === n.key);

@@ -19,6 +19,8 @@ export interface RewriteItem {
   rewrite: string;
   /** Sentences the generator was asked to change (MultiConIR: one). */
   declaredChanges?: number;
+  /** A query expansion (its type says so): meant to grow, so growing is no length drift. */
+  expansion?: boolean;
 }
 
 /** A table an instruction's relevance labels name, with its label (2 compliant, 1 violating, 0 off-topic). */

@@ -178,3 +178,76 @@ test('an excluded entity is matched as a whole word: excluding Java says nothing
     ["table 't2' is labelled compliant but mentions 'Java', which the instruction excludes"],
   );
 });
+
+// Issue 19 item 13: findings that do not cry wolf.
+
+test('an exclusion matches the entity, not the phrase: "2008 Summer Olympics (Beijing)" is the 2008 Beijing Olympics', () => {
+  const contradictions = (instruction: string, title: string) =>
+    instructionFindings({ instruction, tables: [{ id: 't1', label: 2, title }] })
+      .filter((f) => f.check === 'contradiction')
+      .map((f) => f.message);
+  assert.deepEqual(
+    contradictions('Medal tables, excluding the 2008 Beijing Olympics.', '2008 Summer Olympics (Beijing)'),
+    ["table 't1' is labelled compliant but mentions '2008 Beijing Olympics', which the instruction excludes"],
+  );
+  // Every word of the entity must be there, in one title: 2008 without Beijing is another Games.
+  assert.deepEqual(contradictions('Medal tables, excluding the 2008 Beijing Olympics.', '2008 Summer Paralympics'), []);
+  assert.deepEqual(contradictions('Medal tables, excluding the 2008 Beijing Olympics.', '2012 London Olympics'), []);
+});
+
+test('an acronym in parentheses that the rewrite keeps is not dropped', () => {
+  assert.deepEqual(
+    findingsOf(
+      'The World Health Organization (WHO) issued guidance in spring.',
+      'The World Health Organization (WHO) published guidance in spring.',
+    ),
+    [],
+  );
+  // The acronym alone keeps the name it abbreviates, and the name keeps its acronym.
+  assert.deepEqual(
+    findingsOf('A transient ischemic attack (TIA) was ruled out by the team.', 'A TIA was ruled out by the team.'),
+    [],
+  );
+  assert.deepEqual(
+    findingsOf('The World Health Organization (WHO) issued guidance.', 'The WHO issued guidance today.'),
+    [],
+  );
+  assert.deepEqual(findingsOf('The WHO (World Health Organization) issued guidance.', 'The WHO issued it.'), []);
+  // Dropping both is still a dropped name.
+  assert.deepEqual(
+    findingsOf('The World Health Organization (WHO) issued guidance.', 'The agency issued guidance today.'),
+    ["dropped-entity: the rewrite dropped 'World Health Organization', 'WHO'"],
+  );
+});
+
+test('an ordinal word used as an adverb ("first heard") is not the number 1; "the first edition" still is', () => {
+  assert.deepEqual(
+    findingsOf(
+      'Are eviction cases first heard in high court? In the state of Tennessee.',
+      'Are eviction cases heard in high court? In the state of Tennessee.',
+    ),
+    [],
+  );
+  assert.deepEqual(findingsOf('It was the first edition.', 'It was the third edition.'), [
+    "dropped-number: the rewrite changed 'first' (it has 'third' instead)",
+  ]);
+  assert.deepEqual(findingsOf('It was the 1st edition.', 'It was the first edition.'), []);
+  assert.deepEqual(findingsOf('It was the first edition.', 'It was a first edition.'), []);
+});
+
+test('length drift: a query expansion is expected to grow, a rewrite that should keep its length is flagged', () => {
+  const options = { lengthDrift: 0.25, labelWords: [], minimumCompliant: 3, minimumViolating: 3 };
+  const source = 'eviction first hearing Tennessee';
+  const expanded =
+    'eviction first hearing Tennessee: which court hears an eviction case first in Tennessee, general sessions court';
+  const drift = (item: Parameters<typeof rewriteFindings>[0]) =>
+    rewriteFindings(item, options).filter((f) => f.check === 'length-drift');
+  // Declared an expansion (the item's type says so): no drift finding.
+  assert.deepEqual(drift({ source, rewrite: expanded, expansion: true }), []);
+  // Not declared, but the rewrite keeps every word of its source and only adds: an expansion by what it is.
+  assert.deepEqual(drift({ source, rewrite: `${source} general sessions court appeal circuit court` }), []);
+  // A rewrite that replaces words and grows is still flagged.
+  assert.equal(drift({ source, rewrite: 'landlord tenant dispute court process in the state of Tennessee' }).length, 1);
+  // An expansion that shrinks is no expansion: flagged.
+  assert.equal(drift({ source: expanded, rewrite: source, expansion: true }).length, 1);
+});

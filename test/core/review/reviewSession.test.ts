@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { importReviewItems } from '../../../core/review/reviewSession.ts';
+import { importReviewItems, ReviewSession } from '../../../core/review/reviewSession.ts';
 import { exportReviewed, reviewSummary } from '../../../core/review/reviewSummary.ts';
-import { createReviewStudy, type ReviewStudy, reviewItems, verdictOn } from './reviewStudy.ts';
+import { scratchDir } from '../../helpers.ts';
+import { createReviewStudy, openReviewFile, type ReviewStudy, reviewItems, verdictOn } from './reviewStudy.ts';
 
 const items = reviewItems;
 const reviewStudy = (extra = '') => createReviewStudy(`  annotators alice bob\n  adjudicator dana\n${extra}`);
@@ -399,4 +400,32 @@ test('each current version carries its own findings: an edit that restores the d
   assert.equal(seen.reviewing, seen.versions[1]!.id);
   assert.deepEqual(seen.findings, [], 'the version under review: alice’s edit');
   r.database.close();
+});
+
+test('a rewrite whose type the taxonomy calls an expansion is not flagged for growing; another type is', async () => {
+  const folder = scratchDir('qrels-studio-review-');
+  const source = 'eviction first hearing Tennessee';
+  const rewrite =
+    'which court hears an eviction case at first instance in Tennessee: general sessions or circuit court';
+  const lines = [
+    { iid: 'x1', type: 'QE', text: rewrite, original: source },
+    { iid: 'x2', type: 'RW', text: rewrite, original: source },
+  ];
+  writeFileSync(join(folder, 'items.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  const { file, database, review } = await openReviewFile(
+    folder,
+    `review "gen" {
+  items "items.jsonl" { id: iid  text: text  type: type  source: original }
+  taxonomy { QE "Query expansion"  RW "Rewrite" }
+  verdicts accept reject
+  annotators alice
+}
+`,
+  );
+  const session = ReviewSession.open(database, { studyFile: file, review, annotator: 'alice' });
+  const drift = (position: number) =>
+    session.itemAt(position)!.findings.filter((f) => f.check === 'length-drift').length;
+  assert.equal(drift(0), 0, 'QE: an expansion');
+  assert.equal(drift(1), 1, 'RW: a rewrite of the same length change');
+  database.close();
 });
