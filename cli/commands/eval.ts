@@ -15,9 +15,10 @@ import {
   evaluateInstructionRuns,
   type InstructionArguments,
   instructionOnlyOptions,
+  instructionRunsOutput,
   instructionUsage,
-  isInstructionEvaluation,
   parseInstructionOption,
+  splitMeasureSpecs,
 } from './evalInstructions.ts';
 
 export interface EvalArguments {
@@ -30,6 +31,27 @@ export interface EvalArguments {
   files: string[];
   /** The instruction-following measures' options (evalInstructions.ts). */
   instruction: InstructionArguments;
+  /** --gains: each label's gain in ndcg and ndcg_cut. */
+  gains?: Map<number, number>;
+}
+
+/** `--gains 0:0,1:0,2:1`: LABEL:GAIN pairs, each label once, gains ≥ 0 (the ideal ranking needs no negative gain). */
+export function parseGains(text: string | undefined): Map<number, number> {
+  if (text === undefined || text.startsWith('-'))
+    throw new UsageError('--gains needs LABEL:GAIN pairs, as 0:0,1:0,2:1');
+  const gains = new Map<number, number>();
+  for (const pair of text.split(',')) {
+    const match = /^(-?\d+):(\d+(?:\.\d+)?)$/.exec(pair);
+    if (!match) {
+      throw new UsageError(
+        `--gains: expected LABEL:GAIN (an integer label, a gain ≥ 0) as in 0:0,1:0,2:1, found '${pair}'`,
+      );
+    }
+    const label = Number(match[1]);
+    if (gains.has(label)) throw new UsageError(`--gains: label ${label} is given twice`);
+    gains.set(label, Number(match[2]));
+  }
+  return gains;
 }
 
 function integerOption(flag: string, text: string | undefined, minimum: number): number {
@@ -59,6 +81,9 @@ export function parseEvalArguments(args: readonly string[]): EvalArguments {
     } else if (arg === '--') {
       parsed.files.push(...args.slice(i + 1));
       break;
+    } else if (arg === '--gains') {
+      if (parsed.gains) throw new UsageError('--gains is given twice');
+      parsed.gains = parseGains(args[++i]);
     } else if (arg.startsWith('--')) {
       i = parseInstructionOption(args, i, parsed.instruction);
     } else if (arg.startsWith('-') && arg.length > 1) {
@@ -90,11 +115,12 @@ export const evalCommand: CliCommand = {
   name: 'eval',
   summary: 'evaluate runs against qrels exactly as trec_eval 10 does (text or --json)',
   usage:
-    'qrels-studio eval [-q] [-c] [-l LEVEL] [-M DEPTH] [-m MEASURE[.CUTOFFS]]... [--json] QRELS RUN [RUN...]\n' +
+    'qrels-studio eval [-q] [-c] [-l LEVEL] [-M DEPTH] [-m MEASURE[.CUTOFFS]]... [--gains L:G,…] [--json] QRELS RUN [RUN...]\n' +
     '  -q  also print each query      -c  count qrels queries missing from a run as 0\n' +
     '  -l  minimum relevant label (1)  -M  evaluate only the top DEPTH documents per query\n' +
     '  -m  map Rprec bpref recip_rank P recall ndcg ndcg_cut num_q num_ret num_rel num_rel_ret runid,\n' +
     '      or official (the default) / all_trec; cutoffs as in -m P.5,10\n' +
+    "  --gains 0:0,1:0,2:1  each label's gain in ndcg and ndcg_cut (a label not listed gains itself)\n" +
     '  several runs: one block each, in file order, opened by its line runid all TAG\n' +
     instructionUsage,
   async run(args, context) {
@@ -112,8 +138,13 @@ export const evalCommand: CliCommand = {
         );
       }
     };
-    if (isInstructionEvaluation(parsed.measureSpecs, select)) return evaluateInstructionRuns(parsed, context);
-    const unread = instructionOnlyOptions(parsed.instruction);
+    const specs = splitMeasureSpecs(parsed.measureSpecs);
+    const gainsRead = (names: readonly string[]) => names.some((name) => name === 'ndcg' || name === 'ndcg_cut');
+    if (specs.instruction.length > 0 && specs.trec.length === 0) {
+      if (parsed.gains) throw new UsageError('--gains: only ndcg and ndcg_cut read it, and no -m asks for them');
+      return evaluateInstructionRuns(parsed, context);
+    }
+    const unread = specs.instruction.length > 0 ? [] : instructionOnlyOptions(parsed.instruction);
     if (unread.length > 0) {
       throw new UsageError(
         `${unread.join(', ')}: only the instruction-following measures (-m irs, p_mrr, nfr, …) read ` +
@@ -122,7 +153,10 @@ export const evalCommand: CliCommand = {
     }
     const { maxp, compare } = parsed.instruction;
     if (compare && parsed.files.length < 3) throw new UsageError('--compare needs two runs or more');
-    const selection = select(parsed.measureSpecs);
+    const selection = select(specs.trec);
+    if (parsed.gains && !gainsRead(selection.measures.map((m) => m.measure.name))) {
+      throw new UsageError('--gains: only ndcg and ndcg_cut read it, and no -m asks for them');
+    }
     if (selection.skipped.length > 0) {
       context.stderr(`note: not computed by qrels-studio (trec_eval measures): ${selection.skipped.join(', ')}\n`);
     }
@@ -131,7 +165,14 @@ export const evalCommand: CliCommand = {
       relevanceLevel: parsed.relevanceLevel,
       maxRetrieved: parsed.maxRetrieved,
       complete: parsed.complete,
+      ...(parsed.gains && { gains: parsed.gains }),
     };
+    // Instruction measures asked with trec_eval's (TARGET's R@10 with capped R@10): evaluated first, each run's
+    // lines printed after its trec_eval block.
+    const instruction =
+      specs.instruction.length > 0
+        ? await instructionRunsOutput({ ...parsed, measureSpecs: specs.instruction }, context)
+        : undefined;
     const [qrelsFile, ...runFiles] = parsed.files as [string, ...string[]];
     const qrels = await readQrels(qrelsFile);
     const evaluations: RunEvaluation[] = [];
@@ -164,6 +205,7 @@ export const evalCommand: CliCommand = {
           context.stdout(
             Buffer.from(formatTrecEvalText(evaluation, { perQuery: parsed.perQuery, runidLine }), 'latin1'),
           );
+          if (instruction) context.stdout(instruction.runTexts[i]!);
         }
       }
     } finally {
@@ -178,10 +220,15 @@ export const evalCommand: CliCommand = {
       : [];
     if (parsed.json) {
       context.stdout(
-        `${JSON.stringify({ ...evaluationJson(evaluations, { perQuery: parsed.perQuery }), ...(compare && { comparisons }) })}\n`,
+        `${JSON.stringify({
+          ...evaluationJson(evaluations, { perQuery: parsed.perQuery }),
+          ...(compare && { comparisons }),
+          ...(instruction && { instruction: instruction.json }),
+        })}\n`,
       );
     } else {
       for (const { a, b, tests } of comparisons) context.stdout(comparisonText(a, b, tests));
+      if (instruction) context.stdout(instruction.comparisonsText);
     }
     return 0;
   },

@@ -42,7 +42,8 @@ export interface InstructionArguments {
 }
 
 export const instructionUsage =
-  '  instruction-following measures (not mixed with the above): -m irs p_mrr nfr win_rate adjacent_win_rate\n' +
+  "  instruction-following measures (alone, or with the above: each run's lines follow its trec_eval block):\n" +
+  '      -m irs p_mrr nfr win_rate adjacent_win_rate\n' +
   '      flip_rate capped_recall[.K,…] with --baseline RUN_Q (query-only run; for flip_rate the other query\n' +
   '      style), --instructions MAP.tsv, --traps FILE (nfr), --maxp (passage ids <docid>:<n>), --compare\n' +
   '      (paired tests of each RUN against the first; --seed S, --samples N), --irs-list union|retrieved,\n' +
@@ -121,21 +122,10 @@ export function instructionOnlyOptions(options: InstructionArguments): string[] 
   return given;
 }
 
-/**
- * True when the measures asked are instruction measures (all of them, or a usage error). `checkOthers` throws the
- * trec_eval measure selection's own error for a name that is neither.
- */
-export function isInstructionEvaluation(specs: readonly string[], checkOthers: (specs: string[]) => void): boolean {
+/** The -m specs split into the instruction measures' and the rest (trec_eval's), each in command-line order. */
+export function splitMeasureSpecs(specs: readonly string[]): { instruction: string[]; trec: string[] } {
   const instruction = specs.filter((s) => instructionMeasure(baseName(s)) !== undefined);
-  if (instruction.length === 0) return false;
-  if (instruction.length !== specs.length) {
-    const others = specs.filter((s) => !instruction.includes(s));
-    checkOthers(others);
-    throw new UsageError(
-      `instruction measures (${instruction.join(', ')}) and trec_eval measures (${others.join(', ')}) are evaluated by separate runs of eval`,
-    );
-  }
-  return true;
+  return { instruction, trec: specs.filter((s) => !instruction.includes(s)) };
 }
 
 function measuresOf(specs: readonly string[]): { measures: InstructionMeasure[]; cutoffs: number[] } {
@@ -197,6 +187,24 @@ export function comparisonText(a: string, b: string, tests: Record<string, Paire
 }
 
 export async function evaluateInstructionRuns(parsed: EvalArguments, context: CliContext): Promise<number> {
+  const output = await instructionRunsOutput(parsed, context);
+  if (parsed.json) context.stdout(`${JSON.stringify(output.json)}\n`);
+  else context.stdout(output.runTexts.join('') + output.comparisonsText);
+  return 0;
+}
+
+/** What the instruction measures print: each run's lines (in file order), the comparisons, and the same as JSON. */
+export interface InstructionRunsOutput {
+  runTexts: string[];
+  comparisonsText: string;
+  json: Record<string, unknown>;
+}
+
+/** Evaluates the runs with the instruction measures of `parsed` (their warnings go to stderr, once). */
+export async function instructionRunsOutput(
+  parsed: EvalArguments,
+  context: CliContext,
+): Promise<InstructionRunsOutput> {
   const options = parsed.instruction;
   const { measures, cutoffs } = measuresOf(parsed.measureSpecs);
   const instructionOptions: InstructionOptions = {
@@ -262,23 +270,19 @@ export async function evaluateInstructionRuns(parsed: EvalArguments, context: Cl
         }),
       }))
     : [];
-  if (parsed.json) {
-    context.stdout(
-      `${JSON.stringify({
-        options: instructionOptions,
-        runs: evaluations.map(({ run, evaluation }) => ({
-          run,
-          all: evaluation.all,
-          micro: evaluation.micro,
-          groups: evaluation.groups,
-          ...(parsed.perQuery && { cases: evaluation.cases }),
-        })),
-        ...(options.compare && { comparisons }),
-      })}\n`,
-    );
-    return 0;
-  }
-  for (const { run, evaluation } of evaluations) context.stdout(evaluationText(run, evaluation, parsed.perQuery));
-  for (const { a, b, tests } of comparisons) context.stdout(comparisonText(a, b, tests));
-  return 0;
+  return {
+    runTexts: evaluations.map(({ run, evaluation }) => evaluationText(run, evaluation, parsed.perQuery)),
+    comparisonsText: comparisons.map(({ a, b, tests }) => comparisonText(a, b, tests)).join(''),
+    json: {
+      options: instructionOptions,
+      runs: evaluations.map(({ run, evaluation }) => ({
+        run,
+        all: evaluation.all,
+        micro: evaluation.micro,
+        groups: evaluation.groups,
+        ...(parsed.perQuery && { cases: evaluation.cases }),
+      })),
+      ...(options.compare && { comparisons }),
+    },
+  };
 }

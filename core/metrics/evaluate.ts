@@ -28,6 +28,8 @@ export interface EvaluationOptions {
   maxRetrieved: number;
   /** -c: average over every qrels query, counting queries absent from the run as 0. */
   complete: boolean;
+  /** --gains: each label's gain in ndcg and ndcg_cut (absent: the label, as trec_eval). */
+  gains?: ReadonlyMap<number, number>;
 }
 
 export interface MeasureValue {
@@ -67,7 +69,7 @@ export async function evaluateRunFile(
     throw new FormatError(qrels.file, 1, 1, 'the qrels file has no judgments (it is empty or only comments)');
   }
   const names = options.measures.map(valueNames);
-  const measureOptions = { relevanceLevel: options.relevanceLevel };
+  const measureOptions = { relevanceLevel: options.relevanceLevel, ...(options.gains && { gains: options.gains }) };
   const repeats = new RepeatFinder();
   const perQuery: (number[] | undefined)[] = new Array(qrels.queries.length);
 

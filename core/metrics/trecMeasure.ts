@@ -31,6 +31,11 @@ export interface RankedQuery {
 export interface MeasureOptions {
   /** Minimum label counted as relevant by binary measures (trec_eval -l, default 1). */
   relevanceLevel: number;
+  /**
+   * The gain of a label in ndcg and ndcg_cut (`--gains 0:0,1:0,2:1`: a study's scale, where a label's order is not
+   * its worth); a label not listed gains itself, as in trec_eval's `ndcg.L=G`. Absent: gain = label (trec_eval).
+   */
+  gains?: ReadonlyMap<number, number>;
 }
 
 /**

@@ -185,3 +185,59 @@ test('-m all_trec says on stderr which trec_eval measures it leaves out', () => 
   assert.equal(result.status, 0);
   assert.match(result.stderr, /^note: not computed by qrels-studio \(trec_eval measures\): gm_map, iprec_at_recall/);
 });
+
+test("--gains: a study's scale gives nDCG its gains (FollowTable: a violating table gains 0); -l does not", () => {
+  const dir = scratchDir();
+  // a compliant (2), b violating (1), c off-topic (0); the run puts b first.
+  writeFileSync(join(dir, 'qrels'), 'q 0 a 2\nq 0 b 1\nq 0 c 0\n');
+  writeFileSync(join(dir, 'run'), 'q Q0 b 1 3 r\nq Q0 a 2 2 r\nq Q0 c 3 1 r\n');
+  const ndcg = (...options: string[]) => {
+    const result = runCliProcess(['eval', '-m', 'ndcg_cut.1,3', ...options, 'qrels', 'run'], { cwd: dir });
+    assert.equal(result.status, 0, result.stderr);
+    return result.stdout;
+  };
+  // Gain = label: ndcg_cut_1 = 1/2; ndcg_cut_3 = (1 + 2/log2 3) / (2 + 1/log2 3) = 2.26186 / 2.63093 = 0.8597.
+  const plain = 'ndcg_cut_1            \tall\t0.5000\nndcg_cut_3            \tall\t0.8597\n';
+  assert.equal(ndcg(), plain);
+  assert.equal(ndcg('-l', '2'), plain, '-l is for the binary measures, as in trec_eval');
+  // Gains 0, 0, 1: ndcg_cut_1 = 0; ndcg_cut_3 = (1/log2 3) / 1 = 0.6309.
+  assert.equal(
+    ndcg('--gains', '0:0,1:0,2:1'),
+    'ndcg_cut_1            \tall\t0.0000\nndcg_cut_3            \tall\t0.6309\n',
+  );
+  for (const [args, reason] of [
+    [['--gains', '1=0'], /--gains: expected LABEL:GAIN .* found '1=0'/],
+    [['--gains', '1:0,1:2'], /--gains: label 1 is given twice/],
+    [['--gains', '2:-1'], /--gains: expected LABEL:GAIN/],
+  ] as const) {
+    const result = runCliProcess(['eval', '-m', 'ndcg', ...args, 'qrels', 'run'], { cwd: dir });
+    assert.equal(result.status, 2, result.stderr);
+    assert.match(result.stderr, reason);
+  }
+  const unread = runCliProcess(['eval', '-m', 'map', '--gains', '1:0', 'qrels', 'run'], { cwd: dir });
+  assert.equal(unread.status, 2);
+  assert.match(unread.stderr, /--gains: only ndcg and ndcg_cut read it/);
+});
+
+test("trec_eval and instruction measures in one eval: TARGET's R@10 next to capped R@10", () => {
+  const dir = scratchDir();
+  // q1 has 20 relevant tables, 5 in the top 10: recall_10 = 5/20 = 0.25, capped = 5 / min(10, 20) = 0.5.
+  // q2 has 2, both in the top 10: 1 and 1. Means: recall_10 = 0.625, capped_recall_10 = 0.75.
+  const gold = Array.from({ length: 20 }, (_, i) => `g${i}`);
+  writeFileSync(join(dir, 'qrels'), `${gold.map((g) => `q1 0 ${g} 1\n`).join('')}q2 0 a 1\nq2 0 b 1\n`);
+  const q1 = [...gold.slice(0, 5), 'x1', 'x2', 'x3', 'x4', 'x5', ...gold.slice(5)];
+  writeFileSync(
+    join(dir, 'run'),
+    `${q1.map((d, i) => `q1 Q0 ${d} ${i + 1} ${100 - i} t\n`).join('')}q2 Q0 x 1 3 t\nq2 Q0 a 2 2 t\nq2 Q0 b 3 1 t\n`,
+  );
+  const result = runCliProcess(['eval', '-m', 'recall.10', '-m', 'capped_recall.10', 'qrels', 'run'], { cwd: dir });
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /^recall_10\s+\tall\t0\.6250$/m);
+  assert.match(result.stdout, /^capped_recall_10\s+\tall\t0\.7500$/m);
+  assert.ok(result.stdout.indexOf('recall_10') < result.stdout.indexOf('capped_recall_10'), 'trec_eval block first');
+  const json = JSON.parse(
+    runCliProcess(['eval', '--json', '-m', 'recall.10', '-m', 'capped_recall.10', 'qrels', 'run'], { cwd: dir }).stdout,
+  );
+  assert.equal(json.runs[0].all.recall_10, 0.625);
+  assert.equal(json.instruction.runs[0].all.capped_recall_10.value, 0.75);
+});

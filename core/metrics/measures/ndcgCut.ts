@@ -8,10 +8,10 @@ export const ndcgCut: TrecMeasure = {
     'Default cutoffs: -m ndcg_cut.5,10,15,20,30,100,200,500,1000',
   kind: 'float',
   defaultCutoffs: standardCutoffs,
-  compute(query, _options, cutoffs) {
+  compute(query, options, cutoffs) {
     return cutoffs.map((k) => {
-      const ideal = idealDcg(query.labelCounts, k);
-      return ideal > 0 ? rankingDcg(query.ranking, k) / ideal : 0;
+      const ideal = idealDcg(query.labelCounts, k, options.gains);
+      return ideal > 0 ? rankingDcg(query.ranking, k, options.gains) / ideal : 0;
     });
   },
 };
