@@ -7,18 +7,22 @@ import { targetVerdictText } from '../../core/agreement/agreementTarget.ts';
 import { importReviewItems } from '../../core/review/reviewSession.ts';
 import { exportReviewed, reviewSummary } from '../../core/review/reviewSummary.ts';
 import { labelSources } from '../../core/store/labelSources.ts';
+import { type ChunkRollup, chunkRollups, type QrelsUnit } from '../../core/store/qrelsUnits.ts';
 import { exportJudgmentsJsonl, exportLabels, exportQrels } from '../../core/store/studyExports.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
 import { namesReview, openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 import { shown } from './agree.ts';
 
 const sources = labelSources.map((s) => (s.takesArgument ? `${s.id}NAME` : s.id)).join('|');
+/** What `--per` takes: each labelled pair as it is, chunk labels rolled up to documents, document labels to chunks. */
+const qrelsUnits: readonly QrelsUnit['per'][] = ['pair', 'document', 'chunk'];
 
 export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'write qrels from a label source, every judgment with provenance (JSONL), or the long-format label file',
   usage:
-    `qrels-studio export STUDY.assess [--name STUDY] [--qrels OUT --from ${sources}]... [--jsonl OUT] [--labels OUT]\n` +
+    `qrels-studio export STUDY.assess [--name STUDY] [--qrels OUT --from ${sources}\n` +
+    `         [--per ${qrelsUnits.join('|')} [--rollup ${chunkRollups.join('|')}]]]... [--jsonl OUT] [--labels OUT]\n` +
     '       qrels-studio export REVIEW.assess [--name REVIEW] [--review OUT] [--summary [--json]]\n' +
     "  (with no output named, a review's declared `export verdicts` files)",
   async run(args, context) {
@@ -26,6 +30,8 @@ export const exportCommand: CliCommand = {
     let name: string | undefined;
     const outputs: { kind: 'qrels' | 'jsonl' | 'labels'; file: string }[] = [];
     const froms: string[] = [];
+    const pers: QrelsUnit['per'][] = [];
+    const rollups: ChunkRollup[] = [];
     let reviewOut: string | undefined;
     let summary = false;
     let json = false;
@@ -46,6 +52,8 @@ export const exportCommand: CliCommand = {
           file: optionValue(args, i++, 'an output file'),
         });
       } else if (arg === '--from') froms.push(optionValue(args, i++, `a label source (${sources})`));
+      else if (arg === '--per') pers.push(oneOf(qrelsUnits, optionValue(args, i++, 'a unit'), '--per'));
+      else if (arg === '--rollup') rollups.push(oneOf(chunkRollups, optionValue(args, i++, 'a rule'), '--rollup'));
       else if (arg === '--name') name = optionValue(args, i++, 'a study name');
       else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`);
       else if (studyArg === undefined) studyArg = arg;
@@ -74,6 +82,27 @@ export const exportCommand: CliCommand = {
     }
     const fromOf = (output: (typeof outputs)[number]) =>
       froms[Math.min(qrelsOutputs.indexOf(output), froms.length - 1)]!;
+    // --per and --rollup pair with the --qrels outputs as --from does; --rollup says how chunks make a document.
+    for (const [option, given] of [
+      ['--per', pers],
+      ['--rollup', rollups],
+    ] as const) {
+      if (given.length > 0 && qrelsOutputs.length === 0) throw new UsageError(`${option} applies to --qrels outputs`);
+      if (given.length > 1 && given.length !== qrelsOutputs.length) {
+        throw new UsageError(
+          `${given.length} ${option} options for ${qrelsOutputs.length} --qrels outputs: give one ${option} for all, or one per --qrels`,
+        );
+      }
+    }
+    if (rollups.length > 0 && !pers.includes('document')) {
+      throw new UsageError('--rollup says how chunk labels make a document label: it needs --per document');
+    }
+    const unitOf = (output: (typeof outputs)[number]): QrelsUnit => {
+      const index = qrelsOutputs.indexOf(output);
+      const per = pers.length === 0 ? 'pair' : pers[Math.min(index, pers.length - 1)]!;
+      if (per !== 'document') return { per };
+      return { per, rollup: rollups.length === 0 ? 'max' : rollups[Math.min(index, rollups.length - 1)]! };
+    };
     const { study, database } = await openStudyDatabase(studyArg, name, context);
     try {
       const studyId = database.studyId(study.name);
@@ -81,8 +110,9 @@ export const exportCommand: CliCommand = {
         const file = resolve(context.cwd, output.file);
         if (output.kind === 'qrels') {
           const from = fromOf(output);
-          const lines = await exportQrels(database.db, studyId, from, file);
-          context.stdout(`${output.file}: ${lines} judgments (${from})\n`);
+          const unit = unitOf(output);
+          const lines = await exportQrels(database.db, studyId, from, file, unit);
+          context.stdout(`${output.file}: ${lines} judgments (${from}${unitText(unit)})\n`);
         } else if (output.kind === 'jsonl') {
           context.stdout(
             `${output.file}: ${await exportJudgmentsJsonl(database.db, studyId, file)} judgments with provenance\n`,
@@ -97,6 +127,20 @@ export const exportCommand: CliCommand = {
     }
   },
 };
+
+function oneOf<T extends string>(allowed: readonly T[], value: string, option: string): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`${option} takes ${allowed.join(', ')}, not '${value}'`);
+  }
+  return value as T;
+}
+
+/** How a qrels output's unit is shown after its line count. */
+function unitText(unit: QrelsUnit): string {
+  if (unit.per === 'document') return `, per document by ${unit.rollup}`;
+  if (unit.per === 'chunk') return ', per chunk from document labels';
+  return '';
+}
 
 /** A declared export's folder, made if missing: a file where a folder should be is a clear error, not a crash. */
 function createFolderOf(target: { shown: string; path: string }): void {
