@@ -17,6 +17,7 @@ import {
   instructionOnlyOptions,
   instructionRunsOutput,
   instructionUsage,
+  maxpRuleOf,
   parseInstructionOption,
   splitMeasureSpecs,
 } from './evalInstructions.ts';
@@ -151,7 +152,8 @@ export const evalCommand: CliCommand = {
           `${unread.length === 1 ? 'it' : 'them'}; the trec_eval measures would ignore ${unread.length === 1 ? 'it' : 'them'}`,
       );
     }
-    const { maxp, compare } = parsed.instruction;
+    const { compare } = parsed.instruction;
+    const maxp = await maxpRuleOf(parsed.instruction, context.cwd);
     if (compare && parsed.files.length < 3) throw new UsageError('--compare needs two runs or more');
     const selection = select(specs.trec);
     if (parsed.gains && !gainsRead(selection.measures.map((m) => m.measure.name))) {
@@ -188,7 +190,7 @@ export const evalCommand: CliCommand = {
         let evaluated = runFile;
         if (scratch) {
           evaluated = join(scratch, `run${i}.trec`);
-          await writeMaxpRun(runFile, evaluated);
+          await writeMaxpRun(runFile, evaluated, maxp);
         }
         const evaluation = await evaluateRunFile(qrels, evaluated, options, runFile);
         if (parsed.json || compare) evaluations.push(evaluation);

@@ -12,6 +12,7 @@ import {
   InstructionInputError,
 } from '../../core/metrics/instruction/evaluateInstructions.ts';
 import {
+  type MaxpRule,
   readGradedQrels,
   readInstructionMap,
   readScoredRun,
@@ -25,6 +26,7 @@ import {
   type PMrrMissing,
 } from '../../core/metrics/instruction/instructionMeasure.ts';
 import { instructionMeasure } from '../../core/metrics/instruction/registry.ts';
+import { readChunkParents, readQueriesOfTypes, readQueryIdList } from '../../core/metrics/maxpSources.ts';
 import type { PairedTest } from '../../core/metrics/significance.ts';
 import { type CliContext, InputError, UsageError } from '../cliContext.ts';
 import type { EvalArguments } from './eval.ts';
@@ -34,6 +36,15 @@ export interface InstructionArguments {
   instructions?: string;
   traps?: string;
   maxp?: boolean;
+  /** --parents FILE: the corpus whose records name their `parent` (MaxP by it instead of `<docid>:<n>`). */
+  parents?: string;
+  /** --parent-field FIELD: the corpus field holding the parent (default `parent`). */
+  parentField?: string;
+  /** --maxp-queries FILE: MaxP for these query ids only. */
+  maxpQueries?: string;
+  /** --maxp-type T,…: MaxP for the queries of these types of --queries FILE only. */
+  maxpTypes?: string[];
+  queries?: string;
   compare?: boolean;
   seed?: number;
   samples?: number;
@@ -48,7 +59,9 @@ export const instructionUsage =
   '      style), --instructions MAP.tsv, --traps FILE (nfr), --maxp (passage ids <docid>:<n>), --compare\n' +
   '      (paired tests of each RUN against the first; --seed S, --samples N), --irs-list union|retrieved,\n' +
   '      --irs-missing expected|beyond, --irs-degenerate one|zero, --pmrr-missing own|shared\n' +
-  '  --maxp and --compare (--seed, --samples) work with the trec_eval measures too';
+  "  --maxp and --compare (--seed, --samples) work with the trec_eval measures too; MaxP by the corpus's\n" +
+  '      parent instead of <docid>:<n>: --parents CORPUS [--parent-field FIELD]; for some queries only:\n' +
+  '      --maxp-queries IDS.txt, or --maxp-type T[,T…] --queries QUERIES (their type field)';
 
 const choices: Record<string, { key: keyof IrsOptions; values: readonly string[] }> = {
   '--irs-list': { key: 'list', values: ['union', 'retrieved'] },
@@ -82,6 +95,21 @@ export function parseInstructionOption(args: readonly string[], i: number, into:
     case '--maxp':
       into.maxp = true;
       return i;
+    case '--parents':
+      into.parents = value('the corpus whose records name their parent');
+      return i + 1;
+    case '--parent-field':
+      into.parentField = value('the corpus field that holds the parent');
+      return i + 1;
+    case '--maxp-queries':
+      into.maxpQueries = value('a file of query ids, one a line');
+      return i + 1;
+    case '--maxp-type':
+      into.maxpTypes = value('query types, as legal,clinical').split(',');
+      return i + 1;
+    case '--queries':
+      into.queries = value('the queries file');
+      return i + 1;
     case '--compare':
       into.compare = true;
       return i;
@@ -110,6 +138,42 @@ export function parseInstructionOption(args: readonly string[], i: number, into:
 }
 
 const baseName = (spec: string): string => spec.split('.')[0]!;
+
+/**
+ * The MaxP rule the options ask for, or undefined without MaxP: --parents (and --parent-field) say which ids are
+ * chunks of which document, --maxp-queries or --maxp-type with --queries which queries roll up; each implies MaxP.
+ */
+export async function maxpRuleOf(options: InstructionArguments, cwd: string): Promise<MaxpRule | undefined> {
+  if (options.parentField !== undefined && options.parents === undefined)
+    throw new UsageError('--parent-field names a field of the --parents corpus: give --parents CORPUS');
+  if (options.maxpTypes !== undefined && options.queries === undefined)
+    throw new UsageError('--maxp-type selects queries by their type in --queries QUERIES: give the queries file');
+  if (options.queries !== undefined && options.maxpTypes === undefined)
+    throw new UsageError('--queries is read for --maxp-type: give the types whose queries MaxP applies to');
+  if (options.maxpTypes !== undefined && options.maxpQueries !== undefined)
+    throw new UsageError('--maxp-queries and --maxp-type both choose the MaxP queries: give one');
+  const maxp =
+    options.maxp ||
+    options.parents !== undefined ||
+    options.maxpQueries !== undefined ||
+    options.maxpTypes !== undefined;
+  if (!maxp) return undefined;
+  const path = (file: string) => resolve(cwd, file);
+  const queries =
+    options.maxpQueries !== undefined
+      ? await readQueryIdList(path(options.maxpQueries))
+      : options.maxpTypes !== undefined
+        ? await readQueriesOfTypes(path(options.queries!), options.maxpTypes)
+        : undefined;
+  const parents =
+    options.parents !== undefined
+      ? await readChunkParents(
+          path(options.parents),
+          options.parentField === undefined ? {} : { parent: options.parentField },
+        )
+      : undefined;
+  return { ...(parents && { parents }), ...(queries && { queries }) };
+}
 
 /** Options that only the instruction measures read: given with trec_eval measures, they would be ignored. */
 export function instructionOnlyOptions(options: InstructionArguments): string[] {
@@ -218,15 +282,16 @@ export async function instructionRunsOutput(
   const qrelsLines = new Map<string, number>();
   const qrels = await readGradedQrels(path(qrelsFile), qrelsLines);
   if (qrels.size === 0) throw new InputError(`${qrelsFile}: no judgments (the file is empty or only comments)`);
+  const maxp = await maxpRuleOf(options, context.cwd);
   const baseline = options.baseline
-    ? await readScoredRun(path(options.baseline), { maxp: options.maxp ?? false })
+    ? await readScoredRun(path(options.baseline), { ...(maxp && { maxp }) })
     : undefined;
   const instructions = options.instructions ? await readInstructionMap(path(options.instructions)) : undefined;
   const trapLines = new Map<string, number>();
   const traps = options.traps ? await readTraps(path(options.traps), trapLines) : undefined;
   const evaluations: { run: string; evaluation: InstructionEvaluation }[] = [];
   for (const runFile of runFiles) {
-    const run = await readScoredRun(path(runFile), { maxp: options.maxp ?? false });
+    const run = await readScoredRun(path(runFile), { ...(maxp && { maxp }) });
     try {
       evaluations.push({
         run: runFile,

@@ -42,14 +42,31 @@ function compareTrecEval(bytes: boolean) {
 }
 
 /**
- * Reads a TREC run keeping scores. With `maxp`, passage ids `<docid>:<n>` become their document, scored by its best
- * passage (CRUMB's MaxP); an id without `:<n>` is an error there, as a passage run should have none. Ids are read
- * whole, as UTF-8 text — or with `bytes` one character a byte (latin1), to be written back byte for byte.
+ * How MaxP turns passages (chunks) into their documents, and for which queries. A run may mix tasks: only the
+ * queries in `queries` (all when absent) are rolled up, the others are read as the document rankings they are.
+ */
+export interface MaxpRule {
+  /**
+   * Chunk id → its document (the corpus's declared `parent`): a chunk becomes its document, an id with no parent
+   * is a document itself (its score competes with its chunks'). Absent: ids `<docid>:<n>`, and any other is an
+   * error. Keys in the run's encoding (latin1 for `bytes`).
+   */
+  parents?: ReadonlyMap<string, string>;
+  /** The queries MaxP applies to (the run's ids, in its encoding); absent: every query. */
+  queries?: ReadonlySet<string>;
+}
+
+/**
+ * Reads a TREC run keeping scores. With `maxp`, passages become their document, scored by its best passage
+ * (CRUMB's MaxP): by the rule's parents, or for `true` and a rule without parents, ids `<docid>:<n>` (an id without
+ * `:<n>` is an error there, as a passage run should have none). Ids are read whole, as UTF-8 text — or with
+ * `bytes` one character a byte (latin1), to be written back byte for byte.
  */
 export async function readScoredRun(
   file: string,
-  options: { maxp?: boolean; bytes?: boolean; onLastTag?: (tag: string) => void } = {},
+  options: { maxp?: boolean | MaxpRule; bytes?: boolean; onLastTag?: (tag: string) => void } = {},
 ): Promise<ScoredRun> {
+  const rule: MaxpRule | undefined = options.maxp === true ? {} : options.maxp || undefined;
   const idOf = options.bytes ? fieldBytes : fieldString;
   const fields = new FieldSplitter(6);
   const byQuery = new Map<string, Map<string, { score: number; line: number }>>();
@@ -69,17 +86,22 @@ export async function readScoredRun(
       documents = new Map();
       byQuery.set(qid, documents);
     }
-    if (options.maxp) {
-      const cut = docid.lastIndexOf(':');
-      if (cut <= 0 || !/^\d+$/.test(docid.slice(cut + 1))) {
-        throw new FormatError(
-          file,
-          line,
-          columnOf(bytes, start, starts[2]!),
-          `expected a passage id '<docid>:<n>' (--maxp), found '${fieldText(bytes, starts[2]!, ends[2]!)}'`,
-        );
+    if (rule && (!rule.queries || rule.queries.has(qid))) {
+      if (rule.parents) {
+        docid = rule.parents.get(docid) ?? docid;
+      } else {
+        const cut = docid.lastIndexOf(':');
+        if (cut <= 0 || !/^\d+$/.test(docid.slice(cut + 1))) {
+          throw new FormatError(
+            file,
+            line,
+            columnOf(bytes, start, starts[2]!),
+            `expected a passage id '<docid>:<n>' (--maxp), found '${fieldText(bytes, starts[2]!, ends[2]!)}'; ` +
+              '--parents CORPUS maps chunk ids of another form to their documents',
+          );
+        }
+        docid = docid.slice(0, cut);
       }
-      docid = docid.slice(0, cut);
       const best = documents.get(docid);
       if (!best || score > best.score) documents.set(docid, { score, line });
       return;

@@ -388,6 +388,43 @@ test('MaxP: a passage run becomes a document run scored by its best passage', as
   );
 });
 
+test("MaxP by the corpus's parent: '<src>#<n>' chunks and a table's database; only the queries asked", async () => {
+  const file = join(scratchDir(), 'chunks.run');
+  // q1 ranks HF-viewer chunks (src#n); q2 ranks tables, whose parent is their database.
+  writeFileSync(
+    file,
+    'q1 Q0 src#0 1 0.5 r\nq1 Q0 other#0 2 0.7 r\nq1 Q0 src#1 3 0.9 r\nq1 Q0 whole 4 0.8 r\n' +
+      'q2 Q0 t1 1 0.6 r\nq2 Q0 t2 2 0.4 r\nq2 Q0 t3 3 0.5 r\n',
+  );
+  const parents = new Map([
+    ['src#0', 'src'],
+    ['src#1', 'src'],
+    ['other#0', 'other'],
+    ['t1', 'db1'],
+    ['t2', 'db1'],
+    ['t3', 'db2'],
+  ]);
+  const all = await readScoredRun(file, { maxp: { parents } });
+  // src: best of 0.5 and 0.9; 'whole' has no parent: a document itself.
+  assert.deepEqual(all.get('q1'), [
+    { docid: 'src', score: 0.9 },
+    { docid: 'whole', score: 0.8 },
+    { docid: 'other', score: 0.7 },
+  ]);
+  // db1: best of t1 0.6 and t2 0.4; db2: t3 0.5.
+  assert.deepEqual(all.get('q2'), [
+    { docid: 'db1', score: 0.6 },
+    { docid: 'db2', score: 0.5 },
+  ]);
+  // MaxP for q1 only: q2 keeps its tables (a run mixing a chunked task and a table task).
+  const mixed = await readScoredRun(file, { maxp: { parents, queries: new Set(['q1']) } });
+  assert.deepEqual(mixed.get('q1'), all.get('q1'));
+  assert.deepEqual(
+    mixed.get('q2')!.map((d) => d.docid),
+    ['t1', 't3', 't2'],
+  );
+});
+
 test("paired tests: Student's t p against known values; a seeded randomisation test", () => {
   near(studentTwoSidedP(2.0, 10), 0.07339, 't = 2, df = 10');
   near(studentTwoSidedP(2.228139, 10), 0.05, 't(0.975, 10)');
