@@ -103,6 +103,10 @@ export interface AspectStatement extends StatementBase {
   kind: 'aspect';
   name?: NameNode;
   question?: StringNode;
+  /** `levels 0 1 2`: a graded aspect answered with one of these values; without it the aspect is yes/no. */
+  levels?: NumberNode[];
+  /** The range of the word `levels`, when present. */
+  levelsKeyword?: TextRange;
 }
 
 export interface ConditionsStatement extends StatementBase {
@@ -225,12 +229,14 @@ export type StatementNode =
 
 export type StatementKind = StatementNode['kind'];
 
-export type BinaryOperator = '||' | '&&' | '==' | '!=' | '<' | '<=' | '>' | '>=';
+export type BinaryOperator = '||' | '&&' | '==' | '!=' | '<' | '<=' | '>' | '>=' | '+' | '-' | '*';
 
 export type Expression =
   | { kind: 'number'; value: number; range: TextRange }
   | { kind: 'name'; name: string; range: TextRange }
   | { kind: 'call'; callee: NameNode; args: Expression[]; range: TextRange }
+  /** `conditions[2]`: one condition, 1-based as the Label view numbers them. */
+  | { kind: 'index'; target: NameNode; index: NumberNode; range: TextRange }
   | { kind: 'not'; operand: Expression; range: TextRange }
   | { kind: 'binary'; operator: BinaryOperator; left: Expression; right: Expression; range: TextRange }
   | { kind: 'conditional'; test: Expression; whenTrue: Expression; whenFalse: Expression; range: TextRange };

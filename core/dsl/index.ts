@@ -15,6 +15,7 @@ export { type KeywordDoc, keywordDocs } from './keywords.ts';
 export { checkStudyFile, checkStudyFiles, lintStudyText } from './lint.ts';
 export {
   type AgreementModel,
+  type AspectModel,
   type CorpusModel,
   type DataSourceModel,
   type DeriveExpression,

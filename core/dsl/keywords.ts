@@ -131,8 +131,9 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'statement',
     'aspect',
     study,
-    'aspect NAME "question"',
-    'A yes/no question asked for every pair, next to the label. `derive` can turn aspects into the label.',
+    'aspect NAME "question" [levels N N …]',
+    'A question asked for every pair, next to the label: yes/no, or graded with `levels` (its own small ' +
+      'scale). `derive` can turn aspects into the label: a yes/no aspect counts 1 or 0, a graded one its level.',
     'aspect topical "Is the table on the query\'s topic?"',
   ),
   entry(
@@ -141,7 +142,8 @@ export const keywordDocs: readonly KeywordDoc[] = [
     study,
     'conditions from FIELD',
     'Per-condition checkboxes: the conditions of each query are read from a query field (a list, or a role ' +
-      'name such as `instruction`). In `derive`, `all(conditions)` and `any(conditions)` test them.',
+      'name such as `instruction`). In `derive`, `all(conditions)`, `any(conditions)` and `count(conditions)` ' +
+      'test or count them, and `conditions[2]` is the second one.',
     'conditions from instruction',
   ),
   entry(
@@ -150,8 +152,8 @@ export const keywordDocs: readonly KeywordDoc[] = [
     study,
     'derive label = EXPRESSION',
     'Computes the label from the aspects and conditions instead of asking for it. The expression uses ' +
-      '`a ? b : c`, `all(…)`, `any(…)`, `!`, `&&`, `||`, comparisons, integers and declared names only; every ' +
-      'value it can produce must be a scale value.',
+      '`a ? b : c`, `all(…)`, `any(…)`, `count(…)`, `conditions[i]`, `+`, `-`, `*`, `!`, `&&`, `||`, comparisons, ' +
+      'integers and declared names only; every value it can produce must be a scale value.',
     'derive label = topical ? 1 : 0',
   ),
   entry(
@@ -395,6 +397,16 @@ export const keywordDocs: readonly KeywordDoc[] = [
   ),
   entry(
     'clause',
+    'levels',
+    study,
+    'aspect NAME "question" levels N N …',
+    'Makes the aspect graded: it is answered with one of these integers (ascending, at least two) instead of ' +
+      'yes/no, and counts its level in `derive`. In the Label view its Shift+digit cycles through the levels.',
+    'aspect coverage "How much of the aspect does the abstract meet?" levels 0 1 2',
+    'clause:aspect-levels',
+  ),
+  entry(
+    'clause',
     'label',
     study,
     'derive label = …',
@@ -621,11 +633,21 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'derive label = any(conditions) ? 1 : 0',
   ),
   entry(
+    'function',
+    'count',
+    study,
+    'count(NAME, …)',
+    'How many arguments hold; `count(conditions)`: how many conditions are satisfied (0 to the number of the ' +
+      "query's conditions).",
+    'derive label = count(conditions)',
+  ),
+  entry(
     'expression-name',
     'conditions',
     study,
-    'all(conditions)',
-    'The per-condition checkboxes of the pair (needs `conditions from FIELD`).',
+    'all(conditions) | count(conditions) | conditions[N]',
+    'The per-condition checkboxes of the pair (needs `conditions from FIELD`). `conditions[1]` is the first ' +
+      'condition, numbered as the Label view numbers them; a query with fewer conditions counts it as no.',
     'derive label = all(conditions) ? 1 : 0',
   ),
 

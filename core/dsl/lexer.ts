@@ -33,6 +33,8 @@ export interface Token {
   /** Numbers: the value (NaN when malformed) and whether it is an integer. */
   number?: number;
   integer?: boolean;
+  /** Set by the parser on a negative number after an operand (`x -1`): read as `-` and the magnitude. */
+  split?: boolean;
   /** Set by the parser: what the token is, for highlighting; and the keyword table entry it stands for. */
   semantic?: SemanticType;
   doc?: string;
@@ -252,6 +254,11 @@ function punctuationLength(text: string, i: number): number {
     case 58 /* : */:
     case 63 /* ? */:
     case 44 /* , */:
+    case 43 /* + */:
+    case 45 /* - (not before a digit: that is a negative number) */:
+    case 42 /* * */:
+    case 91 /* [ */:
+    case 93 /* ] */:
       return 1;
     default:
       return 0;

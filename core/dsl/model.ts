@@ -42,6 +42,8 @@ export type DeriveExpression =
   | { kind: 'number'; value: number }
   | { kind: 'name'; name: string }
   | { kind: 'call'; fn: string; args: DeriveExpression[] }
+  /** `conditions[position]`, 1-based. */
+  | { kind: 'index'; name: string; position: number }
   | { kind: 'not'; operand: DeriveExpression }
   | { kind: 'binary'; operator: BinaryOperator; left: DeriveExpression; right: DeriveExpression }
   | { kind: 'conditional'; test: DeriveExpression; whenTrue: DeriveExpression; whenFalse: DeriveExpression };
@@ -88,13 +90,20 @@ interface BlockModelBase {
   exports: ExportModel[];
 }
 
+export interface AspectModel {
+  name: string;
+  question: string;
+  /** A graded aspect's values (`levels 0 1 2`), ascending; absent for a yes/no aspect. */
+  levels?: number[];
+}
+
 export interface StudyModel extends BlockModelBase {
   kind: 'study';
   queries?: DataSourceModel;
   corpus?: CorpusModel;
   pools: PoolModel[];
   scale?: ScaleModel;
-  aspects: { name: string; question: string }[];
+  aspects: AspectModel[];
   /** The query field (or role) the per-query conditions are read from. */
   conditionsFrom?: string;
   derive?: DeriveExpression;
@@ -255,7 +264,15 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
         },
       }),
       aspects: statementsOf(block, 'aspect').flatMap((a) =>
-        a.name && a.question ? [{ name: a.name.text, question: a.question.value }] : [],
+        a.name && a.question
+          ? [
+              {
+                name: a.name.text,
+                question: a.question.value,
+                ...(a.levels && { levels: a.levels.map((l) => l.value).filter(Number.isFinite) }),
+              },
+            ]
+          : [],
       ),
       ...(conditionsFrom !== undefined && { conditionsFrom }),
       ...(derive && { derive: plainExpression(derive) }),
@@ -275,6 +292,8 @@ function plainExpression(node: Expression): DeriveExpression {
       return { kind: 'name', name: node.name };
     case 'call':
       return { kind: 'call', fn: node.callee.text, args: node.args.map(plainExpression) };
+    case 'index':
+      return { kind: 'index', name: node.target.text, position: node.index.value };
     case 'not':
       return { kind: 'not', operand: plainExpression(node.operand) };
     case 'binary':

@@ -32,6 +32,7 @@ import {
   blockKeywords,
   documentFormats,
   exportKinds,
+  expressionFunctions,
   importKinds,
   judgeOptions,
   type KeywordContext,
@@ -485,7 +486,15 @@ class Parser {
       case 'aspect': {
         const name = this.expectName('an aspect name after `aspect`');
         const question = name && this.expectString(`a string with the question of aspect \`${name.text}\``);
-        return { kind: 'aspect', keyword, range, ...(name && { name }), ...(question && { question }) };
+        const aspect: Extract<StatementNode, { kind: 'aspect' }> = {
+          kind: 'aspect',
+          keyword,
+          range,
+          ...(name && { name }),
+          ...(question && { question }),
+        };
+        if (question) this.parseAspectLevels(aspect, name!.text);
+        return aspect;
       }
       case 'conditions': {
         const from = this.current();
@@ -654,6 +663,27 @@ class Parser {
     }
     entry.range = this.endOfLast(value.range);
     return entry;
+  }
+
+  /** `levels 0 1 2` after an aspect's question: the values a graded aspect is answered with. */
+  private parseAspectLevels(aspect: Extract<StatementNode, { kind: 'aspect' }>, name: string): void {
+    if (this.recovering) return;
+    this.offer({ kind: 'words', ids: ['clause:aspect-levels'] });
+    if (!this.onLine((token) => this.isWord(token, 'levels'))) return;
+    const word = this.advance();
+    this.mark(word, 'keyword', 'clause:aspect-levels');
+    aspect.levelsKeyword = this.rangeOf(word);
+    const levels: NumberNode[] = [];
+    while (this.current()?.kind === 'number') {
+      const token = this.current()!;
+      const level = this.numberNode(this.advance());
+      if (!token.integer && !Number.isNaN(token.number)) {
+        this.report('expected-integer', level.range, `expected an integer level, found \`${token.text}\``);
+      }
+      levels.push(level);
+    }
+    if (levels.length === 0) this.expected(`the levels of aspect \`${name}\` (integers, such as \`levels 0 1 2\`)`);
+    aspect.levels = levels;
   }
 
   private parseDerive(keyword: TextRange): StatementNode {
@@ -956,22 +986,40 @@ class Parser {
     (op) => op === '&&',
     (op) => op === '==' || op === '!=',
     (op) => comparisonOperators.has(op),
+    (op) => op === '+' || op === '-',
+    (op) => op === '*',
   ];
 
-  /** Left-associative binary operators by precedence level (0: `||` … 3: comparisons). */
+  /**
+   * `x -1` lexes as a name and the number -1 (a number may start with `-`); after an operand it can only be a
+   * subtraction, so it is read as `x - 1`.
+   */
+  private splitNegativeNumber(token: Token | undefined, level: number): boolean {
+    return Parser.levels[level]!('-') && token?.kind === 'number' && token.text.startsWith('-') && !token.split;
+  }
+
+  /** Left-associative binary operators by precedence level (0: `||` … 3: comparisons, 4: `+ -`, 5: `*`). */
   private parseBinary(depth: number, level: number): Expression | undefined {
     if (level >= Parser.levels.length) return this.parseUnary(depth);
     const matches = Parser.levels[level]!;
     let left = this.parseBinary(depth, level + 1);
     while (left) {
       const token = this.current();
-      if (token?.kind !== 'punct' || !matches(token.text)) break;
-      this.mark(this.advance(), 'operator');
+      let operator: BinaryOperator;
+      if (this.splitNegativeNumber(token, level)) {
+        // The number stays the next token, read as its magnitude.
+        token!.split = true;
+        operator = '-';
+      } else {
+        if (token?.kind !== 'punct' || !matches(token.text)) break;
+        this.mark(this.advance(), 'operator');
+        operator = token.text as BinaryOperator;
+      }
       const right = this.parseBinary(depth, level + 1);
       if (!right) return undefined;
       left = {
         kind: 'binary',
-        operator: token.text as BinaryOperator,
+        operator,
         left,
         right,
         range: { start: left.range.start, end: right.range.end },
@@ -1002,7 +1050,11 @@ class Parser {
       if (!token.integer && !Number.isNaN(token.number)) {
         this.report('expected-integer', this.rangeOf(token), `expected an integer, found \`${token.text}\``);
       }
-      return { kind: 'number', value: token.number!, range: this.rangeOf(token) };
+      const range = this.rangeOf(token);
+      // A negative number read as `- magnitude` (splitNegativeNumber): the value and range after the `-`.
+      if (token.split)
+        return { kind: 'number', value: -token.number!, range: { start: range.start + 1, end: range.end } };
+      return { kind: 'number', value: token.number!, range };
     }
     if (token.kind === 'name') {
       if (this.isStatementWord(token) && this.startsLine(token)) {
@@ -1012,6 +1064,7 @@ class Parser {
       this.advance();
       if (this.isPunct(this.current(), '(')) return this.parseCall(token, depth);
       this.mark(token, 'variable', token.text === 'conditions' ? 'expression-name:conditions' : undefined);
+      if (this.isPunct(this.current(), '[')) return this.parseIndex(token);
       return { kind: 'name', name: token.text, range: this.rangeOf(token) };
     }
     if (this.isPunct(token, '(')) {
@@ -1036,9 +1089,27 @@ class Parser {
     return undefined;
   }
 
+  /** `NAME[INT]` — the brackets hold a position only (no nesting to guard, and no line break: not `( … )`). */
+  private parseIndex(target: Token): Expression | undefined {
+    this.advance();
+    const index = this.expectInteger(`a condition's position (1 for the first) in \`${target.text}[…]\``);
+    if (!index) return undefined;
+    if (!this.isPunct(this.current(), ']')) {
+      this.expected('`]` to close the `[`');
+      return undefined;
+    }
+    const close = this.advance();
+    return {
+      kind: 'index',
+      target: { text: target.text, range: this.rangeOf(target) },
+      index,
+      range: { start: target.start, end: close.end },
+    };
+  }
+
   private parseCall(callee: Token, depth: number): Expression | undefined {
     this.mark(callee, 'keyword', `function:${callee.text}`);
-    if (callee.text !== 'all' && callee.text !== 'any') callee.semantic = 'variable';
+    if (!expressionFunctions.includes(callee.text)) callee.semantic = 'variable';
     this.advance();
     const args: Expression[] = [];
     this.parenDepth++;

@@ -6,7 +6,7 @@ import { eachBlock, type StudyCheck } from './check.ts';
 export const deriveFunction: StudyCheck = {
   code: 'derive-unknown-function',
   severity: 'error',
-  description: '`derive` knows two functions, `all(…)` and `any(…)`.',
+  description: '`derive` knows three functions, `all(…)`, `any(…)` and `count(…)`.',
   check(context) {
     eachBlock(context, (block, report) => {
       for (const derive of statementsOf(block, 'derive')) {

@@ -7,7 +7,7 @@ export const deriveNames: StudyCheck = {
   severity: 'error',
   description:
     '`derive` may only use declared aspects and `conditions` (which needs a `conditions from FIELD` statement), ' +
-    'and `conditions` only inside `all(…)` or `any(…)`.',
+    'and `conditions` only inside `all(…)`, `any(…)` or `count(…)`, or indexed (`conditions[2]`).',
   check(context) {
     eachBlock(context, (block, report) => {
       const aspects = statementsOf(block, 'aspect').flatMap((a) => (a.name ? [a.name.text] : []));
@@ -18,6 +18,12 @@ export const deriveNames: StudyCheck = {
         const insideCall = new Set<Expression>();
         for (const node of expressionNodes(derive.expression)) {
           if (node.kind === 'call') for (const arg of node.args) insideCall.add(arg);
+          if (node.kind === 'index' && node.target.text === 'conditions' && !hasConditions) {
+            report({
+              range: node.target.range,
+              message: '`conditions` is not declared: expected a `conditions from FIELD` statement in this study',
+            });
+          }
           if (node.kind !== 'name') continue;
           if (node.name === 'conditions') {
             if (!hasConditions) {
@@ -28,7 +34,8 @@ export const deriveNames: StudyCheck = {
             } else if (!insideCall.has(node)) {
               report({
                 range: node.range,
-                message: 'expected `conditions` inside `all(conditions)` or `any(conditions)`',
+                message:
+                  'expected `conditions` inside `all(conditions)`, `any(conditions)` or `count(conditions)`, or one condition (`conditions[1]`)',
               });
             }
             continue;

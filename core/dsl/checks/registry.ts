@@ -2,9 +2,12 @@
 import { adjudicatorAnnotator } from './adjudicatorAnnotator.ts';
 import { agreementLevel } from './agreementLevel.ts';
 import { agreementTarget } from './agreementTarget.ts';
+import { aspectLevels } from './aspectLevels.ts';
 import type { StudyCheck } from './check.ts';
 import { deriveFunction } from './deriveFunction.ts';
+import { deriveIndex } from './deriveIndex.ts';
 import { deriveNames } from './deriveNames.ts';
+import { deriveUnbounded } from './deriveUnbounded.ts';
 import { deriveValues } from './deriveValues.ts';
 import { duplicateAnnotator } from './duplicateAnnotator.ts';
 import { duplicateAspect } from './duplicateAspect.ts';
@@ -47,7 +50,10 @@ export const studyChecks: readonly StudyCheck[] = [
   duplicateAspect,
   deriveNames,
   deriveFunction,
+  deriveIndex,
   deriveValues,
+  deriveUnbounded,
+  aspectLevels,
   duplicateAnnotator,
   adjudicatorAnnotator,
   overlapRange,

@@ -2,7 +2,7 @@
 // typed) and says what it would have accepted there — so only what is valid at that place is offered: the
 // statement keywords of the block the cursor is in, the options of a judge block, the values after `scale` or
 // `from`, the roles of a mapping, a data file's fields after `role:`, paths inside a path string, and in a derive
-// expression the declared aspects, `conditions`, `all`/`any` and the scale values.
+// expression the declared aspects, `conditions`, `all`/`any`/`count` and the scale values.
 import { statementOf, statementsOf } from '../ast.ts';
 import { type KeywordContext, keywordDoc } from '../keywords.ts';
 import type { Token } from '../lexer.ts';
@@ -112,6 +112,7 @@ export function completionsAt(
           add({ label: 'conditions', kind: 'name', detail: 'the per-condition checkboxes' });
         add({ label: 'all', kind: 'keyword', detail: 'all(NAME, …)', insertText: 'all(' });
         add({ label: 'any', kind: 'keyword', detail: 'any(NAME, …)', insertText: 'any(' });
+        add({ label: 'count', kind: 'keyword', detail: 'count(NAME, …)', insertText: 'count(' });
         for (const entry of statementsOf(block, 'scale').flatMap((s) => s.entries)) {
           if (Number.isFinite(entry.value.value))
             add({ label: entry.value.text, kind: 'value', detail: entry.label?.value ?? '' });

@@ -33,7 +33,8 @@ function isPunct(token: Token | undefined, text: string): boolean {
 /** The space between two tokens on one line. */
 function separator(previous: Token | undefined, token: Token): string {
   if (!previous) return '';
-  if (isPunct(token, ',') || isPunct(token, ')')) return '';
+  if (isPunct(token, ',') || isPunct(token, ')') || isPunct(token, ']')) return '';
+  if (isPunct(previous, '[') || (isPunct(token, '[') && previous.kind === 'name')) return '';
   if (isPunct(previous, '(') || isPunct(previous, '!')) return '';
   if (isPunct(token, '(') && previous.kind === 'name') return '';
   if (isPunct(token, ':') && token.semantic !== 'operator') return '';

@@ -125,6 +125,43 @@ const cases: { name: string; text: string; expected: string[] }[] = [
     expected: ['9:28-9:29 derive-value'],
   },
   {
+    // Interval arithmetic: cov (levels 0 1 2) + topical (0 or 1) gives 0 to 3; the scale stops at 1.
+    name: 'a sum that can go past the scale',
+    text: studyWith('aspect cov "Covered?" levels 0 1 2', 'derive label = cov + topical'),
+    expected: ['10:18-10:31 derive-value'],
+  },
+  {
+    // count(conditions) is 0 to n, n unknown in the study: a warning, not an error.
+    name: 'count(conditions) with no cap: unbounded',
+    text: studyWith('conditions from instruction', 'derive label = count(conditions)'),
+    expected: ['10:18-10:35 derive-unbounded'],
+  },
+  {
+    name: 'count(conditions) capped by ?: is within the scale',
+    text: studyWith('conditions from instruction', 'derive label = count(conditions) > 1 ? 1 : count(conditions)'),
+    expected: [],
+  },
+  {
+    name: 'conditions[0]: positions start at 1',
+    text: studyWith('conditions from instruction', 'derive label = conditions[0] ? 1 : 0'),
+    expected: ['10:29-10:30 derive-index'],
+  },
+  {
+    name: 'an aspect indexed',
+    text: studyWith('derive label = topical[1] ? 1 : 0'),
+    expected: ['9:18-9:25 derive-index'],
+  },
+  {
+    name: 'graded aspect levels out of order',
+    text: studyWith('aspect cov "Covered?" levels 0 2 1'),
+    expected: ['9:36-9:37 aspect-levels'],
+  },
+  {
+    name: 'graded aspect with levels missing',
+    text: studyWith('aspect cov "Covered?" levels'),
+    expected: ['9:25-9:31 unexpected-token'],
+  },
+  {
     name: 'derive of something other than label',
     text: studyWith('derive score = topical ? 1 : 0'),
     expected: ['9:10-9:15 derive-value'],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { statementOf, statementsOf } from '../../../core/dsl/ast.ts';
+import { type Expression, statementOf, statementsOf } from '../../../core/dsl/ast.ts';
 import { checkStudyFile } from '../../../core/dsl/lint.ts';
 import { parseStudyFile } from '../../../core/dsl/parser.ts';
 import { diagnose, sketch, studyWith } from './dslTestHelpers.ts';
@@ -297,4 +297,54 @@ test('line breaks inside `( … )` and before a `{` continue the statement', () 
   );
   assert.deepEqual(parsed.diagnostics, []);
   assert.equal(statementOf(parsed.ast.blocks[0]!, 'judge')?.options.length, 1);
+});
+
+test('derive arithmetic, count, indexing and graded aspects parse into their tree, with exact ranges', () => {
+  const text = [
+    'study "doris" {',
+    '  aspect cov "Covered?" levels 0 1 2',
+    '  aspect t "On topic?"',
+    '  conditions from instruction',
+    '  derive label = count(conditions) + cov * 2 >= conditions[2] -1',
+    '}',
+    '',
+  ].join('\n');
+  const parsed = parseStudyFile(text);
+  assert.deepEqual(parsed.diagnostics, []);
+  const study = parsed.ast.blocks[0]!;
+  const [graded, yesNo] = statementsOf(study, 'aspect');
+  assert.deepEqual(
+    graded!.levels!.map((l) => l.value),
+    [0, 1, 2],
+  );
+  assert.equal(text.slice(graded!.levelsKeyword!.start, graded!.levelsKeyword!.end), 'levels');
+  assert.equal(yesNo!.levels, undefined);
+  // Precedence: * over +, + over >=, and `-1` after an operand is a subtraction: (count + cov*2) >= (c[2] - 1).
+  const shape = (node: Expression): string => {
+    const at = text.slice(node.range.start, node.range.end);
+    switch (node.kind) {
+      case 'binary':
+        return `(${shape(node.left)} ${node.operator} ${shape(node.right)})`;
+      case 'call':
+        return `${node.callee.text}(${node.args.map(shape).join(', ')})`;
+      case 'index':
+        return `${node.target.text}[${node.index.value}]=${at}`;
+      default:
+        return at;
+    }
+  };
+  assert.equal(
+    shape(statementOf(study, 'derive')!.expression!),
+    '((count(conditions) + (cov * 2)) >= (conditions[2]=conditions[2] - 1))',
+  );
+});
+
+test('derive syntax errors: an unclosed `[`, a non-integer position, a level that is not an integer', () => {
+  assert.deepEqual(diagnose(studyWith('conditions from instruction', 'derive label = conditions[2 ? 1 : 0')), [
+    '10:31-10:32 unexpected-token',
+  ]);
+  assert.deepEqual(diagnose(studyWith('conditions from instruction', 'derive label = conditions[1.5] ? 1 : 0')), [
+    '10:29-10:32 expected-integer',
+  ]);
+  assert.deepEqual(diagnose(studyWith('aspect cov "Covered?" levels 0 0.5 1')), ['9:34-9:37 expected-integer']);
 });

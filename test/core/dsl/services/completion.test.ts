@@ -97,9 +97,9 @@ test('inside a path string: the host paths for the typed prefix, replacing the s
   assert.deepEqual(complete(sketch, offsetOf(sketch, '"WQT dev', 3), { paths: () => ['x'] }), []);
 });
 
-test('in a derive expression: declared aspects, conditions, all/any and the scale values', () => {
+test('in a derive expression: declared aspects, conditions, all/any/count and the scale values', () => {
   const items = complete(sketch, offsetOf(sketch, 'topical ? 1'));
-  assert.deepEqual(labels(items), ['topical', 'conditions', 'all', 'any', '0', '1', '2']);
+  assert.deepEqual(labels(items), ['topical', 'conditions', 'all', 'any', 'count', '0', '1', '2']);
   assert.equal(items.find((c) => c.label === 'topical')!.detail, "Is the table on the query's topic?");
   assert.equal(items.find((c) => c.label === '2')!.kind, 'value');
 });
