@@ -4,7 +4,7 @@
 // from a file. A study file can come from anyone, so the command calls no endpoint the user has not approved —
 // with --allow-endpoint for this run, or once for good in VS Code (core/judge/endpointApproval.ts) — and checks
 // that before anything is sent. The prompt is the judge's `prompt` file, or the default that fits the study
-// (--write-default-prompts DIR writes the four defaults out to be tuned).
+// (--write-default-prompts DIR writes the defaults out to be tuned).
 //
 // Progress goes to stderr about once a second, the summary to stdout. Ctrl+C stops the run: no call starts after
 // it, the calls in flight are recorded, and the exit code is 130; running the command again finishes the job
@@ -31,6 +31,7 @@ import {
 import { modelPrice, type PriceTable, parsePriceFlag } from '../../core/judge/priceTable.ts';
 import { type CritiqueReport, critiqueReview } from '../../core/review/reviewCritic.ts';
 import { importReviewItems } from '../../core/review/reviewSession.ts';
+import { storedCorpusKind } from '../../core/store/corpusKind.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
 import { namesReview, openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 
@@ -85,7 +86,7 @@ export function parseJudgeArguments(args: readonly string[]): JudgeArguments {
   return parsed;
 }
 
-/** Writes the four default prompts as `<name>.md` into `folder`; a file already there is kept (it may be tuned). */
+/** Writes the default prompts as `<name>.md` into `folder`; a file already there is kept (it may be tuned). */
 function writeDefaultPrompts(folder: string, context: CliContext): number {
   const absolute = resolve(context.cwd, folder);
   mkdirSync(absolute, { recursive: true });
@@ -203,7 +204,7 @@ export const judgeCommand: CliCommand = {
       const endpoint = approvedEndpoint(judge, parsed, `study '${study.name}'`, context);
       let prompt: JudgePrompt;
       try {
-        prompt = await loadJudgePrompt(study, judge, folder, context.cwd);
+        prompt = await loadJudgePrompt(study, judge, folder, context.cwd, storedCorpusKind(database, study.name));
       } catch (error) {
         if (error instanceof JudgeSetupError) throw new InputError(error.message);
         throw error;

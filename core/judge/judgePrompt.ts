@@ -5,7 +5,13 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import type { JudgeModel, StudyModel } from '../dsl/model.ts';
-import { type DefaultPromptName, defaultPromptFor, defaultPrompts, defaultPromptTemplate } from './defaultPrompts.ts';
+import {
+  type CorpusKind,
+  type DefaultPromptName,
+  defaultPromptFor,
+  defaultPrompts,
+  defaultPromptTemplate,
+} from './defaultPrompts.ts';
 import { JudgeSetupError } from './judgeStudy.ts';
 import { type PromptTemplate, promptTemplate, templateProblems } from './promptTemplate.ts';
 
@@ -13,15 +19,17 @@ export type JudgePrompt = PromptTemplate & { output: 'label' | 'conditions' };
 
 /**
  * Loads the judge's prompt; paths in messages are shown relative to `shownFrom` (the CLI's working directory, the
- * workspace folder). Throws JudgeSetupError with every problem of the file, positioned.
+ * workspace folder). `corpus`: what the study's stored documents are (core/store/corpusKind.ts), for the default
+ * when the declaration leaves it open. Throws JudgeSetupError with every problem of the file, positioned.
  */
 export async function loadJudgePrompt(
   study: StudyModel,
   judge: JudgeModel,
   folder: string,
   shownFrom: string = folder,
+  corpus?: CorpusKind,
 ): Promise<JudgePrompt> {
-  const fitting = defaultPromptFor(study);
+  const fitting = defaultPromptFor(study, corpus);
   const output = defaultPrompts[fitting].output;
   if (output !== 'label' && output !== 'conditions') {
     throw new JudgeSetupError(`study '${study.name}' cannot be judged this way (its prompt would rate a ${output})`);

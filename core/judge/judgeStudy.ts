@@ -14,6 +14,7 @@
 // cancelled (not cached), and pairs with some votes in get a suggestion from those votes.
 import type { JudgeModel, StudyModel } from '../dsl/model.ts';
 import { type QueryFields, queryConditions } from '../labelling/queryConditions.ts';
+import type { DocumentFormat } from '../labelling/types.ts';
 import type { StudyDatabase } from '../store/studyDatabase.ts';
 import { type ChatClient, ChatFailure, type ChatRequest } from './chatClient.ts';
 import { normaliseEndpoint } from './endpointApproval.ts';
@@ -29,6 +30,7 @@ import {
 import { type JudgeOutputShape, judgeOutputSchema, labelFromConditions, parseJudgeOutput } from './judgeOutput.ts';
 import { runJobs } from './judgeScheduler.ts';
 import { callCost, type PriceTable } from './priceTable.ts';
+import { promptDocument } from './promptDocument.ts';
 import { type PromptTemplate, type PromptValues, renderPrompt, sha256, templateProblems } from './promptTemplate.ts';
 import { summariseVotes } from './votes.ts';
 
@@ -228,7 +230,7 @@ export async function judgeStudy(
   const jobs: VoteJob[] = [];
   for (const pair of pairs) for (let v = 0; v < votesPerPair; v++) jobs.push({ pair, voteIndex: v });
 
-  const document = db.prepare('SELECT title, body FROM document WHERE study_id = ? AND docid = ?');
+  const document = db.prepare('SELECT title, body, format, metadata FROM document WHERE study_id = ? AND docid = ?');
   const started = performance.now();
   const progress: JudgeProgress = {
     total: jobs.length,
@@ -265,11 +267,17 @@ export async function judgeStudy(
 
   const render = (pair: PairState): Rendered => {
     if (pair.rendered) return pair.rendered;
-    const row = document.get(studyId, pair.docid) as { title: string | null; body: string };
+    const row = document.get(studyId, pair.docid) as {
+      title: string | null;
+      body: string;
+      format: DocumentFormat;
+      metadata: string | null;
+    };
     const values: PromptValues = {
       query: pair.query.text,
       ...(pair.query.instruction !== undefined && { instruction: pair.query.instruction }),
-      document: row.body,
+      // Tables as Markdown with their context, whatever they are stored as; other documents as stored.
+      document: promptDocument(row, study.corpus?.fields),
       ...(row.title !== null && { title: row.title }),
       conditions: pair.query.conditions,
       scale: scaleForPrompt,

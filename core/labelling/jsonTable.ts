@@ -1,6 +1,6 @@
-// A `table-json` document body turned into a header and rows of text. TARGET stores tables as JSON nested arrays
-// whose first row is the header; `{"header": [...], "rows": [[...]]}` and pandas' split orient
-// `{"columns": [...], "data": [[...]]}` are accepted too. Pure (no DOM), so it is tested in Node.
+// A `table-json` document body turned into a header and rows of text, for the Label view and the judge's prompts.
+// TARGET stores tables as JSON nested arrays whose first row is the header; `{"header": [...], "rows": [[...]]}` and
+// pandas' split orient `{"columns": [...], "data": [[...]]}` are accepted too. Pure (no DOM), tested in Node.
 // Anything else is an error that says what was found; the view then shows the raw body as plain text under it.
 
 export interface JsonTable {

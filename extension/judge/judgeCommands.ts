@@ -11,6 +11,7 @@ import { formatCount, judgeProgressText } from '../../core/judge/judgeProgressTe
 import { loadJudgePrompt } from '../../core/judge/judgePrompt.ts';
 import { judgeStudy, selectJudge } from '../../core/judge/judgeStudy.ts';
 import { modelPrice } from '../../core/judge/priceTable.ts';
+import { storedCorpusKind } from '../../core/store/corpusKind.ts';
 import { refreshLabelPanels } from '../panels/labelPanel.ts';
 import { judgeSettings } from '../settings.ts';
 import type { StudyFiles } from '../studies/studyFiles.ts';
@@ -83,7 +84,13 @@ export async function runJudge(
   }
   const endpoint = normaliseEndpoint(endpointText);
   if (!(await approved(endpoint, study.name, judge.model))) return;
-  const prompt = await loadJudgePrompt(study, judge, opened.folder);
+  const prompt = await loadJudgePrompt(
+    study,
+    judge,
+    opened.folder,
+    opened.folder,
+    storedCorpusKind(opened.database, study.name),
+  );
   const apiKey = (await context.secrets.get(apiKeySecret)) ?? process.env.OPENAI_API_KEY ?? '';
   const client = createChatClient({ baseURL: endpoint, apiKey });
   const priced = modelPrice(configured.prices, judge.model) !== undefined;

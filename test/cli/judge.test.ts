@@ -298,7 +298,7 @@ test('a prompt file with an unknown variable is an error at its line and column;
   assert.equal(server.requests(), 0);
 });
 
-test('--write-default-prompts writes the four default prompts and keeps files already there', () => {
+test('--write-default-prompts writes the default prompts and keeps files already there', () => {
   const root = scratchDir();
   const first = runCliProcess(['judge', '--write-default-prompts', 'prompts'], { cwd: root });
   assert.equal(first.status, 0, first.stderr);
@@ -307,6 +307,8 @@ test('--write-default-prompts writes the four default prompts and keeps files al
     'graded-relevance.md',
     'instruction-critic.md',
     'instruction-following.md',
+    'instruction-relevance.md',
+    'table-relevance.md',
   ]);
   assert.match(readFileSync(join(root, 'prompts', 'graded-relevance.md'), 'utf8'), /\{\{query\}\}/);
   writeFileSync(join(root, 'prompts', 'conditions.md'), 'tuned');

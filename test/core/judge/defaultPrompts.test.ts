@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { parseStudyFile, resolveStudies, type StudyModel } from '../../../core/dsl/index.ts';
 import {
   type DefaultPromptName,
+  declaredCorpusKind,
   defaultCriticRubric,
   defaultPromptFor,
   defaultPrompts,
@@ -28,9 +29,11 @@ function studyFrom(text: string): StudyModel {
 
 const demoStudy = (path: string) => studyFrom(readFileSync(new URL(`../../../demo/${path}`, import.meta.url), 'utf8'));
 
-test('the four defaults, each with its output kind', () => {
+test('the defaults, each with its output kind', () => {
   assert.deepEqual(Object.fromEntries(names.map((name) => [name, defaultPrompts[name].output])), {
     'graded-relevance': 'label',
+    'instruction-relevance': 'label',
+    'table-relevance': 'label',
     conditions: 'conditions',
     'instruction-following': 'label',
     'instruction-critic': 'rubric',
@@ -44,6 +47,8 @@ test('every default renders: no unknown variable, no unclosed braces', () => {
 test('each default uses the variables its task needs', () => {
   const used = (name: DefaultPromptName) => new Set(templateVariables(defaultPrompts[name].text).map((v) => v.name));
   assert.deepEqual(used('graded-relevance'), new Set(['query', 'title', 'document', 'scale']));
+  assert.deepEqual(used('instruction-relevance'), new Set(['query', 'instruction', 'title', 'document', 'scale']));
+  assert.deepEqual(used('table-relevance'), new Set(['query', 'title', 'document', 'scale']));
   assert.deepEqual(used('conditions'), new Set(['query', 'instruction', 'conditions', 'title', 'document']));
   assert.deepEqual(used('instruction-following'), new Set(['query', 'instruction', 'title', 'document', 'scale']));
   assert.deepEqual(used('instruction-critic'), new Set(['query', 'instruction']));
@@ -110,9 +115,10 @@ test('defaultPromptFor: a plain relevance study (demo/relevance) gets the graded
   assert.equal(defaultPromptFor(demoStudy('relevance/solar.assess')), 'graded-relevance');
 });
 
-test('defaultPromptFor: a derive rule that also reads an aspect (demo/tables) gets the three-way judge', () => {
-  // `all(conditions) ? 2 : topical ? 1 : 0`: the conditions judge answers no aspect, so it could never say 1.
-  assert.equal(defaultPromptFor(demoStudy('tables/tables.assess')), 'instruction-following');
+test('defaultPromptFor: a derive rule that also reads an aspect over tables (demo/tables) gets the three-way table judge', () => {
+  // `all(conditions) ? 2 : topical ? 1 : 0`: the conditions judge answers no aspect, so it could never say 1. The
+  // Markdown corpus leaves open what its documents are; stored, they are tables (core/store/corpusKind.ts).
+  assert.equal(defaultPromptFor(demoStudy('tables/tables.assess'), 'tables'), 'instruction-following');
 });
 
 test('defaultPromptFor: a derive rule over conditions only gets the conditions judge', () => {
@@ -138,19 +144,59 @@ const threeWay = `    0 "Off-topic"  key "0"
     1 "Violates"   key "1"  "On topic, breaks the instruction"
     2 "Complies"   key "2"  "On topic and meets every condition"`;
 
-test('defaultPromptFor: an instruction and a three-value scale get the instruction-following judge', () => {
-  assert.equal(defaultPromptFor(studyFrom(followTableStudy(threeWay))), 'instruction-following');
+test('defaultPromptFor: tables with an instruction get the instruction-following table judge, on any scale', () => {
+  assert.equal(defaultPromptFor(studyFrom(followTableStudy(threeWay)), 'tables'), 'instruction-following');
   // Conditions without a derive rule say nothing about how they become a label.
   assert.equal(
-    defaultPromptFor(studyFrom(followTableStudy(threeWay, '  conditions from instruction'))),
+    defaultPromptFor(studyFrom(followTableStudy(threeWay, '  conditions from instruction')), 'tables'),
     'instruction-following',
   );
-});
-
-test('defaultPromptFor: an instruction on a four-grade scale is graded relevance', () => {
   const fourGrades = `    0 "Irrelevant" key "0"
     1 "Related"    key "1"
     2 "Relevant"   key "2"
     3 "Perfect"    key "3"`;
-  assert.equal(defaultPromptFor(studyFrom(followTableStudy(fourGrades))), 'graded-relevance');
+  assert.equal(defaultPromptFor(studyFrom(followTableStudy(fourGrades)), 'tables'), 'instruction-following');
+});
+
+// CRUMB's clinical trial task: patient histories, Markdown trial documents (chunks), an instruction, and TREC CT's
+// three grades. An instruction and three grades made it a FollowTable study before; it is judged as a document.
+const crumbClinical = `study "crumb-clinical" {
+  queries "queries.jsonl" { id: qid  text: query  instruction: instruction }
+  corpus  "chunks.jsonl"  { id: chunk_id  body: text  title: title  format: markdown  parent: doc_id }
+  scale ordinal {
+    0 "Not relevant" key "0"
+    1 "Excluded"     key "1"  "The patient would be excluded from the trial"
+    2 "Eligible"     key "2"  "The patient is eligible for the trial"
+  }
+  annotators alice
+}
+`;
+
+test('defaultPromptFor: a CRUMB task with an instruction and three grades is judged as a document, not a table', () => {
+  assert.equal(defaultPromptFor(studyFrom(crumbClinical)), 'instruction-relevance');
+  assert.equal(defaultPromptFor(studyFrom(crumbClinical), 'documents'), 'instruction-relevance');
+  // CRUMB's legal task: binary, no instruction mapped.
+  const legal = crumbClinical
+    .replace('  instruction: instruction', '')
+    .replace(/scale ordinal \{[^}]*\}/, 'scale binary {\n    0 "No" key "0"\n    1 "Yes" key "1"\n  }');
+  assert.equal(defaultPromptFor(studyFrom(legal)), 'graded-relevance');
+});
+
+test('defaultPromptFor: a corpus declared as tables (JSON rows, a database mapped) is judged as tables', () => {
+  // TARGET: tables as JSON rows, no instruction.
+  const target = `study "target-spider" {
+  queries "queries.jsonl" { id: query_id  text: query }
+  corpus  "corpus.jsonl"  { id: table_id  body: table  format: json }
+  scale binary {
+    0 "Not relevant" key "0"
+    1 "Relevant"     key "1"
+  }
+  annotators alice
+}
+`;
+  assert.equal(defaultPromptFor(studyFrom(target)), 'table-relevance');
+  // What the documents are is the declaration's to say first: JSON rows are tables even if a sample said otherwise.
+  assert.equal(defaultPromptFor(studyFrom(target), 'documents'), 'table-relevance');
+  assert.equal(declaredCorpusKind(studyFrom(crumbClinical)), undefined);
+  assert.equal(declaredCorpusKind(studyFrom(target)), 'tables');
 });
