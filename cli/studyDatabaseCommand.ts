@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { lintStudyText, nodeStudyHost, parseStudyFile, resolveStudies } from '../core/dsl/index.ts';
-import type { ReviewModel, StudyModel } from '../core/dsl/model.ts';
+import type { ReviewModel, StudyFileModel, StudyModel } from '../core/dsl/model.ts';
 import { FileReadError } from '../core/formats/lineReader.ts';
 import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
 import { StudyDatabase, studyDatabasePath } from '../core/store/studyDatabase.ts';
@@ -51,6 +51,29 @@ async function openBlockDatabase(
   context: CliContext,
   kind: 'study' | 'review',
 ): Promise<Omit<OpenedStudy, 'study'> & { block: StudyModel | ReviewModel }> {
+  const { path, model, block: study } = await readStudyBlock(studyArg, name, context, kind);
+  const database = StudyDatabase.open(studyDatabasePath(path), {
+    nativeBinding: locateNativeBinding(context.nativeDir),
+  });
+  try {
+    database.syncStudies(model);
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+  return { studyFile: studyArg, folder: dirname(path), block: study, database };
+}
+
+/**
+ * Reads the study file `studyArg` (refused, with its errors, when it has any) and picks block `name` (or the
+ * file's only one of `kind`), without opening its database: for commands that only read what the study declares.
+ */
+export async function readStudyBlock(
+  studyArg: string,
+  name: string | undefined,
+  context: CliContext,
+  kind: 'study' | 'review',
+): Promise<{ path: string; model: StudyFileModel; block: StudyModel | ReviewModel }> {
   if (!studyArg.endsWith('.assess')) throw new UsageError(`expected a study file (*.assess), found '${studyArg}'`);
   const path = resolve(context.cwd, studyArg);
   let text: string;
@@ -83,16 +106,7 @@ async function openBlockDatabase(
         : `${studyArg} has no ${kind} '${name}' (it has ${names})`,
     );
   }
-  const database = StudyDatabase.open(studyDatabasePath(path), {
-    nativeBinding: locateNativeBinding(context.nativeDir),
-  });
-  try {
-    database.syncStudies(model);
-  } catch (error) {
-    database.close();
-    throw error;
-  }
-  return { studyFile: studyArg, folder: dirname(path), block: study, database };
+  return { path, model, block: study };
 }
 
 /** The value after option `args[i]` (`--depth 20`), or a usage error. */

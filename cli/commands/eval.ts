@@ -153,7 +153,7 @@ export const evalCommand: CliCommand = {
       );
     }
     const { compare } = parsed.instruction;
-    const maxp = await maxpRuleOf(parsed.instruction, context.cwd);
+    const maxp = await maxpRuleOf(parsed.instruction, context);
     if (compare && parsed.files.length < 3) throw new UsageError('--compare needs two runs or more');
     const selection = select(specs.trec);
     if (parsed.gains && !gainsRead(selection.measures.map((m) => m.measure.name))) {

@@ -5,6 +5,7 @@
 // and --compare, each later run against the first: mean difference and two-sided p of a paired randomisation test
 // (seeded) and a paired t-test.
 import { resolve } from 'node:path';
+import type { DataSourceModel, StudyModel } from '../../core/dsl/model.ts';
 import {
   compareEvaluations,
   evaluateInstructions,
@@ -29,6 +30,7 @@ import { instructionMeasure } from '../../core/metrics/instruction/registry.ts';
 import { readChunkParents, readQueriesOfTypes, readQueryIdList } from '../../core/metrics/maxpSources.ts';
 import type { PairedTest } from '../../core/metrics/significance.ts';
 import { type CliContext, InputError, UsageError } from '../cliContext.ts';
+import { readStudyBlock } from '../studyDatabaseCommand.ts';
 import type { EvalArguments } from './eval.ts';
 
 export interface InstructionArguments {
@@ -45,6 +47,9 @@ export interface InstructionArguments {
   /** --maxp-type T,…: MaxP for the queries of these types of --queries FILE only. */
   maxpTypes?: string[];
   queries?: string;
+  /** --study STUDY.assess [--name STUDY]: the parents and query types from the study's corpus and queries. */
+  study?: string;
+  studyName?: string;
   compare?: boolean;
   seed?: number;
   samples?: number;
@@ -61,7 +66,8 @@ export const instructionUsage =
   '      --irs-missing expected|beyond, --irs-degenerate one|zero, --pmrr-missing own|shared\n' +
   "  --maxp and --compare (--seed, --samples) work with the trec_eval measures too; MaxP by the corpus's\n" +
   '      parent instead of <docid>:<n>: --parents CORPUS [--parent-field FIELD]; for some queries only:\n' +
-  '      --maxp-queries IDS.txt, or --maxp-type T[,T…] --queries QUERIES (their type field)';
+  '      --maxp-queries IDS.txt, or --maxp-type T[,T…] --queries QUERIES (their type field); or both from\n' +
+  "      a study's corpus and queries: --study STUDY.assess [--name STUDY]";
 
 const choices: Record<string, { key: keyof IrsOptions; values: readonly string[] }> = {
   '--irs-list': { key: 'list', values: ['union', 'retrieved'] },
@@ -110,6 +116,12 @@ export function parseInstructionOption(args: readonly string[], i: number, into:
     case '--queries':
       into.queries = value('the queries file');
       return i + 1;
+    case '--study':
+      into.study = value('the study file (STUDY.assess)');
+      return i + 1;
+    case '--name':
+      into.studyName = value("the study's name");
+      return i + 1;
     case '--compare':
       into.compare = true;
       return i;
@@ -143,10 +155,18 @@ const baseName = (spec: string): string => spec.split('.')[0]!;
  * The MaxP rule the options ask for, or undefined without MaxP: --parents (and --parent-field) say which ids are
  * chunks of which document, --maxp-queries or --maxp-type with --queries which queries roll up; each implies MaxP.
  */
-export async function maxpRuleOf(options: InstructionArguments, cwd: string): Promise<MaxpRule | undefined> {
+export async function maxpRuleOf(options: InstructionArguments, context: CliContext): Promise<MaxpRule | undefined> {
+  if (options.study !== undefined) {
+    if (options.parents !== undefined || options.queries !== undefined)
+      throw new UsageError('--study declares the corpus and the queries: give it, or --parents / --queries, not both');
+    if (options.parentField !== undefined)
+      throw new UsageError("--parent-field: the study's corpus declares its parent field (`parent: FIELD`)");
+  }
+  if (options.studyName !== undefined && options.study === undefined)
+    throw new UsageError('--name picks a study of --study STUDY.assess: give the study file');
   if (options.parentField !== undefined && options.parents === undefined)
     throw new UsageError('--parent-field names a field of the --parents corpus: give --parents CORPUS');
-  if (options.maxpTypes !== undefined && options.queries === undefined)
+  if (options.maxpTypes !== undefined && options.queries === undefined && options.study === undefined)
     throw new UsageError('--maxp-type selects queries by their type in --queries QUERIES: give the queries file');
   if (options.queries !== undefined && options.maxpTypes === undefined)
     throw new UsageError('--queries is read for --maxp-type: give the types whose queries MaxP applies to');
@@ -157,16 +177,33 @@ export async function maxpRuleOf(options: InstructionArguments, cwd: string): Pr
     options.parents !== undefined ||
     options.maxpQueries !== undefined ||
     options.maxpTypes !== undefined;
-  if (!maxp) return undefined;
-  const path = (file: string) => resolve(cwd, file);
+  if (!maxp) {
+    if (options.study !== undefined)
+      throw new UsageError('--study is read for MaxP: give --maxp, --maxp-type or --maxp-queries with it');
+    return undefined;
+  }
+  const path = (file: string) => resolve(context.cwd, file);
+  const study =
+    options.study === undefined
+      ? undefined
+      : ((await readStudyBlock(options.study, options.studyName, context, 'study')).block as StudyModel);
+  const declared = (source: DataSourceModel | undefined, what: string) => {
+    if (!source) throw new UsageError(`${options.study} declares no ${what}: MaxP by the study needs it`);
+    return { file: source.absolutePath ?? path(source.path), mapping: source.fields };
+  };
   const queries =
     options.maxpQueries !== undefined
       ? await readQueryIdList(path(options.maxpQueries))
-      : options.maxpTypes !== undefined
-        ? await readQueriesOfTypes(path(options.queries!), options.maxpTypes)
-        : undefined;
-  const parents =
-    options.parents !== undefined
+      : options.maxpTypes === undefined
+        ? undefined
+        : study
+          ? await (({ file, mapping }) => readQueriesOfTypes(file, options.maxpTypes!, mapping))(
+              declared(study.queries, 'queries'),
+            )
+          : await readQueriesOfTypes(path(options.queries!), options.maxpTypes);
+  const parents = study
+    ? await (({ file, mapping }) => readChunkParents(file, mapping))(declared(study.corpus, 'corpus'))
+    : options.parents !== undefined
       ? await readChunkParents(
           path(options.parents),
           options.parentField === undefined ? {} : { parent: options.parentField },
@@ -282,7 +319,7 @@ export async function instructionRunsOutput(
   const qrelsLines = new Map<string, number>();
   const qrels = await readGradedQrels(path(qrelsFile), qrelsLines);
   if (qrels.size === 0) throw new InputError(`${qrelsFile}: no judgments (the file is empty or only comments)`);
-  const maxp = await maxpRuleOf(options, context.cwd);
+  const maxp = await maxpRuleOf(options, context);
   const baseline = options.baseline
     ? await readScoredRun(path(options.baseline), { ...(maxp && { maxp }) })
     : undefined;
