@@ -59,9 +59,9 @@ export interface InstructionArguments {
 
 export const instructionUsage =
   "  instruction-following measures (alone, or with the above: each run's lines follow its trec_eval block):\n" +
-  '      -m irs p_mrr nfr win_rate adjacent_win_rate\n' +
-  '      flip_rate capped_recall[.K,…] with --baseline RUN_Q (query-only run; for flip_rate the other query\n' +
-  '      style), --instructions MAP.tsv, --traps FILE (nfr), --maxp (passage ids <docid>:<n>), --compare\n' +
+  '      -m irs p_mrr nfr win_rate adjacent_win_rate flip_rate capped_recall[.K,…] with --baseline RUN_Q\n' +
+  '      (query-only run; for flip_rate the other query style), --instructions MAP.tsv, --traps FILE (nfr),\n' +
+  '      --maxp (passage ids <docid>:<n>), --compare\n' +
   '      (paired tests of each RUN against the first; --seed S, --samples N), --irs-list union|retrieved,\n' +
   '      --irs-missing expected|beyond, --irs-degenerate one|zero, --pmrr-missing own|shared\n' +
   "  --maxp and --compare (--seed, --samples) work with the trec_eval measures too; MaxP by the corpus's\n" +
