@@ -1,7 +1,8 @@
 // The LLM critic of a review (issue 8's judge machinery): each item's generated text (its latest generated version,
 // what reviewers judge; not their edits) rated on the review's rubric by the review's `judge` — with its `prompt`
-// file, else the shipped instruction-critic prompt (FollowTable's six dimensions). `{{query}}` is the item's source
-// text, else its parent query's text (the review's `queries`), else the parent id; `{{instruction}}` the item's text.
+// file, else a prompt built from the review (criticPrompt.ts: its item kind, rubric and types). `{{query}}` is the
+// item's source text, else its parent query's text (the review's `queries`), else the parent id; `{{instruction}}`
+// the item's text; `{{title}}` its type ("HN: Hard negative").
 // With `votes N` the critic is asked N times (each vote cached apart) and each dimension gets the level most votes
 // gave (a tie goes to the worse level). Every call goes on record in llm_call and through its cache; the ratings are
 // stored as the critic's verdict (annotator `llm:<model>@<prompt>`): the first verdict (accept) unless a dimension got
@@ -18,8 +19,9 @@ import { judgeOutputSchema, parseJudgeOutput } from '../judge/judgeOutput.ts';
 import { promptOfJudge } from '../judge/judgePrompt.ts';
 import { runJobs } from '../judge/judgeScheduler.ts';
 import { JudgeSetupError, judgeAnnotatorName } from '../judge/judgeStudy.ts';
-import { renderPrompt, sha256 } from '../judge/promptTemplate.ts';
+import { promptTemplate, renderPrompt, sha256 } from '../judge/promptTemplate.ts';
 import type { StudyDatabase } from '../store/studyDatabase.ts';
+import { criticPromptText } from './criticPrompt.ts';
 import { verdictsOf } from './reviewRecords.ts';
 
 export interface CritiqueOptions {
@@ -58,7 +60,10 @@ export async function critiqueReview(
   const db = database.db;
   const studyId = database.studyId(review.name);
   const now = options.now ?? (() => new Date());
-  const template = await promptOfJudge(options.judge, 'instruction-critic', options.folder, options.shownFrom);
+  const template =
+    options.judge.prompt === undefined
+      ? promptTemplate(`default:critic of ${review.name}`, criticPromptText(review))
+      : await promptOfJudge(options.judge, 'instruction-critic', options.folder, options.shownFrom);
   const votes = options.judge.votes ?? 1;
   if (!Number.isInteger(votes) || votes < 1) {
     throw new JudgeSetupError(`expected the critic's votes to be a whole number ≥ 1, found ${votes}`);
@@ -72,7 +77,7 @@ export async function critiqueReview(
   const criticId = store.judgeAnnotator(critic);
   const rows = db
     .prepare(
-      `SELECT i.item_id, i.parent_id, q.text AS parent_text, i.metadata, v.id AS version_id, v.text
+      `SELECT i.item_id, i.parent_id, i.type, q.text AS parent_text, i.metadata, v.id AS version_id, v.text
        FROM review_item AS i LEFT JOIN query AS q ON q.study_id = i.study_id AND q.qid = i.parent_id
        JOIN review_item_version AS v
          ON v.id = (SELECT max(id) FROM review_item_version WHERE item_id = i.id AND based_on IS NULL)
@@ -81,6 +86,7 @@ export async function critiqueReview(
     .all(studyId) as {
     item_id: string;
     parent_id: string | null;
+    type: string | null;
     parent_text: string | null;
     metadata: string | null;
     version_id: number;
@@ -95,9 +101,11 @@ export async function critiqueReview(
       continue;
     }
     const source = row.metadata ? (JSON.parse(row.metadata) as { source?: string }).source : undefined;
+    const typeLabel = review.taxonomy.find((t) => t.code === row.type)?.label;
     const prompt = renderPrompt(template, {
       query: source ?? row.parent_text ?? row.parent_id ?? '',
       instruction: row.text,
+      ...(row.type !== null && { title: typeLabel ? `${row.type}: ${typeLabel}` : row.type }),
       document: '',
       scale: [],
     });

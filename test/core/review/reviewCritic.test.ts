@@ -3,10 +3,12 @@
 // on any worst level), a re-run asking nothing, a malformed answer recorded and no verdict guessed, and blind mode
 // hiding the critic from a reviewer until their own verdict.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import { createChatClient } from '../../../core/judge/chatClient.ts';
+import { criticPromptText } from '../../../core/review/criticPrompt.ts';
 import { critiqueReview, majorityLevels } from '../../../core/review/reviewCritic.ts';
 import { ReviewSession } from '../../../core/review/reviewSession.ts';
 import { scratchDir } from '../../helpers.ts';
@@ -171,4 +173,66 @@ test("the critic's own prompt file and votes: each vote cached apart, each dimen
     database.close();
     await server.close();
   }
+});
+
+test("the critic's default prompt is built from the review: a hard-negative rewrite on its own rubric and types", async () => {
+  // MultiConIR's hard negatives: a positive document's sentence rewritten so that one condition no longer holds.
+  const folder = scratchDir('qrels-studio-critic-');
+  writeFileSync(
+    join(folder, 'items.jsonl'),
+    `${JSON.stringify({
+      iid: 'n1',
+      kind: 'HN',
+      text: 'Severe carotid artery stenosis.',
+      original: 'Moderate carotid artery stenosis.',
+    })}\n`,
+  );
+  const server = await startOpenAiServer({
+    respond: () => ({
+      content: JSON.stringify({ rationale: 'one condition changed', scores: { one_change: 'yes', fluent: 'yes' } }),
+    }),
+  });
+  const text = `review "hard-negatives" {
+  items "items.jsonl" { id: iid  text: text  type: kind  source: original }
+  taxonomy { HN "Hard negative"  PD "Paraphrase" }
+  rubric levels yes no { one_change "It changes exactly one condition of the source and keeps the rest."  fluent }
+  verdicts accept reject
+  judge "critic-model" {}
+}
+`;
+  const { database, review } = await openReviewFile(folder, text);
+  try {
+    const client = createChatClient({ baseURL: server.baseURL, apiKey: 'key' });
+    const report = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });
+    assert.equal(report.stored, 1);
+    const prompt = server.bodies()[0]!.messages!.at(-1)!.content;
+    assert.match(
+      prompt,
+      /## Source\n\nModerate carotid artery stenosis\.\n\n## Rewrite\n\nSevere carotid artery stenosis\./,
+    );
+    assert.match(prompt, /## Type\n\nHN: Hard negative\n/);
+    assert.match(prompt, /- PD: Paraphrase/);
+    assert.match(prompt, /Rate each dimension yes, no \(best first\)/);
+    assert.match(prompt, /- one_change: It changes exactly one condition of the source and keeps the rest\./);
+    assert.match(prompt, /"scores": \{"one_change": "<level>", "fluent": "<level>"\}/);
+    // Not FollowTable's table-search critic: no tables, none of its six dimensions.
+    assert.doesNotMatch(prompt, /table|semantic_expansion|category_focus/i);
+  } finally {
+    database.close();
+    await server.close();
+  }
+});
+
+test("FollowTable's review (demo/review) gets the table-instruction critic with the shipped dimension descriptions", () => {
+  const text = readFileSync(new URL('../../../demo/review/instructions.assess', import.meta.url), 'utf8');
+  const review = resolveStudies(parseStudyFile(text)).reviews[0]!;
+  const prompt = criticPromptText(review);
+  assert.match(prompt, /You review an instruction written to refine a table search query/);
+  assert.match(prompt, /## Query\n\n\{\{query\}\}\n\n## Instruction\n\n\{\{instruction\}\}/);
+  assert.match(prompt, /- C2: Exclusive topic/);
+  assert.match(
+    prompt,
+    /- semantic_expansion: it adds a real constraint that shrinks the set of acceptable tables\. Poor when/,
+  );
+  assert.match(prompt, /- internal_consistency: one table could satisfy everything it asks at once\./);
 });
