@@ -16,6 +16,7 @@
 // opening it) changes nothing.
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import type { AspectAnswer } from '../dsl/evaluateDerive.ts';
 import type { StudyModel } from '../dsl/model.ts';
 import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { StoreError, type StudyDatabase } from '../store/studyDatabase.ts';
@@ -176,6 +177,8 @@ export class LabelSession {
   private readonly assignedOnly: boolean;
   private readonly scaleValues: readonly number[];
   private readonly aspectNames: ReadonlySet<string>;
+  /** Each graded aspect's levels (`aspect NAME "…" levels 0 1 2`); the other aspects are yes/no. */
+  private readonly aspectLevels: ReadonlyMap<string, readonly number[]>;
   private settings: QueueSettings = { order: 'query', unlabelledOnly: false };
   private queue: Int32Array = new Int32Array(0);
   private version = 0;
@@ -204,6 +207,9 @@ export class LabelSession {
     this.assignedOnly = options.study.annotators.length > 0 && !this.adjudicates;
     this.scaleValues = options.study.scale?.entries.map((entry) => entry.value) ?? [];
     this.aspectNames = new Set(options.study.aspects.map((aspect) => aspect.name));
+    this.aspectLevels = new Map(
+      options.study.aspects.flatMap((aspect) => (aspect.levels ? [[aspect.name, aspect.levels] as const] : [])),
+    );
     this.progress = this.countProgress();
     this.syncedModel = (this.statements.synced.get(studyId) as { model: string }).model;
   }
@@ -400,7 +406,9 @@ export class LabelSession {
         conditions.forEach((satisfied, i) => {
           s.insertCondition.run(id, i + 1, satisfied ? 1 : 0);
         });
-        for (const [aspect, answer] of Object.entries(aspects)) s.insertAspect.run(id, aspect, answer ? 1 : 0);
+        for (const [aspect, answer] of Object.entries(aspects)) {
+          s.insertAspect.run(id, aspect, typeof answer === 'number' ? answer : answer ? 1 : 0);
+        }
         if (!outsideQueue) this.saveCursor(position + 1);
         return { id, labelledBefore: before !== undefined };
       })
@@ -580,13 +588,22 @@ export class LabelSession {
     }
   }
 
-  private checkAnswers(pairId: number, conditions: readonly boolean[], aspects: Record<string, boolean>): void {
+  private checkAnswers(pairId: number, conditions: readonly boolean[], aspects: Record<string, AspectAnswer>): void {
     for (const [name, answer] of Object.entries(aspects)) {
       if (!this.aspectNames.has(name)) {
         const declared = [...this.aspectNames].join(', ') || 'none';
         throw new StoreError(`study '${this.study.name}' has no aspect '${name}' (its aspects: ${declared})`);
       }
-      if (typeof answer !== 'boolean') throw new StoreError(`expected aspect '${name}' to be true or false`);
+      const levels = this.aspectLevels.get(name);
+      if (levels) {
+        if (typeof answer !== 'number' || !levels.includes(answer)) {
+          throw new StoreError(
+            `expected aspect '${name}' to be one of its levels (${levels.join(', ')}), found ${answer}`,
+          );
+        }
+      } else if (typeof answer !== 'boolean') {
+        throw new StoreError(`expected aspect '${name}' to be true or false`);
+      }
     }
     if (conditions.length === 0) return;
     if (conditions.some((c) => typeof c !== 'boolean')) throw new StoreError('expected conditions to be true or false');
@@ -676,9 +693,9 @@ export class LabelSession {
     const answered = s.mineConditions.all(row.id) as { condition: number; satisfied: number }[];
     const conditions: boolean[] = Array(Math.max(conditionCount, ...answered.map((c) => c.condition))).fill(false);
     for (const { condition, satisfied } of answered) conditions[condition - 1] = satisfied === 1;
-    const aspects: Record<string, boolean> = {};
+    const aspects: Record<string, AspectAnswer> = {};
     for (const { aspect, answer } of s.mineAspects.all(row.id) as { aspect: string; answer: number }[]) {
-      aspects[aspect] = answer === 1;
+      aspects[aspect] = this.aspectLevels.has(aspect) ? answer : answer === 1;
     }
     return {
       label: row.label,

@@ -1,6 +1,7 @@
 // What a labelling session hands the Label view: plain, structured-clone-safe data (webview/protocol.ts carries it).
 // The host decides what an annotator may see (blind mode); the view shows what it gets and keeps no state of its own.
-import type { DeriveExpression, ScaleEntryModel } from '../dsl/model.ts';
+import type { AspectAnswer } from '../dsl/evaluateDerive.ts';
+import type { AspectModel, DeriveExpression, ScaleEntryModel } from '../dsl/model.ts';
 
 /** How the queue is ordered. */
 export type QueueOrder =
@@ -67,7 +68,8 @@ export interface MyLabel {
   at: string;
   note?: string;
   conditions: boolean[];
-  aspects: Record<string, boolean>;
+  /** Yes/no aspects: true or false; graded aspects (`levels`): the level. */
+  aspects: Record<string, AspectAnswer>;
 }
 
 export interface PairView {
@@ -101,7 +103,8 @@ export interface StudyView {
   title?: string;
   annotator: string;
   scale: ScaleEntryModel[];
-  aspects: { name: string; question: string }[];
+  /** A graded aspect carries its `levels`. */
+  aspects: AspectModel[];
   hasConditions: boolean;
   /** The study has a `derive` rule: toggling aspects and conditions proposes a label (Enter commits it). */
   derives: boolean;
@@ -134,7 +137,7 @@ export interface CommitLabel {
   label: number;
   note?: string;
   conditions?: boolean[];
-  aspects?: Record<string, boolean>;
+  aspects?: Record<string, AspectAnswer>;
   /** What the view showed before the decision (a suggestion's label), recorded with the judgment. */
   shownLabel?: number;
 }

@@ -46,6 +46,8 @@ function readsConditions(node: DeriveExpression): boolean {
   switch (node.kind) {
     case 'name':
       return node.name === 'conditions';
+    case 'index':
+      return true;
     case 'call':
       return node.args.some(readsConditions);
     case 'not':
@@ -69,6 +71,44 @@ function derivedLabel(state: SessionState, draft: Draft, pair: PairView | null |
   if (!derive || !pair) return undefined;
   if (pair.query.conditions.length === 0 && readsConditions(derive)) return undefined;
   return evaluateDerive(derive, { aspects: draft.aspects, conditions: draft.conditions });
+}
+
+/** A graded aspect (`levels 0 1 2`): its question and one button per level, the current one pressed. */
+function GradedAspect({
+  name,
+  question,
+  levels,
+  level,
+  onLevel,
+}: {
+  name: string;
+  question: string;
+  levels: readonly number[];
+  level: boolean | number | undefined;
+  onLevel: (level: number) => void;
+}) {
+  // Unanswered reads as the lowest level: that is what the label is derived from and what is stored.
+  const current = typeof level === 'number' ? level : levels[0];
+  return (
+    <span className="graded-aspect" data-testid={`aspect-${name}`} data-level={current}>
+      <span className="graded-question">{question}</span>
+      <span className="levels">
+        {levels.map((value) => (
+          <button
+            type="button"
+            key={value}
+            aria-pressed={value === current}
+            aria-label={`${question}: ${value}`}
+            className={value === current ? 'level current' : 'level'}
+            onClick={() => onLevel(value)}
+            data-testid={`aspect-${name}-level-${value}`}
+          >
+            {value}
+          </button>
+        ))}
+      </span>
+    </span>
+  );
 }
 
 export function LabelApp({ controller }: { controller: LabelController }) {
@@ -318,13 +358,23 @@ function PairPane({
           <ol className="answers" data-testid="answers">
             {aspects.map((aspect, i) => (
               <li key={aspect.name} className="answer">
-                <VscodeCheckbox
-                  checked={draft.aspects[aspect.name] ?? false}
-                  onChange={() => controller.toggleAspect(aspect.name)}
-                  data-testid={`aspect-${aspect.name}`}
-                >
-                  {aspect.question}
-                </VscodeCheckbox>
+                {aspect.levels ? (
+                  <GradedAspect
+                    name={aspect.name}
+                    question={aspect.question}
+                    levels={aspect.levels}
+                    level={draft.aspects[aspect.name]}
+                    onLevel={(level) => controller.setAspectLevel(aspect.name, level)}
+                  />
+                ) : (
+                  <VscodeCheckbox
+                    checked={draft.aspects[aspect.name] === true}
+                    onChange={() => controller.toggleAspect(aspect.name)}
+                    data-testid={`aspect-${aspect.name}`}
+                  >
+                    {aspect.question}
+                  </VscodeCheckbox>
+                )}
                 <kbd>⇧{i + 1}</kbd>
               </li>
             ))}

@@ -9,6 +9,7 @@
 // were), only the latest navigation paints (an earlier fetch may resolve after a later cache hit), a neighbouring
 // chunk is shown only while its pair is, and `busy` is owned by the action that set it (commit, undo, reorder,
 // load), never cleared by an unrelated failure.
+import type { AspectAnswer } from '../../core/dsl/evaluateDerive.ts';
 import type { CommitLabel, DocumentView, PairView, QueueSettings, SessionState } from '../../core/labelling/types.ts';
 import type { HostMessenger } from '../common/hostMessenger.ts';
 import type { ReplyValue, RequestKind, RequestParams } from '../protocol.ts';
@@ -18,8 +19,8 @@ import type { KeyAction } from './keyMap.ts';
 const prefetchAhead = 3;
 
 export interface Draft {
-  /** Aspect answers as ticked (unticked aspects are false). */
-  aspects: Record<string, boolean>;
+  /** Aspect answers as ticked (unticked aspects are false); a graded aspect's level (unset: its lowest level). */
+  aspects: Record<string, AspectAnswer>;
   /** Condition answers, index 0 = condition 1. */
   conditions: boolean[];
   note: string;
@@ -247,7 +248,9 @@ export class LabelController {
       ...(draft.note.trim() !== '' && { note: draft.note.trim() }),
       ...(pair.query.conditions.length > 0 && { conditions: draft.conditions }),
       ...(state.study.aspects.length > 0 && {
-        aspects: Object.fromEntries(state.study.aspects.map((a) => [a.name, draft.aspects[a.name] ?? false])),
+        aspects: Object.fromEntries(
+          state.study.aspects.map((a) => [a.name, draft.aspects[a.name] ?? (a.levels ? a.levels[0]! : false)]),
+        ),
       }),
       ...(!pair.hidden && visible?.label != null && { shownLabel: visible.label }),
     };
@@ -338,9 +341,23 @@ export class LabelController {
     this.#update({ neighbour: document.docid === pair.document?.docid ? undefined : document });
   }
 
+  /** A yes/no aspect flips; a graded aspect goes to its next level, after the highest back to the lowest. */
   toggleAspect(name: string): void {
     const { draft } = this.#snapshot;
+    const levels = this.#snapshot.state?.study.aspects.find((a) => a.name === name)?.levels;
+    if (levels && levels.length > 0) {
+      const current = draft.aspects[name];
+      const at = typeof current === 'number' ? levels.indexOf(current) : 0;
+      this.setAspectLevel(name, levels[(at + 1) % levels.length]!);
+      return;
+    }
     this.#update({ draft: { ...draft, aspects: { ...draft.aspects, [name]: !draft.aspects[name] } } });
+  }
+
+  /** A graded aspect's level, as clicked. */
+  setAspectLevel(name: string, level: number): void {
+    const { draft } = this.#snapshot;
+    this.#update({ draft: { ...draft, aspects: { ...draft.aspects, [name]: level } } });
   }
 
   toggleCondition(index: number): void {

@@ -5,6 +5,7 @@ import { labellingDetail } from './002_labellingDetail.ts';
 import { labellingSession } from './003_labellingSession.ts';
 import { judgeCalls } from './004_judgeCalls.ts';
 import { reviewLineage } from './005_reviewLineage.ts';
+import { gradedAspects } from './006_gradedAspects.ts';
 import type { Migration } from './migration.ts';
 
 export const migrations: readonly Migration[] = [
@@ -13,4 +14,5 @@ export const migrations: readonly Migration[] = [
   labellingSession,
   judgeCalls,
   reviewLineage,
+  gradedAspects,
 ];

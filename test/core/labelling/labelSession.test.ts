@@ -479,3 +479,51 @@ test("the adjudicator's labels are adjudicated: exported from adjudicated, and g
   assert.equal(readFileSync(file, 'utf8'), 'q1 0 d1-1 0\n', 'a tie of the annotators goes to the lower label');
   study.close();
 });
+
+test('a graded aspect stores its level and reads it back as a number; a level it does not have is refused', async () => {
+  const study = await labellingStudy({
+    queries: [{ qid: 'q1', text: 'aspects' }],
+    documents: [{ docid: 'd1', body: 'abstract' }],
+    ranking: { q1: ['d1'] },
+    extra:
+      '  aspect a1 "Aspect 1" levels 0 1 2\n  aspect a2 "Aspect 2" levels 0 1 2\n  aspect topical "On topic?"\n' +
+      '  derive label = a1 + a2 > 2 ? 2 : a1 + a2',
+  });
+  const session = study.session('alice', frozenClock());
+  const pair = session.pairAt(0, 1, true)!;
+  assert.deepEqual(
+    session.state().study.aspects.map((a) => a.levels),
+    [[0, 1, 2], [0, 1, 2], undefined],
+  );
+  assert.throws(
+    () =>
+      session.commit({
+        position: 0,
+        pairId: pair.pairId,
+        label: 2,
+        aspects: { a1: 3, a2: 1, topical: true },
+        queueVersion: 1,
+      }),
+    /expected aspect 'a1' to be one of its levels \(0, 1, 2\), found 3/,
+  );
+  assert.throws(
+    () => session.commit({ position: 0, pairId: pair.pairId, label: 2, aspects: { topical: 1 }, queueVersion: 1 }),
+    /expected aspect 'topical' to be true or false/,
+  );
+  assert.deepEqual(rows(study, 'SELECT * FROM judgment'), []);
+  // a1 fully met (2) + a2 mostly met (1) = 3, capped at 2 by the rule.
+  const { pair: stored } = session.commit({
+    position: 0,
+    pairId: pair.pairId,
+    label: 2,
+    aspects: { a1: 2, a2: 1, topical: true },
+    queueVersion: 1,
+  });
+  assert.deepEqual(stored.mine!.aspects, { a1: 2, a2: 1, topical: true });
+  assert.deepEqual(rows(study, 'SELECT aspect, answer FROM aspect_judgment ORDER BY aspect'), [
+    { aspect: 'a1', answer: 2 },
+    { aspect: 'a2', answer: 1 },
+    { aspect: 'topical', answer: 1 },
+  ]);
+  study.close();
+});

@@ -28,7 +28,13 @@ test('version 4 migrates to 5: an edit knows the version it was made from; gener
       (1, 1, 1, 'edit', 't1'),
       (2, 2, 2, 'accept', 't1');
   `);
-  assert.deepEqual(migrateDatabase(db, migrations), [5]);
+  assert.deepEqual(
+    migrateDatabase(
+      db,
+      migrations.filter((m) => m.version <= 5),
+    ),
+    [5],
+  );
   assert.equal(schemaVersion(db), 5);
   assert.deepEqual(db.prepare('SELECT id, based_on FROM review_item_version ORDER BY id').raw().all(), [
     [1, null],
