@@ -2,7 +2,9 @@
 // excludes ("…, excluding the 2008 Beijing Olympics"), so it cannot comply. The entity is matched by its words, not
 // as one phrase: a title names the same Games as "2008 Summer Olympics (Beijing)" — every word of the entity, in any
 // order, within one title, caption or table row.
+import { parseHtmlTable } from '../../judge/promptDocument.ts';
 import { excludedEntities } from '../../labelling/highlightTerms.ts';
+import { type JsonTable, parseJsonTable } from '../../labelling/jsonTable.ts';
 import { containsWords } from './droppedEntities.ts';
 import type { InstructionCheck } from './finding.ts';
 
@@ -23,6 +25,18 @@ export function namesEntity(segment: string, entity: string): boolean {
   );
 }
 
+/** A table's text as its rows: an HTML or JSON table parsed (a row per line is not how they are written). */
+function rowsOf(text: string): string[] {
+  const trimmed = text.trim();
+  let table: JsonTable | undefined;
+  if (/^<table\b/i.test(trimmed)) table = parseHtmlTable(trimmed);
+  else if (/^[[{]/.test(trimmed)) {
+    const parsed = parseJsonTable(trimmed);
+    if (!('error' in parsed)) table = parsed;
+  }
+  return table ? [table.header, ...table.rows].map((cells) => cells.join(' | ')) : text.split('\n');
+}
+
 export const contradiction: InstructionCheck = {
   id: 'contradiction',
   description: 'a table labelled compliant mentions an entity the instruction excludes',
@@ -32,7 +46,7 @@ export const contradiction: InstructionCheck = {
       .filter((t) => t.label === 2)
       .flatMap((table) => {
         // One entity is named within one place: a title, a caption, a row of the table's text.
-        const segments = [table.title ?? '', table.caption ?? '', ...(table.text ?? '').split('\n')];
+        const segments = [table.title ?? '', table.caption ?? '', ...rowsOf(table.text ?? '')];
         // Whole words, ignoring case: excluding "Java" says nothing of a JavaScript table.
         const found = excluded.filter((e) => segments.some((segment) => namesEntity(segment, e)));
         return found.length === 0

@@ -251,3 +251,18 @@ test('length drift: a query expansion is expected to grow, a rewrite that should
   // An expansion that shrinks is no expansion: flagged.
   assert.equal(drift({ source: expanded, rewrite: source, expansion: true }).length, 1);
 });
+
+test("an excluded entity's words must share one row of an HTML table, not be scattered over the table", () => {
+  const contradictions = (text: string) =>
+    instructionFindings({
+      instruction: 'Medal tables, excluding the 2008 Beijing Olympics.',
+      tables: [{ id: 't1', label: 2, title: 'Olympic host cities', text }],
+    }).filter((f) => f.check === 'contradiction').length;
+  const scattered =
+    '<table><tr><th>Games</th><th>Host</th></tr><tr><td>2008 Summer Paralympics</td><td>London</td></tr>' +
+    '<tr><td>2012 Olympics</td><td>Beijing</td></tr></table>';
+  assert.equal(contradictions(scattered), 0);
+  const together =
+    '<table><tr><th>Games</th><th>Host</th></tr><tr><td>2008 Summer Olympics</td><td>Beijing</td></tr></table>';
+  assert.equal(contradictions(together), 1);
+});
