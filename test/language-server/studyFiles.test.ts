@@ -105,6 +105,26 @@ test('a study file with several problems gets all of them at once, each at its e
   });
 });
 
+test('derive rules that count and add: a sum off the scale is an error, an uncapped count(conditions) a warning', async () => {
+  await withStudy(async (server, _root, uri) => {
+    // Two graded aspects (levels 0 1 2) sum to 0..4 on a 0..2 scale; count(conditions) is 0..n, n in the data.
+    const text = valid
+      .replace(
+        'aspect topical "Is the table on the query\'s topic?"',
+        'aspect a1 "Aspect 1?" levels 0 1 2\n  aspect a2 "Aspect 2?" levels 0 1 2\n  conditions from instruction',
+      )
+      .replace('derive label = topical ? 2 : 0', 'derive label = a1 > 0 ? a1 + a2 : count(conditions)');
+    server.open(uri, 'assess', 1, text);
+    const { diagnostics } = await server.nextDiagnostics(uri);
+    assert.deepEqual(
+      diagnostics.map((d) => `${brief(d)} ${d.severity}`),
+      ['13:26-13:33 derive-value 1', '13:36-13:53 derive-unbounded 2'],
+    );
+    assert.match(diagnostics[0]!.message, /this can give 1 to 4, but 3 and 4 are not scale values/);
+    assert.match(diagnostics[1]!.message, /a label above 2/);
+  });
+});
+
 test('hover, completion, definition, symbols, formatting and semantic tokens on a valid study', async () => {
   await withStudy(async (server, root, uri) => {
     server.open(uri, 'assess', 1, valid);

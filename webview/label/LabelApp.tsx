@@ -70,7 +70,12 @@ function derivedLabel(state: SessionState, draft: Draft, pair: PairView | null |
   const derive = state.study.derive;
   if (!derive || !pair) return undefined;
   if (pair.query.conditions.length === 0 && readsConditions(derive)) return undefined;
-  return evaluateDerive(derive, { aspects: draft.aspects, conditions: draft.conditions });
+  // An unanswered graded aspect is at its lowest level, as the view shows it and the commit stores it.
+  const lowest = state.study.aspects.flatMap((a) => (a.levels ? [[a.name, a.levels[0]!] as const] : []));
+  return evaluateDerive(derive, {
+    aspects: { ...Object.fromEntries(lowest), ...draft.aspects },
+    conditions: draft.conditions,
+  });
 }
 
 /** A graded aspect (`levels 0 1 2`): its question and one button per level, the current one pressed. */

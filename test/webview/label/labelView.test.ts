@@ -445,6 +445,50 @@ test('answers by Shift+digit, a note by n, Enter commits the derived label; ? sh
   await page.locator('[data-testid="help-overlay"]').waitFor({ state: 'detached' });
 });
 
+test('a graded aspect: Shift+digit cycles its level, a click sets it, the derived sum is committed with the levels', {
+  timeout: 60_000,
+}, async () => {
+  // DORIS-MAE's rule: 1 per aspect mostly met + 2 per aspect fully met, on a 0..4 scale for two aspects.
+  const labelled = await study({
+    ...simpleStudy(1, 1),
+    scaleLevels: [0, 1, 2, 3, 4].map((v) => `${v} "Score ${v}" key "${v}"`),
+    extra:
+      '  aspect a1 "Aspect 1 met?" levels 0 1 2\n  aspect a2 "Aspect 2 met?" levels 0 1 2\n' +
+      '  aspect topical "On topic?"\n  derive label = a1 + a2',
+  });
+  const session = labelled.session('gita');
+  const { page } = await openLabelView(() => session);
+  const { pairId } = await shownPair(page);
+  const levelOf = (name: string) => page.locator(`[data-testid="aspect-${name}"]`).getAttribute('data-level');
+  // Unanswered: the lowest level, derived 0 + 0 = 0.
+  assert.equal(await levelOf('a1'), '0');
+  await page.locator('[data-testid="derived"]').filter({ hasText: 'answers: 0' }).waitFor();
+  await page.keyboard.press('Shift+Digit1'); // a1 → 1
+  await page.keyboard.press('Shift+Digit1'); // a1 → 2
+  await page.keyboard.press('Shift+Digit2'); // a2 → 1
+  await page.keyboard.press('Shift+Digit3'); // topical: yes (a yes/no aspect still ticks)
+  // a1 fully met (2) + a2 mostly met (1) = 3.
+  await page.locator('[data-testid="derived"]').filter({ hasText: 'answers: 3' }).waitFor();
+  assert.equal(await levelOf('a1'), '2');
+  assert.equal(await levelOf('a2'), '1');
+  // Past the highest level back to the lowest: a1 2 → 0, then 0 → 1; derived 1 + 1 = 2.
+  await page.keyboard.press('Shift+Digit1');
+  await page.keyboard.press('Shift+Digit1');
+  await page.locator('[data-testid="derived"]').filter({ hasText: 'answers: 2' }).waitFor();
+  // A click on a level sets it: a2 → 2; derived 1 + 2 = 3.
+  await page.locator('[data-testid="aspect-a2-level-2"]').click();
+  await page.locator('[data-testid="derived"]').filter({ hasText: 'answers: 3' }).waitFor();
+  assert.equal(await page.locator('[data-testid="aspect-a2-level-2"]').getAttribute('aria-pressed'), 'true');
+  await pressAndAdvance(page, 'Enter', pairId);
+  const db = labelled.database.db;
+  assert.deepEqual(db.prepare('SELECT label FROM judgment').all(), [{ label: 3 }]);
+  assert.deepEqual(db.prepare('SELECT aspect, answer FROM aspect_judgment ORDER BY aspect').all(), [
+    { aspect: 'a1', answer: 1 },
+    { aspect: 'a2', answer: 2 },
+    { aspect: 'topical', answer: 1 },
+  ]);
+});
+
 test('a guidelines file that went missing is said in the help overlay, not left loading', {
   timeout: 60_000,
 }, async () => {
