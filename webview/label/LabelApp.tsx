@@ -571,7 +571,10 @@ function HelpOverlay({
   controller: LabelController;
   pair: PairView | null | undefined;
 }) {
-  const toggles = [...state.study.aspects.map((a) => a.question), ...(pair?.query.conditions ?? [])];
+  const toggles = [
+    ...state.study.aspects.map((a) => (a.levels ? `${a.question} (next level: ${a.levels.join(' → ')})` : a.question)),
+    ...(pair?.query.conditions ?? []),
+  ];
   return (
     <div className="help-overlay" role="dialog" aria-label="Guidelines and keys" data-testid="help-overlay">
       <div className="help-content">

@@ -479,6 +479,13 @@ test('a graded aspect: Shift+digit cycles its level, a click sets it, the derive
   await page.locator('[data-testid="aspect-a2-level-2"]').click();
   await page.locator('[data-testid="derived"]').filter({ hasText: 'answers: 3' }).waitFor();
   assert.equal(await page.locator('[data-testid="aspect-a2-level-2"]').getAttribute('aria-pressed'), 'true');
+  await page.keyboard.press('?');
+  assert.match(
+    String(await page.locator('[data-testid="key-map"]').textContent()),
+    /⇧1tick Aspect 1 met\? \(next level: 0 → 1 → 2\)/,
+  );
+  await page.keyboard.press('Escape');
+  await page.locator('[data-testid="help-overlay"]').waitFor({ state: 'detached' });
   await pressAndAdvance(page, 'Enter', pairId);
   const db = labelled.database.db;
   assert.deepEqual(db.prepare('SELECT label FROM judgment').all(), [{ label: 3 }]);
