@@ -120,8 +120,8 @@ test('derive rules that count and add: a sum off the scale is an error, an uncap
       diagnostics.map((d) => `${brief(d)} ${d.severity}`),
       ['13:26-13:33 derive-value 1', '13:36-13:53 derive-unbounded 2'],
     );
-    assert.match(diagnostics[0]!.message, /this can give 1 to 4, but 3 and 4 are not scale values/);
-    assert.match(diagnostics[1]!.message, /a label above 2/);
+    assert.match(String(diagnostics[0]!.message), /this can give 1 to 4, but 3 and 4 are not scale values/);
+    assert.match(String(diagnostics[1]!.message), /a label above 2/);
   });
 });
 
