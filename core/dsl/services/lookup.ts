@@ -40,14 +40,21 @@ export type Meaning =
   | { kind: 'scale-value'; entry: ScaleEntry }
   | { kind: 'conditions'; statement: ConditionsStatement };
 
-/** The derive expression node (name or number) at `offset`, if the offset is inside a derive expression. */
+/**
+ * The derive expression node (name, number, or `conditions[i]` at its name) at `offset`, if the offset is inside a
+ * derive expression.
+ */
 export function deriveOperandAt(block: BlockNode, offset: number): Expression | undefined {
   for (const derive of statementsOf(block, 'derive')) {
     if (!derive.expression || offset < derive.expression.range.start || offset > derive.expression.range.end) continue;
-    return expressionNodes(derive.expression).find(
-      (node) =>
-        (node.kind === 'name' || node.kind === 'number') && offset >= node.range.start && offset <= node.range.end,
-    );
+    return expressionNodes(derive.expression).find((node) => {
+      const range = node.kind === 'index' ? node.target.range : node.range;
+      return (
+        (node.kind === 'name' || node.kind === 'number' || node.kind === 'index') &&
+        offset >= range.start &&
+        offset <= range.end
+      );
+    });
   }
   return undefined;
 }
@@ -68,7 +75,7 @@ export function meaningOf(block: BlockNode, token: Token): Meaning | undefined {
   const isDeclaration = aspect?.name?.range.start === token.start;
   const operand = deriveOperandAt(block, token.start);
   if (aspect && (isDeclaration || operand?.kind === 'name')) return { kind: 'aspect', aspect };
-  if (token.text === 'conditions' && operand?.kind === 'name') {
+  if (token.text === 'conditions' && (operand?.kind === 'name' || operand?.kind === 'index')) {
     const statement = statementOf(block, 'conditions');
     return statement && { kind: 'conditions', statement };
   }

@@ -46,6 +46,22 @@ test('a name in derive leads to its declaration: aspect, conditions statement, s
   });
 });
 
+test('`conditions[2]` leads to the conditions statement, a graded aspect to its declaration; the 2 is no scale value', () => {
+  const text =
+    'study "s" {\n  scale ordinal { 0 "a" key "0" 1 "b" key "1" 2 "c" key "2" }\n  aspect cov "Covered?" levels 0 1 2\n' +
+    '  conditions from instruction\n  derive label = conditions[2] ? cov : 0\n}\n';
+  const parsed = parseStudyFile(text);
+  const statement = offsetOf(text, 'conditions from');
+  assert.deepEqual(definitionAt(parsed, offsetOf(text, 'conditions[2]', 3), studyPath), {
+    range: { start: statement, end: statement + 'conditions from instruction'.length },
+  });
+  const aspect = offsetOf(text, 'cov "Covered');
+  assert.deepEqual(definitionAt(parsed, offsetOf(text, 'cov : 0', 1), studyPath), {
+    range: { start: aspect, end: aspect + 3 },
+  });
+  assert.equal(definitionAt(parsed, offsetOf(text, '2] ?'), studyPath), undefined);
+});
+
 test('nothing on keywords, undeclared names or outside derive', () => {
   const parsed = parseStudyFile(sketch);
   assert.equal(definitionAt(parsed, offsetOf(sketch, 'derive'), studyPath), undefined);
