@@ -5,8 +5,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { targetVerdictText } from '../../core/agreement/agreementTarget.ts';
 import { importReviewItems } from '../../core/review/reviewSession.ts';
-import { exportReviewed, reviewSummary } from '../../core/review/reviewSummary.ts';
+import { exportReviewed, reviewOutcomes, reviewSummary } from '../../core/review/reviewSummary.ts';
 import { labelSources } from '../../core/store/labelSources.ts';
+import { labelSourceOfExport } from '../../core/store/qrelsExportSource.ts';
 import { type ChunkRollup, chunkRollups, type QrelsUnit } from '../../core/store/qrelsUnits.ts';
 import { exportJudgmentsJsonl, exportLabels, exportQrels } from '../../core/store/studyExports.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
@@ -24,7 +25,7 @@ export const exportCommand: CliCommand = {
     `qrels-studio export STUDY.assess [--name STUDY] [--qrels OUT --from ${sources}\n` +
     `         [--per ${qrelsUnits.join('|')} [--rollup ${chunkRollups.join('|')}]]]... [--jsonl OUT] [--labels OUT]\n` +
     '       qrels-studio export REVIEW.assess [--name REVIEW] [--review OUT] [--summary [--json]]\n' +
-    "  (with no output named, a review's declared `export verdicts` files)",
+    "  (with no output named, the study's declared `export qrels`/`export labels` files, a review's `export verdicts`)",
   async run(args, context) {
     let studyArg: string | undefined;
     let name: string | undefined;
@@ -68,7 +69,7 @@ export const exportCommand: CliCommand = {
     if (outputs.length === 0 && (await namesReview(studyArg, name, context))) {
       return exportReview(studyArg, name, { reviewOut: undefined, summary: false, json }, context);
     }
-    if (outputs.length === 0) throw new UsageError('nothing to export: give --qrels OUT, --jsonl OUT or --labels OUT');
+    if (outputs.length === 0) return exportDeclared(studyArg, name, context);
     // One --from serves every --qrels; several pair with the --qrels outputs in order (`--qrels a --from majority
     // --qrels b --from adjudicated`).
     const qrelsOutputs = outputs.filter((o) => o.kind === 'qrels');
@@ -128,6 +129,44 @@ export const exportCommand: CliCommand = {
   },
 };
 
+/**
+ * With no output named: the study's own `export qrels "…" from X` and `export labels "…"` files, each from the
+ * label source its declaration names (qrelsExportSource.ts, as the extension's export), folders made as needed.
+ */
+async function exportDeclared(studyArg: string, name: string | undefined, context: CliContext): Promise<number> {
+  const { study, database, folder } = await openStudyDatabase(studyArg, name, context);
+  try {
+    const declared = study.exports.filter((e) => e.what === 'qrels' || e.what === 'labels');
+    if (declared.length === 0) {
+      throw new UsageError(
+        `nothing to export: study '${study.name}' declares no \`export qrels "FILE"\` or \`export labels "FILE"\`; ` +
+          'give --qrels OUT, --jsonl OUT or --labels OUT',
+      );
+    }
+    // Every declaration's label source is checked before any file is written.
+    const targets = declared.map((e) => ({
+      what: e.what,
+      shown: e.path,
+      path: e.absolutePath ?? resolve(folder, e.path),
+      source: e.what === 'qrels' ? labelSourceOfExport(study, e) : undefined,
+    }));
+    const studyId = database.studyId(study.name);
+    for (const target of targets) {
+      createFolderOf(target);
+      if (target.source !== undefined) {
+        const lines = await exportQrels(database.db, studyId, target.source, target.path);
+        context.stdout(`${target.shown}: ${lines} judgments (${target.source})\n`);
+      } else {
+        const lines = await exportLabels(database.db, studyId, target.path);
+        context.stdout(`${target.shown}: ${lines} judgments (label file)\n`);
+      }
+    }
+    return 0;
+  } finally {
+    database.close();
+  }
+}
+
 function oneOf<T extends string>(allowed: readonly T[], value: string, option: string): T {
   if (!(allowed as readonly string[]).includes(value)) {
     throw new UsageError(`${option} takes ${allowed.join(', ')}, not '${value}'`);
@@ -186,6 +225,20 @@ async function exportReview(
       if (options.reviewOut === undefined) createFolderOf(target);
       const count = await exportReviewed(database.db, studyId, review, target.path);
       context.stdout(`${target.shown}: ${count} accepted items (the accepted text, versions, verdict history)\n`);
+    }
+    if (targets.length > 0) {
+      // Items only the critic judged are not decided, so not written: say what it said of them.
+      const criticOnly = new Map<string, number>();
+      for (const o of reviewOutcomes(database.db, studyId, review)) {
+        if (o.final === 'unreviewed' && o.critic)
+          criticOnly.set(o.critic.verdict, (criticOnly.get(o.critic.verdict) ?? 0) + 1);
+      }
+      if (criticOnly.size > 0) {
+        const counts = [...criticOnly].map(([verdict, n]) => `${verdict} ${n}`).join(', ');
+        context.stdout(
+          `  not written: items only the critic has judged (critic ${counts}); a person's verdict decides\n`,
+        );
+      }
     }
     if (options.summary) {
       const result = reviewSummary(database.db, studyId, review);

@@ -4,10 +4,12 @@
 // and one short transaction writes it all (core/store/declaredImport.ts, which the extension runs too).
 import { resolve } from 'node:path';
 import type { ImportTarget } from '../../core/importers/types.ts';
+import { importReviewItems } from '../../core/review/reviewSession.ts';
+import { importReviewVerdicts } from '../../core/review/verdictsFile.ts';
 import { ImportRequestError, importDeclaredSources, type NamedImportFile } from '../../core/store/declaredImport.ts';
 import type { ImportReport, RowCounts } from '../../core/store/studyDatabase.ts';
-import { type CliCommand, UsageError } from '../cliContext.ts';
-import { openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
+import { type CliCommand, type CliContext, UsageError } from '../cliContext.ts';
+import { openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 
 interface FileArgument {
   target: ImportTarget;
@@ -36,11 +38,21 @@ export function parseMapping(text: string): Record<string, string> {
   return mapping;
 }
 
-function parseArguments(args: string[]): { study: string; name?: string; files: FileArgument[]; pools: boolean } {
+interface ImportArguments {
+  study: string;
+  name?: string;
+  files: FileArgument[];
+  pools: boolean;
+  /** A review's verdicts file (`--verdicts FILE [--annotator NAME]`). */
+  verdicts?: { file: string; reviewer?: string };
+}
+
+function parseArguments(args: string[]): ImportArguments {
   let study: string | undefined;
   let name: string | undefined;
   let pools = true;
   const files: FileArgument[] = [];
+  let verdicts: ImportArguments['verdicts'];
   const last = (option: string): FileArgument => {
     const file = files.at(-1);
     if (file === undefined)
@@ -54,6 +66,10 @@ function parseArguments(args: string[]): { study: string; name?: string; files: 
     const target = fileOptions[arg];
     if (target !== undefined) {
       files.push({ target, file: optionValue(args, i++, 'a file') });
+    } else if (arg === '--verdicts') {
+      verdicts = { file: optionValue(args, i++, 'a verdicts file (JSONL)') };
+    } else if (arg === '--annotator' && verdicts !== undefined && files.length === 0) {
+      verdicts.reviewer = optionValue(args, i++, 'a name');
     } else if (arg === '--format') {
       last(arg).format = optionValue(args, i++, 'a format');
     } else if (arg === '--map') {
@@ -73,12 +89,15 @@ function parseArguments(args: string[]): { study: string; name?: string; files: 
     }
   }
   if (study === undefined) throw new UsageError('no study file');
+  if (verdicts !== undefined && files.length > 0) {
+    throw new UsageError("--verdicts records a review block's verdicts: import data files (--queries, …) separately");
+  }
   for (const file of files) {
     if (file.target === 'qrels' && file.annotator === undefined) {
       throw new UsageError(`--qrels ${file.file} needs --annotator NAME (who made these judgments)`);
     }
   }
-  return { study, ...(name !== undefined ? { name } : {}), files, pools };
+  return { study, ...(name !== undefined ? { name } : {}), files, pools, ...(verdicts && { verdicts }) };
 }
 
 function counts(what: string, c: RowCounts): string {
@@ -101,9 +120,17 @@ export const importCommand: CliCommand = {
   summary: "load a study's queries, corpus, runs and qrels (or the files named) into its database, all or nothing",
   usage:
     'qrels-studio import STUDY.assess [--name STUDY] [--no-pools] [--queries FILE] [--corpus FILE] ' +
-    '[--qrels FILE --annotator NAME] [--labels FILE] (each file optionally followed by --format FMT --map ROLE=FIELD,…)',
+    '[--qrels FILE --annotator NAME] [--labels FILE [--annotator NAME]] (each file optionally followed by --format FMT ' +
+    '--map ROLE=FIELD,…)\n       qrels-studio import REVIEW.assess [--name REVIEW] --verdicts FILE [--annotator NAME]',
+  details:
+    '--labels reads a label file (CSV/TSV with query_id, doc_id, annotator, label [, created_at, source, rationale]),\n' +
+    'JSON Lines ({"qid", "docid", "label", "annotator", "note"}: query_id/doc_id/rationale by their other names too) or\n' +
+    "TREC qrels lines; --annotator NAME names who made the judgments a record does not say (a qrels file's all).\n" +
+    '--verdicts reads JSON Lines, one verdict a line: {"item_id", "verdict", "reason", "reviewer", "text" (an edit\'s\n' +
+    'new text), "rubric" ({"dimension": "level"})}. Either file is checked whole before anything is written.',
   async run(args, context) {
     const parsed = parseArguments(args);
+    if (parsed.verdicts !== undefined) return importVerdicts(parsed, parsed.verdicts, context);
     const opened = await openStudyDatabase(parsed.study, parsed.name, context);
     const { study, folder, database } = opened;
     try {
@@ -133,3 +160,26 @@ export const importCommand: CliCommand = {
     }
   },
 };
+
+/** `import REVIEW.assess --verdicts FILE`: the review's items as declared, then the file's verdicts, all or none. */
+async function importVerdicts(
+  parsed: ImportArguments,
+  verdicts: NonNullable<ImportArguments['verdicts']>,
+  context: CliContext,
+): Promise<number> {
+  const { review, database, folder } = await openReviewDatabase(parsed.study, parsed.name, context);
+  try {
+    await importReviewItems(database, review, folder);
+    const result = await importReviewVerdicts(
+      database.db,
+      database.studyId(review.name),
+      review,
+      resolve(context.cwd, verdicts.file),
+      { shown: verdicts.file, ...(verdicts.reviewer !== undefined && { reviewer: verdicts.reviewer }) },
+    );
+    context.stdout(`${verdicts.file}: ${result.recorded} verdicts recorded, ${result.unchanged} already there\n`);
+    return 0;
+  } finally {
+    database.close();
+  }
+}

@@ -73,7 +73,7 @@ export const judgmentDefaults: RoleDefaults = {
   annotator: ['annotator'],
   created_at: ['created_at'],
   source: ['source'],
-  rationale: ['rationale'],
+  rationale: ['rationale', 'note'],
   shown_label: ['shown_label'],
 };
 
@@ -110,7 +110,9 @@ type Kind = 'query' | 'document' | 'judgment';
 export class RecordConverter {
   readonly file: string;
   private readonly kind: Kind;
+  /** A label file: judgments are keyed by annotator too, and each needs one (its own, else `defaultAnnotator`). */
   private readonly requireAnnotator: boolean;
+  private readonly defaultAnnotator: string | undefined;
   private readonly mapping: Record<string, string>;
   private readonly defaults: RoleDefaults;
   private readonly documentFormat: DocumentFormat | undefined;
@@ -125,6 +127,7 @@ export class RecordConverter {
     const { target } = options;
     this.kind = target === 'queries' ? 'query' : target === 'corpus' ? 'document' : 'judgment';
     this.requireAnnotator = target === 'labels';
+    this.defaultAnnotator = target === 'labels' ? options.annotator : undefined;
     const mapping = { ...(options.mapping ?? {}) };
     // `text` is the body of a document when the mapping says so (the issue writes `text/body`).
     if (this.kind === 'document' && mapping.body === undefined && mapping.text !== undefined) {
@@ -142,7 +145,9 @@ export class RecordConverter {
   requiredRoles(): Role[] {
     if (this.kind === 'query') return ['id', 'text'];
     if (this.kind === 'document') return ['id', 'body'];
-    return this.requireAnnotator ? ['query_id', 'doc_id', 'label', 'annotator'] : ['query_id', 'doc_id', 'label'];
+    return this.requireAnnotator && this.defaultAnnotator === undefined
+      ? ['query_id', 'doc_id', 'label', 'annotator']
+      : ['query_id', 'doc_id', 'label'];
   }
 
   /**
@@ -381,10 +386,13 @@ export class RecordConverter {
     const label = this.label(source, labelField);
     const used = [qidField, docidField, labelField];
     const record: JudgmentRecord = { kind: 'judgment', qid, docid, label, at: source.position() };
-    if (this.requireAnnotator) {
+    if (this.requireAnnotator && this.defaultAnnotator === undefined) {
       const annotatorField = this.requiredField('annotator', source);
       used.push(annotatorField);
       record.annotator = this.id('annotator', source, annotatorField);
+    } else if (this.requireAnnotator) {
+      const annotator = this.optional('annotator', source, used);
+      record.annotator = annotator ?? this.defaultAnnotator;
     } else {
       const annotator = this.optional('annotator', source, used);
       if (annotator !== undefined) record.annotator = annotator;

@@ -72,7 +72,8 @@ async function* readTrecQrels(path: string, options: ImportOptions): AsyncGenera
 export const trecQrelsImporter: Importer = {
   id: 'trec-qrels',
   description: 'TREC qrels: qid iter docid rel, whitespace-separated, # comments',
-  targets: ['qrels'],
+  // As labels (`import --labels FILE --annotator NAME`): one person's judgments, recorded under their name.
+  targets: ['qrels', 'labels'],
   detects: (name, firstLines) => {
     const format = formatFromFileName(name);
     if (format === 'jsonl' || format === 'csv') return false;

@@ -80,6 +80,11 @@ export interface ImportOptions {
    * about 60 MB and a second per million records).
    */
   idsCheckedByCaller?: boolean;
+  /**
+   * labels: who made the judgments whose record names no annotator (`import --labels FILE --annotator NAME`); a
+   * record's own `annotator` wins. Without it, a label file's every record names its annotator.
+   */
+  annotator?: string;
 }
 
 function describePosition(at: SourcePosition): string {

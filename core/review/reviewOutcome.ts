@@ -13,7 +13,8 @@
 // texts are the same: a reviewer who accepts another's edit agrees with that edit.
 // The final verdict: the adjudicator's outcome when there is one; else the reviewers' common outcome once `required`
 // reviewers have one (`pending` before); `disputed` when they differ; `unreviewed` without any. LLM critics
-// (`llm:…`) pre-fill the rubric and never count.
+// (`llm:…`) pre-fill the rubric and never count: the latest critic's verdict is kept apart (`critic`), so the summary
+// and the export can show it as the critic's.
 
 export interface VersionRecord {
   id: number;
@@ -62,6 +63,8 @@ export interface ItemOutcome {
   /** Each reviewer's latest verdict on the round (not the adjudicator's, not a critic's), by name. */
   reviewers: Map<string, Outcome>;
   adjudication?: Outcome;
+  /** The latest LLM critic's verdict on the round: shown as the critic's, never counted. */
+  critic?: Outcome;
   /** A verdict name, or disputed / pending / unreviewed. */
   final: string;
   /** The accepted text when the final verdict accepts, else the root's. */
@@ -113,8 +116,12 @@ export function itemOutcome(
   }
   const reviewers = new Map<string, Outcome>();
   let adjudication: Outcome | undefined;
+  let criticVerdict: VerdictRecord | undefined;
   for (const [annotator, verdict] of latest) {
-    if (annotator.startsWith('llm:')) continue;
+    if (annotator.startsWith('llm:')) {
+      if (criticVerdict === undefined || verdict.id > criticVerdict.id) criticVerdict = verdict;
+      continue;
+    }
     if (annotator === rules.adjudicator) adjudication = outcomeOf(verdict);
     else reviewers.set(annotator, outcomeOf(verdict));
   }
@@ -135,6 +142,7 @@ export function itemOutcome(
     round,
     reviewers,
     ...(adjudication && { adjudication }),
+    ...(criticVerdict && { critic: outcomeOf(criticVerdict) }),
     final,
     finalText: decided?.text ?? root.text,
   };

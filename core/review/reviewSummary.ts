@@ -38,6 +38,8 @@ export interface ReviewOutcome {
   /** Every version, oldest first. */
   versions: { version: number; text: string; author: string; at: string; basedOn?: number }[];
   history: HistoryEntry[];
+  /** The LLM critic's latest verdict on the current text (it never decides; an item only it judged is unreviewed). */
+  critic?: { annotator: string; verdict: string; reason: string | null };
 }
 
 export interface ReviewSummary {
@@ -46,7 +48,10 @@ export interface ReviewSummary {
   items: number;
   /** What the summary is restricted to, when it is (a blind reviewer's: the items they reviewed). */
   scope?: string;
-  /** The columns of `types`: the review's verdicts, then disputed, pending and unreviewed. */
+  /**
+   * The columns of `types`: the review's verdicts, then `critic <verdict>` (items no person has judged yet, by the
+   * LLM critic's verdict), then disputed, pending and unreviewed (items neither a person nor the critic judged).
+   */
   outcomes: string[];
   /** Per type (taxonomy code, or "(none)"): how many items ended with each final verdict. */
   types: { type: string; counts: Record<string, number> }[];
@@ -101,6 +106,13 @@ function describe(
     model: item.model,
     final: outcome.final,
     text: outcome.finalText,
+    ...(outcome.critic && {
+      critic: {
+        annotator: outcome.critic.verdict.annotator,
+        verdict: outcome.critic.verdict.verdict,
+        reason: outcome.critic.verdict.reason,
+      },
+    }),
     versions: versions.map((v) => ({
       version: number.get(v.id)!,
       text: v.text,
@@ -160,10 +172,14 @@ export function reviewSummary(
   const rules = reviewRules(review);
   const outcomes = itemOutcomes(db, studyId, review).filter(({ decided }) => scope.only?.(decided) ?? true);
   const byType = new Map<string, Record<string, number>>();
-  for (const { outcome } of outcomes) {
-    const type = outcome.type ?? '(none)';
+  // An item no person has judged shows the critic's verdict, as the critic's, rather than `unreviewed`.
+  const shownFinal = ({ decided, outcome }: (typeof outcomes)[number]): string =>
+    outcome.final === 'unreviewed' && decided.critic ? `critic ${decided.critic.verdict.verdict}` : outcome.final;
+  for (const item of outcomes) {
+    const type = item.outcome.type ?? '(none)';
     const counts = byType.get(type) ?? {};
-    counts[outcome.final] = (counts[outcome.final] ?? 0) + 1;
+    const final = shownFinal(item);
+    counts[final] = (counts[final] ?? 0) + 1;
     byType.set(type, counts);
   }
   // The categories: the verdicts, `edit` (an accepted edit) even where the review declares no edit verdict, and any
@@ -171,8 +187,10 @@ export function reviewSummary(
   const stored = outcomes.flatMap(({ decided }) => [...decided.reviewers.values()].map((o) => o.category));
   const categories = [...new Set([...rules.verdicts, 'edit', ...stored])];
   const finals = outcomes.map(({ outcome }) => outcome.final);
+  const critics = [...new Set(outcomes.map(shownFinal).filter((f) => f.startsWith('critic ')))].sort();
   const shownOutcomes = [
     ...new Set([...rules.verdicts, ...finals.filter((f) => !(openOutcomes as readonly string[]).includes(f))]),
+    ...critics,
     ...openOutcomes,
   ];
   const builder = new ReliabilityBuilder();
@@ -207,8 +225,8 @@ export function reviewSummary(
 
 /**
  * The accepted items (final verdict accepting or `edit`: the accepted text is the one written), one JSON object a
- * line, with every version and the verdict history (who, in which role, on which version, whether it judged the
- * current text). Undecided items (disputed, pending, unreviewed) are left out.
+ * line, with every version, the verdict history (who, in which role, on which version, whether it judged the
+ * current text) and the critic's latest verdict on the current text (`critic`, null without one). Undecided items (disputed, pending, unreviewed) are left out.
  */
 export function exportReviewed(
   db: SqliteDatabase,
@@ -231,6 +249,7 @@ export function exportReviewed(
           final_verdict: o.final,
           versions: o.versions,
           verdicts: o.history,
+          critic: o.critic ?? null,
         })}\n`,
     ),
   );

@@ -137,6 +137,7 @@ export async function importDeclaredSources(
     const importOptions: ImportOptions = { target: file.target, name: file.shown };
     if (file.format !== undefined) importOptions.format = file.format;
     if (file.mapping !== undefined) importOptions.mapping = file.mapping;
+    if (file.annotator !== undefined) importOptions.annotator = file.annotator;
     sources.push({
       path: file.path,
       options: importOptions,

@@ -21,7 +21,11 @@ test('every importer is registered once, by the ids --format takes', () => {
     'trec-topics',
     'tsv',
   ]);
-  assert.equal(findImporter('trec-qrels')?.targets.join(), 'qrels');
+  assert.equal(
+    findImporter('trec-qrels')?.targets.join(),
+    'qrels,labels',
+    'one person’s qrels are labels too (import --labels --annotator)',
+  );
   assert.equal(findImporter('xml'), undefined);
 });
 
