@@ -7,7 +7,7 @@ import { targetVerdictText } from '../../core/agreement/agreementTarget.ts';
 import { importReviewItems } from '../../core/review/reviewSession.ts';
 import { exportReviewed, reviewOutcomes, reviewSummary } from '../../core/review/reviewSummary.ts';
 import { labelSources } from '../../core/store/labelSources.ts';
-import { labelSourceOfExport } from '../../core/store/qrelsExportSource.ts';
+import { labelSourceOfExport, qrelsUnitOfExport } from '../../core/store/qrelsExportSource.ts';
 import { type ChunkRollup, chunkRollups, type QrelsUnit } from '../../core/store/qrelsUnits.ts';
 import { exportJudgmentsJsonl, exportLabels, exportQrels } from '../../core/store/studyExports.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
@@ -149,13 +149,14 @@ async function exportDeclared(studyArg: string, name: string | undefined, contex
       shown: e.path,
       path: e.absolutePath ?? resolve(folder, e.path),
       source: e.what === 'qrels' ? labelSourceOfExport(study, e) : undefined,
+      unit: qrelsUnitOfExport(e),
     }));
     const studyId = database.studyId(study.name);
     for (const target of targets) {
       createFolderOf(target);
       if (target.source !== undefined) {
-        const lines = await exportQrels(database.db, studyId, target.source, target.path);
-        context.stdout(`${target.shown}: ${lines} judgments (${target.source})\n`);
+        const lines = await exportQrels(database.db, studyId, target.source, target.path, target.unit);
+        context.stdout(`${target.shown}: ${lines} judgments (${target.source}${unitText(target.unit)})\n`);
       } else {
         const lines = await exportLabels(database.db, studyId, target.path);
         context.stdout(`${target.shown}: ${lines} judgments (label file)\n`);

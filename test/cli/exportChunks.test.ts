@@ -12,7 +12,7 @@ import { runCliProcess, scratchDir } from '../helpers.ts';
  * alice labels chunks: q1 heatpump#1 0, heatpump#2 2 (heatpump#3 unlabelled), pv#1 0, wind 1; q2 pv#2 1.
  * bob labels documents: q1 heatpump 1, pv 0; q2 pv 2.
  */
-function chunkedStudy(): string {
+function chunkedStudy(extra = ''): string {
   const root = scratchDir();
   mkdirSync(join(root, 'data'));
   writeFileSync(
@@ -23,7 +23,7 @@ function chunkedStudy(): string {
   scale ordinal { 0 "No" key "0"  1 "Partly" key "1"  2 "Yes" key "2" }
   import qrels "alice.qrels" as alice
   import qrels "bob.qrels" as bob
-}
+${extra}}
 `,
   );
   writeFileSync(
@@ -141,4 +141,18 @@ test('--per and --rollup: an unknown value, --rollup without --per document, or 
   const noQrels = cli(root, 'export', 'energy.assess', '--labels', 'l.csv', '--per', 'document');
   assert.equal(noQrels.status, 2);
   assert.match(noQrels.stderr, /--per applies to --qrels outputs/);
+});
+
+test("the study's own `export qrels … per document` is written by max when export names no output", () => {
+  const root = chunkedStudy('  export qrels "qrels/doc.qrels" from majority per document\n');
+  // majority per pair is each pair's one label (alice labelled chunks, bob documents); per document by max, a
+  // document's own label counting with its chunks': q1 heatpump max(0, 2, bob's 1) = 2; pv max(0, bob's 0) = 0;
+  // wind 1; q2 pv max(alice's pv#2 1, bob's 2) = 2.
+  const declared = cli(root, 'export', 'energy.assess');
+  assert.equal(declared.status, 0, declared.stderr);
+  assert.match(declared.stdout, /^qrels\/doc\.qrels: 4 judgments \(majority, per document by max\)$/m);
+  assert.equal(
+    readFileSync(join(root, 'qrels', 'doc.qrels'), 'utf8'),
+    'q1 0 heatpump 2\nq1 0 pv 0\nq1 0 wind 1\nq2 0 pv 2\n',
+  );
 });
