@@ -82,6 +82,14 @@ test('import --labels: JSON Lines (qid, docid, label, annotator, note) and TREC 
   // Importing the same files again records nothing new.
   const again = cli(root, 'import', 'wqt.assess', '--labels', 'team.jsonl', '--annotator', 'carol');
   assert.match(again.stdout, /judgments: 0 added, 3 already there/);
+  // The adjudicator's decision, from a file too: `export --from adjudicated` reads it.
+  writeFileSync(
+    join(root, 'adjudication.jsonl'),
+    '{"qid": "q1", "docid": "d1", "label": 1, "annotator": "erin", "source": "adjudicated", "note": "partly"}\n',
+  );
+  assert.equal(cli(root, 'import', 'wqt.assess', '--labels', 'adjudication.jsonl').status, 0);
+  assert.equal(cli(root, 'export', 'wqt.assess', '--qrels', 'adj.qrels', '--from', 'adjudicated').status, 0);
+  assert.equal(readFileSync(join(root, 'adj.qrels'), 'utf8'), 'q1 0 d1 1\n');
 });
 
 test('import --labels is all or nothing: a bad line 7 leaves the database as it was and says file:line:col', () => {
