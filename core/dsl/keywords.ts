@@ -731,6 +731,22 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'For chunks: the id of the document the chunk was cut from (`per document` exports use it).',
     'corpus "c.jsonl" { id: did body: text parent: doc }',
   ),
+  entry(
+    'corpus-role',
+    'database',
+    study,
+    'database: FIELD',
+    "A table's database (TARGET's text-to-SQL corpora): shown to the judge before the table.",
+    'corpus "c.jsonl" { id: tid body: table database: db_id format: json }',
+  ),
+  entry(
+    'corpus-role',
+    'keys',
+    study,
+    'keys: FIELD',
+    "A table's keys or schema context (primary and foreign keys): shown to the judge before the table.",
+    'corpus "c.jsonl" { id: tid body: table keys: context format: json }',
+  ),
   entry('items-role', 'id', review, 'id: FIELD', 'The item id (required).', 'items "i.jsonl" { id: iid text: t }'),
   entry(
     'items-role',

@@ -836,9 +836,12 @@ class Parser {
       this.expected('`{` and the taxonomy codes (`CODE "label"`) after `taxonomy`');
       return statement;
     }
-    this.parseList('the taxonomy', 'a taxonomy entry (`CODE "label"`) or `}`', (token) => {
-      this.mark(token, 'variable', undefined, 'entry');
-      const code = { text: token.text, range: this.rangeOf(token) };
+    // A code may be quoted ("export" "Export tables"), so that a keyword can be one: a string followed by the label.
+    this.parseBraced('the taxonomy', 'list', ['name', 'string'], 'a taxonomy entry (`CODE "label"`) or `}`', () => {
+      const token = this.advance();
+      if (token.kind === 'name') this.mark(token, 'variable', undefined, 'entry');
+      const text = token.kind === 'string' ? this.stringNode(token).value : token.text;
+      const code = { text, range: this.rangeOf(token) };
       const label = this.expectString(`a string with the label of \`${token.text}\``);
       entries.push({ code, range: this.endOfLast(code.range), ...(label && { label }) });
     });
@@ -889,7 +892,7 @@ class Parser {
   private parseBraced(
     what: string,
     layout: 'scale' | 'list',
-    entryKind: 'number' | 'name',
+    entryKind: 'number' | 'name' | readonly ('name' | 'string')[],
     expectedEntry: string,
     entry: () => void,
   ): void {
@@ -907,7 +910,7 @@ class Parser {
         this.unclosed(what, openRange);
         return;
       }
-      if (token.kind === entryKind) {
+      if (typeof entryKind === 'string' ? token.kind === entryKind : (entryKind as string[]).includes(token.kind)) {
         this.recovering = false;
         entry();
         continue;

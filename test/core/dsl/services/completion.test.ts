@@ -69,7 +69,7 @@ test('after a keyword, only what may follow it', () => {
 
 test('in a mapping: the roles of that source; after `role:` the fields of its data file', () => {
   const roles = complete(sketch, offsetOf(sketch, 'id: table_id'));
-  assert.deepEqual(labels(roles), ['id', 'body', 'title', 'format', 'parent']);
+  assert.deepEqual(labels(roles), ['id', 'body', 'title', 'format', 'parent', 'database', 'keys']);
   const fieldsOf = (source: string) => (source === 'corpus' ? ['table_id', 'table', 'caption', 'page title'] : ['qid']);
   const fields = complete(sketch, offsetOf(sketch, 'table_id', 3), { fieldsOf });
   assert.deepEqual(labels(fields), ['table_id', 'table', 'caption', 'page title']);

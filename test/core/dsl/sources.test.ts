@@ -1,0 +1,46 @@
+// The source declarations of a study file (queries, corpus, items and their roles): what they may say, what the
+// model hands the importers. Issue 19, item 10 ("sources declared where they live") and the table-context roles.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { statementOf } from '../../../core/dsl/ast.ts';
+import { resolveStudies } from '../../../core/dsl/model.ts';
+import { parseStudyFile } from '../../../core/dsl/parser.ts';
+import { diagnose, studyWith } from './dslTestHelpers.ts';
+
+test('a taxonomy code may be quoted, so that a keyword (`export`) can be one', () => {
+  const text = [
+    'review "r" {',
+    '  items "i.jsonl" { id: iid  text: t }',
+    '  taxonomy { "export" "Export tables"  C1 "Semantic boundary" }',
+    '}',
+    '',
+  ].join('\n');
+  assert.deepEqual(diagnose(text), []);
+  const parsed = parseStudyFile(text);
+  const taxonomy = statementOf(parsed.ast.blocks[0]!, 'taxonomy')!;
+  assert.deepEqual(
+    taxonomy.entries.map((e) => [e.code.text, e.label?.value]),
+    [
+      ['export', 'Export tables'],
+      ['C1', 'Semantic boundary'],
+    ],
+  );
+  assert.deepEqual(resolveStudies(parsed).reviews[0]!.taxonomy, [
+    { code: 'export', label: 'Export tables' },
+    { code: 'C1', label: 'Semantic boundary' },
+  ]);
+});
+
+test('a corpus may map its tables’ database and keys (TARGET): `database: db  keys: pk` lints clean', () => {
+  const text = studyWith().replace(
+    'corpus "c.jsonl" { id: did  body: text }',
+    'corpus "c.jsonl" { id: did  body: text  database: db  keys: pk }',
+  );
+  assert.deepEqual(diagnose(text), []);
+  assert.deepEqual(resolveStudies(parseStudyFile(text)).studies[0]!.corpus!.fields, {
+    id: 'did',
+    body: 'text',
+    database: 'db',
+    keys: 'pk',
+  });
+});
