@@ -3,10 +3,12 @@
 // --qrels, --labels), those files only. All or nothing: every file is read and checked before anything is written,
 // and one short transaction writes it all (core/store/declaredImport.ts, which the extension runs too).
 import { resolve } from 'node:path';
+import { closestWords } from '../../core/dsl/editDistance.ts';
 import type { ImportTarget } from '../../core/importers/types.ts';
 import { importReviewItems } from '../../core/review/reviewSession.ts';
 import { importReviewVerdicts } from '../../core/review/verdictsFile.ts';
 import { ImportRequestError, importDeclaredSources, type NamedImportFile } from '../../core/store/declaredImport.ts';
+import { declaredLabelKinds, type LabelKind } from '../../core/store/labelKind.ts';
 import type { ImportReport, RowCounts } from '../../core/store/studyDatabase.ts';
 import { type CliCommand, type CliContext, UsageError } from '../cliContext.ts';
 import { openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
@@ -17,6 +19,7 @@ interface FileArgument {
   format?: string;
   mapping?: Record<string, string>;
   annotator?: string;
+  kind?: LabelKind;
 }
 
 const fileOptions: Record<string, ImportTarget> = {
@@ -45,6 +48,14 @@ interface ImportArguments {
   pools: boolean;
   /** A review's verdicts file (`--verdicts FILE [--annotator NAME]`). */
   verdicts?: { file: string; reviewer?: string };
+}
+
+/** `--kind WORD`: who made a file's labels (core/store/labelKind.ts). */
+function labelKindArgument(word: string): LabelKind {
+  if ((declaredLabelKinds as readonly string[]).includes(word)) return word as LabelKind;
+  const near = closestWords(word, declaredLabelKinds);
+  const hint = near.length > 0 ? `; did you mean '${near[0]}'?` : '';
+  throw new UsageError(`--kind expects one of ${declaredLabelKinds.join(', ')}, found '${word}'${hint}`);
 }
 
 function parseArguments(args: string[]): ImportArguments {
@@ -76,6 +87,8 @@ function parseArguments(args: string[]): ImportArguments {
       last(arg).mapping = parseMapping(optionValue(args, i++, 'ROLE=FIELD pairs'));
     } else if (arg === '--annotator') {
       last(arg).annotator = optionValue(args, i++, 'a name');
+    } else if (arg === '--kind') {
+      last(arg).kind = labelKindArgument(optionValue(args, i++, 'a kind (person, crowd, gold or llm)'));
     } else if (arg === '--name') {
       name = optionValue(args, i++, 'a study name');
     } else if (arg === '--no-pools') {
@@ -117,15 +130,19 @@ export function formatImportReport(report: ImportReport): string {
 
 export const importCommand: CliCommand = {
   name: 'import',
-  summary: "load a study's queries, corpus, runs and qrels (or the files named) into its database, all or nothing",
+  summary:
+    "load a study's queries, corpus, runs and qrels (or the files named), or a review's verdicts, into its database, " +
+    'all or nothing',
   usage:
     'qrels-studio import STUDY.assess [--name STUDY] [--no-pools] [--queries FILE] [--corpus FILE] ' +
-    '[--qrels FILE --annotator NAME] [--labels FILE [--annotator NAME]] (each file optionally followed by --format FMT ' +
+    '[--qrels FILE --annotator NAME [--kind KIND]] [--labels FILE [--annotator NAME] [--kind KIND]] (each file optionally followed by --format FMT ' +
     '--map ROLE=FIELD,…)\n       qrels-studio import REVIEW.assess [--name REVIEW] --verdicts FILE [--annotator NAME]',
   details:
     '--labels reads a label file (CSV/TSV with query_id, doc_id, annotator, label [, created_at, source, rationale]),\n' +
-    'JSON Lines ({"qid", "docid", "label", "annotator", "note"}: query_id/doc_id/rationale by their other names too) or\n' +
+    'JSON Lines ({"qid", "docid", "label", "annotator", "note"}; query_id, doc_id, rationale under those names too) or\n' +
     "TREC qrels lines; --annotator NAME names who made the judgments a record does not say (a qrels file's all).\n" +
+    '--kind person|crowd|gold|llm says who made the file\'s labels (default person): agreement counts people only, gold\n' +
+    'never, llm with agree --include-llm; gold and llm labels do not vote in `majority`.\n' +
     '--verdicts reads JSON Lines, one verdict a line: {"item_id", "verdict", "reason", "reviewer", "text" (an edit\'s\n' +
     'new text), "rubric" ({"dimension": "level"})}. Either file is checked whole before anything is written.',
   async run(args, context) {
@@ -141,6 +158,7 @@ export const importCommand: CliCommand = {
         ...(file.format !== undefined && { format: file.format }),
         ...(file.mapping !== undefined && { mapping: file.mapping }),
         ...(file.annotator !== undefined && { annotator: file.annotator }),
+        ...(file.kind !== undefined && { kind: file.kind }),
       }));
       let report: ImportReport;
       try {
