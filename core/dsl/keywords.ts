@@ -692,6 +692,14 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'queries "q.jsonl" { id: qid text: q type: kind }',
   ),
   entry(
+    'queries-role',
+    'split',
+    study,
+    'split: FIELD',
+    'The split the query belongs to (test, dev, validation), kept with the query.',
+    'queries "q.jsonl" { id: qid text: q split: split }',
+  ),
+  entry(
     'corpus-role',
     'id',
     study,
@@ -719,8 +727,9 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'corpus-role',
     'format',
     study,
-    'format: markdown|html|text|json',
-    'How bodies are rendered (a format, not a field).',
+    'format: markdown|html|text|json|FIELD',
+    'How bodies are rendered: one format for every body, or the field that holds each record’s own format ' +
+      '(`plain|text`, `markdown|md`, `html`, `json|table-json`, `code`) for a corpus that mixes them.',
     'corpus "c.jsonl" { id: did body: text format: html }',
   ),
   entry(

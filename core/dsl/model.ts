@@ -4,6 +4,7 @@
 import type { BinaryOperator, BlockNode, Expression, JudgeOptionName, SourceStatement, StringNode } from './ast.ts';
 import { statementOf, statementsOf } from './ast.ts';
 import { resolveStudyPath } from './fileChecks/fileCheck.ts';
+import { documentFormats } from './keywords.ts';
 import type { ParsedStudyFile } from './types.ts';
 
 export interface FileRef {
@@ -14,7 +15,7 @@ export interface FileRef {
 }
 
 export interface DataSourceModel extends FileRef {
-  /** role → field name (`{ id: 'qid', text: 'query' }`); `format` is not here. */
+  /** role → field name (`{ id: 'qid', text: 'query' }`); `format` only when it names a field (`format: kind`). */
   fields: Record<string, string>;
 }
 
@@ -138,7 +139,12 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
   const source = (statement: SourceStatement | undefined): DataSourceModel | undefined => {
     if (!statement?.path) return undefined;
     const fields: Record<string, string> = {};
-    for (const m of statement.mappings) if (m.value && m.role.text !== 'format') fields[m.role.text] = m.value.text;
+    // `format: html` is the corpus's format (CorpusModel.format); `format: kind` names a field like any role.
+    for (const m of statement.mappings) {
+      if (m.value && !(m.role.text === 'format' && documentFormats.includes(m.value.text))) {
+        fields[m.role.text] = m.value.text;
+      }
+    }
     return { ...fileRef(statement.path), fields };
   };
   const common = (block: BlockNode): BlockModelBase => {
@@ -205,7 +211,9 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
   for (const block of parsed.ast.blocks) {
     const corpusStatement = statementOf(block, 'corpus');
     const corpusSource = source(corpusStatement);
-    const format = corpusStatement?.mappings.find((m) => m.role.text === 'format')?.value?.text;
+    const format = corpusStatement?.mappings
+      .map((m) => (m.role.text === 'format' ? m.value?.text : undefined))
+      .find((text) => text !== undefined && documentFormats.includes(text));
     const corpus = corpusSource && { ...corpusSource, ...(format && { format: format as CorpusModel['format'] }) };
     const queries = source(statementOf(block, 'queries'));
     if (block.kind === 'review') {

@@ -596,8 +596,18 @@ class Parser {
         this.advance();
         const role = { text: roleToken.text, range: this.rangeOf(roleToken) };
         let value: NameNode | undefined;
-        if (kind === 'corpus' && role.text === 'format') {
+        // `format:` names the format of every body (`format: html`) or, any other name, the field that holds
+        // each record's own (`format: kind`: a corpus mixing Markdown, HTML and JSON tables).
+        const next = this.peek();
+        const isFormat = kind === 'corpus' && role.text === 'format';
+        if (isFormat && next?.kind === 'name' && documentFormats.includes(next.text)) {
           value = this.expectWord(documentFormats, 'format', 'a format (markdown, html, text or json) after `format:`');
+        } else if (isFormat) {
+          this.offerWords('format', documentFormats);
+          this.offer({ kind: 'field', source: kind, role: role.text });
+          value = this.expectNameOrString(
+            'a format (markdown, html, text or json) or the field that holds each record’s format after `format:`',
+          );
         } else {
           this.offer({ kind: 'field', source: kind, role: role.text });
           value = this.expectNameOrString(`the name of the field that holds the ${role.text} after \`${role.text}:\``);

@@ -1,5 +1,6 @@
 import { type NameNode, type SourceKind, sourceStatements, statementOf } from '../ast.ts';
 import { closestWords, editDistance } from '../editDistance.ts';
+import { documentFormats } from '../keywords.ts';
 import { existingReferences, type FileCheck, type FileCheckContext } from './fileCheck.ts';
 
 const fieldsShown = 12;
@@ -70,7 +71,9 @@ export const unknownField: FileCheck = {
         if ('problem' in answer) continue;
         fieldsBySource.set(source.kind, answer.fields);
         for (const mapping of source.mappings) {
-          if (!mapping.value || (source.kind === 'corpus' && mapping.role.text === 'format')) continue;
+          const isFormat = source.kind === 'corpus' && mapping.role.text === 'format';
+          // `format: html` is a format; any other `format:` value is the field holding each record's format.
+          if (!mapping.value || (isFormat && documentFormats.includes(mapping.value.text))) continue;
           if (answer.fields.includes(mapping.value.text)) continue;
           reportUnknown(context, mapping.value, mapping.role.text, source.path.value, answer.fields);
         }

@@ -44,3 +44,32 @@ test('a corpus may map its tables’ database and keys (TARGET): `database: db  
     keys: 'pk',
   });
 });
+
+test('corpus `format:` takes a format, or the field that holds each record’s own format (a mixed corpus)', () => {
+  const mixed = studyWith().replace('{ id: did  body: text }', '{ id: did  body: table  format: kind }');
+  assert.deepEqual(diagnose(mixed), []);
+  const corpus = resolveStudies(parseStudyFile(mixed)).studies[0]!.corpus!;
+  assert.deepEqual(corpus.fields, { id: 'did', body: 'table', format: 'kind' });
+  assert.equal(corpus.format, undefined);
+  // A format word stays the format of every body, not a field.
+  const fixed = studyWith().replace('{ id: did  body: text }', '{ id: did  body: text  format: html }');
+  const fixedCorpus = resolveStudies(parseStudyFile(fixed)).studies[0]!.corpus!;
+  assert.deepEqual(fixedCorpus.fields, { id: 'did', body: 'text' });
+  assert.equal(fixedCorpus.format, 'html');
+  // A quoted field name is a field too (a field may be called "format").
+  const quoted = studyWith().replace('{ id: did  body: text }', '{ id: did  body: text  format: "format" }');
+  assert.deepEqual(resolveStudies(parseStudyFile(quoted)).studies[0]!.corpus!.fields.format, 'format');
+});
+
+test('queries may map a split', () => {
+  const text = studyWith().replace(
+    '{ id: qid  text: query }',
+    '{ id: qid  text: query  split: split }',
+  );
+  assert.deepEqual(diagnose(text), []);
+  assert.deepEqual(resolveStudies(parseStudyFile(text)).studies[0]!.queries!.fields, {
+    id: 'qid',
+    text: 'query',
+    split: 'split',
+  });
+});
