@@ -1,6 +1,7 @@
 // `qrels-studio export STUDY`: what leaves the database — a qrels file from one label source (--qrels OUT --from
-// SOURCE), every judgment with its provenance (--jsonl OUT), and the long-format label file others merge with
-// `import --labels` (--labels OUT). Files are written whole or not at all.
+// SOURCE), every judgment with its provenance (--jsonl OUT), the long-format label file others merge with
+// `import --labels` (--labels OUT), and the condition and aspect answers behind each current label (--answers OUT, a
+// JSONL sidecar of a qrels file). Files are written whole or not at all.
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { targetVerdictText } from '../../core/agreement/agreementTarget.ts';
@@ -9,7 +10,7 @@ import { exportReviewed, reviewOutcomes, reviewSummary } from '../../core/review
 import { labelSources } from '../../core/store/labelSources.ts';
 import { labelSourceOfExport, qrelsUnitOfExport } from '../../core/store/qrelsExportSource.ts';
 import { type ChunkRollup, chunkRollups, type QrelsUnit } from '../../core/store/qrelsUnits.ts';
-import { exportJudgmentsJsonl, exportLabels, exportQrels } from '../../core/store/studyExports.ts';
+import { exportAnswers, exportJudgmentsJsonl, exportLabels, exportQrels } from '../../core/store/studyExports.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
 import { namesReview, openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 import { shown } from './agree.ts';
@@ -24,12 +25,13 @@ export const exportCommand: CliCommand = {
   usage:
     `qrels-studio export STUDY.assess [--name STUDY] [--qrels OUT --from ${sources}\n` +
     `         [--per ${qrelsUnits.join('|')} [--rollup ${chunkRollups.join('|')}]]]... [--jsonl OUT] [--labels OUT]\n` +
+    '         [--answers OUT]\n' +
     '       qrels-studio export REVIEW.assess [--name REVIEW] [--review OUT] [--summary [--json]]\n' +
     "  (with no output named, the study's declared `export qrels`/`export labels` files, a review's `export verdicts`)",
   async run(args, context) {
     let studyArg: string | undefined;
     let name: string | undefined;
-    const outputs: { kind: 'qrels' | 'jsonl' | 'labels'; file: string }[] = [];
+    const outputs: { kind: 'qrels' | 'jsonl' | 'labels' | 'answers'; file: string }[] = [];
     const froms: string[] = [];
     const pers: QrelsUnit['per'][] = [];
     const rollups: ChunkRollup[] = [];
@@ -47,9 +49,9 @@ export const exportCommand: CliCommand = {
         else json = true;
         continue;
       }
-      if (arg === '--qrels' || arg === '--jsonl' || arg === '--labels') {
+      if (arg === '--qrels' || arg === '--jsonl' || arg === '--labels' || arg === '--answers') {
         outputs.push({
-          kind: arg.slice(2) as 'qrels' | 'jsonl' | 'labels',
+          kind: arg.slice(2) as 'qrels' | 'jsonl' | 'labels' | 'answers',
           file: optionValue(args, i++, 'an output file'),
         });
       } else if (arg === '--from') froms.push(optionValue(args, i++, `a label source (${sources})`));
@@ -63,7 +65,7 @@ export const exportCommand: CliCommand = {
     if (studyArg === undefined) throw new UsageError('no study file');
     if (reviewOut !== undefined || summary) {
       if (outputs.length > 0)
-        throw new UsageError('--review/--summary export a review block; --qrels, --jsonl, --labels a study');
+        throw new UsageError('--review/--summary export a review block; --qrels, --jsonl, --labels, --answers a study');
       return exportReview(studyArg, name, { reviewOut, summary, json }, context);
     }
     if (outputs.length === 0 && (await namesReview(studyArg, name, context))) {
@@ -118,6 +120,11 @@ export const exportCommand: CliCommand = {
           context.stdout(
             `${output.file}: ${await exportJudgmentsJsonl(database.db, studyId, file)} judgments with provenance\n`,
           );
+        } else if (output.kind === 'answers') {
+          // A graded aspect's answer is its level; a yes/no aspect's, true or false.
+          const graded = new Set(study.aspects.filter((a) => a.levels !== undefined).map((a) => a.name));
+          const lines = await exportAnswers(database.db, studyId, file, graded);
+          context.stdout(`${output.file}: ${lines} labels with their condition and aspect answers\n`);
         } else {
           context.stdout(`${output.file}: ${await exportLabels(database.db, studyId, file)} judgments (label file)\n`);
         }

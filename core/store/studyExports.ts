@@ -2,7 +2,8 @@
 // JSONL (history included), and the long-format label file (`query_id,doc_id,annotator,label,…`: each annotator's
 // current label of each pair, adjudications included with source `adjudicated`, LLM judges' suggestions with source
 // `suggestion`) that `import --labels` merges and `agree` reads — one row per pair and annotator, as agreement needs
-// (`agree` leaves the adjudicated rows out).
+// (`agree` leaves the adjudicated rows out), and the answers behind those labels (exportAnswers: a person's condition
+// ticks and aspect answers, a judge's per-condition verdicts), so a paper's condition vectors can be published.
 // Written to a temporary file next to the target and renamed into place, so a reader never sees half a file and a
 // failed export leaves the old one.
 
@@ -182,4 +183,112 @@ export function exportLabels(db: SqliteDatabase, studyId: number, file: string):
       }
     })(),
   ).then((lines) => lines - 1);
+}
+
+/** The answers a label was derived from: one true/false per condition of the query (1..n), and the study's aspects. */
+export interface LabelAnswers {
+  conditions: boolean[];
+  /** A yes/no aspect's answer is true/false, a graded aspect's (`levels 0 1 2`) its level. */
+  aspects: Record<string, boolean | number>;
+}
+
+/**
+ * Reads the answers behind a label: a judgment's condition and aspect rows (what the Label view stored), or the
+ * per-condition verdicts of the judge's call a suggestion shows (a vote for the suggested label, so its conditions
+ * derive that label). `gradedAspects`: the study's aspects with levels, whose answers are numbers.
+ */
+function answersReader(db: SqliteDatabase, gradedAspects: ReadonlySet<string>) {
+  const conditions = db.prepare(
+    'SELECT condition, satisfied FROM condition_judgment WHERE judgment_id = ? ORDER BY condition',
+  );
+  const aspects = db.prepare('SELECT aspect, answer FROM aspect_judgment WHERE judgment_id = ? ORDER BY aspect');
+  const judged = db.prepare('SELECT parsed_conditions FROM llm_call WHERE id = ?').pluck();
+  return (judgmentId: number | null, callId: number | null): LabelAnswers => {
+    const answers: LabelAnswers = { conditions: [], aspects: {} };
+    if (judgmentId !== null) {
+      for (const row of conditions.all(judgmentId) as { condition: number; satisfied: number }[]) {
+        answers.conditions[row.condition - 1] = row.satisfied === 1;
+      }
+      // A condition left without a row (none today: the Label view stores every one) reads as not satisfied.
+      for (let i = 0; i < answers.conditions.length; i++) answers.conditions[i] ??= false;
+      for (const row of aspects.all(judgmentId) as { aspect: string; answer: number }[]) {
+        answers.aspects[row.aspect] = gradedAspects.has(row.aspect) ? row.answer : row.answer === 1;
+      }
+    } else if (callId !== null) {
+      const parsed = judged.get(callId) as string | null | undefined;
+      if (parsed) answers.conditions = JSON.parse(parsed) as boolean[];
+    }
+    return answers;
+  };
+}
+
+/** Who gave a label: `person`, or `judge` for an LLM judge (the vocabulary of the label kinds). */
+const answersKind = "CASE a.kind WHEN 'llm' THEN 'judge' ELSE 'person' END";
+
+interface CurrentLabelRow {
+  qid: string;
+  docid: string;
+  annotator: string;
+  kind: string;
+  label: number;
+  created_at: string;
+  source: string;
+  rationale: string | null;
+  shown_label: number | null;
+  judgment_id: number | null;
+  call_id: number | null;
+}
+
+/**
+ * The current labels: each annotator's current judgment of each pair, and each LLM judge's latest parsed suggestion
+ * of a pair it has no judgment of (source `suggestion`) — the rows of the label file, in its order.
+ */
+function currentLabels(db: SqliteDatabase, studyId: number): IterableIterator<CurrentLabelRow> {
+  return db
+    .prepare(
+      `SELECT p.qid, p.docid, a.name AS annotator, ${answersKind} AS kind, j.label, j.created_at, j.source, j.rationale,
+         j.shown_label, j.id AS judgment_id, NULL AS call_id
+       FROM current_judgment AS j JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
+       WHERE p.study_id = @study
+       UNION ALL
+       SELECT p.qid, p.docid, a.name, ${answersKind}, sg.label, sg.created_at, 'suggestion', sg.rationale, NULL, NULL,
+         sg.llm_call_id
+       FROM (${judgeSuggestionsWithoutJudgment}) AS sg
+       JOIN pair AS p ON p.id = sg.pair_id JOIN annotator AS a ON a.id = sg.annotator_id
+       WHERE p.study_id = @study
+       ORDER BY 1, 2, 3, 6`,
+    )
+    .iterate({ study: studyId }) as IterableIterator<CurrentLabelRow>;
+}
+
+/**
+ * Every current label with the answers behind it, one JSON object a line (the label file's rows, in its order):
+ * `{"query_id", "doc_id", "annotator", "kind", "label", "source", "created_at", "conditions": [true, false, …],
+ * "aspects": {"NAME": true | level}}` — `conditions` empty when the label had none (a label given without ticks,
+ * a judge asked for a label), `aspects` empty likewise; a judge answers no aspects.
+ */
+export function exportAnswers(
+  db: SqliteDatabase,
+  studyId: number,
+  file: string,
+  gradedAspects: ReadonlySet<string>,
+): Promise<number> {
+  const answersOf = answersReader(db, gradedAspects);
+  return writeAtomically(
+    file,
+    (function* () {
+      for (const row of currentLabels(db, studyId)) {
+        yield `${JSON.stringify({
+          query_id: row.qid,
+          doc_id: row.docid,
+          annotator: row.annotator,
+          kind: row.kind,
+          label: row.label,
+          source: row.source,
+          created_at: row.created_at,
+          ...answersOf(row.judgment_id, row.call_id),
+        })}\n`;
+      }
+    })(),
+  );
 }

@@ -1,0 +1,172 @@
+// `qrels-studio export --answers` as users run it (the built CLI as a real process): a small MultiConIR-like study
+// (queries with numbered conditions, a yes/no and a graded aspect, a label derived from the conditions), a person who
+// ticks conditions and aspects through the Label view's session, and an LLM judge run by `qrels-studio judge`
+// through the real `openai` SDK against a server on 127.0.0.1, answering per condition. The sidecar next to the
+// qrels file carries each label's condition vector and aspect answers; every expected vector is written out by hand.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
+import { LabelSession } from '../../core/labelling/labelSession.ts';
+import { locateNativeBinding } from '../../core/store/sqliteDatabase.ts';
+import { StudyDatabase, studyDatabasePath } from '../../core/store/studyDatabase.ts';
+import { startOpenAiServer } from '../core/judge/openAiServer.ts';
+import { cliLauncher, nativeDir, runCliProcess, scratchDir } from '../helpers.ts';
+
+const apiKey = 'sk-test-secret-0123456789abcdef';
+
+function studyText(endpoint: string): string {
+  return `study "mc" {
+  queries "queries.jsonl" { id: qid  text: query  instruction: conditions }
+  corpus  "corpus.jsonl"  { id: _id  body: text }
+  pool    "run.trec" depth 2
+  scale ordinal { 0 "None" key "0"  1 "Some" key "1"  2 "All" key "2" }
+  conditions from instruction
+  aspect topical "On topic?"
+  aspect coverage "How much of the topic" levels 0 1 2
+  derive label = all(conditions) ? 2 : any(conditions) ? 1 : 0
+  judge "judge-c" { endpoint "${endpoint}/" }
+}
+`;
+}
+
+/** Runs the CLI without blocking this process (the test server must keep answering). */
+function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    stdout += text;
+  });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+test('export --answers: the ticks a person made and the judge’s per-condition verdicts leave with the qrels', async (t) => {
+  const verdicts: Record<string, boolean[]> = {
+    'summer medal table': [true, false, true],
+    'winter medal table': [false, false, false],
+    'the Nile': [true, true],
+  };
+  const server = await startOpenAiServer({
+    respond: ({ body }) => {
+      const content = body.messages![0]!.content;
+      const text = Object.keys(verdicts).find((body) => content.includes(body))!;
+      return { content: JSON.stringify({ rationale: 'checked each', conditions: verdicts[text] }) };
+    },
+  });
+  t.after(() => server.close());
+  const root = scratchDir();
+  const studyFile = join(root, 'mc.assess');
+  writeFileSync(studyFile, studyText(server.baseURL));
+  writeFileSync(
+    join(root, 'queries.jsonl'),
+    `${JSON.stringify({ qid: 'q1', query: 'medal tables', conditions: '1. after 2000 2. in Europe 3. summer games' })}\n` +
+      `${JSON.stringify({ qid: 'q2', query: 'rivers', conditions: '1. longer than 1000 km 2. in Africa' })}\n`,
+  );
+  writeFileSync(
+    join(root, 'corpus.jsonl'),
+    ['summer medal table', 'winter medal table', 'the Nile']
+      .map((text, i) => `${JSON.stringify({ _id: `d${i + 1}`, text })}\n`)
+      .join(''),
+  );
+  writeFileSync(join(root, 'run.trec'), 'q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\nq2 Q0 d3 1 1 r\n');
+  const imported = runCliProcess(['import', 'mc.assess'], { cwd: root });
+  assert.equal(imported.status, 0, imported.stderr);
+
+  // The person labels as the Label view does: through a labelling session on the task database.
+  const text = readFileSync(studyFile, 'utf8');
+  const study = resolveStudies(parseStudyFile(text), studyFile).studies[0]!;
+  const database = StudyDatabase.open(studyDatabasePath(studyFile), { nativeBinding: locateNativeBinding(nativeDir) });
+  try {
+    const session = LabelSession.open(database, { studyFile, study, annotator: 'ann' });
+    const tick = (
+      position: number,
+      label: number,
+      conditions: boolean[],
+      aspects: Record<string, boolean | number>,
+    ) => {
+      const pair = session.pairAt(position, 1, true)!;
+      session.commit({ position, pairId: pair.pairId, label, conditions, aspects, queueVersion: 1 });
+    };
+    tick(0, 2, [true, true, true], { topical: true, coverage: 2 });
+    tick(1, 1, [false, true, false], { topical: true, coverage: 1 });
+    tick(2, 0, [false, false], { topical: false, coverage: 0 });
+  } finally {
+    database.close();
+  }
+
+  const env: NodeJS.ProcessEnv = { ...process.env, QRELS_STUDIO_CONFIG_DIR: scratchDir(), OPENAI_API_KEY: apiKey };
+  delete env.OPENAI_BASE_URL;
+  const judged = await cli(['judge', 'mc.assess', '--allow-endpoint', server.baseURL], root, env);
+  assert.equal(judged.status, 0, judged.stderr);
+  assert.match(judged.stdout, /^suggestions: 3 written$/m);
+  const judge = /^judge (llm:judge-c@[0-9a-f]{8}) /m.exec(judged.stdout)![1]!;
+
+  mkdirSync(join(root, 'out'));
+  const exported = await cli(
+    [
+      'export',
+      'mc.assess',
+      '--qrels',
+      'out/ann.qrels',
+      '--from',
+      'annotator:ann',
+      '--answers',
+      'out/ann.answers.jsonl',
+    ],
+    root,
+    env,
+  );
+  assert.equal(exported.status, 0, exported.stderr);
+  assert.equal(
+    exported.stdout,
+    'out/ann.qrels: 3 judgments (annotator:ann)\nout/ann.answers.jsonl: 6 labels with their condition and aspect answers\n',
+  );
+  assert.equal(readFileSync(join(root, 'out', 'ann.qrels'), 'utf8'), 'q1 0 d1 2\nq1 0 d2 1\nq2 0 d3 0\n');
+  const records = readFileSync(join(root, 'out', 'ann.answers.jsonl'), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => {
+      const { created_at: _, ...record } = JSON.parse(line) as Record<string, unknown>;
+      return record;
+    });
+  const ann = { annotator: 'ann', kind: 'person', source: 'manual' };
+  const llm = { annotator: judge, kind: 'judge', source: 'suggestion', aspects: {} };
+  assert.deepEqual(records, [
+    {
+      query_id: 'q1',
+      doc_id: 'd1',
+      ...ann,
+      label: 2,
+      conditions: [true, true, true],
+      aspects: { topical: true, coverage: 2 },
+    },
+    // The judge's label is the study's rule over its verdicts: some conditions met → 1, none → 0, all → 2.
+    { query_id: 'q1', doc_id: 'd1', ...llm, label: 1, conditions: [true, false, true] },
+    {
+      query_id: 'q1',
+      doc_id: 'd2',
+      ...ann,
+      label: 1,
+      conditions: [false, true, false],
+      aspects: { topical: true, coverage: 1 },
+    },
+    { query_id: 'q1', doc_id: 'd2', ...llm, label: 0, conditions: [false, false, false] },
+    {
+      query_id: 'q2',
+      doc_id: 'd3',
+      ...ann,
+      label: 0,
+      conditions: [false, false],
+      aspects: { topical: false, coverage: 0 },
+    },
+    { query_id: 'q2', doc_id: 'd3', ...llm, label: 2, conditions: [true, true] },
+  ]);
+});
