@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { labelFileColumns } from '../../core/store/studyExports.ts';
 import { runCliProcess, scratchDir } from '../helpers.ts';
 
 function studyWorkspace(exports = ''): string {
@@ -229,9 +230,14 @@ test('export STUDY with no output named writes the declared `export qrels` and `
   );
   // d1: 2, 2, 1 → 2; d2: 0, 1, 1 → 1.
   assert.equal(readFileSync(join(root, 'out', 'majority.qrels'), 'utf8'), 'q1 0 d1 2\nq1 0 d2 1\n');
-  assert.equal(
-    readFileSync(join(root, 'out', 'labels.csv'), 'utf8').split('\n')[0],
-    'query_id,doc_id,annotator,label,created_at,source,rationale,shown_label',
+  // The label file as `export --labels` writes it: its header, then one row per annotator and pair.
+  const labelRows = readFileSync(join(root, 'out', 'labels.csv'), 'utf8')
+    .trim()
+    .split('\n');
+  assert.equal(labelRows[0], labelFileColumns.join(','));
+  assert.deepEqual(
+    labelRows.slice(1).map((row) => row.split(',').slice(0, 4).join(' ')),
+    ['q1 d1 a 2', 'q1 d1 b 2', 'q1 d1 c 1', 'q1 d2 a 0', 'q1 d2 b 1', 'q1 d2 c 1'],
   );
   // A study that declares no export says what to do instead.
   const bare = studyWorkspace();
