@@ -173,7 +173,17 @@ test('MultiConIR: per-condition judge → count(conditions) labels → agreement
 
   // The judge's labels as qrels: count(conditions), at most 3 — m1#2 pos 2, hn1 1, hn0 0; m1#3 pos 3, hn2 2, hn1 1,
   // hn0 0.
-  const exported = cli(root, 'export', 'multiconir.assess', '--qrels', 'judge.qrels', '--from', 'llm:judge-m');
+  const exported = cli(
+    root,
+    'export',
+    'multiconir.assess',
+    '--qrels',
+    'judge.qrels',
+    '--from',
+    'llm:judge-m',
+    '--answers',
+    'answers.jsonl',
+  );
   assert.match(exported, /^judge\.qrels: 7 judgments/);
   const qrels = readFileSync(join(root, 'judge.qrels'), 'utf8').trim().split('\n').sort();
   assert.deepEqual(qrels, [
@@ -185,6 +195,31 @@ test('MultiConIR: per-condition judge → count(conditions) labels → agreement
     'm1#3 0 hn2 2',
     'm1#3 0 pos 3',
   ]);
+
+  // The paper's per-condition vectors next to the qrels: the judge's verdicts, d_j true on c1 … c_j; the people's
+  // labels came from a file, without answers.
+  const answers = readFileSync(join(root, 'answers.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  const vectors = Object.fromEntries(
+    answers
+      .filter((a) => a.kind === 'judge')
+      .map((a) => [`${a.query_id} ${a.doc_id}`, a.conditions.map((c: boolean) => (c ? 1 : 0)).join('')]),
+  );
+  assert.deepEqual(vectors, {
+    'm1#2 pos': '11',
+    'm1#2 hn1': '10',
+    'm1#2 hn0': '00',
+    'm1#3 pos': '111',
+    'm1#3 hn2': '110',
+    'm1#3 hn1': '100',
+    'm1#3 hn0': '000',
+  });
+  assert.deepEqual(
+    answers.filter((a) => a.kind !== 'judge').map((a) => a.conditions),
+    Array.from({ length: 8 }, () => []),
+  );
 
   // WR_k: the positive strictly above d_{k−1}: m1#2 pos 0.9 > hn1 0.5 won; m1#3 pos 0.7 < hn2 0.8 lost → 0.5,
   // k:2 1, k:3 0. WR_{k,k−1} over the last step m1#3: (3,2) lost, (2,1) 0.8 > 0.6 won, (1,0) 0.6 = 0.6 a tie, lost
