@@ -74,6 +74,8 @@ export interface TablesStatement extends StatementBase {
 export interface SourceStatement<K extends SourceKind = SourceKind> extends StatementBase {
   kind: K;
   path?: StringNode;
+  /** `from hf-viewer`: the file format, when declared. */
+  from?: NameNode;
   mappings: FieldMapping[];
   /** The `{ … }` of the mapping, when there is one. */
   mappingRange?: TextRange;
@@ -178,6 +180,8 @@ export interface ImportStatement extends StatementBase {
   path?: StringNode;
   /** The annotator id the imported labels are recorded under (`as crowd`). */
   as?: NameNode;
+  /** Who made them (`kind gold`). */
+  labelKind?: NameNode;
 }
 
 export interface TaxonomyEntry {

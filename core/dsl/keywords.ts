@@ -14,8 +14,10 @@ export type KeywordContext =
   | 'agreement-level'
   | 'export-kind'
   | 'import-kind'
+  | 'label-kind'
   | 'label-source'
   | 'format'
+  | 'file-format'
   | 'function'
   | 'expression-name'
   | 'queries-role'
@@ -219,9 +221,9 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'statement',
     'import',
     study,
-    'import qrels "path" [as NAME]',
+    'import qrels "path" [as NAME] [kind person|crowd|gold|llm]',
     'Loads existing judgments (a TREC qrels file) into the study, recorded under the annotator id after `as` ' +
-      '(default `imported`): crowd labels, an earlier round, another team’s qrels.',
+      '(default `imported`): crowd labels, an earlier round, another team’s qrels. `kind` says who made them.',
     'import qrels "qrels/crowd.qrels" as crowd',
   ),
   entry(
@@ -349,6 +351,16 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'clause',
     'from',
     both,
+    'queries|corpus|items "path" from FORMAT',
+    'The file format, when the content does not tell it: `hf-viewer`, `parquet`, `jsonl`, `csv`, `tsv`, `beir`, ' +
+      '`trec-topics`. Without it the format is told from the file (a viewer copy by its name/type lines).',
+    'corpus "chunks.txt" from hf-viewer { body: text }',
+    'clause:source-from',
+  ),
+  entry(
+    'clause',
+    'from',
+    both,
     'export … from SOURCE',
     'Which labels to export: `adjudicated`, `majority`, `all` or `judge`.',
     'export qrels "out.qrels" from majority',
@@ -394,6 +406,15 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'import qrels "path" as NAME',
     'The annotator id the imported judgments are recorded under.',
     'import qrels "old.qrels" as crowd',
+  ),
+  entry(
+    'clause',
+    'kind',
+    study,
+    'import qrels "path" as NAME kind person|crowd|gold|llm',
+    'Who made the imported labels. Agreement counts people (`person`, `crowd`); `llm` labels join it only with ' +
+      '`agree --include-llm`; `gold` labels never do, nor do they vote in `majority`. Default: `person`.',
+    'import qrels "gpt52.qrels" as gpt52 kind llm',
   ),
   entry(
     'clause',
@@ -548,6 +569,43 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'export verdicts "review/verdicts.jsonl"',
   ),
   entry(
+    'label-kind',
+    'person',
+    study,
+    'kind person',
+    'A person annotator (the default): counts in agreement and votes in `majority`.',
+    'import qrels "alice.qrels" as alice kind person',
+    'label-kind:person',
+  ),
+  entry(
+    'label-kind',
+    'crowd',
+    study,
+    'kind crowd',
+    'Crowd workers: people, so they count in agreement and vote in `majority` as persons do.',
+    'import qrels "mturk.qrels" as crowd kind crowd',
+    'label-kind:crowd',
+  ),
+  entry(
+    'label-kind',
+    'gold',
+    study,
+    'kind gold',
+    'Expert or gold labels: the reference, never in agreement statistics and no vote in `majority` ' +
+      '(export them with `--from annotator:NAME`).',
+    'import qrels "gold.qrels" as gold kind gold',
+    'label-kind:gold',
+  ),
+  entry(
+    'label-kind',
+    'llm',
+    study,
+    'kind llm',
+    "An LLM's labels imported from a file: in agreement only with `agree --include-llm`, no vote in `majority`.",
+    'import qrels "gpt52.qrels" as gpt52 kind llm',
+    'label-kind:llm',
+  ),
+  entry(
     'import-kind',
     'qrels',
     study,
@@ -583,6 +641,63 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'export qrels "llm.qrels" from judge',
   ),
 
+  entry(
+    'file-format',
+    'hf-viewer',
+    both,
+    'from hf-viewer',
+    'A Hugging Face dataset-viewer copy: `name`/`type` line pairs, then one line per column per record. Ids are ' +
+      '`<source>#<n>` (the n-th record of that source), so `id:` may be left out.',
+    'corpus "chunks.txt" from hf-viewer { body: text }',
+  ),
+  entry(
+    'file-format',
+    'parquet',
+    both,
+    'from parquet',
+    'Apache Parquet: columns through the mapping.',
+    'corpus "tables.parquet" from parquet { id: tid  body: table }',
+  ),
+  entry(
+    'file-format',
+    'jsonl',
+    both,
+    'from jsonl',
+    'One JSON object per line.',
+    'queries "q.txt" from jsonl { id: qid  text: q }',
+  ),
+  entry(
+    'file-format',
+    'csv',
+    both,
+    'from csv',
+    'Comma-separated, with a header.',
+    'queries "q.txt" from csv { id: qid  text: q }',
+  ),
+  entry(
+    'file-format',
+    'tsv',
+    both,
+    'from tsv',
+    'Tab-separated, with a header.',
+    'queries "q.txt" from tsv { id: qid  text: q }',
+  ),
+  entry(
+    'file-format',
+    'beir',
+    study,
+    'from beir',
+    'BEIR `corpus.jsonl` / `queries.jsonl`.',
+    'corpus "c.jsonl" from beir { id: _id  body: text }',
+  ),
+  entry(
+    'file-format',
+    'trec-topics',
+    study,
+    'from trec-topics',
+    '`qid<TAB>text` lines, no header.',
+    'queries "topics.txt" from trec-topics { id: qid  text: text }',
+  ),
   entry(
     'format',
     'markdown',
@@ -825,8 +940,11 @@ export const exportKinds: Readonly<Record<BlockKind, readonly string[]>> = {
   review: words('export-kind', 'review'),
 };
 export const importKinds = words('import-kind');
+export const labelKinds = words('label-kind');
 export const labelSources = words('label-source');
 export const documentFormats = words('format');
+/** The file formats a source statement may name with `from` (importer ids, core/importers/registry.ts). */
+export const fileFormats = words('file-format');
 export const expressionFunctions = words('function');
 export const sourceRoles: Readonly<Record<SourceKind, readonly string[]>> = {
   queries: words('queries-role'),
@@ -892,10 +1010,14 @@ function describe(context: KeywordContext): string {
       return 'export kind';
     case 'import-kind':
       return 'import kind';
+    case 'label-kind':
+      return 'label source kind';
     case 'label-source':
       return 'label source';
     case 'format':
       return 'document format';
+    case 'file-format':
+      return 'file format';
     case 'function':
       return '`derive` function';
     case 'expression-name':

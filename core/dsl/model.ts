@@ -7,6 +7,9 @@ import { resolveStudyPath } from './fileChecks/fileCheck.ts';
 import { documentFormats } from './keywords.ts';
 import type { ParsedStudyFile } from './types.ts';
 
+/** Who made a label source's labels (`import qrels … kind gold`): core/store/labelKind.ts says what each counts in. */
+export type LabelKind = 'person' | 'crowd' | 'gold' | 'llm';
+
 export interface FileRef {
   /** As written in the study file. */
   path: string;
@@ -17,6 +20,8 @@ export interface FileRef {
 export interface DataSourceModel extends FileRef {
   /** role → field name (`{ id: 'qid', text: 'query' }`); `format` only when it names a field (`format: kind`). */
   fields: Record<string, string>;
+  /** The importer `from` names (`hf-viewer`); told from the file when absent. */
+  fileFormat?: string;
 }
 
 export interface CorpusModel extends DataSourceModel {
@@ -76,6 +81,8 @@ export interface ImportModel extends FileRef {
   what: 'qrels';
   /** The annotator id the judgments are recorded under (`imported` by default). */
   as: string;
+  /** Who made them, when declared (`kind gold`); the store's default is a person. */
+  kind?: LabelKind;
 }
 
 interface BlockModelBase {
@@ -145,7 +152,7 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
         fields[m.role.text] = m.value.text;
       }
     }
-    return { ...fileRef(statement.path), fields };
+    return { ...fileRef(statement.path), fields, ...(statement.from && { fileFormat: statement.from.text }) };
   };
   const common = (block: BlockNode): BlockModelBase => {
     const title = statementOf(block, 'title')?.value?.value;
@@ -285,7 +292,16 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
       ...(conditionsFrom !== undefined && { conditionsFrom }),
       ...(derive && { derive: plainExpression(derive) }),
       imports: statementsOf(block, 'import').flatMap((i) =>
-        i.what && i.path ? [{ ...fileRef(i.path), what: 'qrels' as const, as: i.as?.text ?? 'imported' }] : [],
+        i.what && i.path
+          ? [
+              {
+                ...fileRef(i.path),
+                what: 'qrels' as const,
+                as: i.as?.text ?? 'imported',
+                ...(i.labelKind && { kind: i.labelKind.text as LabelKind }),
+              },
+            ]
+          : [],
       ),
     });
   }

@@ -33,9 +33,11 @@ import {
   documentFormats,
   exportKinds,
   expressionFunctions,
+  fileFormats,
   importKinds,
   judgeOptions,
   type KeywordContext,
+  labelKinds,
   labelSources,
   scaleKinds,
   sourceRoles,
@@ -539,7 +541,18 @@ class Parser {
         const what = this.expectWord(importKinds, 'import-kind', 'what to import (qrels) after `import`');
         const path = this.expectPath('import', 'a string with the path of the file to import');
         const as = this.parseClause('as', 'clause:as', () => this.expectNameOrString('an annotator id after `as`'));
-        return { kind: 'import', keyword, range, ...(what && { what }), ...(path && { path }), ...(as && { as }) };
+        const labelKind = this.parseClause('kind', 'clause:kind', () =>
+          this.expectWord(labelKinds, 'label-kind', 'who made the labels (person, crowd, gold or llm) after `kind`'),
+        );
+        return {
+          kind: 'import',
+          keyword,
+          range,
+          ...(what && { what }),
+          ...(path && { path }),
+          ...(as && { as }),
+          ...(labelKind && { labelKind }),
+        };
       }
       case 'taxonomy':
         return this.parseTaxonomy(keyword);
@@ -564,7 +577,12 @@ class Parser {
   private parseSource(kind: SourceKind, keyword: TextRange): StatementNode {
     const path = this.expectPath(kind, `a string with the path of the ${kind} file after \`${kind}\``);
     const mappings: FieldMapping[] = [];
-    const statement = { kind, keyword, range: keyword, mappings, ...(path && { path }) };
+    const from = path
+      ? this.parseClause('from', 'clause:source-from', () =>
+          this.expectWord(fileFormats, 'file-format', `the file format (${fileFormats.join(', ')}) after \`from\``),
+        )
+      : null;
+    const statement = { kind, keyword, range: keyword, mappings, ...(path && { path }), ...(from && { from }) };
     if (!this.isPunct(this.peek(), '{')) return statement;
     const open = this.advance();
     open.layout = 'list';

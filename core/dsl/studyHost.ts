@@ -4,6 +4,7 @@
 // header (readDataFileFields), run files through core/lint unless the caller plugs its own linter.
 import { access, readFile } from 'node:fs/promises';
 import { readFieldNames } from '../data/fieldNames.ts';
+import { readParquetColumns, readViewerCopyColumns } from '../importers/sourceColumns.ts';
 import { lintFile } from '../lint/lintFile.ts';
 
 export interface StudyHost {
@@ -67,8 +68,14 @@ export async function lintRunFile(
  * header), with problems phrased for a message that already names the file.
  */
 export async function readDataFileFields(path: string): Promise<{ fields: string[] } | { problem: string }> {
+  // A Parquet file could pass for a CSV header (its bytes hold commas): asked first. A viewer copy is no JSONL,
+  // CSV or TSV: asked when those fail.
+  const parquet = await readParquetColumns(path);
+  if (parquet !== undefined) return parquet;
   const answer = await readFieldNames(path);
   if ('fields' in answer) return answer;
+  const viewer = await readViewerCopyColumns(path);
+  if (viewer !== undefined) return viewer;
   const prefix = `${path}: `;
   return { problem: answer.problem.startsWith(prefix) ? answer.problem.slice(prefix.length) : answer.problem };
 }

@@ -162,6 +162,19 @@ async function* readViewerCopy(path: string, options: ImportOptions): AsyncGener
   }
 }
 
+/**
+ * The column names of a viewer copy from its first lines (the name/type pairs of its header), or undefined when
+ * the lines do not start like one. The study file's field checks read a copy's fields through this.
+ */
+export function viewerCopyColumns(firstLines: readonly string[]): string[] | undefined {
+  const columns: string[] = [];
+  for (let i = 0; i + 1 < firstLines.length; i += 2) {
+    if (!columnName.test(firstLines[i]!) || !columnType.test(firstLines[i + 1]!)) break;
+    columns.push(firstLines[i]!);
+  }
+  return columns.length > 0 ? columns : undefined;
+}
+
 export const hfViewerImporter: Importer = {
   id: 'hf-viewer',
   description: 'Hugging Face dataset-viewer copy: name/type line pairs, then one line per column per record',

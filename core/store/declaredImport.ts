@@ -3,7 +3,7 @@
 // run this same code. All or nothing: every run is read (and so checked) and every file streamed into staging
 // before one short transaction writes it all; an AbortSignal stops it at the next batch with nothing written.
 import { resolve } from 'node:path';
-import type { StudyModel } from '../dsl/model.ts';
+import type { LabelKind, StudyModel } from '../dsl/model.ts';
 import { importerFor } from '../importers/registry.ts';
 import type { DocumentFormat, ImportedRecord, ImportOptions, ImportTarget } from '../importers/types.ts';
 import { readRunRanking } from '../pooling/runRanking.ts';
@@ -26,6 +26,8 @@ export interface NamedImportFile {
   mapping?: Record<string, string>;
   /** Who made the judgments of a file that does not say (TREC qrels). */
   annotator?: string;
+  /** What kind of label source its annotators are (`import --kind gold`). */
+  kind?: LabelKind;
 }
 
 /** A run named by the caller to pool besides the study's own (`pool --run FILE --depth K`). */
@@ -110,12 +112,13 @@ export async function importDeclaredSources(
   const sources: { path: string; options: ImportOptions; origin: ImportOrigin }[] = [];
   const declared = (
     target: ImportTarget,
-    source: { path: string; absolutePath?: string; fields: Record<string, string> } | undefined,
+    source: { path: string; absolutePath?: string; fields: Record<string, string>; fileFormat?: string } | undefined,
     documentFormat?: DocumentFormat,
   ) => {
     if (source === undefined) return;
     const importOptions: ImportOptions = { target, mapping: source.fields, name: source.path };
     if (documentFormat !== undefined) importOptions.documentFormat = documentFormat;
+    if (source.fileFormat !== undefined) importOptions.format = source.fileFormat;
     sources.push({
       path: source.absolutePath ?? resolve(folder, source.path),
       options: importOptions,
@@ -129,7 +132,13 @@ export async function importDeclaredSources(
       sources.push({
         path: qrels.absolutePath ?? resolve(folder, qrels.path),
         options: { target: 'qrels', name: qrels.path },
-        origin: { file: qrels.path, target: 'qrels', format: '', annotator: qrels.as },
+        origin: {
+          file: qrels.path,
+          target: 'qrels',
+          format: '',
+          annotator: qrels.as,
+          ...(qrels.kind && { kind: qrels.kind }),
+        },
       });
     }
   }
@@ -146,6 +155,7 @@ export async function importDeclaredSources(
         target: file.target,
         format: file.format ?? '',
         ...(file.annotator ? { annotator: file.annotator } : {}),
+        ...(file.kind ? { kind: file.kind } : {}),
       },
     });
   }

@@ -62,14 +62,29 @@ test('corpus `format:` takes a format, or the field that holds each record’s o
 });
 
 test('queries may map a split', () => {
-  const text = studyWith().replace(
-    '{ id: qid  text: query }',
-    '{ id: qid  text: query  split: split }',
-  );
+  const text = studyWith().replace('{ id: qid  text: query }', '{ id: qid  text: query  split: split }');
   assert.deepEqual(diagnose(text), []);
   assert.deepEqual(resolveStudies(parseStudyFile(text)).studies[0]!.queries!.fields, {
     id: 'qid',
     text: 'query',
     split: 'split',
   });
+});
+
+test('a source may name its file format with `from`; a viewer copy (`from hf-viewer`) needs no id', () => {
+  const viewer = studyWith().replace(
+    'corpus "c.jsonl" { id: did  body: text }',
+    'corpus "c.txt" from hf-viewer { body: text }',
+  );
+  assert.deepEqual(diagnose(viewer), []);
+  const corpus = resolveStudies(parseStudyFile(viewer)).studies[0]!.corpus!;
+  assert.deepEqual([corpus.fileFormat, corpus.fields], ['hf-viewer', { body: 'text' }]);
+  // Any other source still needs its id; a format the CLI cannot read is an unknown value with a fix.
+  const parquet = studyWith().replace(
+    'corpus "c.jsonl" { id: did  body: text }',
+    'corpus "c.pq" from parquet { body: text }',
+  );
+  assert.deepEqual(diagnose(parquet), ['3:10-3:16 missing-role']);
+  const misspelt = studyWith().replace('corpus "c.jsonl" {', 'corpus "c.jsonl" from jsonll {');
+  assert.deepEqual(diagnose(misspelt), ['3:25-3:31 unknown-value']);
 });

@@ -1,0 +1,89 @@
+// Sources declared where they live (issue 19, item 10), through the CLI on real files: a study naming a Hugging
+// Face dataset-viewer copy (`from hf-viewer`, no id: the copy has none) and a Parquet corpus lints clean and
+// imports; a misspelt field of either is found in its columns.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { runCliProcess, scratchDir } from '../helpers.ts';
+
+/** Lines in the shape of test/fixtures/seeds/hf-viewer-arxiv-chunks.txt: name/type pairs, a line per column. */
+const viewerCopy = [
+  'text',
+  'string',
+  'source',
+  'string',
+  'must have wings (Step 6), and it must be a bird (Step 4)',
+  'https://arxiv.org/abs/2505.15817v1',
+  'then it has wings. if pet.can_fly is True',
+  'https://arxiv.org/abs/2505.15817v1',
+  '',
+].join('\n');
+
+function workspace(corpus: string): string {
+  const root = scratchDir();
+  mkdirSync(join(root, 'data'));
+  writeFileSync(join(root, 'data', 'q.jsonl'), '{"qid": "q1", "query": "birds that fly", "split": "test"}\n');
+  writeFileSync(join(root, 'data', 'chunks.txt'), viewerCopy);
+  writeFileSync(
+    join(root, 'data', 'tables.parquet'),
+    new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'tid', data: ['t1', 't2'], type: 'STRING' },
+          { name: 'table', data: ['| a |\n|---|\n| 1 |', '<table><tr><td>2</td></tr></table>'], type: 'STRING' },
+          { name: 'kind', data: ['markdown', 'html'], type: 'STRING' },
+        ],
+      }),
+    ),
+  );
+  writeFileSync(
+    join(root, 's.assess'),
+    `study "s" {
+  queries "data/q.jsonl" { id: qid  text: query  split: split }
+  ${corpus}
+  scale binary { 0 "No" key "0"  1 "Yes" key "1" }
+}
+`,
+  );
+  return root;
+}
+
+const cli = (cwd: string, ...args: string[]) => runCliProcess(args, { cwd });
+
+test('a viewer copy declared `from hf-viewer` needs no id: the study lints clean and imports its chunks', () => {
+  const root = workspace('corpus "data/chunks.txt" from hf-viewer { body: text }');
+  const lint = cli(root, 'lint', 's.assess');
+  assert.equal(lint.status, 0, lint.stdout + lint.stderr);
+  const imported = cli(root, 'import', 's.assess');
+  assert.equal(imported.status, 0, imported.stderr);
+  assert.match(imported.stdout, /chunks\.txt.*hf-viewer/);
+  assert.match(imported.stdout, /2 documents|documents: 2|2 added/);
+});
+
+test('the copy’s columns are its fields: a misspelt one is an unknown field with the columns offered', () => {
+  const root = workspace('corpus "data/chunks.txt" from hf-viewer { body: txt }');
+  const lint = cli(root, 'lint', 's.assess');
+  assert.equal(lint.status, 1);
+  assert.match(
+    lint.stdout + lint.stderr,
+    /s\.assess:3:51: error \[unknown-field\] field 'txt' is not in data\/chunks\.txt \(its fields: text, source\); did you mean 'text'\?/,
+  );
+});
+
+test('a Parquet corpus with per-record formats lints clean (its columns are its fields) and imports', () => {
+  const root = workspace('corpus "data/tables.parquet" { id: tid  body: table  format: kind }');
+  const lint = cli(root, 'lint', 's.assess');
+  assert.equal(lint.status, 0, lint.stdout + lint.stderr);
+  const imported = cli(root, 'import', 's.assess');
+  assert.equal(imported.status, 0, imported.stderr);
+  assert.match(imported.stdout, /tables\.parquet.*parquet/);
+  const misspelt = workspace('corpus "data/tables.parquet" { id: tid  body: tabel }');
+  const bad = cli(misspelt, 'lint', 's.assess');
+  assert.equal(bad.status, 1);
+  assert.match(
+    bad.stdout + bad.stderr,
+    /\[unknown-field\] field 'tabel' is not in data\/tables\.parquet \(its fields: tid, table, kind\); did you mean 'table'\?/,
+  );
+});
