@@ -1,7 +1,8 @@
 // `qrels-studio export STUDY`: what leaves the database — a qrels file from one label source (--qrels OUT --from
 // SOURCE), every judgment with its provenance (--jsonl OUT), the long-format label file others merge with
 // `import --labels` (--labels OUT), and the condition and aspect answers behind each current label (--answers OUT, a
-// JSONL sidecar of a qrels file). Files are written whole or not at all.
+// JSONL sidecar of a qrels file; --with-answers adds them to --jsonl and --labels). Files are written whole or not
+// at all.
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { targetVerdictText } from '../../core/agreement/agreementTarget.ts';
@@ -10,7 +11,13 @@ import { exportReviewed, reviewOutcomes, reviewSummary } from '../../core/review
 import { labelSources } from '../../core/store/labelSources.ts';
 import { labelSourceOfExport, qrelsUnitOfExport } from '../../core/store/qrelsExportSource.ts';
 import { type ChunkRollup, chunkRollups, type QrelsUnit } from '../../core/store/qrelsUnits.ts';
-import { exportAnswers, exportJudgmentsJsonl, exportLabels, exportQrels } from '../../core/store/studyExports.ts';
+import {
+  exportAnswers,
+  exportJudgmentsJsonl,
+  exportLabels,
+  exportLabelsWithAnswers,
+  exportQrels,
+} from '../../core/store/studyExports.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
 import { namesReview, openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 import { shown } from './agree.ts';
@@ -25,7 +32,7 @@ export const exportCommand: CliCommand = {
   usage:
     `qrels-studio export STUDY.assess [--name STUDY] [--qrels OUT --from ${sources}\n` +
     `         [--per ${qrelsUnits.join('|')} [--rollup ${chunkRollups.join('|')}]]]... [--jsonl OUT] [--labels OUT]\n` +
-    '         [--answers OUT]\n' +
+    '         [--answers OUT] [--with-answers]\n' +
     '       qrels-studio export REVIEW.assess [--name REVIEW] [--review OUT] [--summary [--json]]\n' +
     "  (with no output named, the study's declared `export qrels`/`export labels` files, a review's `export verdicts`)",
   async run(args, context) {
@@ -38,10 +45,15 @@ export const exportCommand: CliCommand = {
     let reviewOut: string | undefined;
     let summary = false;
     let json = false;
+    let withAnswers = false;
     for (let i = 0; i < args.length; i++) {
       const arg = args[i]!;
       if (arg === '--review') {
         reviewOut = optionValue(args, i++, 'an output file');
+        continue;
+      }
+      if (arg === '--with-answers') {
+        withAnswers = true;
         continue;
       }
       if (arg === '--summary' || arg === '--json') {
@@ -70,6 +82,9 @@ export const exportCommand: CliCommand = {
     }
     if (outputs.length === 0 && (await namesReview(studyArg, name, context))) {
       return exportReview(studyArg, name, { reviewOut: undefined, summary: false, json }, context);
+    }
+    if (withAnswers && !outputs.some((o) => o.kind === 'jsonl' || o.kind === 'labels')) {
+      throw new UsageError('--with-answers adds the condition and aspect answers to --jsonl and --labels outputs');
     }
     if (outputs.length === 0) return exportDeclared(studyArg, name, context);
     // One --from serves every --qrels; several pair with the --qrels outputs in order (`--qrels a --from majority
@@ -109,6 +124,8 @@ export const exportCommand: CliCommand = {
     const { study, database } = await openStudyDatabase(studyArg, name, context);
     try {
       const studyId = database.studyId(study.name);
+      // A graded aspect's answer is its level; a yes/no aspect's, true or false.
+      const graded = new Set(study.aspects.filter((a) => a.levels !== undefined).map((a) => a.name));
       for (const output of outputs) {
         const file = resolve(context.cwd, output.file);
         if (output.kind === 'qrels') {
@@ -117,14 +134,15 @@ export const exportCommand: CliCommand = {
           const lines = await exportQrels(database.db, studyId, from, file, unit);
           context.stdout(`${output.file}: ${lines} judgments (${from}${unitText(unit)})\n`);
         } else if (output.kind === 'jsonl') {
-          context.stdout(
-            `${output.file}: ${await exportJudgmentsJsonl(database.db, studyId, file)} judgments with provenance\n`,
-          );
+          const lines = await exportJudgmentsJsonl(database.db, studyId, file, withAnswers ? graded : undefined);
+          const answers = withAnswers ? ' and their answers' : '';
+          context.stdout(`${output.file}: ${lines} judgments with provenance${answers}\n`);
         } else if (output.kind === 'answers') {
-          // A graded aspect's answer is its level; a yes/no aspect's, true or false.
-          const graded = new Set(study.aspects.filter((a) => a.levels !== undefined).map((a) => a.name));
           const lines = await exportAnswers(database.db, studyId, file, graded);
           context.stdout(`${output.file}: ${lines} labels with their condition and aspect answers\n`);
+        } else if (withAnswers) {
+          const lines = await exportLabelsWithAnswers(database.db, studyId, file, graded);
+          context.stdout(`${output.file}: ${lines} judgments (label file, with their answers)\n`);
         } else {
           context.stdout(`${output.file}: ${await exportLabels(database.db, studyId, file)} judgments (label file)\n`);
         }

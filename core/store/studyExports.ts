@@ -37,6 +37,7 @@ interface JudgmentRow {
   rationale: string | null;
   shown_label: number | null;
   current: number;
+  id: number;
 }
 
 /** Writes `lines` (each with its '\n') to `file` through a temporary file renamed into place. */
@@ -116,7 +117,7 @@ export function exportQrels(
 function judgments(db: SqliteDatabase, studyId: number): IterableIterator<JudgmentRow> {
   return db
     .prepare(
-      `SELECT p.qid, p.docid, a.name AS annotator, j.label, j.created_at, j.source, j.rationale, j.shown_label,
+      `SELECT j.id, p.qid, p.docid, a.name AS annotator, j.label, j.created_at, j.source, j.rationale, j.shown_label,
          EXISTS (SELECT 1 FROM current_judgment AS c WHERE c.id = j.id) AS current
        FROM judgment AS j
        JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
@@ -126,7 +127,17 @@ function judgments(db: SqliteDatabase, studyId: number): IterableIterator<Judgme
     .iterate(studyId) as IterableIterator<JudgmentRow>;
 }
 
-export function exportJudgmentsJsonl(db: SqliteDatabase, studyId: number, file: string): Promise<number> {
+/**
+ * Every judgment, history included, with its provenance; with `answers` (the study's graded aspects), each with the
+ * condition ticks and aspect answers it was stored with (`conditions`, `aspects`, as in exportAnswers).
+ */
+export function exportJudgmentsJsonl(
+  db: SqliteDatabase,
+  studyId: number,
+  file: string,
+  answers?: ReadonlySet<string>,
+): Promise<number> {
+  const answersOf = answers && answersReader(db, answers);
   return writeAtomically(
     file,
     (function* () {
@@ -141,6 +152,7 @@ export function exportJudgmentsJsonl(db: SqliteDatabase, studyId: number, file: 
           rationale: j.rationale,
           shown_label: j.shown_label,
           current: j.current === 1,
+          ...answersOf?.(j.id, null),
         })}\n`;
       }
     })(),
@@ -220,6 +232,45 @@ function answersReader(db: SqliteDatabase, gradedAspects: ReadonlySet<string>) {
     }
     return answers;
   };
+}
+
+/**
+ * The label file (exportLabels' rows, columns and order) with two more columns, `conditions` and `aspects`: each
+ * label's answers as JSON text (`[true,false,true]`, `{"topical":true,"coverage":2}`), as in exportAnswers.
+ */
+export function exportLabelsWithAnswers(
+  db: SqliteDatabase,
+  studyId: number,
+  file: string,
+  gradedAspects: ReadonlySet<string>,
+): Promise<number> {
+  const answersOf = answersReader(db, gradedAspects);
+  return writeAtomically(
+    file,
+    (function* () {
+      yield `${[...labelFileColumns, 'conditions', 'aspects'].join(',')}\n`;
+      for (const row of currentLabels(db, studyId)) {
+        const fields: Record<(typeof labelFileColumns)[number], string | number | null> = {
+          query_id: row.qid,
+          doc_id: row.docid,
+          annotator: row.annotator,
+          label: row.label,
+          created_at: row.created_at,
+          source: row.source,
+          rationale: row.rationale,
+          shown_label: row.shown_label,
+          ...{ kind: row.kind },
+        };
+        const { conditions, aspects } = answersOf(row.judgment_id, row.call_id);
+        const cells = [
+          ...labelFileColumns.map((column) => fields[column]),
+          JSON.stringify(conditions),
+          JSON.stringify(aspects),
+        ];
+        yield `${cells.map(csvField).join(',')}\n`;
+      }
+    })(),
+  ).then((lines) => lines - 1);
 }
 
 /** Who gave a label: `person`, or `judge` for an LLM judge (the vocabulary of the label kinds). */

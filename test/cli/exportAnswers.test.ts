@@ -169,4 +169,43 @@ test('export --answers: the ticks a person made and the judge’s per-condition 
     },
     { query_id: 'q2', doc_id: 'd3', ...llm, label: 2, conditions: [true, true] },
   ]);
+  // The same answers in the label file (two more columns, JSON text) and in the judgment history (two more fields).
+  const withAnswers = await cli(
+    ['export', 'mc.assess', '--labels', 'out/labels.csv', '--jsonl', 'out/all.jsonl', '--with-answers'],
+    root,
+    env,
+  );
+  assert.equal(withAnswers.status, 0, withAnswers.stderr);
+  assert.equal(
+    withAnswers.stdout,
+    'out/labels.csv: 6 judgments (label file, with their answers)\n' +
+      'out/all.jsonl: 3 judgments with provenance and their answers\n',
+  );
+  const labelLines = readFileSync(join(root, 'out', 'labels.csv'), 'utf8')
+    .trimEnd()
+    .split('\n');
+  assert.match(labelLines[0]!, /^query_id,doc_id,annotator,label,.*,conditions,aspects$/);
+  assert.match(labelLines[1]!, /^q1,d1,ann,2,.*,"\[true,true,true\]","\{""coverage"":2,""topical"":true\}"$/);
+  assert.match(labelLines[2]!, new RegExp(`^q1,d1,${judge},1,.*,"\\[true,false,true\\]",\\{\\}$`));
+  assert.deepEqual(
+    readFileSync(join(root, 'out', 'all.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => {
+        const { doc_id, conditions, aspects } = JSON.parse(line);
+        return { doc_id, conditions, aspects };
+      }),
+    [
+      { doc_id: 'd1', conditions: [true, true, true], aspects: { topical: true, coverage: 2 } },
+      { doc_id: 'd2', conditions: [false, true, false], aspects: { topical: true, coverage: 1 } },
+      { doc_id: 'd3', conditions: [false, false], aspects: { topical: false, coverage: 0 } },
+    ],
+  );
+  const alone = await cli(
+    ['export', 'mc.assess', '--qrels', 'out/x.qrels', '--from', 'majority', '--with-answers'],
+    root,
+    env,
+  );
+  assert.equal(alone.status, 2);
+  assert.match(alone.stderr, /--with-answers adds the condition and aspect answers to --jsonl and --labels outputs/);
 });

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { createChatClient } from '../../../core/judge/chatClient.ts';
 import { judgeStudy } from '../../../core/judge/judgeStudy.ts';
 import { promptTemplate } from '../../../core/judge/promptTemplate.ts';
-import { exportAnswers } from '../../../core/store/studyExports.ts';
+import { exportAnswers, exportJudgmentsJsonl, exportLabelsWithAnswers } from '../../../core/store/studyExports.ts';
 import { startOpenAiServer } from '../judge/openAiServer.ts';
 import { labellingStudy } from '../labelling/labellingStudy.ts';
 
@@ -129,4 +129,79 @@ test('export --answers: a person’s ticks and aspect answers round-trip, a judg
   // What the Label view shows the annotator (read back through the session) is what was exported.
   const shown = session.pairAt(0, 1, true)!.mine!;
   assert.deepEqual([shown.conditions, shown.aspects], [records[0]!.conditions, records[0]!.aspects]);
+
+  // --jsonl with answers: every judgment, history included, with the answers it was stored with (alice's first
+  // ticks of q1/a too); the judge made suggestions, not judgments.
+  const history = join(study.folder, 'history.jsonl');
+  assert.equal(await exportJudgmentsJsonl(study.database.db, study.studyId, history, graded), 4);
+  assert.deepEqual(
+    readFileSync(history, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => {
+        const { query_id, doc_id, annotator, current, conditions, aspects } = JSON.parse(line);
+        return { query_id, doc_id, annotator, current, conditions, aspects };
+      }),
+    [
+      {
+        query_id: 'q1',
+        doc_id: 'a',
+        annotator: 'alice',
+        current: false,
+        conditions: [true, false, true],
+        aspects: { topical: true, coverage: 1 },
+      },
+      {
+        query_id: 'q1',
+        doc_id: 'a',
+        annotator: 'alice',
+        current: true,
+        conditions: [true, true, true],
+        aspects: { topical: true, coverage: 2 },
+      },
+      {
+        query_id: 'q1',
+        doc_id: 'b',
+        annotator: 'alice',
+        current: true,
+        conditions: [false, false, false],
+        aspects: { topical: false, coverage: 0 },
+      },
+      {
+        query_id: 'q2',
+        doc_id: 'c',
+        annotator: 'alice',
+        current: true,
+        conditions: [false, true],
+        aspects: { topical: true, coverage: 1 },
+      },
+    ],
+  );
+
+  // --labels with answers: the label file's rows with two more columns, the answers as JSON text.
+  const labels = join(study.folder, 'labels.csv');
+  assert.equal(await exportLabelsWithAnswers(study.database.db, study.studyId, labels, graded), 6);
+  const [header, ...lines] = readFileSync(labels, 'utf8').trimEnd().split('\n').map(csvCells);
+  assert.deepEqual(header!.slice(0, 4), ['query_id', 'doc_id', 'annotator', 'label']);
+  assert.deepEqual(header!.slice(-2), ['conditions', 'aspects']);
+  assert.deepEqual(
+    lines.map((cells) => [cells[0], cells[1], cells[3], ...cells.slice(-2)]),
+    [
+      ['q1', 'a', '2', '[true,true,true]', '{"coverage":2,"topical":true}'],
+      ['q1', 'a', '1', '[true,true,false]', '{}'],
+      ['q1', 'b', '0', '[false,false,false]', '{"coverage":0,"topical":false}'],
+      ['q1', 'b', '0', '[false,false,false]', '{}'],
+      ['q2', 'c', '1', '[false,true]', '{"coverage":1,"topical":true}'],
+      ['q2', 'c', '2', '[true,true]', '{}'],
+    ],
+  );
 });
+
+/** The cells of one CSV line (RFC 4180 quoting; no line breaks inside a cell here). */
+function csvCells(line: string): string[] {
+  const cells: string[] = [];
+  for (const match of line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)) {
+    cells.push(match[1] !== undefined ? match[1].replaceAll('""', '"') : match[2]!);
+  }
+  return cells;
+}
