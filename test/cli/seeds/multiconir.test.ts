@@ -27,6 +27,7 @@ const studyFile = `study "multiconir" {
   derive label = count(conditions) > 3 ? 3 : count(conditions)
   annotators alice bob
   judge "judge-m" {}
+  export qrels "qrels/judge.qrels" from judge
 }
 `;
 
@@ -195,6 +196,13 @@ test('MultiConIR: per-condition judge → count(conditions) labels → agreement
     'm1#3 0 hn2 2',
     'm1#3 0 pos 3',
   ]);
+
+  // The study's own export (no output named) writes the same judge qrels.
+  cli(root, 'export', 'multiconir.assess');
+  assert.equal(
+    readFileSync(join(root, 'qrels', 'judge.qrels'), 'utf8'),
+    readFileSync(join(root, 'judge.qrels'), 'utf8'),
+  );
 
   // The paper's per-condition vectors next to the qrels: the judge's verdicts, d_j true on c1 … c_j; the people's
   // labels came from a file, without answers.
