@@ -2,6 +2,7 @@
 // TREC qrels have 4 whitespace-separated columns, TREC runs 6, a BEIR qrels TSV 3 tab-separated columns under a
 // header line, a statAP/MQ prels file 5 (qid docid rel stratum probability).
 import { parseFloatField, parseIntegerField } from '../formats/trecFields.ts';
+import { viewerCopyColumns } from '../importers/hfViewer.ts';
 import { LineView } from './lineView.ts';
 import type { DetectedFileType } from './types.ts';
 
@@ -61,6 +62,23 @@ interface Shape {
 }
 
 export function detectFileType(sample: readonly SampleLine[]): Detection {
+  // A Hugging Face dataset-viewer copy (name/type line pairs, then a line per column per record) is a corpus or
+  // queries file: told first, or its one-column lines read as "1 column, unknown".
+  const viewerColumns = viewerCopyColumns(
+    sample.map(({ bytes }) =>
+      Buffer.from(bytes)
+        .toString('utf8')
+        .replace(/^\uFEFF/, '')
+        .replace(/\r$/, ''),
+    ),
+  );
+  if (viewerColumns !== undefined) {
+    return {
+      type: 'hf-viewer',
+      description: `columns ${viewerColumns.join(', ')}`,
+      contentLines: sample.length,
+    };
+  }
   const line = new LineView();
   const shapes: Shape[] = [];
   for (const { bytes, number } of sample) {
@@ -110,6 +128,7 @@ const names: Record<DetectedFileType, string> = {
   run: 'a TREC run',
   'beir-qrels': 'a BEIR qrels TSV',
   prels: 'a statAP prels file',
+  'hf-viewer': 'a Hugging Face dataset-viewer copy',
   empty: 'empty',
   unknown: 'unknown',
 };

@@ -159,6 +159,16 @@ export class LintSession {
       this.reportFileLevel(unsupportedFormat, sample, 'this is a prels file (statAP), not a qrels file; not linted');
       return;
     }
+    if (type === 'hf-viewer') {
+      this.reportFileLevel(
+        unsupportedFormat,
+        sample,
+        `this is a Hugging Face dataset-viewer copy (${detection.description}), a corpus or queries file, not ` +
+          'qrels or a run; not linted. A study reads it as `corpus "FILE" from hf-viewer { body: text }` ' +
+          '(ids <source>#<n>)',
+      );
+      return;
+    }
     if (type === 'unknown' || type === 'empty') {
       this.reportFileLevel(
         fileType,

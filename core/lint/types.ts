@@ -9,7 +9,7 @@ export type LintFileType = 'qrels' | 'run' | 'beir-qrels';
 export const lintFileTypes: readonly LintFileType[] = ['qrels', 'run', 'beir-qrels'];
 
 /** What detection can find: a linted type, a recognised format that is not linted, nothing, or no idea. */
-export type DetectedFileType = LintFileType | 'prels' | 'empty' | 'unknown';
+export type DetectedFileType = LintFileType | 'prels' | 'hf-viewer' | 'empty' | 'unknown';
 
 export interface RelatedPosition {
   line: number;

@@ -87,3 +87,13 @@ test('a Parquet corpus with per-record formats lints clean (its columns are its 
     /\[unknown-field\] field 'tabel' is not in data\/tables\.parquet \(its fields: tid, table, kind\); did you mean 'table'\?/,
   );
 });
+
+test('lint names a viewer copy for what it is (a warning, exit 0), not "1 column, unknown"', () => {
+  const root = workspace('corpus "data/chunks.txt" from hf-viewer { body: text }');
+  const lint = cli(root, 'lint', 'data/chunks.txt');
+  assert.equal(lint.status, 0, lint.stdout + lint.stderr);
+  assert.match(
+    lint.stdout + lint.stderr,
+    /data\/chunks\.txt:1:1: warning \[unsupported-format\] this is a Hugging Face dataset-viewer copy \(columns text, source\), a corpus or queries file/,
+  );
+});

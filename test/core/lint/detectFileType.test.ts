@@ -40,3 +40,12 @@ test('prels, empty files and a byte order mark', () => {
   assert.equal(detect('# only a comment\n\n'), 'empty');
   assert.equal(detect('\ufeffq1 0 d1 1\n'), 'qrels');
 });
+
+test('a Hugging Face dataset-viewer copy is told by its name/type header, not read as one column', () => {
+  const copy = readFileSync(join(fixturesDir, 'seeds', 'hf-viewer-arxiv-chunks.txt'), 'utf8');
+  const lines = copy.split('\n').map((line, i) => ({ bytes: Buffer.from(line), number: i + 1 }));
+  const detection = detectFileType(lines.slice(0, 150));
+  assert.deepEqual([detection.type, detection.description], ['hf-viewer', 'columns text, source']);
+  // A one-column file whose second line is no column type stays unknown.
+  assert.equal(detect('text\nhello world\nsource\n'), 'unknown');
+});
