@@ -8,6 +8,7 @@ import type { ImportTarget } from '../../core/importers/types.ts';
 import { importReviewItems } from '../../core/review/reviewSession.ts';
 import { importReviewVerdicts } from '../../core/review/verdictsFile.ts';
 import { ImportRequestError, importDeclaredSources, type NamedImportFile } from '../../core/store/declaredImport.ts';
+import { poolWarnings } from '../../core/store/runCoverage.ts';
 import { declaredLabelKinds, type LabelKind } from '../../core/store/labelKind.ts';
 import type { ImportReport, RowCounts } from '../../core/store/studyDatabase.ts';
 import { type CliCommand, type CliContext, UsageError } from '../cliContext.ts';
@@ -135,13 +136,13 @@ export const importCommand: CliCommand = {
     'all or nothing',
   usage:
     'qrels-studio import STUDY.assess [--name STUDY] [--no-pools] [--queries FILE] [--corpus FILE] ' +
-    '[--qrels FILE --annotator NAME [--kind KIND]] [--labels FILE [--annotator NAME] [--kind KIND]] (each file optionally followed by --format FMT ' +
-    '--map ROLE=FIELD,…)\n       qrels-studio import REVIEW.assess [--name REVIEW] --verdicts FILE [--annotator NAME]',
+    '[--qrels FILE --annotator NAME [--kind KIND]] [--labels FILE [--annotator NAME] [--kind KIND]] ' +
+    '(each file optionally followed by --format FMT --map ROLE=FIELD,…)\n       qrels-studio import REVIEW.assess [--name REVIEW] --verdicts FILE [--annotator NAME]',
   details:
     '--labels reads a label file (CSV/TSV with query_id, doc_id, annotator, label [, created_at, source, rationale]),\n' +
     'JSON Lines ({"qid", "docid", "label", "annotator", "note"}; query_id, doc_id, rationale under those names too) or\n' +
     "TREC qrels lines; --annotator NAME names who made the judgments a record does not say (a qrels file's all).\n" +
-    '--kind person|crowd|gold|llm says who made the file\'s labels (default person): agreement counts people only, gold\n' +
+    "--kind person|crowd|gold|llm says who made the file's labels (default person): agreement counts people only, gold\n" +
     'never, llm with agree --include-llm; gold and llm labels do not vote in `majority`.\n' +
     '--verdicts reads JSON Lines, one verdict a line: {"item_id", "verdict", "reason", "reviewer", "text" (an edit\'s\n' +
     'new text), "rubric" ({"dimension": "level"})}. Either file is checked whole before anything is written.',
@@ -172,6 +173,7 @@ export const importCommand: CliCommand = {
         );
       }
       context.stdout(formatImportReport(report));
+      for (const warning of poolWarnings(database, study.name, report.pools)) context.stderr(`${warning}\n`);
       return 0;
     } finally {
       database.close();

@@ -26,10 +26,14 @@ export const judgeSuggestionsWithoutJudgment = `
 export function studyLabelRows(
   db: SqliteDatabase,
   studyId: number,
-): IterableIterator<[qid: string, docid: string, annotator: string, kind: AnnotatorKind, label: number, at: string]> {
+): IterableIterator<
+  [qid: string, docid: string, annotator: string, kind: AnnotatorKind | 'gold', label: number, at: string]
+> {
+  // Gold (`kind gold`) is told apart: the reference is no annotator to agree with (core/store/labelKind.ts).
   return db
     .prepare(
-      `SELECT p.qid, p.docid, a.name, a.kind, j.label, j.created_at AS at, j.id AS row, 0 AS suggested
+      `SELECT p.qid, p.docid, a.name, CASE WHEN a.label_kind = 'gold' THEN 'gold' ELSE a.kind END,
+         j.label, j.created_at AS at, j.id AS row, 0 AS suggested
        FROM current_judgment AS j
        JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
        WHERE p.study_id = @study AND j.source != 'adjudicated'
@@ -41,7 +45,7 @@ export function studyLabelRows(
        ORDER BY at, suggested, row`,
     )
     .raw()
-    .iterate({ study: studyId }) as IterableIterator<[string, string, string, AnnotatorKind, number, string]>;
+    .iterate({ study: studyId }) as IterableIterator<[string, string, string, AnnotatorKind | 'gold', number, string]>;
 }
 
 export interface StudyLabels {
@@ -50,11 +54,15 @@ export interface StudyLabels {
   times: string[];
 }
 
-/** The study's labels; `scale`: its label values in order (weighted κ and ordinal α use it). */
+/**
+ * The study's labels, gold left out (it never joins agreement); `scale`: its label values in order (weighted κ and
+ * ordinal α use it).
+ */
 export function readStudyLabels(db: SqliteDatabase, studyId: number, scale?: readonly number[]): StudyLabels {
   const builder = new ReliabilityBuilder();
   const times: string[] = [];
   for (const [qid, docid, annotator, kind, label, at] of studyLabelRows(db, studyId)) {
+    if (kind === 'gold') continue;
     times.push(at);
     builder.add(qid, docid, annotator, label, times.length, kind);
   }

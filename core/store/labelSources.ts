@@ -61,7 +61,8 @@ function judgeLabels(db: SqliteDatabase, studyId: number, judge: string): PairLa
 /**
  * The majority of the human annotators' current labels per pair. A tie goes to the lower label: a pair two
  * annotators split on 1 and 2 is exported as 1 — the conservative reading, which never makes a document more
- * relevant than one of its assessors found it. LLM judges do not vote.
+ * relevant than one of its assessors found it. LLM judges, imported LLM labels and gold (core/store/labelKind.ts) do not
+ * vote.
  */
 function majorityLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
   return db
@@ -69,7 +70,7 @@ function majorityLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
       `WITH votes AS (
          SELECT p.qid, p.docid, j.label, count(*) AS n FROM current_judgment AS j
          JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
-         WHERE p.study_id = ? AND a.kind = 'human' AND j.source != 'adjudicated'
+         WHERE p.study_id = ? AND a.kind = 'human' AND a.label_kind IS NOT 'gold' AND j.source != 'adjudicated'
          GROUP BY p.qid, p.docid, j.label
        ), ranked AS (
          SELECT qid, docid, label, row_number() OVER (PARTITION BY qid, docid ORDER BY n DESC, label ASC) AS place

@@ -9,8 +9,9 @@
 // labels meanwhile waits at most for that last step.
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { StudyFileModel } from '../dsl/model.ts';
+import type { LabelKind, StudyFileModel } from '../dsl/model.ts';
 import type { DocumentRecord, ImportedRecord, SourcePosition } from '../importers/types.ts';
+import { coarseKindOf } from './labelKind.ts';
 import { migrateDatabase } from './migrate.ts';
 import { openDatabase, type SqliteDatabase } from './sqliteDatabase.ts';
 
@@ -55,6 +56,8 @@ export interface ImportOrigin {
   format: string;
   /** Who made the judgments of a file that does not say (a TREC qrels file). */
   annotator?: string;
+  /** What kind of label source the file's annotators are (`kind gold`), when declared: it replaces theirs. */
+  kind?: LabelKind;
 }
 
 export interface RowCounts {
@@ -722,6 +725,14 @@ class Staging {
        SELECT DISTINCT annotator, CASE WHEN annotator LIKE 'llm:%' THEN 'llm' ELSE 'human' END FROM temp.staged_judgment
        WHERE true ON CONFLICT (name) DO NOTHING`,
     ).run();
+    // A declared kind is the annotators' from now on (file i was staged as seq i + 1).
+    const declareKind = db.prepare(
+      `UPDATE annotator SET kind = ?, label_kind = ?
+       WHERE name IN (SELECT DISTINCT annotator FROM temp.staged_judgment WHERE seq = ?)`,
+    );
+    for (const [i, file] of files.entries()) {
+      if (file.kind !== undefined) declareKind.run(coarseKindOf(file.kind), file.kind, i + 1);
+    }
     // A file without times (TREC qrels) is stamped with the import time. A row is added only when its label differs
     // from the latest *imported* judgment (not retracted) of that annotator for the pair: importing the same qrels
     // again adds nothing, and does not undo a relabel made since in the editor; a changed file adds its changed

@@ -10,6 +10,7 @@
 import { once } from 'node:events';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { judgeSuggestionsWithoutJudgment } from '../agreement/studyLabels.ts';
+import { labelKindSql } from './labelKind.ts';
 import { findLabelSource } from './labelSources.ts';
 import { labelsPer, type QrelsUnit } from './qrelsUnits.ts';
 import type { SqliteDatabase } from './sqliteDatabase.ts';
@@ -25,12 +26,15 @@ export const labelFileColumns = [
   'source',
   'rationale',
   'shown_label',
+  'kind',
 ] as const;
 
 interface JudgmentRow {
   qid: string;
   docid: string;
   annotator: string;
+  /** Who made the label (core/store/labelKind.ts): person, crowd, gold, llm or judge. */
+  kind: string;
   label: number;
   created_at: string;
   source: string;
@@ -117,8 +121,8 @@ export function exportQrels(
 function judgments(db: SqliteDatabase, studyId: number): IterableIterator<JudgmentRow> {
   return db
     .prepare(
-      `SELECT j.id, p.qid, p.docid, a.name AS annotator, j.label, j.created_at, j.source, j.rationale, j.shown_label,
-         EXISTS (SELECT 1 FROM current_judgment AS c WHERE c.id = j.id) AS current
+      `SELECT j.id, p.qid, p.docid, a.name AS annotator, ${labelKindSql()} AS kind, j.label, j.created_at, j.source,
+         j.rationale, j.shown_label, EXISTS (SELECT 1 FROM current_judgment AS c WHERE c.id = j.id) AS current
        FROM judgment AS j
        JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
        WHERE p.study_id = ? AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
@@ -146,6 +150,7 @@ export function exportJudgmentsJsonl(
           query_id: j.qid,
           doc_id: j.docid,
           annotator: j.annotator,
+          kind: j.kind,
           label: j.label,
           created_at: j.created_at,
           source: j.source,
@@ -174,11 +179,11 @@ function csvField(value: string | number | null): string {
 export function exportLabels(db: SqliteDatabase, studyId: number, file: string): Promise<number> {
   const rows = db
     .prepare(
-      `SELECT p.qid, p.docid, a.name, j.label, j.created_at, j.source, j.rationale, j.shown_label
+      `SELECT p.qid, p.docid, a.name, j.label, j.created_at, j.source, j.rationale, j.shown_label, ${labelKindSql()}
        FROM current_judgment AS j JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
        WHERE p.study_id = @study
        UNION ALL
-       SELECT p.qid, p.docid, a.name, sg.label, sg.created_at, 'suggestion', sg.rationale, NULL
+       SELECT p.qid, p.docid, a.name, sg.label, sg.created_at, 'suggestion', sg.rationale, NULL, ${labelKindSql()}
        FROM (${judgeSuggestionsWithoutJudgment}) AS sg
        JOIN pair AS p ON p.id = sg.pair_id JOIN annotator AS a ON a.id = sg.annotator_id
        WHERE p.study_id = @study
@@ -273,9 +278,6 @@ export function exportLabelsWithAnswers(
   ).then((lines) => lines - 1);
 }
 
-/** Who gave a label: `person`, or `judge` for an LLM judge (the vocabulary of the label kinds). */
-const answersKind = "CASE a.kind WHEN 'llm' THEN 'judge' ELSE 'person' END";
-
 interface CurrentLabelRow {
   qid: string;
   docid: string;
@@ -297,12 +299,12 @@ interface CurrentLabelRow {
 function currentLabels(db: SqliteDatabase, studyId: number): IterableIterator<CurrentLabelRow> {
   return db
     .prepare(
-      `SELECT p.qid, p.docid, a.name AS annotator, ${answersKind} AS kind, j.label, j.created_at, j.source, j.rationale,
+      `SELECT p.qid, p.docid, a.name AS annotator, ${labelKindSql()} AS kind, j.label, j.created_at, j.source, j.rationale,
          j.shown_label, j.id AS judgment_id, NULL AS call_id
        FROM current_judgment AS j JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
        WHERE p.study_id = @study
        UNION ALL
-       SELECT p.qid, p.docid, a.name, ${answersKind}, sg.label, sg.created_at, 'suggestion', sg.rationale, NULL, NULL,
+       SELECT p.qid, p.docid, a.name, ${labelKindSql()}, sg.label, sg.created_at, 'suggestion', sg.rationale, NULL, NULL,
          sg.llm_call_id
        FROM (${judgeSuggestionsWithoutJudgment}) AS sg
        JOIN pair AS p ON p.id = sg.pair_id JOIN annotator AS a ON a.id = sg.annotator_id

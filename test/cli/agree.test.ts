@@ -293,9 +293,9 @@ test('export --labels writes each current label once (a change of mind, an adjud
   assert.deepEqual(
     rows.filter((row) => row.startsWith('q1,d2,')),
     [
-      'q1,d2,alice,1,2030-01-01T00:00:00.000Z,manual,,',
+      'q1,d2,alice,1,2030-01-01T00:00:00.000Z,manual,,,person',
       expectMatch(rows, /^q1,d2,bob,1,/),
-      'q1,d2,judy,1,2030-01-02T00:00:00.000Z,adjudicated,,',
+      'q1,d2,judy,1,2030-01-02T00:00:00.000Z,adjudicated,,,person',
       expectMatch(rows, /^q1,d2,llm:gpt-4\.1-mini,0,/),
     ],
   );

@@ -82,7 +82,10 @@ test('round trips: export qrels → import as an annotator → export is identic
   // The label file carries every judgment with its time: a fresh study that imports it has the same judgments.
   assert.equal(cli(root, 'export', 'wqt.assess', '--labels', 'labels.csv', '--jsonl', 'all.jsonl').status, 0);
   const labels = readFileSync(join(root, 'labels.csv'), 'utf8');
-  assert.match(labels, /^query_id,doc_id,annotator,label,created_at,source,rationale,shown_label\nq1,d1,nist,2,\d{4}-/);
+  assert.match(
+    labels,
+    /^query_id,doc_id,annotator,label,created_at,source,rationale,shown_label,kind\nq1,d1,nist,2,\d{4}-/,
+  );
   const fresh = workspace();
   writeFileSync(join(fresh, 'labels.csv'), labels);
   const merged = cli(fresh, 'import', 'wqt.assess', '--labels', 'labels.csv');
@@ -99,6 +102,7 @@ test('round trips: export qrels → import as an annotator → export is identic
     'query_id',
     'doc_id',
     'annotator',
+    'kind',
     'label',
     'created_at',
     'source',
@@ -183,7 +187,7 @@ test('re-importing a declared qrels file does not undo a later relabel; times ar
   assert.equal(cli(root, 'export', 'wqt.assess', '--labels', 'out.csv').status, 0);
   assert.match(
     readFileSync(join(root, 'out.csv'), 'utf8'),
-    new RegExp(`q1,d1,alice,2,${later.toISOString()},manual,looked again,1\\n`),
+    new RegExp(`q1,d1,alice,2,${later.toISOString()},manual,looked again,1,person\\n`),
   );
 });
 

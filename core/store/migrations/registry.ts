@@ -6,6 +6,7 @@ import { labellingSession } from './003_labellingSession.ts';
 import { judgeCalls } from './004_judgeCalls.ts';
 import { reviewLineage } from './005_reviewLineage.ts';
 import { gradedAspects } from './006_gradedAspects.ts';
+import { labelKind } from './007_labelKind.ts';
 import type { Migration } from './migration.ts';
 
 export const migrations: readonly Migration[] = [
@@ -15,4 +16,5 @@ export const migrations: readonly Migration[] = [
   judgeCalls,
   reviewLineage,
   gradedAspects,
+  labelKind,
 ];
