@@ -3,7 +3,9 @@
 import { resolve } from 'node:path';
 import { judgedAtK } from '../../core/pooling/judgedAtK.ts';
 import { readRunRanking } from '../../core/pooling/runRanking.ts';
+import { noMatchingQueryWarning } from '../../core/pooling/runWarnings.ts';
 import { findLabelSource } from '../../core/store/labelSources.ts';
+import { studyQueryIds } from '../../core/store/runCoverage.ts';
 import { type CliCommand, UsageError } from '../cliContext.ts';
 import { openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 
@@ -58,6 +60,8 @@ export const judgedCommand: CliCommand = {
       if (perQuery) for (const q of result.queries) text += `${measure.padEnd(22)}\t${q.qid}\t${q.value.toFixed(4)}\n`;
       text += `${measure.padEnd(22)}\tall\t${result.mean.toFixed(4)}\n`;
       context.stdout(text);
+      const warning = noMatchingQueryWarning(run, ranking, studyQueryIds(database, study.name));
+      if (warning !== undefined) context.stderr(`${warning}\n`);
       return 0;
     } finally {
       database.close();

@@ -3,6 +3,7 @@
 // Pooling only adds: a deeper pool adds pairs, and no judgment is ever dropped.
 import { resolve } from 'node:path';
 import { importDeclaredSources } from '../../core/store/declaredImport.ts';
+import { poolWarnings } from '../../core/store/runCoverage.ts';
 import { type CliCommand, UsageError } from '../cliContext.ts';
 import { openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 
@@ -48,6 +49,7 @@ export const poolCommand: CliCommand = {
         );
       }
       context.stdout(`pairs: ${report.pools.at(-1)?.pairs ?? 0}\n`);
+      for (const warning of poolWarnings(database, study.name, report.pools)) context.stderr(`${warning}\n`);
       return 0;
     } finally {
       database.close();
