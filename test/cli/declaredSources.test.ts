@@ -97,3 +97,31 @@ test('lint names a viewer copy for what it is (a warning, exit 0), not "1 column
     /data\/chunks\.txt:1:1: warning \[unsupported-format\] this is a Hugging Face dataset-viewer copy \(columns text, source\), a corpus or queries file/,
   );
 });
+
+test('pool warns about pooled documents the corpus lacks; judged about a run whose query ids match no study query', () => {
+  const root = workspace('corpus "data/corpus.jsonl" { id: did  body: text }');
+  writeFileSync(join(root, 'data', 'corpus.jsonl'), '{"did": "d1", "text": "one"}\n{"did": "d2", "text": "two"}\n');
+  assert.equal(cli(root, 'import', 's.assess').status, 0);
+  // A run over chunk ids (d1:0) where the corpus holds documents (d1): 3 of its 4 pooled documents are unknown.
+  writeFileSync(
+    join(root, 'run.trec'),
+    'q1 Q0 d1 1 9 bm25\nq1 Q0 d1:0 2 8 bm25\nq1 Q0 d1:1 3 7 bm25\nq1 Q0 d2:0 4 6 bm25\n',
+  );
+  const pool = cli(root, 'pool', 's.assess', '--run', 'run.trec', '--depth', '10');
+  assert.equal(pool.status, 0, pool.stderr);
+  assert.equal(
+    pool.stderr,
+    "warning: run.trec: 3 pooled documents are not in the corpus ('d1:0', 'd1:1', 'd2:0'): they are pooled but " +
+      'cannot be shown to annotators; is the run over another corpus, or are its ids in another form?\n',
+  );
+  // Query ids numbered 1, 2 against a study whose query is q1: judged@k is over queries the study lacks.
+  writeFileSync(join(root, 'numbered.trec'), '1 Q0 d1 1 9 e5\n2 Q0 d2 1 9 e5\n');
+  const judged = cli(root, 'judged', 's.assess', '--run', 'numbered.trec', '--k', '1');
+  assert.equal(judged.status, 0, judged.stderr);
+  assert.match(
+    judged.stderr,
+    /^warning: numbered\.trec: none of its 2 query ids \('1', '2'\) is a query of the study \('q1'\)/,
+  );
+  const matching = cli(root, 'judged', 's.assess', '--run', 'run.trec', '--k', '1');
+  assert.equal(matching.stderr, '');
+});
