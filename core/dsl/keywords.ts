@@ -815,6 +815,15 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'queries "q.jsonl" { id: qid text: q split: split }',
   ),
   entry(
+    'queries-role',
+    'gold',
+    study,
+    'gold: FIELD',
+    "The ids of the query's relevant documents, listed in the queries file (TARGET's tables): imported as " +
+      'judgments by `gold` at the highest scale value.',
+    'queries "q.jsonl" { id: qid text: q gold: table_ids }',
+  ),
+  entry(
     'corpus-role',
     'id',
     study,

@@ -37,6 +37,7 @@ export type Role =
   | 'parent'
   | 'type'
   | 'split'
+  | 'gold'
   | 'format'
   | 'query_id'
   | 'doc_id'
@@ -185,7 +186,7 @@ export class RecordConverter {
   }
 
   private rolesOfKind(): readonly Role[] {
-    if (this.kind === 'query') return ['id', 'text', 'instruction', 'parent', 'type', 'split'];
+    if (this.kind === 'query') return ['id', 'text', 'instruction', 'parent', 'type', 'split', 'gold'];
     if (this.kind === 'document') return ['id', 'body', 'title', 'parent', 'format'];
     return ['query_id', 'doc_id', 'label', 'annotator', 'created_at', 'source', 'rationale', 'shown_label'];
   }
@@ -270,6 +271,45 @@ export class RecordConverter {
     throw new ImportError(source.position(field), `a string for ${role} in ${shown(field)}`, describeFound(value));
   }
 
+  /**
+   * The relevant document ids a query lists in the mapped `gold` field: a JSON array of ids (or a CSV/TSV field
+   * holding one), or a single id; empty or null is none. Ids follow the id rules (numbers become their text).
+   */
+  private goldIds(source: FieldSource, used: string[]): string[] | undefined {
+    const field = this.mapping.gold;
+    if (field === undefined) return undefined;
+    if (!source.has(field)) {
+      throw new ImportError(source.position(), this.missingRole('gold'), `fields ${fieldList(source.names())}`);
+    }
+    used.push(field);
+    let value = source.get(field);
+    if (typeof value === 'string' && value.trimStart().startsWith('[')) {
+      try {
+        value = JSON.parse(value);
+      } catch {
+        throw new ImportError(
+          source.position(field),
+          `a JSON array of document ids in ${shown(field)}`,
+          shown(value as string),
+        );
+      }
+    }
+    if (value === null || value === undefined || value === '') return [];
+    const items = Array.isArray(value) ? value : [value];
+    const ids: string[] = [];
+    for (const item of items) {
+      if ((typeof item !== 'string' && typeof item !== 'number') || String(item).trim() === '') {
+        throw new ImportError(
+          source.position(field),
+          `document ids (strings or numbers) in ${shown(field)}`,
+          describeFound(item),
+        );
+      }
+      if (!ids.includes(String(item))) ids.push(String(item));
+    }
+    return ids;
+  }
+
   /** Refuses a key seen before, naming the line of its first record. */
   private checkUnique(key: string, source: FieldSource, field: string, expected: string, found: () => string): void {
     if (this.skipUniqueCheck) return;
@@ -298,6 +338,8 @@ export class RecordConverter {
     if (type !== undefined) record.type = type;
     const split = this.optional('split', source, used);
     if (split !== undefined) record.split = split;
+    const gold = this.goldIds(source, used);
+    if (gold !== undefined) record.gold = gold;
     record.metadata = source.metadata(used);
     this.checkUnique(qid, source, idField, 'a unique query id', () => shown(qid));
     return record;
@@ -468,6 +510,7 @@ function isRole(name: string): name is Role {
     name === 'parent' ||
     name === 'type' ||
     name === 'split' ||
+    name === 'gold' ||
     name === 'format' ||
     name === 'query_id' ||
     name === 'doc_id' ||

@@ -24,6 +24,8 @@ export interface QueryRecord {
   parent?: string;
   type?: string;
   split?: string;
+  /** The ids of the query's relevant documents, when the file lists them (`gold` mapped: TARGET's tables). */
+  gold?: string[];
   /** The record's fields no role took, as read (JSON values; strings for CSV/TSV). */
   metadata: Record<string, unknown>;
   at: SourcePosition;

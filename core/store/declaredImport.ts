@@ -73,6 +73,23 @@ function documentFormatOf(format: 'markdown' | 'html' | 'text' | 'json' | undefi
 
 const count = (n: number) => n.toLocaleString('en-US');
 
+/** Who the gold ids of a queries file (`gold: FIELD`) are recorded as. */
+export const goldAnnotator = 'gold';
+
+/** Each query record, followed by a judgment at `label` by `gold` for each relevant id it lists (none without a label). */
+async function* withGoldJudgments(
+  records: AsyncIterable<ImportedRecord>,
+  label: number | undefined,
+): AsyncIterable<ImportedRecord> {
+  for await (const record of records) {
+    yield record;
+    if (label === undefined || record.kind !== 'query' || record.gold === undefined) continue;
+    for (const docid of record.gold) {
+      yield { kind: 'judgment', qid: record.qid, docid, label, annotator: goldAnnotator, at: record.at };
+    }
+  }
+}
+
 /** The records of `records`, with a progress message when reading starts and every `progressEvery` records. */
 async function* reported(
   records: AsyncIterable<ImportedRecord>,
@@ -97,7 +114,7 @@ async function* reported(
  */
 export async function importDeclaredSources(
   database: StudyDatabase,
-  study: Pick<StudyModel, 'name' | 'queries' | 'corpus'> & Partial<Pick<StudyModel, 'imports' | 'pools'>>,
+  study: Pick<StudyModel, 'name' | 'queries' | 'corpus'> & Partial<Pick<StudyModel, 'imports' | 'pools' | 'scale'>>,
   folder: string,
   options: DeclaredImportOptions = {},
 ): Promise<ImportReport> {
@@ -109,7 +126,7 @@ export async function importDeclaredSources(
   const named = options.files ?? [];
   // Named files are additions: the declared sources (re-read, unchanged, on every import) are left alone then.
   const declaredToo = named.length === 0;
-  const sources: { path: string; options: ImportOptions; origin: ImportOrigin }[] = [];
+  const sources: { path: string; options: ImportOptions; origin: ImportOrigin; goldLabel?: number }[] = [];
   const declared = (
     target: ImportTarget,
     source: { path: string; absolutePath?: string; fields: Record<string, string>; fileFormat?: string } | undefined,
@@ -127,6 +144,13 @@ export async function importDeclaredSources(
   };
   if (declaredToo && (options.sources ?? true)) {
     declared('queries', study.queries);
+    // Gold ids listed in the queries file (`gold: FIELD`) are judgments by `gold`, of kind gold.
+    if (study.queries?.fields.gold !== undefined) {
+      const queries = sources.at(-1)!;
+      const values = study.scale?.entries.map((e) => e.value) ?? [];
+      queries.goldLabel = values.length > 0 ? Math.max(...values) : 1;
+      queries.origin = { ...queries.origin, annotator: goldAnnotator, kind: 'gold' };
+    }
     declared('corpus', study.corpus, documentFormatOf(study.corpus?.format));
     for (const qrels of study.imports ?? []) {
       sources.push({
@@ -194,7 +218,12 @@ export async function importDeclaredSources(
     source.options.idsCheckedByCaller = true;
     const importer = await importerFor(source.path, source.options);
     files.push({
-      records: reported(importer.read(source.path, source.options), source.origin.file, importer.id, progress),
+      records: reported(
+        withGoldJudgments(importer.read(source.path, source.options), source.goldLabel),
+        source.origin.file,
+        importer.id,
+        progress,
+      ),
       origin: { ...source.origin, format: importer.id },
     });
   }

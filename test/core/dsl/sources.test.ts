@@ -61,13 +61,17 @@ test('corpus `format:` takes a format, or the field that holds each record’s o
   assert.deepEqual(resolveStudies(parseStudyFile(quoted)).studies[0]!.corpus!.fields.format, 'format');
 });
 
-test('queries may map a split', () => {
-  const text = studyWith().replace('{ id: qid  text: query }', '{ id: qid  text: query  split: split }');
+test('queries may map a split and the gold ids the queries file lists', () => {
+  const text = studyWith().replace(
+    '{ id: qid  text: query }',
+    '{ id: qid  text: query  split: split  gold: table_ids }',
+  );
   assert.deepEqual(diagnose(text), []);
   assert.deepEqual(resolveStudies(parseStudyFile(text)).studies[0]!.queries!.fields, {
     id: 'qid',
     text: 'query',
     split: 'split',
+    gold: 'table_ids',
   });
 });
 

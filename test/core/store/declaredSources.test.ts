@@ -114,3 +114,50 @@ test('a Hugging Face dataset-viewer copy named as the corpus is read as one: ids
   ]);
   database.close();
 });
+
+test('gold ids listed in the queries file (TARGET) are judgments by gold, of kind gold, at the top of the scale', async () => {
+  const { folder, study, database } = workspace(
+    `study "target" {
+  queries "data/q.jsonl" { id: qid  text: question  gold: table_ids }
+  corpus  "data/tables.jsonl" { id: tid  body: table  format: json }
+  scale ordinal { 0 "No" key "0"  1 "Partly" key "1"  2 "Yes" key "2" }
+}
+`,
+    {
+      // q1 needs two tables (a join), q2 one given as a number, q3 none listed.
+      'q.jsonl': jsonl([
+        { qid: 'q1', question: 'Which singers are older than 40 and in a concert?', table_ids: ['singer', 'concert'] },
+        { qid: 'q2', question: 'How many stations are in Kent?', table_ids: [7] },
+        { qid: 'q3', question: 'An open question', table_ids: [] },
+      ]),
+      'tables.jsonl': jsonl([
+        { tid: 'singer', table: [['name', 'age']] },
+        { tid: 'concert', table: [['id', 'year']] },
+        { tid: '7', table: [['county', 'stations']] },
+      ]),
+    },
+  );
+  const gold = () =>
+    database.db
+      .prepare(
+        `SELECT p.qid, p.docid, j.label, a.name, a.label_kind FROM judgment AS j
+         JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id ORDER BY p.qid, p.docid`,
+      )
+      .raw()
+      .all();
+  const expected = [
+    ['q1', 'concert', 2, 'gold', 'gold'],
+    ['q1', 'singer', 2, 'gold', 'gold'],
+    ['q2', '7', 2, 'gold', 'gold'],
+  ];
+  const first = await importDeclaredSources(database, study, folder);
+  assert.equal(first.judgments.added, 3);
+  assert.deepEqual(gold(), expected);
+  // The gold field is the judgments', not the queries' metadata.
+  assert.deepEqual(database.db.prepare("SELECT metadata FROM query WHERE qid = 'q1'").pluck().get(), null);
+  // Importing the study again adds nothing.
+  const again = await importDeclaredSources(database, study, folder);
+  assert.deepEqual([again.judgments.added, again.judgments.unchanged], [0, 3]);
+  assert.deepEqual(gold(), expected);
+  database.close();
+});
