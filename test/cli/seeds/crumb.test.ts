@@ -1,9 +1,9 @@
 // Seed 004, CRUMB (a small version of its workflow, end to end through the CLI as a real process): two of its tasks
 // in one study — Clinical Trial (TREC CT: 0 not relevant, 1 excluded, 2 eligible), whose trials are cut into
 // heading-aware chunks `<docid>:<n>` and judged per document, and Theorem Retrieval, whose theorems are not chunked.
-// An expert's labels come from a label file, the crowd's earlier round from a qrels file (mixed provenance);
-// `agree` between them; the expert's qrels exported per document and per chunk (CRUMB: every chunk of a relevant
-// trial is relevant); and `eval` with the paper's nDCG@10, MaxP on the clinical queries only (their `type`, read
+// An expert's labels come from a label file, the crowd's earlier round from a qrels file of kind crowd (mixed
+// provenance, both people to agreement); `agree` between them; the label file keeps each one's kind; the expert's
+// qrels exported per document and per chunk (CRUMB: every chunk of a relevant trial is relevant); and `eval` with the paper's nDCG@10, MaxP on the clinical queries only (their `type`, read
 // from the study) and the theorem queries as ranked, one run for both.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ const studyFile = `study "crumb" {
   corpus  "data/corpus.jsonl"  { id: doc_id  body: text  parent: parent }
   scale ordinal { 0 "Not relevant" key "0"  1 "Excluded" key "1"  2 "Eligible" key "2" }
   annotators alice
-  import qrels "data/crowd.qrels" as crowd
+  import qrels "data/crowd.qrels" as crowd kind crowd
 }
 `;
 
@@ -117,6 +117,17 @@ test('CRUMB: expert and crowd labels → agreement → document and chunk qrels 
   assert.equal(pair.n, 5);
   assert.equal(pair.percent_agreement, 0.6);
   assert.equal(Number(pair.unweighted.toFixed(4)), 0.4118);
+
+  // Mixed provenance kept: the label file says who is a person and who the crowd (5 + 7 labels).
+  cli(root, 'export', 'crumb.assess', '--labels', 'labels.csv');
+  const [header, ...rows] = readFileSync(join(root, 'labels.csv'), 'utf8').trim().split('\n');
+  const columns = header!.split(',');
+  const kinds = rows.map((row) => {
+    const cells = row.split(',');
+    return `${cells[columns.indexOf('annotator')]}:${cells[columns.indexOf('kind')]}`;
+  });
+  assert.deepEqual([...new Set(kinds)].sort(), ['alice:person', 'crowd:crowd']);
+  assert.equal(kinds.length, 12);
 
   // The expert's qrels: per document as labelled (7), and per chunk — each trial's label on each of its chunks, a
   // theorem (no chunks) as it is: c1 NCT01:0,1 2, NCT02:0,1 1, NCT03:0 0; c2 NCT02:0,1 2, NCT03:0 1; t1 2 and 0 → 10.
