@@ -22,7 +22,7 @@ import { type CliCommand, type CliContext, InputError, UsageError } from '../cli
 import { namesReview, openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 import { shown } from './agree.ts';
 
-const sources = labelSources.map((s) => (s.takesArgument ? `${s.id}NAME` : s.id)).join('|');
+const sources = labelSources.map((s) => (s.takesArgument ? `${s.id}${s.argumentName ?? 'NAME'}` : s.id)).join('|');
 /** What `--per` takes: each labelled pair as it is, chunk labels rolled up to documents, document labels to chunks. */
 const qrelsUnits: readonly QrelsUnit['per'][] = ['pair', 'document', 'chunk'];
 

@@ -170,6 +170,8 @@ export interface ExportStatement extends StatementBase {
   what?: NameNode;
   path?: StringNode;
   source?: NameNode;
+  /** `from mean > 1.5`: the threshold. */
+  threshold?: NumberNode;
   /** The range of `per document`, when present. */
   perDocument?: TextRange;
 }

@@ -212,7 +212,7 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'statement',
     'export',
     both,
-    'export qrels|labels|verdicts "path" [from adjudicated|majority|all|judge] [per document]',
+    'export qrels|labels|verdicts "path" [from adjudicated|majority|all|judge|mean > T|human-else-llm] [per document]',
     'Writes results to a file: `qrels` (TREC qrels), `labels` (every judgment with its provenance) or ' +
       '`verdicts` (review decisions).',
     'export qrels "qrels/dev.qrels" from adjudicated',
@@ -639,6 +639,24 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'from judge',
     'The LLM judge’s labels (majority of its votes).',
     'export qrels "llm.qrels" from judge',
+  ),
+  entry(
+    'label-source',
+    'mean',
+    both,
+    'from mean > T',
+    "Binary qrels (QUEST's rule): 1 where the mean of the people's labels is above T, else 0. People only (not " +
+      'LLM or gold labels); a pair no person labelled is left out.',
+    'export qrels "out.qrels" from mean > 1.5',
+  ),
+  entry(
+    'label-source',
+    'human-else-llm',
+    both,
+    'from human-else-llm',
+    "The people's label (adjudicated, else majority) where a person labelled the pair, else the LLM's — " +
+      "FollowTable's final qrels. The study must have one LLM label source (a judge or `kind llm` labels).",
+    'export qrels "final.qrels" from human-else-llm',
   ),
 
   entry(

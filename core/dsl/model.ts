@@ -73,7 +73,9 @@ export interface AgreementModel {
 export interface ExportModel extends FileRef {
   what: 'qrels' | 'labels' | 'verdicts';
   /** `adjudicated` unless the study says otherwise. */
-  from: 'adjudicated' | 'majority' | 'all' | 'judge';
+  from: 'adjudicated' | 'majority' | 'all' | 'judge' | 'mean' | 'human-else-llm';
+  /** `from mean > T`: T. */
+  threshold?: number;
   perDocument: boolean;
 }
 
@@ -205,6 +207,7 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
                 ...fileRef(e.path),
                 what: e.what.text as ExportModel['what'],
                 from: (e.source?.text ?? 'adjudicated') as ExportModel['from'],
+                ...(e.threshold && Number.isFinite(e.threshold.value) && { threshold: e.threshold.value }),
                 perDocument: e.perDocument !== undefined,
               },
             ]

@@ -836,9 +836,25 @@ class Parser {
       ...(what && { what }),
       ...(path && { path }),
     };
-    const source = this.parseClause('from', 'clause:export-from', () =>
-      this.expectWord(labelSources, 'label-source', `a label source (${labelSources.join(', ')}) after \`from\``),
-    );
+    const source = this.parseClause('from', 'clause:export-from', () => {
+      this.joinHyphenated();
+      const word = this.expectWord(
+        labelSources,
+        'label-source',
+        `a label source (${labelSources.join(', ')}) after \`from\``,
+      );
+      // `from mean > 1.5`: the rule's threshold.
+      if (word?.text === 'mean') {
+        if (this.isPunct(this.current(), '>')) {
+          this.advance();
+          const threshold = this.expectNumber('the threshold (a number) after `from mean >`');
+          if (threshold) statement.threshold = threshold;
+        } else {
+          this.expected('`>` and the threshold after `from mean` (`from mean > 1.5`)');
+        }
+      }
+      return word;
+    });
     if (source) statement.source = source;
     if (this.block === 'study' && !this.recovering) {
       this.offer({ kind: 'words', ids: ['clause:per'] });
@@ -1233,6 +1249,23 @@ class Parser {
       this.report('expected-integer', node.range, `expected ${what}, found \`${token.text}\``);
     }
     return node;
+  }
+
+  /** A word written with hyphens (`human-else-llm`), lexed as names and `-`, becomes one name token. */
+  private joinHyphenated(): void {
+    const at = this.pos;
+    if (this.current()?.kind !== 'name') return;
+    const tokens = this.tokens;
+    while (
+      this.isPunct(tokens[at + 1], '-') &&
+      tokens[at + 1]!.start === tokens[at]!.end &&
+      tokens[at + 2]?.kind === 'name' &&
+      tokens[at + 2]!.start === tokens[at + 1]!.end
+    ) {
+      const end = tokens[at + 2]!.end;
+      tokens[at] = { ...tokens[at]!, end, text: this.text.slice(tokens[at]!.start, end) };
+      tokens.splice(at + 1, 2);
+    }
   }
 
   /** One of `words` (an enumerated value). A misspelt one is consumed and reported with its likely fix. */

@@ -2,6 +2,9 @@
 // in one table. Every source gives at most one label per (query, document) pair; a pair it has no label for is left
 // out of the qrels (trec_eval counts a document it has no judgment for as not relevant either).
 import { studyLabelRows } from '../agreement/studyLabels.ts';
+import { closestWords } from '../dsl/editDistance.ts';
+import { humanElseLlmSource } from './humanElseLlmSource.ts';
+import { meanThresholdSource } from './meanThresholdSource.ts';
 import type { SqliteDatabase } from './sqliteDatabase.ts';
 import { StoreError } from './studyDatabase.ts';
 
@@ -15,6 +18,8 @@ export interface LabelSource {
   /** What `--from` takes: `majority`, or a prefix for sources with an argument (`annotator:`). */
   readonly id: string;
   readonly takesArgument: boolean;
+  /** What the argument is, in the list of sources (`NAME` when not said). */
+  readonly argumentName?: string;
   readonly description: string;
   labels(db: SqliteDatabase, studyId: number, argument: string): PairLabel[];
 }
@@ -30,7 +35,7 @@ function annotatorLabels(db: SqliteDatabase, studyId: number, annotator: string)
     .all(studyId, annotator) as PairLabel[];
 }
 
-function knownAnnotators(db: SqliteDatabase, studyId: number, kind: 'human' | 'llm'): string[] {
+export function knownAnnotators(db: SqliteDatabase, studyId: number, kind: 'human' | 'llm'): string[] {
   return db
     .prepare(
       `SELECT DISTINCT a.name FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id
@@ -50,7 +55,7 @@ function knownAnnotators(db: SqliteDatabase, studyId: number, kind: 'human' | 'l
  * An LLM judge's labels: its current judgments (imported ones) and, for the other pairs, its latest parsed
  * suggestion — what `qrels-studio judge` and *Run LLM judge* store, and the Label view shows.
  */
-function judgeLabels(db: SqliteDatabase, studyId: number, judge: string): PairLabel[] {
+export function judgeLabels(db: SqliteDatabase, studyId: number, judge: string): PairLabel[] {
   const labels: PairLabel[] = [];
   for (const [qid, docid, annotator, , label] of studyLabelRows(db, studyId)) {
     if (annotator === judge) labels.push({ qid, docid, label });
@@ -64,7 +69,7 @@ function judgeLabels(db: SqliteDatabase, studyId: number, judge: string): PairLa
  * relevant than one of its assessors found it. LLM judges, imported LLM labels and gold (core/store/labelKind.ts) do not
  * vote.
  */
-function majorityLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
+export function majorityLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
   return db
     .prepare(
       `WITH votes AS (
@@ -82,7 +87,7 @@ function majorityLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
 }
 
 /** The latest adjudicated label per pair (whoever adjudicated) that is not retracted. */
-function adjudicatedLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
+export function adjudicatedLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
   return db
     .prepare(
       `WITH adjudications AS (
@@ -151,21 +156,30 @@ export const labelSources: readonly LabelSource[] = [
       return merged.sort((a, b) => compareBytes(a.qid, b.qid) || compareBytes(a.docid, b.docid));
     },
   },
+  meanThresholdSource,
+  humanElseLlmSource,
 ];
 
 /** Orders as SQLite's BINARY collation does (UTF-8 bytes). */
-function compareBytes(a: string, b: string): number {
+export function compareBytes(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
 /** The source `--from` names (`annotator:alice`, `majority`, …) and its argument, or an error listing them. */
-export function findLabelSource(spec: string): { source: LabelSource; argument: string } {
+export function findLabelSource(written: string): { source: LabelSource; argument: string } {
+  // `mean > 1.5` as the study file writes it is `mean>1.5`.
+  const spec = written.startsWith('mean') ? written.replace(/\s+/g, '') : written;
   for (const source of labelSources) {
     if (source.takesArgument && spec.startsWith(source.id) && spec.length > source.id.length) {
       return { source, argument: spec.slice(source.id.length) };
     }
     if (!source.takesArgument && spec === source.id) return { source, argument: '' };
   }
-  const listed = labelSources.map((s) => (s.takesArgument ? `${s.id}NAME` : s.id)).join(', ');
-  throw new StoreError(`unknown label source '${spec}' (expected one of: ${listed})`);
+  const listed = labelSources.map((s) => (s.takesArgument ? `${s.id}${s.argumentName ?? 'NAME'}` : s.id)).join(', ');
+  const near = closestWords(
+    spec,
+    labelSources.map((s) => s.id),
+  );
+  const hint = near.length > 0 ? `; did you mean '${near[0]}'?` : '';
+  throw new StoreError(`unknown label source '${written}' (expected one of: ${listed})${hint}`);
 }

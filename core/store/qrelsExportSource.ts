@@ -8,7 +8,7 @@ import { StoreError } from './studyDatabase.ts';
 /** The label source of one `export qrels` declaration; a declaration a qrels file cannot be made from is an error. */
 export function labelSourceOfExport(
   study: StudyModel,
-  exported: Pick<ExportModel, 'path' | 'from' | 'perDocument'>,
+  exported: Pick<ExportModel, 'path' | 'from' | 'perDocument' | 'threshold'>,
 ): string {
   const where = `study '${study.name}', export qrels "${exported.path}"`;
   switch (exported.from) {
@@ -17,6 +17,11 @@ export function labelSourceOfExport(
       return 'adjudicated-else-majority';
     case 'majority':
       return 'majority';
+    case 'mean':
+      if (exported.threshold === undefined) throw new StoreError(`${where}: expected \`from mean > T\`, a threshold`);
+      return `mean>${exported.threshold}`;
+    case 'human-else-llm':
+      return 'human-else-llm';
     case 'judge': {
       const judge = study.judges[0];
       if (judge === undefined) throw new StoreError(`${where}: expected a \`judge\` statement for \`from judge\``);

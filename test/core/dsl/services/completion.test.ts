@@ -42,7 +42,14 @@ test('after a keyword, only what may follow it', () => {
   const at = (text: string, needle: string, delta: number) => labels(complete(text, offsetOf(text, needle, delta)));
   assert.deepEqual(at(studyWith('scale '), 'scale \n', 6), ['ordinal', 'nominal', 'binary']);
   assert.deepEqual(at(studyWith('agreement '), 'agreement \n', 10), ['krippendorff', 'cohen', 'fleiss', 'percent']);
-  assert.deepEqual(at(studyWith('export qrels "x" from '), 'from \n', 5), ['adjudicated', 'majority', 'all', 'judge']);
+  assert.deepEqual(at(studyWith('export qrels "x" from '), 'from \n', 5), [
+    'adjudicated',
+    'majority',
+    'all',
+    'judge',
+    'mean',
+    'human-else-llm',
+  ]);
   assert.deepEqual(at(studyWith('pool "r.trec" '), '" \n', 2), ['depth']);
   assert.deepEqual(at(sketch, 'temperature 0', 0), [
     'endpoint',

@@ -1,0 +1,36 @@
+// `--from human-else-llm` / `export qrels "…" from human-else-llm` (FollowTable's final qrels): the people's label
+// where a person labelled or adjudicated the pair — the adjudicated label, else the people's majority (ties to the
+// lower label) — and the LLM's label on the pairs no person saw. The LLM is the study's one LLM label source (a judge
+// the tool ran, or labels imported `kind llm`); with several, the rule cannot tell whose, and says so.
+import {
+  adjudicatedLabels,
+  compareBytes,
+  judgeLabels,
+  knownAnnotators,
+  type LabelSource,
+  majorityLabels,
+} from './labelSources.ts';
+import { StoreError } from './studyDatabase.ts';
+
+export const humanElseLlmSource: LabelSource = {
+  id: 'human-else-llm',
+  takesArgument: false,
+  description: "the people's label (adjudicated, else majority) where a person labelled the pair, else the LLM's",
+  labels(db, studyId) {
+    const llms = knownAnnotators(db, studyId, 'llm');
+    if (llms.length > 1) {
+      throw new StoreError(
+        `human-else-llm: several LLM label sources (${llms.join(', ')}); export one with --from llm:NAME or annotator:NAME`,
+      );
+    }
+    const key = (l: { qid: string; docid: string }) => `${l.qid}\u0000${l.docid}`;
+    const human = adjudicatedLabels(db, studyId);
+    const adjudicated = new Set(human.map(key));
+    human.push(...majorityLabels(db, studyId).filter((l) => !adjudicated.has(key(l))));
+    const seen = new Set(human.map(key));
+    const llm = llms.length === 1 ? judgeLabels(db, studyId, llms[0]!) : [];
+    return [...human, ...llm.filter((l) => !seen.has(key(l)))].sort(
+      (a, b) => compareBytes(a.qid, b.qid) || compareBytes(a.docid, b.docid),
+    );
+  },
+};
