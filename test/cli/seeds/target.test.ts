@@ -1,10 +1,11 @@
 // Seed 001, TARGET (a small version of its table-retrieval workflow, end to end through the CLI as a real process):
 // a corpus of tables as nested arrays (first row the header) with their titles and databases — Spider's
 // concert_singer, a BIRD-like database whose question needs 11 tables, two Wikipedia tables as OTTQA has — the
-// source data set's ground-truth tables imported as qrels of kind gold; an LLM table-relevance judge (the real
-// `openai` SDK against the test server on 127.0.0.1) that sees each table as Markdown with its database; agreement,
-// which leaves the gold out; the ground truth and the judge's labels exported; and one `eval` printing TARGET Table
-// 3's R@10 and capped R@10 (CR@10, denominator min(k, |T_i|)) together, on each.
+// source data set's ground-truth tables listed in the queries file (`gold: FIELD`, labels of kind gold); an LLM
+// table-relevance judge (the real `openai` SDK against the test server on 127.0.0.1) that sees each table as
+// Markdown with its database; agreement, which leaves the gold out; the ground truth and the judge's labels
+// exported; and one `eval` printing TARGET Table 3's R@10 and capped R@10 (CR@10, denominator min(k, |T_i|))
+// together, on each.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,11 +15,10 @@ import { startOpenAiServer } from '../../core/judge/openAiServer.ts';
 import { cliLauncher, runCliProcess, scratchDir } from '../../helpers.ts';
 
 const studyFile = `study "target" {
-  queries "data/queries.jsonl" { id: query_id  text: query }
+  queries "data/queries.jsonl" { id: query_id  text: query  gold: tables }
   corpus  "data/tables.jsonl"  { id: table_id  body: table  title: table_name  database: database_id  format: json }
   pool    "runs/dense.run" depth 3
   scale binary { 0 "Not needed" key "0"  1 "Needed" key "1" }
-  import qrels "data/gold.qrels" as gold kind gold
   judge "judge-t" {}
 }
 `;
@@ -41,7 +41,11 @@ function workspace(): string {
     { query_id: 's2', query: 'Show the stadium name and the number of concerts in each stadium.' },
     { query_id: 'b1', query: 'Total revenue per region of the customers who returned an order shipped late.' },
   ];
-  writeFileSync(join(root, 'data', 'queries.jsonl'), queries.map((q) => `${JSON.stringify(q)}\n`).join(''));
+  // Each query lists its ground-truth tables, as TARGET's files do.
+  writeFileSync(
+    join(root, 'data', 'queries.jsonl'),
+    queries.map((q) => `${JSON.stringify({ ...q, tables: gold[q.query_id] })}\n`).join(''),
+  );
   const table = (database: string, name: string, header: string[], row: unknown[], id = name) => ({
     table_id: `${database}#${id}`,
     table_name: name,
@@ -58,12 +62,6 @@ function workspace(): string {
     table('wiki', 'List of tallest buildings', ['Building', 'Height (m)'], ['Burj Khalifa', 828], 'tallest'),
   ];
   writeFileSync(join(root, 'data', 'tables.jsonl'), tables.map((t) => `${JSON.stringify(t)}\n`).join(''));
-  writeFileSync(
-    join(root, 'data', 'gold.qrels'),
-    Object.entries(gold)
-      .flatMap(([q, ids]) => ids.map((id) => `${q} 0 ${id} 1\n`))
-      .join(''),
-  );
   // A dense retriever's top 10 per query. s1 finds singer (rank 1); s2 concert (rank 1) but not stadium; b1 nine of
   // its eleven tables (t01 … t09) and t12.
   const ranked: Record<string, string[]> = {
@@ -173,7 +171,7 @@ test('TARGET: tables → ground truth + table judge (Markdown) → agreement →
   );
   assert.doesNotMatch(singer, /\[\["Singer_ID"/);
 
-  // The ground truth is declared `kind gold`: it is no annotator, so agreement has only the judge to go on (before
+  // The ground truth is of kind gold: it is no annotator, so agreement has only the judge to go on (before
   // kinds, this positives-only file was a "person" and gave the judge a Cohen κ of 0 at 13/14 agreement). How the
   // judge's labels compare with the ground truth shows in eval below, on each one's qrels.
   const agreement = JSON.parse(cli(root, 'agree', 'target.assess', '--include-llm', '--json'));
@@ -185,14 +183,13 @@ test('TARGET: tables → ground truth + table judge (Markdown) → agreement →
   assert.equal(agreement.percent_agreement, null);
   assert.deepEqual(agreement.cohen, []);
 
-  // The ground truth as qrels, as imported: 14 judgments.
+  // The ground truth as qrels, as the queries file lists it: 14 judgments at the scale's top value.
   const exported = cli(root, 'export', 'target.assess', '--qrels', 'gold.out.qrels', '--from', 'annotator:gold');
   assert.equal(exported, 'gold.out.qrels: 14 judgments (annotator:gold)\n');
   assert.equal(
     readFileSync(join(root, 'gold.out.qrels'), 'utf8').trim().split('\n').sort().join('\n'),
-    readFileSync(join(root, 'data', 'gold.qrels'), 'utf8')
-      .trim()
-      .split('\n')
+    Object.entries(gold)
+      .flatMap(([q, ids]) => ids.map((id) => `${q} 0 ${id} 1`))
       .sort()
       .join('\n'),
   );
