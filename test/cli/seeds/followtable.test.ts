@@ -1,7 +1,8 @@
 // Seed 000, FollowTable (a small version of its workflow, end to end through the CLI as a real process): one query
 // ("Olympic medal tables") with two instructions of the taxonomy (C2 exclusive topic, S1 attribute-centric), keyed
 // `{q}_{i}`; (query, instruction, table) triples labelled compliant (2) / violating (1) / off-topic (0) by two
-// annotators from a label file; their agreement (the paper reports 87 % and Cohen κ ≈ 0.73); the qrels exported; and
+// annotators from a label file, an LLM's labels imported (kind llm); the people's agreement (the paper reports 87 %
+// and Cohen κ ≈ 0.73); the qrels exported, the final ones human-else-llm as the study declares them; and
 // `eval` with the paper's measures: nDCG@10 where a violating table gains nothing (--gains 0:0,1:0,2:1), the
 // Instruction Responsiveness Score (§4.3) and p-MRR against the query-only run, per instruction type.
 import assert from 'node:assert/strict';
@@ -20,6 +21,8 @@ const studyFile = `study "followtable" {
   aspect follows "Does the table satisfy the instruction?"
   derive label = topical ? (follows ? 2 : 1) : 0
   annotators alice bob
+  import qrels "data/gpt.qrels" as gpt kind llm
+  export qrels "qrels/final.qrels" from human-else-llm
 }
 `;
 
@@ -56,6 +59,7 @@ function workspace(): string {
     ['beijing2008', '2008 Summer Olympics (Beijing) medal table', ['Nation', 'Gold'], ['China', 48]],
     ['sochi2014', '2014 Winter Olympics medal table', ['Nation', 'Gold'], ['Norway', 11]],
     ['fifa', 'FIFA World Cup winners', ['Year', 'Winner'], [2014, 'Germany']],
+    ['euro2016', 'UEFA Euro 2016 final standings', ['Team', 'Result'], ['Portugal', 'Winner']],
   ];
   writeFileSync(
     join(root, 'data', 'tables.jsonl'),
@@ -68,6 +72,18 @@ function workspace(): string {
     join(root, 'labels.jsonl'),
     [...alice.map((l) => [...l, 'alice'] as const), ...bob.map((l) => [...l, 'bob'] as const)]
       .map(([qid, docid, label, annotator]) => `${JSON.stringify({ qid, docid, label, annotator })}\n`)
+      .join(''),
+  );
+  // An LLM's labels from elsewhere, of every triple and of the Euro 2016 table no person saw; it misses that Sochi
+  // 2014 is a Winter Games (compliant under q1_1).
+  writeFileSync(
+    join(root, 'data', 'gpt.qrels'),
+    [
+      ...alice.map(([q, d, l]) => `${q} 0 ${d} ${q === 'q1_1' && d === 'sochi2014' ? 2 : l}`),
+      'q1_1 0 euro2016 0',
+      'q1_2 0 euro2016 0',
+    ]
+      .map((line) => `${line}\n`)
       .join(''),
   );
   // The query-only run (keyed by the query id) and the run with the instruction (keyed by the instruction id).
@@ -103,13 +119,27 @@ test('FollowTable: two annotators → agreement → qrels → nDCG@10 with viola
   cli(root, 'import', 'followtable.assess');
   cli(root, 'import', 'followtable.assess', '--labels', 'labels.jsonl');
 
-  // 8 triples, equal on 7 → 0.875. Cohen κ: alice 0:2 1:4 2:2, bob 0:3 1:3 2:2 (of 8) → p_e = (6 + 12 + 4) / 64 =
-  // 0.34375; κ = (0.875 − 0.34375) / 0.65625 = 0.8095.
+  // The people only (the LLM's labels are of kind llm, in the pairwise κ alone): 8 triples, equal on 7 → 0.875.
+  // Cohen κ: alice 0:2 1:4 2:2, bob 0:3 1:3 2:2 (of 8) → p_e = (6 + 12 + 4) / 64 = 0.34375; κ = (0.875 − 0.34375) /
+  // 0.65625 = 0.8095.
   const agreement = JSON.parse(cli(root, 'agree', 'followtable.assess', '--json'));
+  assert.equal(agreement.n_annotators, 2);
   assert.equal(agreement.percent_agreement, 0.875);
-  assert.equal(agreement.cohen.length, 1);
-  assert.equal(agreement.cohen[0].n, 8);
-  assert.equal(Number(agreement.cohen[0].unweighted.toFixed(4)), 0.8095);
+  const people = agreement.cohen.filter((c: { kind: string }) => c.kind === 'human-human');
+  assert.equal(people.length, 1);
+  assert.deepEqual([people[0].a, people[0].b].sort(), ['alice', 'bob']);
+  assert.equal(people[0].n, 8);
+  assert.equal(Number(people[0].unweighted.toFixed(4)), 0.8095);
+  // The LLM with each person: it differs from alice only on q1_1 sochi2014 (2 vs 1), from bob there too (2 vs 0) →
+  // 7/8 each.
+  const withLlm = agreement.cohen.filter((c: { kind: string }) => c.kind === 'human-llm');
+  assert.deepEqual(
+    withLlm.map((c: { percent_agreement: number; n: number }) => [c.n, c.percent_agreement]),
+    [
+      [8, 0.875],
+      [8, 0.875],
+    ],
+  );
 
   const exported = cli(root, 'export', 'followtable.assess', '--qrels', 'alice.qrels', '--from', 'annotator:alice');
   assert.equal(exported, 'alice.qrels: 8 judgments (annotator:alice)\n');
@@ -156,4 +186,41 @@ test('FollowTable: two annotators → agreement → qrels → nDCG@10 with viola
   assert.equal(value(instructions, 'p_mrr', 'q1_1'), 0.1667);
   assert.equal(value(instructions, 'p_mrr', 'q1_2'), 0.1667);
   assert.equal(value(instructions, 'p_mrr'), 0.1667);
+
+  // FollowTable's final qrels, as the study declares them (export with no output named): the people's label where
+  // they audited — their majority, a tie going to the lower label (q1_1 sochi2014: alice 1, bob 0 → 0) — else the
+  // LLM's (euro2016 0 under both instructions); the LLM's 2 for sochi2014 is not used.
+  cli(root, 'export', 'followtable.assess');
+  const final = readFileSync(join(root, 'qrels', 'final.qrels'), 'utf8')
+    .trim()
+    .split('\n')
+    .sort();
+  assert.deepEqual(
+    final,
+    [
+      ...alice.map(([q, d, l]) => `${q} 0 ${d} ${q === 'q1_1' && d === 'sochi2014' ? 0 : l}`),
+      'q1_1 0 euro2016 0',
+      'q1_2 0 euro2016 0',
+    ].sort(),
+  );
+  // On the final qrels q1_1 has one violating table (beijing2008): F(π_q) = w2 − w1 = −0.36907; F(π_qi) = w1 − w3 =
+  // 0.5; F(ideal) = w1 − w4 = 0.56932 → IRS = 0.86907 / 0.93839 = 0.9261; q1_2 as before 0.2182; mean 0.5721.
+  // p-MRR: q1_1 beijing2008 1 → 3: 0.6667; q1_2 0.1667; mean 0.4167.
+  const onFinal = cli(
+    root,
+    'eval',
+    '-q',
+    '-m',
+    'irs',
+    '-m',
+    'p_mrr',
+    '--baseline',
+    'run_q.trec',
+    'qrels/final.qrels',
+    'run_qi.trec',
+  );
+  assert.equal(value(onFinal, 'irs', 'q1_1'), 0.9261);
+  assert.equal(value(onFinal, 'irs'), 0.5721);
+  assert.equal(value(onFinal, 'p_mrr', 'q1_1'), 0.6667);
+  assert.equal(value(onFinal, 'p_mrr'), 0.4167);
 });
