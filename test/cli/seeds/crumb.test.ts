@@ -163,6 +163,20 @@ test('CRUMB: expert and crowd labels → agreement → document and chunk qrels 
     't1 0 thm_pigeonhole 2',
   ]);
 
+  // Binary qrels for the binary measures by QUEST's rule (CRUMB's SetOps comes from QUEST): 1 where the mean of the
+  // people's labels (alice and the crowd) is above 1.5. c1 NCT01 (2+2)/2 = 2 → 1, NCT02 (1+2)/2 = 1.5 not above → 0,
+  // NCT03 0 → 0; c2 NCT02 2 → 1, NCT03 (1+0)/2 → 0; t1 pigeonhole alice's 2 → 1, fermat 0 → 0.
+  cli(root, 'export', 'crumb.assess', '--qrels', 'binary.qrels', '--from', 'mean > 1.5');
+  assert.deepEqual(lines('binary.qrels'), [
+    'c1 0 NCT01 1',
+    'c1 0 NCT02 0',
+    'c1 0 NCT03 0',
+    'c2 0 NCT02 1',
+    'c2 0 NCT03 0',
+    't1 0 thm_fermat 0',
+    't1 0 thm_pigeonhole 1',
+  ]);
+
   // nDCG@10 on the document qrels, MaxP on the clinical queries only (gain = label, discount log2(rank + 1)):
   // c1's trials by their best chunk NCT02 0.9, NCT01 0.8, NCT03 0.7 → gains 1 2 0: DCG = 1 + 2/log2 3 = 2.26186,
   // ideal 2 1 0: 2 + 1/log2 3 = 2.63093 → 0.85972; c2 NCT03 0.9, NCT02 0.8, NCT01 0.7 → gains 1 2 0, the same
