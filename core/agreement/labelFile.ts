@@ -21,7 +21,12 @@ import { jsonError } from '../importers/jsonl.ts';
 import { lineBatches } from '../importers/lineSource.ts';
 import { ImportError, type SourcePosition } from '../importers/types.ts';
 import { locateJsonValue } from '../lint/records/jsonValueSpan.ts';
-import { DuplicateLabelError, ReliabilityBuilder, type ReliabilityData } from './reliabilityData.ts';
+import {
+  type AnnotatorKind,
+  DuplicateLabelError,
+  ReliabilityBuilder,
+  type ReliabilityData,
+} from './reliabilityData.ts';
 
 /** The columns (JSON keys) every label file has; `source` is optional. */
 export const labelFileRequiredColumns = ['query_id', 'doc_id', 'annotator', 'label'] as const;
@@ -79,6 +84,19 @@ const roleDocid = 2;
 const roleAnnotator = 3;
 const roleLabel = 4;
 const roleSource = 5;
+const roleKind = 6;
+
+/**
+ * A `kind` column's value (export --labels writes it; core/store/labelKind.ts): gold rows are skipped (gold never
+ * joins agreement), LLM labels (`llm`, `judge`) are the LLM's, people's (`person`, `crowd`) human; otherwise (no
+ * column, empty, another word) the annotator's name says (`llm:…` is an LLM judge).
+ */
+function kindOfRow(kind: string | undefined): AnnotatorKind | 'gold' | undefined {
+  if (kind === 'gold') return 'gold';
+  if (kind === 'llm' || kind === 'judge') return 'llm';
+  if (kind === 'person' || kind === 'crowd') return 'human';
+  return undefined;
+}
 
 const idNames = { query_id: 'a query id', doc_id: 'a document id', annotator: 'an annotator name' } as const;
 type IdColumn = keyof typeof idNames;
@@ -96,6 +114,7 @@ class LabelFileReader {
   private annotatorColumn = -1;
   private labelColumn = -1;
   private sourceColumn = -1;
+  private kindColumn = -1;
   /** What each column is read as (role* below; 0: ignored). */
   private roles = new Uint8Array(0);
 
@@ -166,6 +185,8 @@ class LabelFileReader {
     if (isBlankId(qid)) throw this.emptyField('query_id', this.qidColumn, qid);
     if (isBlankId(docid)) throw this.emptyField('doc_id', this.docidColumn, docid);
     if (isBlankId(annotator)) throw this.emptyField('annotator', this.annotatorColumn, annotator);
+    const kind = kindOfRow(this.kindColumn >= 0 ? values[this.kindColumn] : undefined);
+    if (kind === 'gold') return;
     const labelText = values[this.labelColumn]!;
     const label = parseLabel(labelText);
     if (!Number.isFinite(label)) {
@@ -175,7 +196,7 @@ class LabelFileReader {
         describeFound(labelText),
       );
     }
-    this.builder.add(qid, docid, annotator, label, splitter.firstLine);
+    this.builder.add(qid, docid, annotator, label, splitter.firstLine, kind);
   }
 
   /**
@@ -192,6 +213,7 @@ class LabelFileReader {
     let annotator = '';
     let labelText = '';
     let source = '';
+    let kindText: string | undefined;
     let field = 0;
     let start = 0;
     for (;;) {
@@ -204,6 +226,7 @@ class LabelFileReader {
         else if (role === roleDocid) docid = value;
         else if (role === roleAnnotator) annotator = value;
         else if (role === roleLabel) labelText = value;
+        else if (role === roleKind) kindText = value;
         else source = value;
       }
       field++;
@@ -218,7 +241,8 @@ class LabelFileReader {
     if (isBlankId(qid) || isBlankId(docid) || isBlankId(annotator)) return false;
     const label = parseLabel(labelText);
     if (!Number.isFinite(label)) return false;
-    this.builder.add(qid, docid, annotator, label, number);
+    const kind = kindOfRow(kindText);
+    if (kind !== 'gold') this.builder.add(qid, docid, annotator, label, number, kind);
     return true;
   }
 
@@ -251,12 +275,14 @@ class LabelFileReader {
     this.annotatorColumn = indexOf('annotator');
     this.labelColumn = indexOf('label');
     this.sourceColumn = indexOf('source');
+    this.kindColumn = indexOf('kind');
     this.roles = new Uint8Array(header.length);
     this.roles[this.qidColumn] = roleQid;
     this.roles[this.docidColumn] = roleDocid;
     this.roles[this.annotatorColumn] = roleAnnotator;
     this.roles[this.labelColumn] = roleLabel;
     if (this.sourceColumn >= 0) this.roles[this.sourceColumn] = roleSource;
+    if (this.kindColumn >= 0) this.roles[this.kindColumn] = roleKind;
     this.header = header;
   }
 
@@ -296,6 +322,8 @@ class LabelFileReader {
     const qid = this.jsonId(value, 'query_id', line, number);
     const docid = this.jsonId(value, 'doc_id', line, number);
     const annotator = this.jsonId(value, 'annotator', line, number);
+    const kind = kindOfRow(typeof value.kind === 'string' ? value.kind : undefined);
+    if (kind === 'gold') return;
     const raw = this.jsonField(value, 'label', line, number);
     const label = typeof raw === 'number' ? raw : typeof raw === 'string' ? parseLabel(raw) : Number.NaN;
     if (!Number.isFinite(label)) {
@@ -305,7 +333,7 @@ class LabelFileReader {
         describeFound(raw),
       );
     }
-    this.builder.add(qid, docid, annotator, label, number);
+    this.builder.add(qid, docid, annotator, label, number, kind);
   }
 
   /** The value of a required key, or an error listing the keys the object has. */

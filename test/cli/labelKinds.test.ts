@@ -76,6 +76,12 @@ test('a positives-only gold file declared `kind gold` stays out of agreement; an
   assert.ok(kindAt >= 0, rows[0]);
   const kindOf = new Map(rows.slice(1).map((r) => [r.split(',')[annotatorAt], r.split(',')[kindAt]]));
   assert.deepEqual(Object.fromEntries(kindOf), { alice: 'person', bob: 'person', gold: 'gold', gpt52: 'llm' });
+  // agree on the exported label file reads the kinds back: the same people, the same numbers.
+  const fromFile = agreeJson(root, 'labels.csv');
+  assert.equal(fromFile.n_annotators, 2);
+  assert.ok(Math.abs(fromFile.fleiss.kappa - 7 / 15) < 1e-12, String(fromFile.fleiss.kappa));
+  assert.ok(!fromFile.all_annotators.some((a: { name: string }) => a.name === 'gold'), 'gold is no annotator');
+  assert.ok(Math.abs(agreeJson(root, 'labels.csv', '--include-llm').fleiss.kappa - 1 / 3) < 1e-12);
   const jsonl = cli(root, 'export', 'wqt.assess', '--jsonl', 'labels.jsonl');
   assert.equal(jsonl.status, 0, jsonl.stderr);
   const records = readFileSync(join(root, 'labels.jsonl'), 'utf8')
