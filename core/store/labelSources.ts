@@ -118,11 +118,18 @@ export const labelSources: readonly LabelSource[] = [
   {
     id: 'llm:',
     takesArgument: true,
-    description: "an LLM judge's current labels (llm:gpt-4.1-mini, or llm:gpt-4.1-mini@<prompt-hash> when several)",
+    description:
+      "an LLM judge's current labels (llm:gpt-4.1-mini, or llm:gpt-4.1-mini@<prompt-hash> when several), or LLM " +
+      'labels imported `kind llm` (llm:gpt52)',
     labels(db, studyId, name) {
       const known = knownAnnotators(db, studyId, 'llm');
       const wanted = `llm:${name}`;
-      const matching = known.includes(wanted) ? [wanted] : known.filter((k) => k.startsWith(`${wanted}@`));
+      // A judge's name is `llm:<model>[@prompt]`; LLM labels imported `kind llm` keep the name they were given.
+      const matching = known.includes(wanted)
+        ? [wanted]
+        : known.includes(name)
+          ? [name]
+          : known.filter((k) => k.startsWith(`${wanted}@`));
       if (matching.length !== 1) {
         const why = matching.length === 0 ? 'no judgments by' : 'several prompts for';
         throw new StoreError(`${why} LLM judge '${name}' (LLM judges: ${known.join(', ') || 'none'})`);

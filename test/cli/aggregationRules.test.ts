@@ -80,6 +80,9 @@ test('the study declares mean > 1.5 and human-else-llm: export writes both, as -
   assert.equal(readFileSync(join(root, 'b.qrels'), 'utf8'), 'q1 0 d1 1\nq1 0 d2 1\nq1 0 d3 1\nq1 0 d4 0\n');
   assert.equal(cli(root, 'export', 'quest.assess', '--qrels', 'c.qrels', '--from', 'human-else-llm').status, 0);
   assert.equal(readFileSync(join(root, 'c.qrels'), 'utf8'), final);
+  // The imported LLM labels alone, by the name they were imported under.
+  assert.equal(cli(root, 'export', 'quest.assess', '--qrels', 'd.qrels', '--from', 'llm:gpt52').status, 0);
+  assert.equal(readFileSync(join(root, 'd.qrels'), 'utf8'), 'q1 0 d1 0\nq1 0 d5 2\n');
 });
 
 test('--from: a misspelt rule is named with the nearest; mean needs a number', () => {

@@ -156,7 +156,7 @@ test('errors: a study with errors, an unknown label source, a label off the scal
   assert.equal(source.status, 1);
   assert.match(
     source.stderr,
-    /unknown label source 'vote' \(expected one of: annotator:NAME, llm:NAME, majority, adjudicated, adjudicated-else-majority\)/,
+    /unknown label source 'vote' \(expected one of: annotator:NAME, llm:NAME, majority, adjudicated, adjudicated-else-majority, mean>T, human-else-llm\)/,
   );
   writeFileSync(join(root, 'bad.assess'), 'study "b" {\n  queries "missing.jsonl" { id: qid text: q }\n}\n');
   const bad = cli(root, 'import', 'bad.assess');
