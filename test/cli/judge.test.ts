@@ -169,7 +169,7 @@ test("a judge's suggestions are its labels: export --labels writes them, and agr
   assert.equal(exported.status, 0, exported.stderr);
   assert.equal(exported.stdout, 'labels.csv: 8 judgments (label file)\n');
   const rows = readFileSync(join(root, 'labels.csv'), 'utf8').trim().split('\n');
-  assert.match(rows[2]!, /^q1,d1,llm:judge-z@[0-9a-f]{8},1,[\d-]+T[\d:.]+Z,suggestion,because,$/);
+  assert.match(rows[2]!, /^q1,d1,llm:judge-z@[0-9a-f]{8},1,[\d-]+T[\d:.]+Z,suggestion,because,,judge$/);
   const agree = (file: string) => {
     const run = runCliProcess(['agree', file, '--json'], { cwd: root });
     assert.equal(run.status, 0, run.stderr);
