@@ -100,7 +100,7 @@ workbenchTest(
     // 2. The Studies view lists the demo's studies and its review (nothing imported yet).
     await page.locator('.activitybar .action-item a[aria-label^="Qrels Studio"]').click();
     const tree = page.locator('.pane-body .monaco-list-row');
-    for (const study of ['energy-dev', 'wqt-markdown', 'wqt-html', 'generated-instructions']) {
+    for (const study of ['energy-dev', 'energy-conditions', 'wqt-markdown', 'wqt-html', 'generated-instructions']) {
       await tree.filter({ hasText: study }).first().waitFor({ timeout: 30_000 });
     }
     assert.match((await tree.filter({ hasText: 'generated-instructions' }).first().textContent()) ?? '', /review/);
@@ -297,7 +297,7 @@ workbenchTest(
     const offered = await page
       .locator('.quick-input-list .monaco-list-row')
       .evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));
-    assert.equal(offered.length, 3, offered.join(' | '));
+    assert.equal(offered.length, 4, offered.join(' | '));
     assert.ok(!offered.some((o) => o.includes('typos')), `broken/typo.assess has errors: ${offered.join(' | ')}`);
     await page.locator('.quick-input-widget input').fill('energy-dev');
     await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'energy-dev' }).waitFor();
