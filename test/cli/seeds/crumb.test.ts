@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCliProcess, scratchDir } from '../../helpers.ts';
+import { cli, value } from './seedCli.ts';
 
 const studyFile = `study "crumb" {
   queries "data/queries.jsonl" { id: qid  text: query  type: task }
@@ -87,18 +88,6 @@ function workspace(): string {
   );
   return root;
 }
-
-function cli(cwd: string, ...args: string[]) {
-  const result = runCliProcess(args, { cwd });
-  assert.equal(result.status, 0, `${args.join(' ')}\n${result.stderr}`);
-  return result.stdout;
-}
-
-const value = (stdout: string, name: string): number => {
-  const match = new RegExp(`^${name}\\s*\\tall\\t(-?\\d+\\.\\d{4})$`, 'm').exec(stdout);
-  assert.ok(match, `no line ${name} all in\n${stdout}`);
-  return Number(match[1]);
-};
 
 test('CRUMB: expert and crowd labels → agreement → document and chunk qrels → nDCG@10 with MaxP on the chunked task', () => {
   const root = workspace();

@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCliProcess, scratchDir } from '../../helpers.ts';
+import { cli, value } from './seedCli.ts';
 
 // The labels come from the label file; in the Label view the two aspects make them by the derive rule (the lint
 // checks the rule's values are on the scale).
@@ -99,18 +100,6 @@ function workspace(): string {
   writeFileSync(join(root, 'map.tsv'), 'instruction_id\tquery_id\ttype\nq1_1\tq1\tC2\nq1_2\tq1\tS1\n');
   return root;
 }
-
-function cli(cwd: string, ...args: string[]) {
-  const result = runCliProcess(args, { cwd });
-  assert.equal(result.status, 0, `${args.join(' ')}\n${result.stderr}`);
-  return result.stdout;
-}
-
-const value = (stdout: string, name: string, key = 'all'): number => {
-  const match = new RegExp(`^${name}\\s*\\t${key}\\t(-?\\d+\\.\\d{4})$`, 'm').exec(stdout);
-  assert.ok(match, `no line ${name} ${key} in\n${stdout}`);
-  return Number(match[1]);
-};
 
 test('FollowTable: two annotators → agreement → qrels → nDCG@10 with violating gain 0, IRS and p-MRR by type', () => {
   const root = workspace();

@@ -6,12 +6,12 @@
 // with humans by agreement; Text-to-Pipeline reports κ); the person's qrels exported per paper (max, any); `eval`
 // nDCG@10 with MaxP through the corpus's declared parent, and on the chunks as labelled.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { startOpenAiServer } from '../../core/judge/openAiServer.ts';
-import { cliLauncher, fixturesDir, runCliProcess, scratchDir } from '../../helpers.ts';
+import { fixturesDir, runCliProcess, scratchDir } from '../../helpers.ts';
+import { cli, cliAsync, value } from './seedCli.ts';
 
 const studyFile = `study "arxiv" {
   queries "data/queries.jsonl" { id: qid  text: query }
@@ -91,33 +91,6 @@ function workspace(): string {
   );
   return root;
 }
-
-function cliAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-function cli(cwd: string, ...args: string[]) {
-  const result = runCliProcess(args, { cwd });
-  assert.equal(result.status, 0, `${args.join(' ')}\n${result.stderr}`);
-  return result.stdout;
-}
-
-const value = (stdout: string, name: string): number => {
-  const match = new RegExp(`^${name}\\s*\\tall\\t(-?\\d+\\.\\d{4})$`, 'm').exec(stdout);
-  assert.ok(match, `no line ${name} all in\n${stdout}`);
-  return Number(match[1]);
-};
 
 test('HF-viewer arXiv chunks: the copy as corpus → person and judge labels → agreement → per-paper qrels → nDCG@10 with MaxP', async (t) => {
   const root = workspace();

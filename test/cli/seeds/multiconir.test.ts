@@ -6,12 +6,12 @@
 // --include-llm); the judge's qrels exported; `eval` with the paper's win rate WR_k, adjacent win rate WR_{k,k−1} and
 // flip rate (ties are losses), taking the instance's last step themselves.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { startOpenAiServer } from '../../core/judge/openAiServer.ts';
-import { cliLauncher, runCliProcess, scratchDir } from '../../helpers.ts';
+import { runCliProcess, scratchDir } from '../../helpers.ts';
+import { cli, cliAsync, value } from './seedCli.ts';
 
 // MultiConIR §3's movie domain, one instance: c1 released after 2000, c2 set in Japan, c3 directed by a woman.
 const conditions = ['released after 2000', 'set in Japan', 'directed by a woman'];
@@ -88,32 +88,6 @@ function workspace(): string {
 }
 
 /** The CLI as a process that does not block this one (the test server must keep answering). */
-function cliAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-function cli(cwd: string, ...args: string[]) {
-  const result = runCliProcess(args, { cwd });
-  assert.equal(result.status, 0, `${args.join(' ')}\n${result.stderr}`);
-  return result.stdout;
-}
-
-const value = (stdout: string, name: string, key: string): number => {
-  const match = new RegExp(`^${name}\\s+\\t${key}\\t(-?\\d+\\.\\d{4})$`, 'm').exec(stdout);
-  assert.ok(match, `no line ${name} ${key} in\n${stdout}`);
-  return Number(match[1]);
-};
 
 test('MultiConIR: per-condition judge → count(conditions) labels → agreement → qrels → WR_k, WR_{k,k−1}, flip rate', async (t) => {
   const root = workspace();

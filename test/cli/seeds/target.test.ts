@@ -7,12 +7,12 @@
 // exported; and one `eval` printing TARGET Table 3's R@10 and capped R@10 (CR@10, denominator min(k, |T_i|))
 // together, on each.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { startOpenAiServer } from '../../core/judge/openAiServer.ts';
-import { cliLauncher, runCliProcess, scratchDir } from '../../helpers.ts';
+import { scratchDir } from '../../helpers.ts';
+import { cli, cliAsync, value } from './seedCli.ts';
 
 const studyFile = `study "target" {
   queries "data/queries.jsonl" { id: query_id  text: query  gold: tables }
@@ -90,33 +90,6 @@ function workspace(): string {
   );
   return root;
 }
-
-function cliAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-function cli(cwd: string, ...args: string[]) {
-  const result = runCliProcess(args, { cwd });
-  assert.equal(result.status, 0, `${args.join(' ')}\n${result.stderr}`);
-  return result.stdout;
-}
-
-const value = (stdout: string, name: string): number => {
-  const match = new RegExp(`^${name}\\s*\\tall\\t(-?\\d+\\.\\d{4})$`, 'm').exec(stdout);
-  assert.ok(match, `no line ${name} all in\n${stdout}`);
-  return Number(match[1]);
-};
 
 test('TARGET: tables → ground truth + table judge (Markdown) → agreement → qrels → R@10 and CR@10 in one eval', async (t) => {
   const root = workspace();
