@@ -419,6 +419,59 @@ export class RecordConverter {
     return this.id('parent', source, field);
   }
 
+  /**
+   * A label file's `conditions` and `aspects` (JSON values, or a CSV/TSV cell holding JSON text), when present and
+   * not empty: conditions an array of true/false, aspects an object of true/false or numbers. Whether they fit the
+   * study (how many conditions the query has, its aspects and levels) is the store's check.
+   */
+  private answers(source: FieldSource, used: string[], record: JudgmentRecord): void {
+    const read = (field: string, expected: string): unknown => {
+      if (!source.has(field)) return undefined;
+      used.push(field);
+      const value = source.get(field);
+      if (value === null || value === undefined || value === '') return undefined;
+      if (typeof value !== 'string') return value;
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        throw new ImportError(source.position(field), `${expected} (JSON) in ${shown(field)}`, shown(value));
+      }
+    };
+    const conditions = read('conditions', 'an array of true/false');
+    if (conditions !== undefined) {
+      if (!Array.isArray(conditions) || conditions.some((c) => typeof c !== 'boolean')) {
+        throw new ImportError(
+          source.position('conditions'),
+          `an array of true/false in ${shown('conditions')}`,
+          Array.isArray(conditions)
+            ? describeFound(conditions.find((c) => typeof c !== 'boolean'))
+            : describeFound(conditions),
+        );
+      }
+      record.conditions = { values: conditions as boolean[], at: source.position('conditions') };
+    }
+    const aspects = read('aspects', 'an object of aspect answers');
+    if (aspects !== undefined) {
+      if (typeof aspects !== 'object' || aspects === null || Array.isArray(aspects)) {
+        throw new ImportError(
+          source.position('aspects'),
+          `an object of aspect answers in ${shown('aspects')}`,
+          describeFound(aspects),
+        );
+      }
+      for (const [name, answer] of Object.entries(aspects)) {
+        if (typeof answer !== 'boolean' && !(typeof answer === 'number' && Number.isFinite(answer))) {
+          throw new ImportError(
+            source.position('aspects'),
+            `aspect '${name}' to be true, false or a level`,
+            describeFound(answer),
+          );
+        }
+      }
+      record.aspects = { values: aspects as Record<string, boolean | number>, at: source.position('aspects') };
+    }
+  }
+
   private judgment(source: FieldSource): JudgmentRecord {
     const qidField = this.requiredField('query_id', source);
     const docidField = this.requiredField('doc_id', source);
@@ -462,6 +515,7 @@ export class RecordConverter {
       const value = source.get(shownField);
       if (value !== null && value !== undefined && value !== '') record.shownLabel = this.label(source, shownField);
     }
+    if (this.requireAnnotator) this.answers(source, used, record);
     // A judgment is identified by its pair, and in a label file also by annotator and time.
     const key = this.requireAnnotator
       ? `${record.annotator}\u0000${qid}\u0000${docid}\u0000${record.createdAt ?? ''}`

@@ -53,6 +53,13 @@ export interface JudgmentRecord {
   rationale?: string;
   /** The label the annotator was shown before deciding (a suggestion), when the file says. */
   shownLabel?: number;
+  /**
+   * The answers the label was derived from, when a label file has them (`export --answers`, `--with-answers`): one
+   * true/false per condition of the query, and aspect answers (true/false, or a graded aspect's level), each with
+   * where it was read; the study checks them on import.
+   */
+  conditions?: { values: boolean[]; at: SourcePosition };
+  aspects?: { values: Record<string, boolean | number>; at: SourcePosition };
   at: SourcePosition;
 }
 

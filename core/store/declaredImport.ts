@@ -6,8 +6,10 @@ import { resolve } from 'node:path';
 import type { LabelKind, StudyModel } from '../dsl/model.ts';
 import { importerFor } from '../importers/registry.ts';
 import type { DocumentFormat, ImportedRecord, ImportOptions, ImportTarget } from '../importers/types.ts';
+import { queryConditions } from '../labelling/queryConditions.ts';
 import { readRunRanking } from '../pooling/runRanking.ts';
 import {
+  type AnswerRules,
   ImportCancelledError,
   type ImportOrigin,
   type ImportReport,
@@ -114,7 +116,8 @@ async function* reported(
  */
 export async function importDeclaredSources(
   database: StudyDatabase,
-  study: Pick<StudyModel, 'name' | 'queries' | 'corpus'> & Partial<Pick<StudyModel, 'imports' | 'pools' | 'scale'>>,
+  study: Pick<StudyModel, 'name' | 'queries' | 'corpus'> &
+    Partial<Pick<StudyModel, 'imports' | 'pools' | 'scale' | 'conditionsFrom' | 'aspects'>>,
   folder: string,
   options: DeclaredImportOptions = {},
 ): Promise<ImportReport> {
@@ -227,5 +230,11 @@ export async function importDeclaredSources(
       origin: { ...source.origin, format: importer.id },
     });
   }
-  return database.importBatch(study.name, files, pools, signal);
+  // A label file's condition ticks and aspect answers are checked by the Label view's rules.
+  const answers: AnswerRules = {
+    conditionCount: (query) =>
+      queryConditions({ conditionsFrom: study.conditionsFrom, queries: study.queries }, query).length,
+    aspects: new Map((study.aspects ?? []).map((aspect) => [aspect.name, aspect.levels])),
+  };
+  return database.importBatch(study.name, files, pools, signal, answers);
 }

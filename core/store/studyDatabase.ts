@@ -102,7 +102,7 @@ export interface SyncReport {
   addedScaleValues: Record<string, number[]>;
 }
 
-/** Documents (10 values each) or judgments (12 each) per multi-row INSERT into the staging tables. */
+/** Documents (10 values each) or judgments (16 each) per multi-row INSERT into the staging tables. */
 const documentsPerStatement = 64;
 
 /** Records collected before they are written to the temp tables in one transaction. */
@@ -294,6 +294,7 @@ export class StudyDatabase {
     files: readonly { records: AsyncIterable<ImportedRecord>; origin: ImportOrigin }[],
     pools: readonly PoolInput[] = [],
     signal?: AbortSignal,
+    answers?: AnswerRules,
   ): Promise<ImportReport> {
     const studyId = this.studyId(study);
     const staging = new Staging(this.db);
@@ -327,8 +328,11 @@ export class StudyDatabase {
       checkSignal();
       return this.db
         .transaction((): ImportReport => {
-          const report = staging.commit(studyId, counted, (label) =>
-            this.checkLabel(studyId, label.value, study, label.text),
+          const report = staging.commit(
+            studyId,
+            counted,
+            (label) => this.checkLabel(studyId, label.value, study, label.text),
+            (row) => checkAnswers(row, study, answers),
           );
           for (const [i, pool] of pools.entries()) report.pools.push(this.pool(studyId, i, pool));
           return report;
@@ -421,6 +425,74 @@ export class StudyDatabase {
   }
 }
 
+/**
+ * What a study accepts as a label's answers (the Label view's rules, LabelSession.checkAnswers): how many
+ * conditions a query has under its `conditions from`, and its aspects — a graded one's levels, undefined for yes/no.
+ */
+export interface AnswerRules {
+  conditionCount(query: {
+    qid: string;
+    text: string;
+    instruction: string | null;
+    type: string | null;
+    metadata: string | null;
+  }): number;
+  aspects: ReadonlyMap<string, readonly number[] | undefined>;
+}
+
+interface StagedAnswerRow {
+  qid: string;
+  conditions: string | null;
+  conditions_at: string | null;
+  aspects: string | null;
+  aspects_at: string | null;
+}
+
+/** A staged judgment's answers, with where each was read, and its query as stored (undefined: not in the study). */
+interface StagedAnswers {
+  qid: string;
+  query:
+    | { qid: string; text: string; instruction: string | null; type: string | null; metadata: string | null }
+    | undefined;
+  conditions: boolean[] | undefined;
+  conditionsAt: string;
+  aspects: Record<string, boolean | number> | undefined;
+  aspectsAt: string;
+}
+
+/** Refuses answers the study does not accept (without `rules`, a study with no conditions and no aspects). */
+function checkAnswers(row: StagedAnswers, study: string, rules: AnswerRules | undefined): void {
+  const aspects = rules?.aspects ?? new Map<string, readonly number[] | undefined>();
+  for (const [name, answer] of Object.entries(row.aspects ?? {})) {
+    if (!aspects.has(name)) {
+      const declared = [...aspects.keys()].join(', ') || 'none';
+      throw new StoreError(`${row.aspectsAt}: expected an aspect of study '${study}' (${declared}), found '${name}'`);
+    }
+    const levels = aspects.get(name);
+    if (levels) {
+      if (typeof answer !== 'number' || !levels.includes(answer)) {
+        throw new StoreError(
+          `${row.aspectsAt}: expected aspect '${name}' to be one of its levels (${levels.join(', ')}), found ${answer}`,
+        );
+      }
+    } else if (typeof answer !== 'boolean') {
+      throw new StoreError(`${row.aspectsAt}: expected aspect '${name}' to be true or false, found ${answer}`);
+    }
+  }
+  const conditions = row.conditions ?? [];
+  if (conditions.length === 0) return;
+  const count = row.query && rules ? rules.conditionCount(row.query) : 0;
+  if (conditions.length !== count) {
+    throw new StoreError(
+      `${row.conditionsAt}: expected ${count} condition answer${count === 1 ? '' : 's'} for query '${row.qid}', ` +
+        `found ${conditions.length}`,
+    );
+  }
+}
+
+/** The values of one staged judgment (temp.staged_judgment's columns). */
+const judgmentColumns = 16;
+
 /** The judgment sources a record may name (the schema's CHECK). */
 const judgmentSources = new Set(['manual', 'suggestion', 'adjudicated', 'imported']);
 
@@ -458,7 +530,8 @@ class Staging {
         at TEXT NOT NULL);
       CREATE TEMP TABLE staged_judgment (qid TEXT NOT NULL, docid TEXT NOT NULL, annotator TEXT NOT NULL,
         label INTEGER NOT NULL, created_at TEXT, source TEXT NOT NULL, rationale TEXT, shown_label INTEGER,
-        file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL, at TEXT NOT NULL);
+        file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL, at TEXT NOT NULL,
+        conditions TEXT, conditions_at TEXT, aspects TEXT, aspects_at TEXT);
       CREATE TEMP TABLE staged_pool (pool INTEGER NOT NULL, qid TEXT NOT NULL, docid TEXT NOT NULL,
         rank INTEGER NOT NULL, PRIMARY KEY (pool, qid, docid)) WITHOUT ROWID;
     `);
@@ -469,7 +542,7 @@ class Staging {
     this.insertDocuments = db.prepare(
       `INSERT INTO temp.staged_document VALUES ${Array(documentsPerStatement).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
     );
-    const judgmentRow = `(${Array(12).fill('?').join(', ')})`;
+    const judgmentRow = `(${Array(judgmentColumns).fill('?').join(', ')})`;
     this.insertJudgment = db.prepare(`INSERT INTO temp.staged_judgment VALUES ${judgmentRow}`);
     this.insertJudgments = db.prepare(
       `INSERT INTO temp.staged_judgment VALUES ${Array(documentsPerStatement).fill(judgmentRow).join(', ')}`,
@@ -554,14 +627,20 @@ class Staging {
             seq,
             record.at.line,
             describe(record.at),
+            record.conditions ? JSON.stringify(record.conditions.values) : null,
+            record.conditions ? describe(record.conditions.at) : null,
+            record.aspects ? JSON.stringify(record.aspects.values) : null,
+            record.aspects ? describe(record.aspects.at) : null,
           );
-          if (judgmentValues.length === documentsPerStatement * 12) {
+          if (judgmentValues.length === documentsPerStatement * judgmentColumns) {
             this.insertJudgments.run(judgmentValues);
             judgmentValues.length = 0;
           }
         }
       }
-      for (let i = 0; i < judgmentValues.length; i += 12) this.insertJudgment.run(judgmentValues.slice(i, i + 12));
+      for (let i = 0; i < judgmentValues.length; i += judgmentColumns) {
+        this.insertJudgment.run(judgmentValues.slice(i, i + judgmentColumns));
+      }
       // The documents of an incomplete last statement, one by one.
       for (let i = 0; i < documents.length; i++) this.insertDocument.run(values.slice(i * 10, i * 10 + 10));
     })();
@@ -639,6 +718,7 @@ class Staging {
     studyId: number,
     files: (ImportOrigin & { records: number })[],
     checkLabel: (label: { value: number; at: SourcePosition; text: string }) => void,
+    checkAnswers: (row: StagedAnswers) => void,
   ): ImportReport {
     const db = this.db;
     const count = (sql: string, ...args: unknown[]): number =>
@@ -710,12 +790,32 @@ class Staging {
       const first = firstWithLabel.get(label) as { file: string; line: number; at: string };
       checkLabel({ value: label, at: { file: first.file, line: first.line }, text: first.at });
     }
+    // The answers a label file carries, checked against the study (its queries, now in, give the condition counts).
+    const queryRow = db.prepare(
+      'SELECT qid, text, instruction, type, metadata FROM query WHERE study_id = ? AND qid = ?',
+    );
+    for (const row of db
+      .prepare(
+        `SELECT qid, conditions, conditions_at, aspects, aspects_at FROM temp.staged_judgment
+         WHERE conditions IS NOT NULL OR aspects IS NOT NULL ORDER BY seq, line`,
+      )
+      .iterate() as IterableIterator<StagedAnswerRow>) {
+      checkAnswers({
+        qid: row.qid,
+        query: queryRow.get(studyId, row.qid) as StagedAnswers['query'],
+        conditions: row.conditions === null ? undefined : (JSON.parse(row.conditions) as boolean[]),
+        conditionsAt: row.conditions_at ?? '',
+        aspects: row.aspects === null ? undefined : (JSON.parse(row.aspects) as Record<string, boolean | number>),
+        aspectsAt: row.aspects_at ?? '',
+      });
+    }
     // (An annotator is added with their first judgment: one not in the annotator table has judged nothing.)
     const judgedBefore = count(
       'SELECT EXISTS (SELECT 1 FROM annotator WHERE name IN (SELECT DISTINCT annotator FROM temp.staged_judgment))',
     );
     // Later than every judgment there is, so that a changed label is the current one even within a millisecond.
     const now = laterThan(db.prepare('SELECT max(created_at) FROM judgment').pluck().get() as string | null);
+    const lastJudgmentBefore = count('SELECT max(id) FROM judgment');
     db.prepare(
       `INSERT INTO pair (study_id, qid, docid) SELECT DISTINCT ?, qid, docid FROM temp.staged_judgment WHERE true
        ON CONFLICT (study_id, qid, docid) DO NOTHING`,
@@ -756,6 +856,21 @@ class Staging {
          ON CONFLICT (pair_id, annotator_id, created_at) DO NOTHING`,
       )
       .run(now, studyId);
+    // The added judgments' answers, stored as the Label view stores them: condition i (1-based) satisfied 1/0, an
+    // aspect's answer 1/0 or its level.
+    const added = `FROM temp.staged_judgment AS s
+       JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid
+       JOIN annotator AS a ON a.name = s.annotator
+       JOIN judgment AS j ON j.pair_id = p.id AND j.annotator_id = a.id AND j.created_at = coalesce(s.created_at, ?)
+         AND j.id > ?`;
+    db.prepare(
+      `INSERT INTO condition_judgment (judgment_id, condition, satisfied)
+       SELECT j.id, e.key + 1, e.value ${added}, json_each(s.conditions) AS e WHERE s.conditions IS NOT NULL`,
+    ).run(studyId, now, lastJudgmentBefore);
+    db.prepare(
+      `INSERT INTO aspect_judgment (judgment_id, aspect, answer)
+       SELECT j.id, e.key, e.value ${added}, json_each(s.aspects) AS e WHERE s.aspects IS NOT NULL`,
+    ).run(studyId, now, lastJudgmentBefore);
     const judgments = count('SELECT count(*) FROM temp.staged_judgment');
     report.judgments = { added: inserted.changes, updated: 0, unchanged: judgments - inserted.changes };
 
