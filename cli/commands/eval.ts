@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { StudyModel } from '../../core/dsl/model.ts';
 import { messageQueryId } from '../../core/formats/queryIdCache.ts';
 import { readQrels } from '../../core/formats/trecQrels.ts';
 import { type EvaluationOptions, evaluateRunFile, type RunEvaluation } from '../../core/metrics/evaluate.ts';
@@ -8,8 +9,10 @@ import { instructionMeasures } from '../../core/metrics/instruction/registry.ts'
 import { writeMaxpRun } from '../../core/metrics/maxpRun.ts';
 import { MeasureSpecError, selectMeasures } from '../../core/metrics/measureSelection.ts';
 import { compareRunEvaluations } from '../../core/metrics/runComparison.ts';
+import { scaleGains } from '../../core/metrics/scaleGains.ts';
 import { evaluationJson, formatTrecEvalText, type RunidLine } from '../../core/metrics/trecEvalOutput.ts';
 import { type CliCommand, UsageError } from '../cliContext.ts';
+import { readStudyBlock } from '../studyDatabaseCommand.ts';
 import {
   comparisonText,
   evaluateInstructionRuns,
@@ -122,6 +125,7 @@ export const evalCommand: CliCommand = {
     '  -m  map Rprec bpref recip_rank P recall ndcg ndcg_cut num_q num_ret num_rel num_rel_ret runid,\n' +
     '      or official (the default) / all_trec; cutoffs as in -m P.5,10\n' +
     "  --gains 0:0,1:0,2:1  each label's gain in ndcg and ndcg_cut (a label not listed gains itself)\n" +
+    "      without it, --study STUDY.assess [--name S] gives the gains the study's scale declares (gain G)\n" +
     '  several runs: one block each, in file order, opened by its line runid all TAG\n' +
     instructionUsage,
   async run(args, context) {
@@ -152,12 +156,29 @@ export const evalCommand: CliCommand = {
           `${unread.length === 1 ? 'it' : 'them'}; the trec_eval measures would ignore ${unread.length === 1 ? 'it' : 'them'}`,
       );
     }
-    const { compare } = parsed.instruction;
-    const maxp = await maxpRuleOf(parsed.instruction, context);
-    if (compare && parsed.files.length < 3) throw new UsageError('--compare needs two runs or more');
+    const { compare, study: studyFile } = parsed.instruction;
     const selection = select(specs.trec);
-    if (parsed.gains && !gainsRead(selection.measures.map((m) => m.measure.name))) {
+    const ndcgAsked = gainsRead(selection.measures.map((m) => m.measure.name));
+    // --study without --gains: ndcg takes its gains from the study's scale (`VALUE "label" key "k" gain G`).
+    const studyGainsWanted = studyFile !== undefined && parsed.gains === undefined && ndcgAsked;
+    const maxp = await maxpRuleOf(parsed.instruction, context, studyGainsWanted);
+    if (compare && parsed.files.length < 3) throw new UsageError('--compare needs two runs or more');
+    if (parsed.gains && !ndcgAsked) {
       throw new UsageError('--gains: only ndcg and ndcg_cut read it, and no -m asks for them');
+    }
+    const gains =
+      parsed.gains ??
+      (studyGainsWanted
+        ? scaleGains(
+            ((await readStudyBlock(studyFile, parsed.instruction.studyName, context, 'study')).block as StudyModel)
+              .scale,
+          )
+        : undefined);
+    if (studyGainsWanted && !gains && !maxp) {
+      throw new UsageError(
+        `--study is read for MaxP and for the gains its scale declares, and ${studyFile} declares none ` +
+          '(`VALUE "label" key "k" gain G`): give --maxp, --maxp-type or --maxp-queries with it',
+      );
     }
     if (selection.skipped.length > 0) {
       context.stderr(`note: not computed by qrels-studio (trec_eval measures): ${selection.skipped.join(', ')}\n`);
@@ -167,7 +188,7 @@ export const evalCommand: CliCommand = {
       relevanceLevel: parsed.relevanceLevel,
       maxRetrieved: parsed.maxRetrieved,
       complete: parsed.complete,
-      ...(parsed.gains && { gains: parsed.gains }),
+      ...(gains && { gains }),
     };
     // Instruction measures asked with trec_eval's (TARGET's R@10 with capped R@10): evaluated first, each run's
     // lines printed after its trec_eval block.

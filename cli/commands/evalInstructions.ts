@@ -154,8 +154,13 @@ const baseName = (spec: string): string => spec.split('.')[0]!;
 /**
  * The MaxP rule the options ask for, or undefined without MaxP: --parents (and --parent-field) say which ids are
  * chunks of which document, --maxp-queries or --maxp-type with --queries which queries roll up; each implies MaxP.
+ * `studyReadForGains`: --study is also read for its scale's gains in ndcg, so it may come without MaxP.
  */
-export async function maxpRuleOf(options: InstructionArguments, context: CliContext): Promise<MaxpRule | undefined> {
+export async function maxpRuleOf(
+  options: InstructionArguments,
+  context: CliContext,
+  studyReadForGains = false,
+): Promise<MaxpRule | undefined> {
   if (options.study !== undefined) {
     if (options.parents !== undefined || options.queries !== undefined)
       throw new UsageError('--study declares the corpus and the queries: give it, or --parents / --queries, not both');
@@ -178,8 +183,11 @@ export async function maxpRuleOf(options: InstructionArguments, context: CliCont
     options.maxpQueries !== undefined ||
     options.maxpTypes !== undefined;
   if (!maxp) {
-    if (options.study !== undefined)
-      throw new UsageError('--study is read for MaxP: give --maxp, --maxp-type or --maxp-queries with it');
+    if (options.study !== undefined && !studyReadForGains)
+      throw new UsageError(
+        '--study is read for MaxP, and for the gains of ndcg and ndcg_cut when --gains is not given: ' +
+          'give --maxp, --maxp-type or --maxp-queries with it',
+      );
     return undefined;
   }
   const path = (file: string) => resolve(context.cwd, file);

@@ -92,6 +92,8 @@ export interface ScaleEntry {
   label?: StringNode;
   key?: StringNode;
   description?: StringNode;
+  /** `gain G`: the value's gain in nDCG (absent: the value itself, as trec_eval). */
+  gain?: NumberNode;
   range: TextRange;
 }
 

@@ -124,9 +124,10 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'statement',
     'scale',
     study,
-    'scale ordinal|nominal|binary { VALUE "label" key "k" ["description"] … }',
+    'scale ordinal|nominal|binary { VALUE "label" key "k" ["description"] [gain G] … }',
     'The labels annotators choose from: an integer value (negative allowed: `-2` junk), a label, the one-key ' +
-      'shortcut in the labelling view and an optional description. `j k u n ?` are the view’s navigation keys.',
+      'shortcut in the labelling view, an optional description and an optional `gain` in nDCG. `j k u n ?` are ' +
+      'the view’s navigation keys.',
     'scale ordinal {\n    0 "Off-topic" key "0"\n    1 "On topic" key "1"\n  }',
   ),
   entry(
@@ -337,6 +338,16 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'VALUE "label" key "k"',
     'The one-character key that picks this value in the labelling view.',
     'scale binary {\n    0 "No" key "0"\n    1 "Yes" key "1"\n  }',
+  ),
+  entry(
+    'clause',
+    'gain',
+    study,
+    'VALUE "label" key "k" ["description"] gain G',
+    "The value's gain in nDCG (a number ≥ 0), when its order is not its worth: a table that violates the " +
+      'instruction gains 0, not 1. `eval --study` and the Evaluate view use these gains; a value without one gains ' +
+      'itself, as in trec_eval.',
+    'scale ordinal {\n    0 "Off-topic" key "0"\n    1 "Violates" key "1" gain 0\n    2 "Follows" key "2" gain 1\n  }',
   ),
   entry(
     'clause',

@@ -37,6 +37,8 @@ export interface ScaleEntryModel {
   label: string;
   key: string;
   description?: string;
+  /** `gain G`: the value's gain in nDCG (absent: the value itself, as trec_eval). */
+  gain?: number;
 }
 
 export interface ScaleModel {
@@ -275,6 +277,7 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
                     label: e.label.value,
                     key: e.key.value,
                     ...(e.description && { description: e.description.value }),
+                    ...(e.gain && Number.isFinite(e.gain.value) && e.gain.value >= 0 && { gain: e.gain.value }),
                   },
                 ]
               : [],

@@ -663,7 +663,7 @@ class Parser {
       'the scale',
       'scale',
       'number',
-      'a scale value (`VALUE "label" key "k" ["description"]`) or `}`',
+      'a scale value (`VALUE "label" key "k" ["description"] [gain G]`) or `}`',
       () => entries.push(this.parseScaleEntry()),
     );
     return statement;
@@ -687,6 +687,20 @@ class Parser {
       else if (key) {
         entry.key = key;
         if (this.current()?.kind === 'string') entry.description = this.stringNode(this.advance());
+        const gain = this.parseClause('gain', 'clause:gain', () =>
+          this.expectNumber(`a number ≥ 0 after \`gain\` (the gain of ${valueToken.text} in nDCG)`),
+        );
+        if (gain) {
+          // The ideal ranking sorts by gain: a negative one would make nDCG's ideal meaningless (as --gains).
+          if (gain.value < 0) {
+            this.report(
+              'negative-gain',
+              gain.range,
+              `expected a gain ≥ 0 for scale value ${valueToken.text}, found \`${gain.value}\``,
+            );
+          }
+          entry.gain = gain;
+        }
       }
     }
     entry.range = this.endOfLast(value.range);

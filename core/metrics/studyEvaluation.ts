@@ -1,6 +1,6 @@
 // What the Evaluate view shows for a study: every pooled run evaluated as trec_eval evaluates it (-c: a query the
 // labels have and a run lacks counts as 0) against the study's labels from one label source, per query and over all
-// queries; the queries' instruction types and subsets for breakdowns; and, for two runs, paired tests per measure
+// queries (nDCG with the gains the study's scale declares, if any); the queries' instruction types and subsets for breakdowns; and, for two runs, paired tests per measure
 // with the per-query differences. Plain data (the webview protocol carries it); no `vscode`.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import { defaultInstructionOptions } from './instruction/instructionMeasure.ts';
 import { irs } from './instruction/irs.ts';
 import { pMrr } from './instruction/pMrr.ts';
 import { selectMeasures } from './measureSelection.ts';
+import { scaleGains } from './scaleGains.ts';
 import { type PairedTest, pairedTests } from './significance.ts';
 
 /** The measures the view shows (trec_eval names; the values are named as trec_eval prints them). */
@@ -40,6 +41,8 @@ export interface EvaluateReport {
   sources: string[];
   /** Judgments in the qrels. */
   labels: number;
+  /** The gains in nDCG the study's scale declares (value → gain), when it declares some; else nDCG gains the label. */
+  gains?: Record<string, number>;
   measures: string[];
   /** The query-only run the instruction measures (irs, p_mrr) compare each other run with, when one is picked. */
   baseline?: string;
@@ -89,6 +92,7 @@ export async function evaluateStudyRuns(
     const labels = await exportQrels(db, studyId, from, qrelsFile);
     const runs: EvaluatedRun[] = [];
     const { measures } = selectMeasures(['runid', ...evaluateViewMeasures]);
+    const gains = scaleGains(study.scale);
     let names: string[] = [];
     if (labels > 0) {
       const qrels = await readQrels(qrelsFile);
@@ -98,6 +102,7 @@ export async function evaluateStudyRuns(
           relevanceLevel: 1,
           maxRetrieved: Number.POSITIVE_INFINITY,
           complete: true,
+          ...(gains && { gains }),
         });
         names = evaluation.all.map((v) => v.name);
         const perQuery: EvaluatedRun['perQuery'] = {};
@@ -148,6 +153,7 @@ export async function evaluateStudyRuns(
       from,
       sources: studyLabelSources(db, studyId),
       labels,
+      ...(gains && { gains: Object.fromEntries(gains) }),
       measures: shownMeasures,
       ...(baseline !== undefined && { baseline }),
       ...(instructionError !== undefined && { instructionError }),

@@ -13,6 +13,12 @@ const shown = (value: number | null | undefined, digits = 4): string =>
         .replace(/^-(0\.0*)$/, '$1')
         .replace(/^-/, '−')
     : '—';
+/** `1→0, 2→1`: the scale's declared gains, by value. */
+const scaleGainsText = (gains: Record<string, number>): string =>
+  Object.entries(gains)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([value, gain]) => `${value}→${gain}`)
+    .join(', ');
 const signed = (value: number): string => (value > 0 ? `+${shown(value)}` : shown(value));
 
 /** The mean of the defined values (undefined when none is). */
@@ -76,7 +82,9 @@ export function EvaluateApp({ controller }: { controller: EvaluateController }) 
           </label>
         )}
         <span className="description" data-testid="label-count">
-          {report.labels.toLocaleString('en-US')} judgments · trec_eval -c · {loading ? 'evaluating…' : 'up to date'}
+          {report.labels.toLocaleString('en-US')} judgments · trec_eval -c
+          {report.gains && ` · nDCG gains from the scale (${scaleGainsText(report.gains)})`} ·{' '}
+          {loading ? 'evaluating…' : 'up to date'}
         </span>
       </header>
       {error && (

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Expression, statementOf, statementsOf } from '../../../core/dsl/ast.ts';
 import { checkStudyFile } from '../../../core/dsl/lint.ts';
+import { resolveStudies } from '../../../core/dsl/model.ts';
 import { parseStudyFile } from '../../../core/dsl/parser.ts';
 import { diagnose, sketch, studyWith } from './dslTestHelpers.ts';
 
@@ -347,4 +348,40 @@ test('derive syntax errors: an unclosed `[`, a non-integer position, a level tha
     '10:29-10:32 expected-integer',
   ]);
   assert.deepEqual(diagnose(studyWith('aspect cov "Covered?" levels 0 0.5 1')), ['9:34-9:37 expected-integer']);
+});
+
+test("a scale value's `gain G` (nDCG's gain, FollowTable: violating gains 0) reaches the model; a negative gain is an error", () => {
+  const text = [
+    'study "s" {',
+    '  queries "q.jsonl" { id: qid  text: query }',
+    '  corpus "c.jsonl" { id: did  body: text }',
+    '  scale ordinal {',
+    '    0 "Off-topic" key "0"',
+    '    1 "Violates" key "1" "On topic, breaks the instruction" gain 0',
+    '    2 "Follows" key "2" gain 1.5',
+    '  }',
+    '}',
+  ].join('\n');
+  const parsed = parseStudyFile(text);
+  assert.deepEqual([...parsed.diagnostics, ...checkStudyFile(parsed)], []);
+  const scale = statementOf(parsed.ast.blocks[0]!, 'scale')!;
+  assert.deepEqual(
+    scale.entries.map((e) => [e.value.value, e.description?.value, e.gain?.value]),
+    [
+      [0, undefined, undefined],
+      [1, 'On topic, breaks the instruction', 0],
+      [2, undefined, 1.5],
+    ],
+  );
+  assert.deepEqual(
+    resolveStudies(parsed).studies[0]!.scale!.entries.map((e) => [e.value, e.gain]),
+    [
+      [0, undefined],
+      [1, 0],
+      [2, 1.5],
+    ],
+  );
+  const negative = text.replace('gain 0', 'gain -1');
+  assert.deepEqual(diagnose(negative), ['6:66-6:68 negative-gain']);
+  assert.deepEqual(diagnose(text.replace('gain 1.5', 'gain')), ['7:25-7:29 unexpected-token']);
 });

@@ -1,0 +1,67 @@
+// The Evaluate view's numbers (evaluateStudyRuns) over a real SQLite study: nDCG takes the gains the study's scale
+// declares (FollowTable: a table that violates the instruction gains 0, not 1), and without them gains the label.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { LabelSession } from '../../../core/labelling/labelSession.ts';
+import { evaluateStudyRuns } from '../../../core/metrics/studyEvaluation.ts';
+import { createLabelStudy } from '../../webview/label/labelStudy.ts';
+
+function labelPair(session: LabelSession, pairId: number, label: number): void {
+  const { queue } = session.state();
+  for (let position = 0; position < queue.length; position++) {
+    if (session.pairAt(position, queue.version, false)!.pairId === pairId) {
+      session.commit({ position, pairId, label, queueVersion: queue.version });
+      return;
+    }
+  }
+  throw new Error(`pair ${pairId} is not in the queue`);
+}
+
+/** One query; the run ranks b (violates, 1) above a (follows, 2) above c (off-topic, 0). */
+async function evaluated(scaleLevels: string[]) {
+  const study = await createLabelStudy({
+    queries: [{ qid: 'q1', text: 'sales by region' }],
+    documents: ['a', 'b', 'c'].map((docid) => ({ docid, text: `table ${docid}` })),
+    ranking: { q1: ['b', 'a', 'c'] },
+    scaleLevels,
+  });
+  try {
+    const db = study.database.db;
+    const studyId = study.database.studyId('dev');
+    const alice = study.session('alice');
+    for (const [docid, label] of [
+      ['a', 2],
+      ['b', 1],
+      ['c', 0],
+    ] as const) {
+      const pairId = db
+        .prepare('SELECT id FROM pair WHERE study_id = ? AND qid = ? AND docid = ?')
+        .pluck()
+        .get(studyId, 'q1', docid) as number;
+      labelPair(alice, pairId, label);
+    }
+    return await evaluateStudyRuns(db, studyId, study.study, study.folder, 'adjudicated-else-majority');
+  } finally {
+    study.close();
+  }
+}
+
+test("the Evaluate view's nDCG takes the gains the study's scale declares, and says so", async () => {
+  const report = await evaluated([
+    '0 "Off-topic" key "0"',
+    '1 "Violates" key "1" gain 0',
+    '2 "Follows" key "2" gain 1',
+  ]);
+  // Gains 0, 1, 0 in rank order: DCG = 1/log2 3; the ideal ranking (a first) has DCG 1: ndcg_cut_10 = 0.6309.
+  assert.equal(report.runs[0]!.all.ndcg_cut_10!.toFixed(4), '0.6309');
+  // The binary measures are the labels' (≥ 1 relevant): b and a at ranks 1 and 2, AP = 1.
+  assert.equal(report.runs[0]!.all.map, 1);
+  assert.deepEqual(report.gains, { 1: 0, 2: 1 });
+});
+
+test('without declared gains nDCG gains the label, as trec_eval', async () => {
+  const report = await evaluated(['0 "Off-topic" key "0"', '1 "Violates" key "1"', '2 "Follows" key "2"']);
+  // Gains 1, 2, 0: DCG = 1 + 2/log2 3 = 2.2619; ideal 2 + 1/log2 3 = 2.6309: ndcg_cut_10 = 0.8597.
+  assert.equal(report.runs[0]!.all.ndcg_cut_10!.toFixed(4), '0.8597');
+  assert.equal(report.gains, undefined);
+});
