@@ -355,3 +355,48 @@ test('a reply to the page before a reload does not answer the reloaded page (req
     study.close();
   }
 });
+
+test("a study whose scale declares gains: the view's nDCG takes them, and its header says so", {
+  timeout: 60_000,
+}, async () => {
+  // FollowTable: b violates (1, gain 0), a follows (2, gain 1), c is off-topic (0); the run ranks b, a, c.
+  const study = await createLabelStudy({
+    queries: [{ qid: 'q1', text: 'sales by region' }],
+    documents: ['a', 'b', 'c'].map((docid) => ({ docid, text: `table ${docid}` })),
+    ranking: { q1: ['b', 'a', 'c'] },
+    scaleLevels: ['0 "Off-topic" key "0"', '1 "Violates" key "1" gain 0', '2 "Follows" key "2" gain 1'],
+  });
+  const db = study.database.db;
+  const studyId = study.database.studyId('dev');
+  const alice = study.session('alice');
+  for (const [docid, label] of [
+    ['a', 2],
+    ['b', 1],
+    ['c', 0],
+  ] as const) {
+    labelPair(
+      alice,
+      db.prepare('SELECT id FROM pair WHERE study_id = ? AND docid = ?').pluck().get(studyId, docid) as number,
+      label,
+    );
+  }
+  const source: EvaluateSource = { db, studyId, study: study.study, folder: study.folder };
+  const view = await openWebview(browser, server, {
+    name: 'evaluate',
+    handlers: evaluateRequestHandlers(() => source, { seed: 1 }),
+  });
+  try {
+    const { page } = view;
+    await page.locator('[data-testid="runs-table"]').waitFor();
+    // Gains 0, 1, 0 in rank order: DCG = 1/log2 3, the ideal 1: 0.6309 (with gain = label it would be 0.8597).
+    const ndcg = page.locator('[data-testid="run-row"][data-run="bm25.run"] td[data-measure="ndcg_cut_10"]');
+    assert.equal(await ndcg.innerText(), '0.6309');
+    assert.match(
+      await page.locator('[data-testid="label-count"]').innerText(),
+      /nDCG gains from the scale \(1→0, 2→1\)/,
+    );
+  } finally {
+    await view.close();
+    study.close();
+  }
+});
