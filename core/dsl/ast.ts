@@ -176,6 +176,10 @@ export interface ExportStatement extends StatementBase {
   threshold?: NumberNode;
   /** The range of `per document`, when present. */
   perDocument?: TextRange;
+  /** The range of `per chunk` (each document's label given to its chunks), when present. */
+  perChunk?: TextRange;
+  /** `by max|any`: how chunk labels make a document label (only with `per document`; absent: max). */
+  rollup?: NameNode;
 }
 
 export interface ImportStatement extends StatementBase {

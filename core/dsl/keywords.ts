@@ -16,6 +16,7 @@ export type KeywordContext =
   | 'import-kind'
   | 'label-kind'
   | 'label-source'
+  | 'chunk-rollup'
   | 'format'
   | 'file-format'
   | 'function'
@@ -213,7 +214,8 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'statement',
     'export',
     both,
-    'export qrels|labels|verdicts "path" [from adjudicated|majority|all|judge|mean > T|human-else-llm] [per document]',
+    'export qrels|labels|verdicts "path" [from adjudicated|majority|all|judge|mean > T|human-else-llm] ' +
+      '[per document [by max|any] | per chunk]',
     'Writes results to a file: `qrels` (TREC qrels), `labels` (every judgment with its provenance) or ' +
       '`verdicts` (review decisions).',
     'export qrels "qrels/dev.qrels" from adjudicated',
@@ -397,9 +399,9 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'clause',
     'per',
     study,
-    'export qrels "path" … per document',
-    'Labels passages but exports documents: each document gets the best label of its chunks (MaxP), through ' +
-      'the corpus `parent` role.',
+    'export qrels "path" … per document [by max|any] | per chunk',
+    'Labels passages but exports documents: each document gets the best label of its chunks (MaxP; `by any`: 1 ' +
+      'when any chunk is relevant), through the corpus `parent` role. `per chunk` gives document labels to chunks.',
     'export qrels "doc.qrels" from adjudicated per document',
   ),
   entry(
@@ -407,8 +409,41 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'document',
     study,
     'per document',
-    'See `per`: aggregate chunk labels to their parent document by their maximum.',
+    'See `per`: aggregate chunk labels to their parent document, by their maximum unless `by any` says otherwise.',
     'export qrels "doc.qrels" per document',
+  ),
+  entry(
+    'clause',
+    'chunk',
+    study,
+    'per chunk',
+    'See `per`: give each document’s label to every chunk of it (a chunk with a label of its own keeps it), ' +
+      'through the corpus `parent` role.',
+    'export qrels "chunks.qrels" from adjudicated per chunk',
+  ),
+  entry(
+    'clause',
+    'by',
+    study,
+    'per document by max|any',
+    'How chunk labels make a document label: `max` (the default) or `any`. Only after `per document`.',
+    'export qrels "doc.qrels" per document by any',
+  ),
+  entry(
+    'chunk-rollup',
+    'max',
+    study,
+    'per document by max',
+    'A document gets the best label of its chunks (MaxP), the default.',
+    'export qrels "doc.qrels" per document by max',
+  ),
+  entry(
+    'chunk-rollup',
+    'any',
+    study,
+    'per document by any',
+    'A document is relevant (1) when any of its chunks is labelled at least 1, else 0.',
+    'export qrels "doc.qrels" per document by any',
   ),
   entry(
     'clause',
@@ -980,6 +1015,7 @@ export const exportKinds: Readonly<Record<BlockKind, readonly string[]>> = {
 export const importKinds = words('import-kind');
 export const labelKinds = words('label-kind');
 export const labelSources = words('label-source');
+export const chunkRollups = words('chunk-rollup');
 export const documentFormats = words('format');
 /** The file formats a source statement may name with `from` (importer ids, core/importers/registry.ts). */
 export const fileFormats = words('file-format');
@@ -1052,6 +1088,8 @@ function describe(context: KeywordContext): string {
       return 'label source kind';
     case 'label-source':
       return 'label source';
+    case 'chunk-rollup':
+      return 'chunk rollup rule';
     case 'format':
       return 'document format';
     case 'file-format':

@@ -79,6 +79,10 @@ export interface ExportModel extends FileRef {
   /** `from mean > T`: T. */
   threshold?: number;
   perDocument: boolean;
+  /** `per document by any`: a document is relevant (1) when any chunk is; absent or `by max`: its best chunk label. */
+  rollup?: 'max' | 'any';
+  /** `per chunk`: each document's label given to every chunk of it. */
+  perChunk?: boolean;
 }
 
 export interface ImportModel extends FileRef {
@@ -211,6 +215,8 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
                 from: (e.source?.text ?? 'adjudicated') as ExportModel['from'],
                 ...(e.threshold && Number.isFinite(e.threshold.value) && { threshold: e.threshold.value }),
                 perDocument: e.perDocument !== undefined,
+                ...(e.perDocument && e.rollup && { rollup: e.rollup.text as 'max' | 'any' }),
+                ...(e.perChunk && { perChunk: true }),
               },
             ]
           : [],

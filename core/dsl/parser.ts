@@ -30,6 +30,7 @@ import {
   agreementLevels,
   agreementMetrics,
   blockKeywords,
+  chunkRollups,
   documentFormats,
   exportKinds,
   expressionFunctions,
@@ -875,13 +876,25 @@ class Parser {
       if (this.onLine((token) => this.isWord(token, 'per'))) {
         const per = this.advance();
         this.mark(per, 'keyword', 'clause:per');
-        this.offer({ kind: 'words', ids: ['clause:document'] });
+        this.offer({ kind: 'words', ids: ['clause:document', 'clause:chunk'] });
         if (this.isWord(this.current(), 'document')) {
           this.mark(this.advance(), 'keyword', 'clause:document');
           statement.perDocument = this.endOfLast(this.rangeOf(per));
+        } else if (this.isWord(this.current(), 'chunk')) {
+          this.mark(this.advance(), 'keyword', 'clause:chunk');
+          statement.perChunk = this.endOfLast(this.rangeOf(per));
         } else {
-          this.expected('`document` after `per`');
+          this.expected('`document` or `chunk` after `per`');
         }
+        // `by max|any` is parsed after `per chunk` too, so that lint can say it needs `per document`.
+        const rollup = this.parseClause('by', 'clause:by', () =>
+          this.expectWord(
+            chunkRollups,
+            'chunk-rollup',
+            `how chunk labels make a document label (${chunkRollups.join(', ')}) after \`by\``,
+          ),
+        );
+        if (rollup) statement.rollup = rollup;
       }
     }
     return statement;

@@ -36,11 +36,12 @@ export function labelSourceOfExport(
 }
 
 /**
- * The unit of one `export qrels` declaration's lines: `per document` rolls chunk labels up to their document by
- * their maximum (MaxP; the study language has no other rule yet — `export --rollup any` has one).
+ * The unit of one `export qrels` declaration's lines: `per document [by max|any]` rolls chunk labels up to their
+ * document (MaxP unless `by any`), `per chunk` gives each document's label to its chunks.
  */
-export function qrelsUnitOfExport(exported: Pick<ExportModel, 'perDocument'>): QrelsUnit {
-  return exported.perDocument ? { per: 'document', rollup: 'max' } : { per: 'pair' };
+export function qrelsUnitOfExport(exported: Pick<ExportModel, 'perDocument' | 'rollup' | 'perChunk'>): QrelsUnit {
+  if (exported.perDocument) return { per: 'document', rollup: exported.rollup ?? 'max' };
+  return exported.perChunk ? { per: 'chunk' } : { per: 'pair' };
 }
 
 /** The label source of a study's qrels: its first `export qrels` declaration's, else `from adjudicated`'s. */

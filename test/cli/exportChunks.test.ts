@@ -156,3 +156,27 @@ test("the study's own `export qrels … per document` is written by max when exp
     'q1 0 heatpump 2\nq1 0 pv 0\nq1 0 wind 1\nq2 0 pv 2\n',
   );
 });
+
+test("the study's own `export qrels … per document by any` and `… per chunk` are written when export names no output", () => {
+  const root = chunkedStudy(
+    '  export qrels "qrels/any.qrels" from majority per document by any\n' +
+      '  export qrels "qrels/chunk.qrels" from majority per chunk\n',
+  );
+  const declared = cli(root, 'export', 'energy.assess');
+  assert.equal(declared.status, 0, declared.stderr);
+  // by any: q1 heatpump has chunk #2 at 2 (and bob's own 1) → 1; pv: pv#1 0 and bob's 0 → 0; wind 1; q2 pv: pv#2 1
+  // and bob's 2 → 1.
+  assert.match(declared.stdout, /^qrels\/any\.qrels: 4 judgments \(majority, per document by any\)$/m);
+  assert.equal(
+    readFileSync(join(root, 'qrels', 'any.qrels'), 'utf8'),
+    'q1 0 heatpump 1\nq1 0 pv 0\nq1 0 wind 1\nq2 0 pv 1\n',
+  );
+  // per chunk: a document's label goes to its chunks that have none of their own — q1 heatpump 1 → heatpump#3;
+  // q1 pv 0 → pv#2; q2 pv 2 → pv#1 — and the chunks' own labels and wind (no chunks) stay.
+  assert.match(declared.stdout, /^qrels\/chunk\.qrels: 8 judgments \(majority, per chunk from document labels\)$/m);
+  assert.equal(
+    readFileSync(join(root, 'qrels', 'chunk.qrels'), 'utf8'),
+    'q1 0 heatpump#1 0\nq1 0 heatpump#2 2\nq1 0 heatpump#3 1\nq1 0 pv#1 0\nq1 0 pv#2 0\nq1 0 wind 1\n' +
+      'q2 0 pv#1 2\nq2 0 pv#2 1\n',
+  );
+});

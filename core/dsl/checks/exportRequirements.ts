@@ -5,8 +5,8 @@ export const exportRequirements: StudyCheck = {
   code: 'export-requirement',
   severity: 'error',
   description:
-    'What an export needs from the rest of the study: `from judge` a `judge` statement, and `per document` a ' +
-    'corpus `parent` role (chunk labels aggregated to their document by MaxP).',
+    'What an export needs from the rest of the study: `from judge` a `judge` statement, `per document` and ' +
+    '`per chunk` a corpus `parent` role, and `by max|any` a `per document` before it.',
   check(context) {
     eachBlock(context, (block, report) => {
       const corpus = statementOf(block, 'corpus');
@@ -24,6 +24,19 @@ export const exportRequirements: StudyCheck = {
             range: exported.perDocument,
             message:
               'expected a `parent` role in the corpus mapping: `per document` aggregates chunks to their parent document',
+          });
+        }
+        if (exported.perChunk && !hasParent) {
+          report({
+            range: exported.perChunk,
+            message:
+              'expected a `parent` role in the corpus mapping: `per chunk` gives document labels to their chunks',
+          });
+        }
+        if (exported.rollup && !exported.perDocument) {
+          report({
+            range: exported.rollup.range,
+            message: `expected \`per document\` before \`by ${exported.rollup.text}\`: it rolls chunk labels up to documents`,
           });
         }
       }

@@ -299,6 +299,16 @@ const cases: { name: string; text: string; expected: string[] }[] = [
     expected: ['9:43-9:55 export-requirement'],
   },
   {
+    name: 'per-chunk export without a corpus parent role, and `by` after `per chunk`',
+    text: studyWith('export qrels "c.qrels" per chunk by max'),
+    expected: ['9:26-9:35 export-requirement', '9:39-9:42 export-requirement'],
+  },
+  {
+    name: 'per-document export by an unknown rule',
+    text: studyWith('export qrels "d.qrels" per document by most'),
+    expected: ['9:26-9:38 export-requirement', '9:42-9:46 unknown-value'],
+  },
+  {
     name: 'two studies with one name',
     text: `${studyWith()}study "s" {\n}\n`,
     expected: ['10:7-10:10 duplicate-block-name', '10:7-10:10 missing-statement'],

@@ -48,6 +48,17 @@ test('per document is a qrels file of its source, its chunks rolled up to docume
   );
 });
 
+test('per document by any rolls up by any, by max as the default; per chunk spreads document labels', () => {
+  const s = study(`  corpus "c.jsonl" { id: docid  body: text  parent: doc }
+  export qrels "any.qrels" from majority per document by any
+  export qrels "max.qrels" from majority per document by max
+  export qrels "chunk.qrels" from majority per chunk`);
+  assert.deepEqual(
+    s.exports.map((e) => qrelsUnitOfExport(e)),
+    [{ per: 'document', rollup: 'any' }, { per: 'document', rollup: 'max' }, { per: 'chunk' }],
+  );
+});
+
 test('from all cannot be a qrels file: errors naming the declaration', () => {
   const s = study('  export qrels "all.qrels" from all');
   assert.throws(
