@@ -1,5 +1,5 @@
 // Shared by tests: paths of the built artefacts and a way to run the real CLI as a process.
-import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,5 +53,25 @@ export function runCliProcess(
     encoding: 'utf8',
     input: options.input,
     maxBuffer: 256 * 1024 * 1024,
+  });
+}
+
+/** The CLI as a process that runs while the test goes on (a test's LLM server must keep answering meanwhile). */
+export function runCliAsync(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    stdout += text;
+  });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
+  return new Promise((resolve) => {
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }

@@ -177,26 +177,45 @@ function csvField(value: string | number | null): string {
  * labels `agree STUDY` reads, so `agree` on the file gives the same numbers.
  */
 export function exportLabels(db: SqliteDatabase, studyId: number, file: string): Promise<number> {
-  const rows = db
-    .prepare(
-      `SELECT p.qid, p.docid, a.name, j.label, j.created_at, j.source, j.rationale, j.shown_label, ${labelKindSql()}
-       FROM current_judgment AS j JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
-       WHERE p.study_id = @study
-       UNION ALL
-       SELECT p.qid, p.docid, a.name, sg.label, sg.created_at, 'suggestion', sg.rationale, NULL, ${labelKindSql()}
-       FROM (${judgeSuggestionsWithoutJudgment}) AS sg
-       JOIN pair AS p ON p.id = sg.pair_id JOIN annotator AS a ON a.id = sg.annotator_id
-       WHERE p.study_id = @study
-       ORDER BY 1, 2, 3, 5`,
-    )
-    .raw();
+  return writeLabelFile(db, studyId, file);
+}
+
+/** A current label's cells in the label file's columns. */
+function labelFileCells(row: CurrentLabelRow): (string | number | null)[] {
+  const fields: Record<(typeof labelFileColumns)[number], string | number | null> = {
+    query_id: row.qid,
+    doc_id: row.docid,
+    annotator: row.annotator,
+    label: row.label,
+    created_at: row.created_at,
+    source: row.source,
+    rationale: row.rationale,
+    shown_label: row.shown_label,
+    kind: row.kind,
+  };
+  return labelFileColumns.map((column) => fields[column]);
+}
+
+/** The label file; with `answersOf`, two more columns holding each label's answers as JSON text. */
+function writeLabelFile(
+  db: SqliteDatabase,
+  studyId: number,
+  file: string,
+  answersOf?: (judgmentId: number | null, callId: number | null) => LabelAnswers,
+): Promise<number> {
+  const columns = answersOf ? [...labelFileColumns, 'conditions', 'aspects'] : labelFileColumns;
   return writeAtomically(
     file,
     // The rows are read only once the file is open: an open iterator would hold the connection if it cannot be.
     (function* () {
-      yield `${labelFileColumns.join(',')}\n`;
-      for (const row of rows.iterate({ study: studyId }) as IterableIterator<(string | number | null)[]>) {
-        yield `${row.map(csvField).join(',')}\n`;
+      yield `${columns.join(',')}\n`;
+      for (const row of currentLabels(db, studyId)) {
+        const cells = labelFileCells(row);
+        if (answersOf) {
+          const { conditions, aspects } = answersOf(row.judgment_id, row.call_id);
+          cells.push(JSON.stringify(conditions), JSON.stringify(aspects));
+        }
+        yield `${cells.map(csvField).join(',')}\n`;
       }
     })(),
   ).then((lines) => lines - 1);
@@ -249,33 +268,7 @@ export function exportLabelsWithAnswers(
   file: string,
   gradedAspects: ReadonlySet<string>,
 ): Promise<number> {
-  const answersOf = answersReader(db, gradedAspects);
-  return writeAtomically(
-    file,
-    (function* () {
-      yield `${[...labelFileColumns, 'conditions', 'aspects'].join(',')}\n`;
-      for (const row of currentLabels(db, studyId)) {
-        const fields: Record<(typeof labelFileColumns)[number], string | number | null> = {
-          query_id: row.qid,
-          doc_id: row.docid,
-          annotator: row.annotator,
-          label: row.label,
-          created_at: row.created_at,
-          source: row.source,
-          rationale: row.rationale,
-          shown_label: row.shown_label,
-          ...{ kind: row.kind },
-        };
-        const { conditions, aspects } = answersOf(row.judgment_id, row.call_id);
-        const cells = [
-          ...labelFileColumns.map((column) => fields[column]),
-          JSON.stringify(conditions),
-          JSON.stringify(aspects),
-        ];
-        yield `${cells.map(csvField).join(',')}\n`;
-      }
-    })(),
-  ).then((lines) => lines - 1);
+  return writeLabelFile(db, studyId, file, answersReader(db, gradedAspects));
 }
 
 interface CurrentLabelRow {

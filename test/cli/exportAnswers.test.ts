@@ -4,7 +4,6 @@
 // through the real `openai` SDK against a server on 127.0.0.1, answering per condition. The sidecar next to the
 // qrels file carries each label's condition vector and aspect answers; every expected vector is written out by hand.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -13,7 +12,7 @@ import { LabelSession } from '../../core/labelling/labelSession.ts';
 import { locateNativeBinding } from '../../core/store/sqliteDatabase.ts';
 import { StudyDatabase, studyDatabasePath } from '../../core/store/studyDatabase.ts';
 import { startOpenAiServer } from '../core/judge/openAiServer.ts';
-import { cliLauncher, nativeDir, runCliProcess, scratchDir } from '../helpers.ts';
+import { runCliAsync as cli, nativeDir, runCliProcess, scratchDir } from '../helpers.ts';
 
 const apiKey = 'sk-test-secret-0123456789abcdef';
 
@@ -30,22 +29,6 @@ function studyText(endpoint: string): string {
   judge "judge-c" { endpoint "${endpoint}/" }
 }
 `;
-}
-
-/** Runs the CLI without blocking this process (the test server must keep answering). */
-function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
 }
 
 test('export --answers: the ticks a person made and the judge’s per-condition verdicts leave with the qrels', async (t) => {

@@ -2,29 +2,11 @@
 // once against an OpenAI-compatible server on 127.0.0.1 the user approved, a re-run asking nothing, and an
 // unapproved endpoint refused before any call.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { startOpenAiServer } from '../core/judge/openAiServer.ts';
-import { cliLauncher, scratchDir } from '../helpers.ts';
-
-function cli(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (t: string) => {
-    stdout += t;
-  });
-  child.stderr.setEncoding('utf8').on('data', (t: string) => {
-    stderr += t;
-  });
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}
+import { runCliAsync as cli, scratchDir } from '../helpers.ts';
 
 test('judge on a review runs its critic once per version, on approval only', async () => {
   const server = await startOpenAiServer({

@@ -1,28 +1,9 @@
 // What the seed workflows share: the CLI as a process (waited for, or alongside a test's LLM server) and the value
 // of one `eval` line.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { cliLauncher, runCliProcess } from '../../helpers.ts';
+import { runCliProcess } from '../../helpers.ts';
 
-/** The CLI as a process that runs while the test goes on (its LLM server answers meanwhile). */
-export function cliAsync(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  return new Promise((resolve) => {
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+export { runCliAsync as cliAsync } from '../../helpers.ts';
 
 /** Runs the CLI in `cwd`, which must succeed; its standard output. */
 export function cli(cwd: string, ...args: string[]): string {
