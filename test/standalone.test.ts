@@ -1,5 +1,5 @@
 // The repository stands alone: a clone with nothing beside it runs every test. No source, script or test may reach
-// outside the checkout (the workplace's ../shared folder in particular), and every copied fixture says where it
+// outside the checkout (the workplace's shared folder beside it in particular), and every copied fixture says where it
 // came from in test/fixtures/README.md.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -23,7 +23,7 @@ function filesUnder(folder: string, keep: (path: string) => boolean): string[] {
   return found;
 }
 
-test('no source, script or test reads a path outside the repository (../shared or any other sibling)', () => {
+test('no source, script or test reads a path outside the repository (a sibling folder of the checkout)', () => {
   const offenders: string[] = [];
   for (const folder of sourceFolders) {
     for (const file of filesUnder(join(repoRoot, folder), (path) => /\.(ts|cjs|mjs|js|sh)$|\/run$/.test(path))) {
