@@ -35,6 +35,8 @@ const nodeEntries: Record<string, string> = {
   extension: 'extension/extension.ts',
   server: 'language-server/server.ts',
   cli: 'cli/index.ts',
+  // The extension host's study store runs in this worker thread (core/worker/workerStudyStore.ts).
+  studyWorker: 'core/worker/studyWorker.ts',
 };
 
 const webviewDir = join(root, 'webview');
