@@ -11,4 +11,9 @@ export interface StudiesPort {
   sync(model: StudyFileModel, now?: Date): Promise<SyncReport>;
   /** The id of study `name`; a StoreError naming the known studies when there is none. */
   studyId(name: string): Promise<number>;
+  /**
+   * The id of annotator `name`, added as `kind` (default: `llm` for `llm:…` names, else `human`) if new; a
+   * StoreError when the name is recorded as the other kind. Adapters use the same rule inside their own writes.
+   */
+  ensureAnnotator(name: string, kind?: AnnotatorKind): Promise<number>;
 }

@@ -1,6 +1,7 @@
 import type { StudyFileModel } from '../../dsl/model.ts';
-import type { StudiesPort } from '../port/studiesPort.ts';
+import type { AnnotatorKind, StudiesPort } from '../port/studiesPort.ts';
 import type { SyncReport } from '../studyDatabase.ts';
+import { ensureAnnotatorId } from './annotators.ts';
 import type { SqliteContext } from './sqliteContext.ts';
 
 export class SqliteStudies implements StudiesPort {
@@ -18,5 +19,9 @@ export class SqliteStudies implements StudiesPort {
 
   async studyId(name: string): Promise<number> {
     return this.context.database.studyId(name);
+  }
+
+  async ensureAnnotator(name: string, kind?: AnnotatorKind): Promise<number> {
+    return ensureAnnotatorId(this.context.db, this.context.file, name, kind);
   }
 }
