@@ -7,7 +7,9 @@ import { lintStudyText, nodeStudyHost, parseStudyFile, resolveStudies } from '..
 import type { ReviewModel, StudyFileModel, StudyModel } from '../core/dsl/model.ts';
 import { FileReadError } from '../core/formats/lineReader.ts';
 import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
-import { StudyDatabase, studyDatabasePath } from '../core/store/studyDatabase.ts';
+import { SqliteStudyStore } from '../core/store/sqlite/sqliteStudyStore.ts';
+import { type StudyDatabase, studyDatabasePath } from '../core/store/studyDatabase.ts';
+import type { StudyStore } from '../core/store/studyStore.ts';
 import { type CliContext, InputError, UsageError } from './cliContext.ts';
 import { studyDiagnostics } from './commands/lint.ts';
 
@@ -17,6 +19,9 @@ export interface OpenedStudy {
   /** Its folder: the study's relative paths resolve against it. */
   folder: string;
   study: StudyModel;
+  /** The study's record (the storage port). */
+  store: StudyStore;
+  /** Transition (issue 20): the old record object, until every command asks the port. */
   database: StudyDatabase;
 }
 
@@ -40,6 +45,7 @@ export async function openReviewDatabase(
   return {
     studyFile: opened.studyFile,
     folder: opened.folder,
+    store: opened.store,
     database: opened.database,
     review: opened.block as ReviewModel,
   };
@@ -52,16 +58,16 @@ async function openBlockDatabase(
   kind: 'study' | 'review',
 ): Promise<Omit<OpenedStudy, 'study'> & { block: StudyModel | ReviewModel }> {
   const { path, model, block: study } = await readStudyBlock(studyArg, name, context, kind);
-  const database = StudyDatabase.open(studyDatabasePath(path), {
+  const store = await SqliteStudyStore.open(studyDatabasePath(path), {
     nativeBinding: locateNativeBinding(context.nativeDir),
   });
   try {
-    database.syncStudies(model);
+    await store.studies.sync(model);
   } catch (error) {
-    database.close();
+    await store.close();
     throw error;
   }
-  return { studyFile: studyArg, folder: dirname(path), block: study, database };
+  return { studyFile: studyArg, folder: dirname(path), block: study, store, database: store.database };
 }
 
 /**
