@@ -17,14 +17,16 @@ import {
 } from '../../core/dsl/index.ts';
 import type { Progress } from '../../core/labelling/types.ts';
 import { type DeclaredImportOptions, importDeclaredSources } from '../../core/store/declaredImport.ts';
+import { SqliteStudyStore } from '../../core/store/sqlite/sqliteStudyStore.ts';
 import {
   ImportCancelledError,
   type ImportReport,
   StoreError,
-  StudyDatabase,
+  type StudyDatabase,
   studyDatabasePath,
 } from '../../core/store/studyDatabase.ts';
 import { type StudyProgress, studyProgress } from '../../core/store/studyProgress.ts';
+import type { StudyStore } from '../../core/store/studyStore.ts';
 import { studyErrorsMessage, userErrorMessage } from './userError.ts';
 import { studyFileGlob } from './workspaceStudies.ts';
 
@@ -34,6 +36,9 @@ export interface OpenStudyFile {
   /** Its folder: the studies' relative paths resolve against it. */
   folder: string;
   model: StudyFileModel;
+  /** The study file's record (the storage port). */
+  store: StudyStore;
+  /** Transition (issue 20): the old record object, until every handler asks the port. */
   database: StudyDatabase;
 }
 
@@ -57,6 +62,7 @@ export interface StoredLabel {
 export type StudyImportOptions = Pick<DeclaredImportOptions, 'pools' | 'sources'>;
 
 interface Entry {
+  store: SqliteStudyStore;
   database: StudyDatabase;
   /** The study file's text as last synced into the database, and its model; none while never synced. */
   synced?: { text: string; model: StudyFileModel };
@@ -252,7 +258,8 @@ export class StudyFiles implements vscode.Disposable {
     const text = await readFile(studyFile, 'utf8');
     const entry = this.entries.get(studyFile);
     if (entry?.synced?.text === text) {
-      return { studyFile, folder: dirname(studyFile), model: entry.synced.model, database: entry.database };
+      const { store, database } = entry;
+      return { studyFile, folder: dirname(studyFile), model: entry.synced.model, store, database };
     }
     const errors = (await lintStudyText(text, studyFile, nodeStudyHost())).filter((d) => d.severity === 'error');
     if (errors.length > 0) {
@@ -264,11 +271,12 @@ export class StudyFiles implements vscode.Disposable {
       return undefined;
     }
     const model = resolveStudies(parseStudyFile(text), studyFile);
-    const database = entry?.database ?? this.openDatabase(studyFile);
+    const store = entry?.store ?? this.openDatabase(studyFile);
+    const database = store.database;
     database.syncStudies(model);
-    this.entries.set(studyFile, { database, synced: { text, model } });
+    this.entries.set(studyFile, { store, database, synced: { text, model } });
     this.notifyChanged(studyFile);
-    return { studyFile, folder: dirname(studyFile), model, database };
+    return { studyFile, folder: dirname(studyFile), model, store, database };
   }
 
   /** A study file changed on disk: an open one is synced again (quietly: the editor shows its errors). */
@@ -289,18 +297,19 @@ export class StudyFiles implements vscode.Disposable {
     this.notifyChanged(key);
   }
 
-  private openDatabase(studyFile: string): StudyDatabase {
+  private openDatabase(studyFile: string): SqliteStudyStore {
     this.nativeBinding ??= this.locateNativeBinding();
-    return StudyDatabase.open(studyDatabasePath(studyFile), { nativeBinding: this.nativeBinding });
+    return SqliteStudyStore.openNow(studyDatabasePath(studyFile), { nativeBinding: this.nativeBinding });
   }
 
   private countProgress(studyFile: string, study: string): StudyProgressState {
-    let database = this.entries.get(studyFile)?.database;
     try {
+      let database = this.entries.get(studyFile)?.database;
       if (database === undefined) {
         if (!existsSync(studyDatabasePath(studyFile))) return { kind: 'not imported' };
-        database = this.openDatabase(studyFile);
-        this.entries.set(studyFile, { database });
+        const store = this.openDatabase(studyFile);
+        database = store.database;
+        this.entries.set(studyFile, { store, database });
       }
       if (!hasImported(database, study)) return { kind: 'not imported' };
       return { kind: 'progress', progress: studyProgress(database, study) };
