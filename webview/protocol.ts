@@ -8,7 +8,7 @@
 // changes. Besides types it holds only the envelope checks both receivers use; it imports nothing at runtime
 // (core types are `import type`), so it runs in Node and in the browser alike.
 
-import type { AdjudicationSelection, AgreementDashboard, ConfusionView } from '../core/agreement/agreementDashboard.ts';
+import type { AdjudicationSelection, AgreementDashboard, ConfusionView } from '../core/agreement/agreementTypes.ts';
 import type {
   CommitLabel,
   DocumentView,
@@ -17,10 +17,10 @@ import type {
   QueueSettings,
   SessionState,
 } from '../core/labelling/types.ts';
-import type { EvaluateReport, RunComparison } from '../core/metrics/studyEvaluation.ts';
+import type { EvaluateReport, RunComparison } from '../core/metrics/evaluationTypes.ts';
 import type { ReviewCommit, ReviewItemView, ReviewQueue, ReviewState } from '../core/review/reviewSession.ts';
 import type { ReviewSummary } from '../core/review/reviewSummary.ts';
-import type { RuntimeReport } from '../core/runtime/runtimeReport.ts';
+import type { RuntimeReport } from '../core/runtime/runtimeTypes.ts';
 import type { KeyAction } from './label/keyMap.ts';
 
 /**

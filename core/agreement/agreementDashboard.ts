@@ -2,13 +2,23 @@
 // ordinal target 0.67`) with bootstrap intervals and their targets, every pair of annotators (humans and LLM
 // judges), a confusion matrix for any two of them, the queries sorted by disagreement, and the trend as labels came
 // in; and which pairs an adjudication queue holds when a cell or a row is clicked. Plain data (the webview protocol
-// carries it); no `vscode`.
+// carries it, typed in agreementTypes.ts); no `vscode`. The labels come from the store (AgreementPort); the extension
+// host computes this in the store's worker (core/worker/workerJobs.ts), the CLI and tests in process.
 import type { StudyModel } from '../dsl/model.ts';
-import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
-import { type AgreementSummary, type Interval, type PairKind, summariseAgreement } from './agreementSummary.ts';
-import { scopedStatistic, type TargetVerdict, targetVerdict } from './agreementTarget.ts';
+import type { StudyStore } from '../store/studyStore.ts';
+import { summariseAgreement } from './agreementSummary.ts';
+import { scopedStatistic, targetVerdict } from './agreementTarget.ts';
+import type {
+  AdjudicationSelection,
+  AgreementDashboard,
+  AgreementHeadline,
+  AnnotatorPairAgreement,
+  ConfusionView,
+  DashboardOptions,
+  QueryAgreement,
+  TrendPoint,
+} from './agreementTypes.ts';
 import {
-  type AgreementAnnotator,
   binarise,
   labelsUpTo,
   peopleScope,
@@ -23,99 +33,16 @@ import { type AgreementMetricId, agreementStatistic, kappaWeighting } from './st
 import { readStudyLabels } from './studyLabels.ts';
 import { type UnitPatterns, unitPatterns } from './unitPatterns.ts';
 
-export interface DashboardOptions {
-  /** Bootstrap samples for the headline intervals (default 1000; 0: none). */
-  bootstrap?: number;
-  seed?: number;
-  /** Binarise at this label first (relevant = label ≥ threshold). */
-  threshold?: number;
-  /** Points of the trend (default 20). */
-  trendPoints?: number;
-}
-
-export interface AgreementHeadline {
-  metric: AgreementMetricId;
-  level: string;
-  title: string;
-  value: number | null;
-  /** Why the value is null. */
-  reason?: string;
-  interval: Interval | null;
-  target?: number;
-  /** With a target: met only when the interval's lower bound reaches it (agreementTarget.ts). */
-  verdict?: TargetVerdict;
-}
-
-export interface AnnotatorPairAgreement {
-  a: string;
-  b: string;
-  kind: PairKind;
-  /** Units both labelled, and of those the ones they labelled differently. */
-  shared: number;
-  disagreements: number;
-  kappa: number | null;
-  weightedKappa: number | null;
-  /** Krippendorff's α of the two at the headline's level (nominal unless the headline is α). */
-  alpha: number | null;
-  percent: number | null;
-  /** Why each null value is null (only the null ones). */
-  reasons?: Partial<Record<'kappa' | 'weightedKappa' | 'alpha' | 'percent', string>>;
-}
-
-export interface QueryAgreement {
-  qid: string;
-  /** Units of the query with labels from two annotators or more, and of those the ones with different labels. */
-  units: number;
-  disagreements: number;
-  percent: number | null;
-  alpha: number | null;
-  /** Why each null value is null (only the null ones). */
-  reasons?: Partial<Record<'percent' | 'alpha', string>>;
-}
-
-export interface TrendPoint {
-  /** Labels given so far (human annotators'). */
-  labels: number;
-  at: string;
-  value: number | null;
-  /** Why the value is null. */
-  reason?: string;
-}
-
-export interface AgreementDashboard {
-  study: string;
-  annotators: (AgreementAnnotator & { labels: number })[];
-  values: number[];
-  valueNames: string[];
-  headlines: AgreementHeadline[];
-  /** Weighting of `weightedKappa` in the pairs. */
-  weighting: 'linear' | 'quadratic';
-  /** Level of the pairs' and queries' α. */
-  alphaLevel: AlphaLevel;
-  summary: AgreementSummary;
-  pairs: AnnotatorPairAgreement[];
-  queries: QueryAgreement[];
-  trend: TrendPoint[];
-  adjudicator?: string;
-  /** Units where the human annotators' labels differ, and of those the ones adjudicated. */
-  disagreements: number;
-  adjudicated: number;
-  threshold?: number;
-}
-
-export interface ConfusionView {
-  a: string;
-  b: string;
-  values: number[];
-  /** counts[i][j]: units a labelled values[i] and b labelled values[j]. */
-  counts: number[][];
-}
-
-/** Which pairs an adjudication queue holds: where two annotators disagree, a query's disagreements, or all. */
-export type AdjudicationSelection =
-  | { kind: 'pair'; a: string; b: string }
-  | { kind: 'query'; qid: string }
-  | { kind: 'all' };
+export type {
+  AdjudicationSelection,
+  AgreementDashboard,
+  AgreementHeadline,
+  AnnotatorPairAgreement,
+  ConfusionView,
+  DashboardOptions,
+  QueryAgreement,
+  TrendPoint,
+} from './agreementTypes.ts';
 
 /** The statistics the study names, else Krippendorff's α at the scale's level. */
 function headlineSpecs(study: StudyModel): { metric: AgreementMetricId; level: string; target?: number }[] {
@@ -161,15 +88,18 @@ function headline(
   };
 }
 
-/** The Agreement view's data for `study` (already synced into `db`). */
-export function agreementDashboard(
-  db: SqliteDatabase,
+/** The Agreement view's data for `study` (already synced into `store`). */
+export async function agreementDashboard(
+  store: StudyStore,
   studyId: number,
   study: StudyModel,
   options: DashboardOptions = {},
-): AgreementDashboard {
+): Promise<AgreementDashboard> {
   const scale = study.scale?.entries.map((e) => e.value);
-  const labels = readStudyLabels(db, studyId, scale);
+  const [labels, adjudicated] = await Promise.all([
+    readStudyLabels(store, studyId, scale),
+    store.agreement.adjudicatedPairCount(studyId),
+  ]);
   let data = labels.data;
   if (options.threshold !== undefined) data = binarise(data, options.threshold);
   const specs = headlineSpecs(study);
@@ -281,24 +211,13 @@ export function agreementDashboard(
     trend: trendOf(humans, labels.times, first, options.trendPoints ?? 20),
     ...(study.adjudicator !== undefined && { adjudicator: study.adjudicator }),
     disagreements,
-    adjudicated: adjudicatedCount(db, studyId),
+    adjudicated,
     ...(options.threshold !== undefined && { threshold: options.threshold }),
   };
 }
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function adjudicatedCount(db: SqliteDatabase, studyId: number): number {
-  return db
-    .prepare(
-      `SELECT count(DISTINCT j.pair_id) FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id
-         WHERE p.study_id = ? AND j.source = 'adjudicated'
-           AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)`,
-    )
-    .pluck()
-    .get(studyId) as number;
 }
 
 /**
@@ -353,12 +272,12 @@ export function annotatorConfusion(data: ReliabilityData, a: string, b: string):
  * The pair ids an adjudication queue holds, in query order: for two annotators the units both labelled differently;
  * for a query (or all) the units where the human annotators' labels differ.
  */
-export function adjudicationPairIds(
-  db: SqliteDatabase,
+export async function adjudicationPairIds(
+  store: StudyStore,
   studyId: number,
   data: ReliabilityData,
   selection: AdjudicationSelection,
-): number[] {
+): Promise<number[]> {
   const width = data.annotators.length;
   const wanted: number[] = [];
   if (selection.kind === 'pair') {
@@ -388,6 +307,8 @@ export function adjudicationPairIds(
     }
   }
   if (wanted.length === 0) return [];
-  const ids = db.prepare('SELECT id FROM pair WHERE study_id = ? AND qid = ? AND docid = ?').pluck();
-  return wanted.map((u) => ids.get(studyId, data.qids[u], data.docids[u]) as number);
+  return store.agreement.pairIds(
+    studyId,
+    wanted.map((u) => [data.qids[u]!, data.docids[u]!]),
+  );
 }

@@ -9,9 +9,10 @@ import type { StudyModel } from '../dsl/model.ts';
 import { displayQueryId } from '../formats/queryIdCache.ts';
 import { readQrels } from '../formats/trecQrels.ts';
 import { findLabelSource, labelSources } from '../store/labelSources.ts';
-import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { exportQrels } from '../store/studyExports.ts';
+import type { StudyStore } from '../store/studyStore.ts';
 import { evaluateRunFile } from './evaluate.ts';
+import type { EvaluatedRun, EvaluateReport, RunComparison } from './evaluationTypes.ts';
 import { evaluateInstructions } from './instruction/evaluateInstructions.ts';
 import { type InstructionInfo, readScoredRun } from './instruction/instructionInputs.ts';
 import { defaultInstructionOptions } from './instruction/instructionMeasure.ts';
@@ -19,66 +20,23 @@ import { irs } from './instruction/irs.ts';
 import { pMrr } from './instruction/pMrr.ts';
 import { selectMeasures } from './measureSelection.ts';
 import { scaleGains } from './scaleGains.ts';
-import { type PairedTest, pairedTests } from './significance.ts';
+import { pairedTests } from './significance.ts';
 
 /** The measures the view shows (trec_eval names; the values are named as trec_eval prints them). */
 export const evaluateViewMeasures = ['map', 'ndcg_cut.10', 'P.10', 'recall.100', 'recip_rank'];
 
-export interface EvaluatedRun {
-  /** The run file as the study file names it. */
-  run: string;
-  /** Its run tag. */
-  runid: string;
-  all: Record<string, number>;
-  /** qid → measure → value. */
-  perQuery: Record<string, Record<string, number>>;
-}
-
-export interface EvaluateReport {
-  study: string;
-  /** The label source the qrels came from, and the ones there are. */
-  from: string;
-  sources: string[];
-  /** Judgments in the qrels. */
-  labels: number;
-  /** The gains in nDCG the study's scale declares (value → gain), when it declares some; else nDCG gains the label. */
-  gains?: Record<string, number>;
-  measures: string[];
-  /** The query-only run the instruction measures (irs, p_mrr) compare each other run with, when one is picked. */
-  baseline?: string;
-  /** Why the instruction measures could not be computed against the baseline (the trec_eval ones still are). */
-  instructionError?: string;
-  runs: EvaluatedRun[];
-  /** The evaluated queries with their instruction type and subset (query metadata `subset`), when they have them. */
-  queries: { qid: string; type?: string; subset?: string }[];
-}
-
-export interface RunComparison {
-  a: string;
-  b: string;
-  /** Per measure: b − a over the queries, randomisation and t-test p. */
-  tests: Record<string, PairedTest>;
-  /** Per measure: each query's values and difference, largest |difference| first. */
-  deltas: Record<string, { qid: string; a: number; b: number; delta: number }[]>;
-}
+export type { EvaluatedRun, EvaluateReport, RunComparison } from './evaluationTypes.ts';
 
 /** The label sources a study can be evaluated against: the fixed ones and one per annotator and judge. */
-export function studyLabelSources(db: SqliteDatabase, studyId: number): string[] {
-  const names = db
-    .prepare(
-      `SELECT DISTINCT a.name, a.kind FROM annotator AS a WHERE a.id IN (
-         SELECT j.annotator_id FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id WHERE p.study_id = @study
-         UNION SELECT s.annotator_id FROM suggestion AS s JOIN pair AS p ON p.id = s.pair_id WHERE p.study_id = @study)
-       ORDER BY a.kind, a.name`,
-    )
-    .all({ study: studyId }) as { name: string; kind: string }[];
+export async function studyLabelSources(store: StudyStore, studyId: number): Promise<string[]> {
+  const names = await store.agreement.labelGivers(studyId);
   const fixed = labelSources.filter((s) => !s.takesArgument).map((s) => s.id);
   return [...fixed, ...names.map((n) => (n.kind === 'llm' ? n.name : `annotator:${n.name}`))];
 }
 
 /** Every pooled run of `study` evaluated against its labels from `from`. */
 export async function evaluateStudyRuns(
-  db: SqliteDatabase,
+  store: StudyStore,
   studyId: number,
   study: StudyModel,
   studyFolder: string,
@@ -89,7 +47,7 @@ export async function evaluateStudyRuns(
   const folder = await mkdtemp(join(tmpdir(), 'qrels-studio-evaluate-'));
   try {
     const qrelsFile = join(folder, 'labels.qrels');
-    const labels = await exportQrels(db, studyId, from, qrelsFile);
+    const labels = await exportQrels(store, studyId, from, qrelsFile);
     const runs: EvaluatedRun[] = [];
     const { measures } = selectMeasures(['runid', ...evaluateViewMeasures]);
     const gains = scaleGains(study.scale);
@@ -118,11 +76,7 @@ export async function evaluateStudyRuns(
       }
     }
     const evaluated = new Set(runs.flatMap((r) => Object.keys(r.perQuery)));
-    const rows = db.prepare('SELECT qid, type, metadata FROM query WHERE study_id = ? ORDER BY id').all(studyId) as {
-      qid: string;
-      type: string | null;
-      metadata: string | null;
-    }[];
+    const rows = await store.agreement.evaluationQueries(studyId);
     const known = new Map(rows.map((r) => [r.qid, r]));
     const queries = [...evaluated].sort().map((qid) => {
       const row = known.get(qid);
@@ -142,7 +96,7 @@ export async function evaluateStudyRuns(
     let instructionError: string | undefined;
     if (baseline !== undefined && runs.length > 0) {
       try {
-        await addInstructionMeasures(db, studyId, study, studyFolder, from, baseline, runs);
+        await addInstructionMeasures(store, studyId, study, studyFolder, from, baseline, runs);
         shownMeasures.push(irs.name, pMrr.name);
       } catch (error) {
         instructionError = error instanceof Error ? error.message : String(error);
@@ -151,7 +105,7 @@ export async function evaluateStudyRuns(
     return {
       study: study.name,
       from,
-      sources: studyLabelSources(db, studyId),
+      sources: await studyLabelSources(store, studyId),
       labels,
       ...(gains && { gains: Object.fromEntries(gains) }),
       measures: shownMeasures,
@@ -171,7 +125,7 @@ export async function evaluateStudyRuns(
  * subset from the study's queries; a query id `{q}_{i}` has the baseline's query `q`, any other id its own.
  */
 async function addInstructionMeasures(
-  db: SqliteDatabase,
+  store: StudyStore,
   studyId: number,
   study: StudyModel,
   studyFolder: string,
@@ -184,14 +138,11 @@ async function addInstructionMeasures(
   const baselineRun = await readScoredRun(pool.absolutePath ?? resolve(studyFolder, pool.path));
   const { source, argument } = findLabelSource(from);
   const qrels = new Map<string, Map<string, number>>();
-  for (const l of source.labels(db, studyId, argument)) {
+  for (const l of await source.labels(store, studyId, argument)) {
     if (!qrels.has(l.qid)) qrels.set(l.qid, new Map());
     qrels.get(l.qid)!.set(l.docid, l.label);
   }
-  const rows = db.prepare('SELECT qid, type FROM query WHERE study_id = ?').all(studyId) as {
-    qid: string;
-    type: string | null;
-  }[];
+  const rows = await store.agreement.evaluationQueries(studyId);
   const types = new Map(rows.map((r) => [r.qid, r.type]));
   const instructions = new Map<string, InstructionInfo>();
   for (const qid of qrels.keys()) {

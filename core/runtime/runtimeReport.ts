@@ -1,23 +1,13 @@
 // "Show version and runtime": proves, on the user's machine, that the shipped SQLite binary loads in this runtime
-// and that a WAL database works (write through one connection, read through another).
+// and that a WAL database works (write through one connection, read through another; the SQLite adapter's
+// runtimeProbe.ts does it).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../store/sqliteDatabase.ts';
+import { probeSqliteRuntime } from '../store/sqlite/runtimeProbe.ts';
+import type { RuntimeReport } from './runtimeTypes.ts';
 
-export interface RuntimeReport {
-  productVersion: string;
-  host: string;
-  node: string;
-  napi: string;
-  abi: string;
-  platform: string;
-  arch: string;
-  sqliteVersion: string;
-  journalMode: string;
-  walReadBack: boolean;
-  nativeBinding: string;
-}
+export type { RuntimeReport } from './runtimeTypes.ts';
 
 export interface RuntimeReportInput {
   productVersion: string;
@@ -29,36 +19,18 @@ export interface RuntimeReportInput {
 export function buildRuntimeReport(input: RuntimeReportInput): RuntimeReport {
   const dir = mkdtempSync(join(input.scratchDir ?? tmpdir(), 'qrels-studio-runtime-'));
   try {
-    const file = join(dir, 'probe.sqlite');
-    const writer = openDatabase(file, { nativeBinding: input.nativeBinding });
-    try {
-      const journalMode = String(writer.pragma('journal_mode', { simple: true }));
-      const sqliteVersion = String(writer.prepare('select sqlite_version() as v').pluck().get());
-      writer.exec('create table probe (id integer primary key, note text not null)');
-      writer.prepare('insert into probe (note) values (?)').run('written by the runtime report');
-      const reader = openDatabase(file, { nativeBinding: input.nativeBinding, readonly: true });
-      let walReadBack = false;
-      try {
-        walReadBack = reader.prepare('select count(*) from probe').pluck().get() === 1;
-      } finally {
-        reader.close();
-      }
-      return {
-        productVersion: input.productVersion,
-        host: input.host,
-        node: process.versions.node,
-        napi: process.versions.napi ?? 'unknown',
-        abi: process.versions.modules ?? 'unknown',
-        platform: process.platform,
-        arch: process.arch,
-        sqliteVersion,
-        journalMode,
-        walReadBack,
-        nativeBinding: input.nativeBinding,
-      };
-    } finally {
-      writer.close();
-    }
+    const probe = probeSqliteRuntime(join(dir, 'probe.sqlite'), input.nativeBinding);
+    return {
+      productVersion: input.productVersion,
+      host: input.host,
+      node: process.versions.node,
+      napi: process.versions.napi ?? 'unknown',
+      abi: process.versions.modules ?? 'unknown',
+      platform: process.platform,
+      arch: process.arch,
+      ...probe,
+      nativeBinding: input.nativeBinding,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -16,19 +16,19 @@ export const humanElseLlmSource: LabelSource = {
   id: 'human-else-llm',
   takesArgument: false,
   description: "the people's label (adjudicated, else majority) where a person labelled the pair, else the LLM's",
-  labels(db, studyId) {
-    const llms = knownAnnotators(db, studyId, 'llm');
+  async labels(store, studyId) {
+    const llms = await knownAnnotators(store, studyId, 'llm');
     if (llms.length > 1) {
       throw new StoreError(
         `human-else-llm: several LLM label sources (${llms.join(', ')}); export one with --from llm:NAME or annotator:NAME`,
       );
     }
     const key = (l: { qid: string; docid: string }) => `${l.qid}\u0000${l.docid}`;
-    const human = adjudicatedLabels(db, studyId);
+    const human = await adjudicatedLabels(store, studyId);
     const adjudicated = new Set(human.map(key));
-    human.push(...majorityLabels(db, studyId).filter((l) => !adjudicated.has(key(l))));
+    human.push(...(await majorityLabels(store, studyId)).filter((l) => !adjudicated.has(key(l))));
     const seen = new Set(human.map(key));
-    const llm = llms.length === 1 ? judgeLabels(db, studyId, llms[0]!) : [];
+    const llm = llms.length === 1 ? await judgeLabels(store, studyId, llms[0]!) : [];
     return [...human, ...llm.filter((l) => !seen.has(key(l)))].sort(
       (a, b) => compareBytes(a.qid, b.qid) || compareBytes(a.docid, b.docid),
     );

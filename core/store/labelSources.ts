@@ -1,18 +1,14 @@
 // Where the labels of an exported qrels file come from (`qrels-studio export --from SOURCE`): one record per source,
 // in one table. Every source gives at most one label per (query, document) pair; a pair it has no label for is left
 // out of the qrels (trec_eval counts a document it has no judgment for as not relevant either).
-import { studyLabelRows } from '../agreement/studyLabels.ts';
 import { closestWords } from '../dsl/editDistance.ts';
 import { humanElseLlmSource } from './humanElseLlmSource.ts';
 import { meanThresholdSource } from './meanThresholdSource.ts';
-import type { SqliteDatabase } from './sqliteDatabase.ts';
+import type { PairLabel } from './port/agreementPort.ts';
 import { StoreError } from './studyDatabase.ts';
+import type { StudyStore } from './studyStore.ts';
 
-export interface PairLabel {
-  qid: string;
-  docid: string;
-  label: number;
-}
+export type { PairLabel } from './port/agreementPort.ts';
 
 export interface LabelSource {
   /** What `--from` takes: `majority`, or a prefix for sources with an argument (`annotator:`). */
@@ -21,43 +17,20 @@ export interface LabelSource {
   /** What the argument is, in the list of sources (`NAME` when not said). */
   readonly argumentName?: string;
   readonly description: string;
-  labels(db: SqliteDatabase, studyId: number, argument: string): PairLabel[];
+  labels(store: StudyStore, studyId: number, argument: string): Promise<PairLabel[]>;
 }
 
-/** The current labels of one annotator. */
-function annotatorLabels(db: SqliteDatabase, studyId: number, annotator: string): PairLabel[] {
-  return db
-    .prepare(
-      `SELECT p.qid, p.docid, j.label FROM current_judgment AS j
-       JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
-       WHERE p.study_id = ? AND a.name = ? ORDER BY p.qid, p.docid`,
-    )
-    .all(studyId, annotator) as PairLabel[];
-}
-
-export function knownAnnotators(db: SqliteDatabase, studyId: number, kind: 'human' | 'llm'): string[] {
-  return db
-    .prepare(
-      `SELECT DISTINCT a.name FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id
-       JOIN annotator AS a ON a.id = j.annotator_id WHERE p.study_id = @study AND a.kind = @kind
-         AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
-       UNION
-       SELECT a.name FROM suggestion AS sg JOIN pair AS p ON p.id = sg.pair_id
-       JOIN annotator AS a ON a.id = sg.annotator_id WHERE p.study_id = @study AND a.kind = @kind
-         AND sg.label IS NOT NULL
-       ORDER BY 1`,
-    )
-    .pluck()
-    .all({ study: studyId, kind }) as string[];
+export function knownAnnotators(store: StudyStore, studyId: number, kind: 'human' | 'llm'): Promise<string[]> {
+  return store.agreement.knownAnnotators(studyId, kind);
 }
 
 /**
  * An LLM judge's labels: its current judgments (imported ones) and, for the other pairs, its latest parsed
  * suggestion — what `qrels-studio judge` and *Run LLM judge* store, and the Label view shows.
  */
-export function judgeLabels(db: SqliteDatabase, studyId: number, judge: string): PairLabel[] {
+export async function judgeLabels(store: StudyStore, studyId: number, judge: string): Promise<PairLabel[]> {
   const labels: PairLabel[] = [];
-  for (const [qid, docid, annotator, , label] of studyLabelRows(db, studyId)) {
+  for (const [qid, docid, annotator, , label] of await store.agreement.studyLabelRows(studyId)) {
     if (annotator === judge) labels.push({ qid, docid, label });
   }
   return labels.sort((a, b) => compareBytes(a.qid, b.qid) || compareBytes(a.docid, b.docid));
@@ -69,37 +42,13 @@ export function judgeLabels(db: SqliteDatabase, studyId: number, judge: string):
  * relevant than one of its assessors found it. LLM judges, imported LLM labels and gold (core/store/labelKind.ts) do not
  * vote.
  */
-export function majorityLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
-  return db
-    .prepare(
-      `WITH votes AS (
-         SELECT p.qid, p.docid, j.label, count(*) AS n FROM current_judgment AS j
-         JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
-         WHERE p.study_id = ? AND a.kind = 'human' AND a.label_kind IS NOT 'gold' AND j.source != 'adjudicated'
-         GROUP BY p.qid, p.docid, j.label
-       ), ranked AS (
-         SELECT qid, docid, label, row_number() OVER (PARTITION BY qid, docid ORDER BY n DESC, label ASC) AS place
-         FROM votes
-       )
-       SELECT qid, docid, label FROM ranked WHERE place = 1 ORDER BY qid, docid`,
-    )
-    .all(studyId) as PairLabel[];
+export function majorityLabels(store: StudyStore, studyId: number): Promise<PairLabel[]> {
+  return store.agreement.majorityLabels(studyId);
 }
 
 /** The latest adjudicated label per pair (whoever adjudicated) that is not retracted. */
-export function adjudicatedLabels(db: SqliteDatabase, studyId: number): PairLabel[] {
-  return db
-    .prepare(
-      `WITH adjudications AS (
-         SELECT p.qid, p.docid, j.label,
-           row_number() OVER (PARTITION BY j.pair_id ORDER BY j.created_at DESC, j.id DESC) AS place
-         FROM judgment AS j JOIN pair AS p ON p.id = j.pair_id
-         WHERE p.study_id = ? AND j.source = 'adjudicated'
-           AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
-       )
-       SELECT qid, docid, label FROM adjudications WHERE place = 1 ORDER BY qid, docid`,
-    )
-    .all(studyId) as PairLabel[];
+export function adjudicatedLabels(store: StudyStore, studyId: number): Promise<PairLabel[]> {
+  return store.agreement.adjudicatedLabels(studyId);
 }
 
 export const labelSources: readonly LabelSource[] = [
@@ -107,12 +56,12 @@ export const labelSources: readonly LabelSource[] = [
     id: 'annotator:',
     takesArgument: true,
     description: "one annotator's current labels (annotator:alice)",
-    labels(db, studyId, name) {
-      const known = knownAnnotators(db, studyId, 'human');
+    async labels(store, studyId, name) {
+      const known = await knownAnnotators(store, studyId, 'human');
       if (!known.includes(name)) {
         throw new StoreError(`no judgments by annotator '${name}' (annotators: ${known.join(', ') || 'none'})`);
       }
-      return annotatorLabels(db, studyId, name);
+      return store.agreement.annotatorLabels(studyId, name);
     },
   },
   {
@@ -121,8 +70,8 @@ export const labelSources: readonly LabelSource[] = [
     description:
       "an LLM judge's current labels (llm:gpt-4.1-mini, or llm:gpt-4.1-mini@<prompt-hash> when several), or LLM " +
       'labels imported `kind llm` (llm:gpt52)',
-    labels(db, studyId, name) {
-      const known = knownAnnotators(db, studyId, 'llm');
+    async labels(store, studyId, name) {
+      const known = await knownAnnotators(store, studyId, 'llm');
       const wanted = `llm:${name}`;
       // A judge's name is `llm:<model>[@prompt]`; LLM labels imported `kind llm` keep the name they were given.
       const matching = known.includes(wanted)
@@ -134,31 +83,31 @@ export const labelSources: readonly LabelSource[] = [
         const why = matching.length === 0 ? 'no judgments by' : 'several prompts for';
         throw new StoreError(`${why} LLM judge '${name}' (LLM judges: ${known.join(', ') || 'none'})`);
       }
-      return judgeLabels(db, studyId, matching[0]!);
+      return judgeLabels(store, studyId, matching[0]!);
     },
   },
   {
     id: 'majority',
     takesArgument: false,
     description: "the human annotators' majority label; a tie goes to the lower label",
-    labels: (db, studyId) => majorityLabels(db, studyId),
+    labels: (store, studyId) => majorityLabels(store, studyId),
   },
   {
     id: 'adjudicated',
     takesArgument: false,
     description: 'the adjudicated label; pairs not adjudicated are left out',
-    labels: (db, studyId) => adjudicatedLabels(db, studyId),
+    labels: (store, studyId) => adjudicatedLabels(store, studyId),
   },
   {
     id: 'adjudicated-else-majority',
     takesArgument: false,
     description: 'the adjudicated label where there is one, else the majority (ties to the lower label)',
-    labels(db, studyId) {
-      const adjudicated = adjudicatedLabels(db, studyId);
+    async labels(store, studyId) {
+      const adjudicated = await adjudicatedLabels(store, studyId);
       const decided = new Set(adjudicated.map((l) => `${l.qid}\u0000${l.docid}`));
       const merged = [
         ...adjudicated,
-        ...majorityLabels(db, studyId).filter((l) => !decided.has(`${l.qid}\u0000${l.docid}`)),
+        ...(await majorityLabels(store, studyId)).filter((l) => !decided.has(`${l.qid}\u0000${l.docid}`)),
       ];
       return merged.sort((a, b) => compareBytes(a.qid, b.qid) || compareBytes(a.docid, b.docid));
     },

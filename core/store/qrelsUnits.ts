@@ -4,8 +4,8 @@
 // document are relevant"). A chunk nobody labelled counts for nothing — it is neither 0 nor relevant — so a document
 // whose chunks are all unlabelled has no line.
 import type { PairLabel } from './labelSources.ts';
-import type { SqliteDatabase } from './sqliteDatabase.ts';
 import { StoreError } from './studyDatabase.ts';
+import type { StudyStore } from './studyStore.ts';
 
 /** How a document's label is made from its chunks' labels: the best one, or 1 when any chunk is relevant (≥ 1). */
 export type ChunkRollup = 'max' | 'any';
@@ -13,18 +13,6 @@ export const chunkRollups: readonly ChunkRollup[] = ['max', 'any'];
 
 /** The unit of a qrels line: the labelled pair as it is, its document, or each chunk of its document. */
 export type QrelsUnit = { per: 'pair' } | { per: 'document'; rollup: ChunkRollup } | { per: 'chunk' };
-
-/** Chunk id → the id of its document, for every document of the study's corpus that declares a parent. */
-function chunkParents(db: SqliteDatabase, studyId: number): Map<string, string> {
-  const rows = db
-    .prepare(
-      `SELECT docid, parent_docid FROM document WHERE study_id = ? AND parent_docid IS NOT NULL AND parent_docid != ''
-       ORDER BY docid`,
-    )
-    .raw()
-    .all(studyId) as [string, string][];
-  return new Map(rows);
-}
 
 /** Orders as SQLite's BINARY collation does (UTF-8 bytes), as the label sources order their labels. */
 function compareBytes(a: string, b: string): number {
@@ -79,9 +67,15 @@ export function spreadToChunks(labels: PairLabel[], parents: Map<string, string>
 }
 
 /** `labels` at the unit asked for; per document or per chunk needs a corpus whose records name their `parent`. */
-export function labelsPer(db: SqliteDatabase, studyId: number, labels: PairLabel[], unit: QrelsUnit): PairLabel[] {
+export async function labelsPer(
+  store: StudyStore,
+  studyId: number,
+  labels: PairLabel[],
+  unit: QrelsUnit,
+): Promise<PairLabel[]> {
   if (unit.per === 'pair') return labels;
-  const parents = chunkParents(db, studyId);
+  // Chunk id → the id of its document, for every document of the study's corpus that declares a parent.
+  const parents = new Map(await store.agreement.chunkParents(studyId));
   if (parents.size === 0) {
     throw new StoreError(
       `qrels per ${unit.per} need chunks: no document of the study's corpus names a parent ` +

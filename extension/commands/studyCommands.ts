@@ -253,7 +253,7 @@ async function exportStudyQrels(opened: OpenStudyFile, study: StudyModel): Promi
   const studyId = database.studyId(study.name);
   for (const output of outputs) {
     const { source, argument } = findLabelSource(output.source);
-    if (source.labels(database.db, studyId, argument).length === 0) {
+    if ((await source.labels(opened.store, studyId, argument)).length === 0) {
       void vscode.window.showWarningMessage(
         `Qrels Studio: study '${study.name}' has no labels from ${output.source} yet: ${output.shown} was not written`,
       );
@@ -261,7 +261,7 @@ async function exportStudyQrels(opened: OpenStudyFile, study: StudyModel): Promi
     }
     // A declared export's folder (qrels/) is made for it; the file is written whole or not at all.
     mkdirSync(dirname(output.file), { recursive: true });
-    const lines = await exportQrels(database.db, studyId, output.source, output.file, output.unit);
+    const lines = await exportQrels(opened.store, studyId, output.source, output.file, output.unit);
     void vscode.window
       .showInformationMessage(
         `Qrels Studio: wrote ${output.shown} — ${formatCount(lines)} lines from ${output.source}`,

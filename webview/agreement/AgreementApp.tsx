@@ -4,13 +4,13 @@
 // in the Label view. Everything shown comes from the host through AgreementController; a statistic that is
 // undefined is "—" with the reason, never a number.
 import { type CSSProperties, type KeyboardEvent, useEffect, useState, useSyncExternalStore } from 'react';
+import { targetVerdictText } from '../../core/agreement/agreementTarget.ts';
 import type {
   AgreementDashboard,
   AgreementHeadline,
   AnnotatorPairAgreement,
   QueryAgreement,
-} from '../../core/agreement/agreementDashboard.ts';
-import { targetVerdictText } from '../../core/agreement/agreementTarget.ts';
+} from '../../core/agreement/agreementTypes.ts';
 import { VscodeButton } from '../common/elements.ts';
 import type { AgreementController, AgreementSnapshot } from './agreementController.ts';
 import {

@@ -1,6 +1,6 @@
 // The trend of the first headline statistic as labels came in: an inline SVG line chart (labels given → value), the
 // study's target as a dashed line. Points where the statistic is undefined leave a gap and say why in their tooltip.
-import type { TrendPoint } from '../../core/agreement/agreementDashboard.ts';
+import type { TrendPoint } from '../../core/agreement/agreementTypes.ts';
 import { count, fixed } from './agreementFormat.ts';
 
 const width = 460;

@@ -7,11 +7,7 @@
 // Answers can arrive out of order (a refresh while a threshold change is on its way): each kind of request carries a
 // sequence number and only the latest one's answer is used; a refresh while a report is on its way asks once more
 // when it arrives, so the view never settles on labels older than the last change.
-import type {
-  AdjudicationSelection,
-  AgreementDashboard,
-  ConfusionView,
-} from '../../core/agreement/agreementDashboard.ts';
+import type { AdjudicationSelection, AgreementDashboard, ConfusionView } from '../../core/agreement/agreementTypes.ts';
 import type { HostMessenger } from '../common/hostMessenger.ts';
 import { orderedAnnotators, type PairMetric, pairMetrics, plural } from './agreementFormat.ts';
 

@@ -1,6 +1,6 @@
 // How the Agreement view writes its numbers and orders its annotators. A statistic that is undefined is "—" with the
 // reason beside it or in its tooltip, never NaN: every number shown goes through these functions.
-import type { AgreementDashboard, AnnotatorPairAgreement } from '../../core/agreement/agreementDashboard.ts';
+import type { AgreementDashboard, AnnotatorPairAgreement } from '../../core/agreement/agreementTypes.ts';
 
 /** What an undefined value shows. */
 export const undefinedText = '—';

@@ -3,7 +3,7 @@
 // differences as a chart and a table. A measure undefined for a query (p-MRR without a violating document) is left
 // out of its means, as the CLI leaves it out, and sorts last.
 import { useEffect, useSyncExternalStore } from 'react';
-import type { EvaluateReport, RunComparison } from '../../core/metrics/studyEvaluation.ts';
+import type { EvaluateReport, RunComparison } from '../../core/metrics/evaluationTypes.ts';
 import type { EvaluateController, EvaluateSnapshot } from './evaluateController.ts';
 
 const shown = (value: number | null | undefined, digits = 4): string =>

@@ -2,7 +2,7 @@
 // to build it anew and shows the reply — the report, or the error the host sent back as a value.
 
 import { useEffect, useState } from 'react';
-import type { RuntimeReport } from '../../core/runtime/runtimeReport.ts';
+import type { RuntimeReport } from '../../core/runtime/runtimeTypes.ts';
 import { VscodeButton } from '../common/elements.ts';
 import type { HostMessenger } from '../common/hostMessenger.ts';
 import type { Result } from '../protocol.ts';

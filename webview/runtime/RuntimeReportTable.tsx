@@ -1,7 +1,7 @@
 // The runtime report as a two-column table (what, value); each row carries the report field it shows.
 
 import type { ReactNode } from 'react';
-import type { RuntimeReport } from '../../core/runtime/runtimeReport.ts';
+import type { RuntimeReport } from '../../core/runtime/runtimeTypes.ts';
 import {
   VscodeTable,
   VscodeTableBody,
