@@ -121,9 +121,9 @@ export const exportCommand: CliCommand = {
       if (per !== 'document') return { per };
       return { per, rollup: rollups.length === 0 ? 'max' : rollups[Math.min(index, rollups.length - 1)]! };
     };
-    const { study, database } = await openStudyDatabase(studyArg, name, context);
+    const { study, store } = await openStudyDatabase(studyArg, name, context);
     try {
-      const studyId = database.studyId(study.name);
+      const studyId = await store.studies.studyId(study.name);
       // A graded aspect's answer is its level; a yes/no aspect's, true or false.
       const graded = new Set(study.aspects.filter((a) => a.levels !== undefined).map((a) => a.name));
       for (const output of outputs) {
@@ -131,25 +131,25 @@ export const exportCommand: CliCommand = {
         if (output.kind === 'qrels') {
           const from = fromOf(output);
           const unit = unitOf(output);
-          const lines = await exportQrels(database.db, studyId, from, file, unit);
+          const lines = await exportQrels(store, studyId, from, file, unit);
           context.stdout(`${output.file}: ${lines} judgments (${from}${unitText(unit)})\n`);
         } else if (output.kind === 'jsonl') {
-          const lines = await exportJudgmentsJsonl(database.db, studyId, file, withAnswers ? graded : undefined);
+          const lines = await exportJudgmentsJsonl(store, studyId, file, withAnswers ? graded : undefined);
           const answers = withAnswers ? ' and their answers' : '';
           context.stdout(`${output.file}: ${lines} judgments with provenance${answers}\n`);
         } else if (output.kind === 'answers') {
-          const lines = await exportAnswers(database.db, studyId, file, graded);
+          const lines = await exportAnswers(store, studyId, file, graded);
           context.stdout(`${output.file}: ${lines} labels with their condition and aspect answers\n`);
         } else if (withAnswers) {
-          const lines = await exportLabelsWithAnswers(database.db, studyId, file, graded);
+          const lines = await exportLabelsWithAnswers(store, studyId, file, graded);
           context.stdout(`${output.file}: ${lines} judgments (label file, with their answers)\n`);
         } else {
-          context.stdout(`${output.file}: ${await exportLabels(database.db, studyId, file)} judgments (label file)\n`);
+          context.stdout(`${output.file}: ${await exportLabels(store, studyId, file)} judgments (label file)\n`);
         }
       }
       return 0;
     } finally {
-      database.close();
+      await store.close();
     }
   },
 };
@@ -159,7 +159,7 @@ export const exportCommand: CliCommand = {
  * label source its declaration names (qrelsExportSource.ts, as the extension's export), folders made as needed.
  */
 async function exportDeclared(studyArg: string, name: string | undefined, context: CliContext): Promise<number> {
-  const { study, database, folder } = await openStudyDatabase(studyArg, name, context);
+  const { study, store, folder } = await openStudyDatabase(studyArg, name, context);
   try {
     const declared = study.exports.filter((e) => e.what === 'qrels' || e.what === 'labels');
     if (declared.length === 0) {
@@ -176,20 +176,20 @@ async function exportDeclared(studyArg: string, name: string | undefined, contex
       source: e.what === 'qrels' ? labelSourceOfExport(study, e) : undefined,
       unit: qrelsUnitOfExport(e),
     }));
-    const studyId = database.studyId(study.name);
+    const studyId = await store.studies.studyId(study.name);
     for (const target of targets) {
       createFolderOf(target);
       if (target.source !== undefined) {
-        const lines = await exportQrels(database.db, studyId, target.source, target.path, target.unit);
+        const lines = await exportQrels(store, studyId, target.source, target.path, target.unit);
         context.stdout(`${target.shown}: ${lines} judgments (${target.source}${unitText(target.unit)})\n`);
       } else {
-        const lines = await exportLabels(database.db, studyId, target.path);
+        const lines = await exportLabels(store, studyId, target.path);
         context.stdout(`${target.shown}: ${lines} judgments (label file)\n`);
       }
     }
     return 0;
   } finally {
-    database.close();
+    await store.close();
   }
 }
 
@@ -290,6 +290,6 @@ async function exportReview(
     }
     return 0;
   } finally {
-    database.close();
+    await store.close();
   }
 }

@@ -150,7 +150,7 @@ export const importCommand: CliCommand = {
     const parsed = parseArguments(args);
     if (parsed.verdicts !== undefined) return importVerdicts(parsed, parsed.verdicts, context);
     const opened = await openStudyDatabase(parsed.study, parsed.name, context);
-    const { study, folder, database } = opened;
+    const { study, folder, store } = opened;
     try {
       const files: NamedImportFile[] = parsed.files.map((file) => ({
         target: file.target,
@@ -163,7 +163,7 @@ export const importCommand: CliCommand = {
       }));
       let report: ImportReport;
       try {
-        report = await importDeclaredSources(database, study, folder, { files, pools: parsed.pools });
+        report = await importDeclaredSources(store, study, folder, { files, pools: parsed.pools });
       } catch (error) {
         if (!(error instanceof ImportRequestError)) throw error;
         throw new UsageError(
@@ -173,10 +173,10 @@ export const importCommand: CliCommand = {
         );
       }
       context.stdout(formatImportReport(report));
-      for (const warning of poolWarnings(database, study.name, report.pools)) context.stderr(`${warning}\n`);
+      for (const warning of await poolWarnings(store, study.name, report.pools)) context.stderr(`${warning}\n`);
       return 0;
     } finally {
-      database.close();
+      await store.close();
     }
   },
 };
@@ -187,12 +187,11 @@ async function importVerdicts(
   verdicts: NonNullable<ImportArguments['verdicts']>,
   context: CliContext,
 ): Promise<number> {
-  const { review, database, folder } = await openReviewDatabase(parsed.study, parsed.name, context);
+  const { review, store, folder } = await openReviewDatabase(parsed.study, parsed.name, context);
   try {
-    await importReviewItems(database, review, folder);
+    await importReviewItems(store, review, folder);
     const result = await importReviewVerdicts(
-      database.db,
-      database.studyId(review.name),
+      store,
       review,
       resolve(context.cwd, verdicts.file),
       { shown: verdicts.file, ...(verdicts.reviewer !== undefined && { reviewer: verdicts.reviewer }) },
@@ -200,6 +199,6 @@ async function importVerdicts(
     context.stdout(`${verdicts.file}: ${result.recorded} verdicts recorded, ${result.unchanged} already there\n`);
     return 0;
   } finally {
-    database.close();
+    await store.close();
   }
 }

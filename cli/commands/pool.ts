@@ -33,13 +33,13 @@ export const poolCommand: CliCommand = {
     }
     if (studyArg === undefined) throw new UsageError('no study file');
     for (const run of runs) if (run.depth === undefined) throw new UsageError(`--run ${run.file} needs --depth K`);
-    const { study, folder, database } = await openStudyDatabase(studyArg, name, context);
+    const { study, folder, store } = await openStudyDatabase(studyArg, name, context);
     try {
       if (study.pools.length === 0 && runs.length === 0) {
         throw new UsageError(`no runs: ${studyArg} declares no pool and no --run was given`);
       }
       // The study's pools and the named runs, each read (and so checked) before the database is touched.
-      const report = await importDeclaredSources(database, study, folder, {
+      const report = await importDeclaredSources(store, study, folder, {
         sources: false,
         runs: runs.map((r) => ({ shown: r.file, path: resolve(context.cwd, r.file), depth: r.depth! })),
       });
@@ -49,10 +49,10 @@ export const poolCommand: CliCommand = {
         );
       }
       context.stdout(`pairs: ${report.pools.at(-1)?.pairs ?? 0}\n`);
-      for (const warning of poolWarnings(database, study.name, report.pools)) context.stderr(`${warning}\n`);
+      for (const warning of await poolWarnings(store, study.name, report.pools)) context.stderr(`${warning}\n`);
       return 0;
     } finally {
-      database.close();
+      await store.close();
     }
   },
 };

@@ -14,8 +14,8 @@ import {
   type ImportOrigin,
   type ImportReport,
   type PoolInput,
-  type StudyDatabase,
 } from './studyDatabase.ts';
+import type { StudyStore } from './studyStore.ts';
 
 /** A data file named by the caller (the CLI's `--queries FILE --format F --map … --annotator NAME`). */
 export interface NamedImportFile {
@@ -109,13 +109,13 @@ async function* reported(
 }
 
 /**
- * Imports into `study` (already synced into `database`) what it declares, resolving relative paths against
+ * Imports into `study` (already synced into `store`) what it declares, resolving relative paths against
  * `folder` — or, with `options.files`, those files only. Rejects with ImportRequestError when there is nothing to
  * import or a file is named twice, ImportCancelledError when `options.signal` aborts (nothing written), and the
  * importers' and the store's positioned errors otherwise.
  */
 export async function importDeclaredSources(
-  database: StudyDatabase,
+  store: StudyStore,
   study: Pick<StudyModel, 'name' | 'queries' | 'corpus'> &
     Partial<Pick<StudyModel, 'imports' | 'pools' | 'scale' | 'conditionsFrom' | 'aspects'>>,
   folder: string,
@@ -236,5 +236,5 @@ export async function importDeclaredSources(
       queryConditions({ conditionsFrom: study.conditionsFrom, queries: study.queries }, query).length,
     aspects: new Map((study.aspects ?? []).map((aspect) => [aspect.name, aspect.levels])),
   };
-  return database.importBatch(study.name, files, pools, signal, answers);
+  return store.imports.importBatch(study.name, files, pools, signal, answers);
 }

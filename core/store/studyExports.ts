@@ -9,12 +9,11 @@
 
 import { once } from 'node:events';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
-import { judgeSuggestionsWithoutJudgment } from '../agreement/studyLabels.ts';
-import { labelKindSql } from './labelKind.ts';
 import { findLabelSource } from './labelSources.ts';
+import type { LabelFileRow, StoredAnswers } from './port/exportsPort.ts';
 import { labelsPer, type QrelsUnit } from './qrelsUnits.ts';
-import type { SqliteDatabase } from './sqliteDatabase.ts';
 import { StoreError } from './studyDatabase.ts';
+import type { StudyStore } from './studyStore.ts';
 
 /** The columns of a label file, in order (a header line names them). */
 export const labelFileColumns = [
@@ -28,21 +27,6 @@ export const labelFileColumns = [
   'shown_label',
   'kind',
 ] as const;
-
-interface JudgmentRow {
-  qid: string;
-  docid: string;
-  annotator: string;
-  /** Who made the label (core/store/labelKind.ts): person, crowd, gold, llm or judge. */
-  kind: string;
-  label: number;
-  created_at: string;
-  source: string;
-  rationale: string | null;
-  shown_label: number | null;
-  current: number;
-  id: number;
-}
 
 /** Writes `lines` (each with its '\n') to `file` through a temporary file renamed into place. */
 export async function writeAtomically(file: string, lines: Iterable<string>): Promise<number> {
@@ -84,15 +68,15 @@ export async function writeAtomically(file: string, lines: Iterable<string>): Pr
  * `qid 0 docid label` lines from the label source `from` (annotator:NAME, majority, …), per labelled pair or, through
  * the corpus's `parent`, per document or per chunk (qrelsUnits.ts); returns the line count.
  */
-export function exportQrels(
-  db: SqliteDatabase,
+export async function exportQrels(
+  store: StudyStore,
   studyId: number,
   from: string,
   file: string,
   unit: QrelsUnit = { per: 'pair' },
 ): Promise<number> {
   const { source, argument } = findLabelSource(from);
-  const labels = labelsPer(db, studyId, source.labels(db, studyId, argument), unit);
+  const labels = await labelsPer(store, studyId, await source.labels(store, studyId, argument), unit);
   // The qrels format splits on whitespace and skips lines starting with '#': an id it cannot hold is an error
   // (export --labels keeps any id).
   for (const l of labels) {
@@ -117,35 +101,21 @@ export function exportQrels(
   );
 }
 
-/** Every judgment of the study but the retracted (undone) ones: an undone label does not leave the database. */
-function judgments(db: SqliteDatabase, studyId: number): IterableIterator<JudgmentRow> {
-  return db
-    .prepare(
-      `SELECT j.id, p.qid, p.docid, a.name AS annotator, ${labelKindSql()} AS kind, j.label, j.created_at, j.source,
-         j.rationale, j.shown_label, EXISTS (SELECT 1 FROM current_judgment AS c WHERE c.id = j.id) AS current
-       FROM judgment AS j
-       JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
-       WHERE p.study_id = ? AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
-       ORDER BY p.qid, p.docid, a.name, j.created_at, j.id`,
-    )
-    .iterate(studyId) as IterableIterator<JudgmentRow>;
-}
-
 /**
  * Every judgment, history included, with its provenance; with `answers` (the study's graded aspects), each with the
  * condition ticks and aspect answers it was stored with (`conditions`, `aspects`, as in exportAnswers).
  */
-export function exportJudgmentsJsonl(
-  db: SqliteDatabase,
+export async function exportJudgmentsJsonl(
+  store: StudyStore,
   studyId: number,
   file: string,
   answers?: ReadonlySet<string>,
 ): Promise<number> {
-  const answersOf = answers && answersReader(db, answers);
+  const rows = await store.exports.judgmentHistory(studyId, { answers: answers !== undefined });
   return writeAtomically(
     file,
     (function* () {
-      for (const j of judgments(db, studyId)) {
+      for (const j of rows) {
         yield `${JSON.stringify({
           query_id: j.qid,
           doc_id: j.docid,
@@ -156,8 +126,8 @@ export function exportJudgmentsJsonl(
           source: j.source,
           rationale: j.rationale,
           shown_label: j.shown_label,
-          current: j.current === 1,
-          ...answersOf?.(j.id, null),
+          current: j.current,
+          ...(answers && answersOf(j.answers, answers)),
         })}\n`;
       }
     })(),
@@ -176,12 +146,12 @@ function csvField(value: string | number | null): string {
  * judge's latest parsed suggestion of a pair it has no judgment of (source `suggestion`, its rationale kept): the
  * labels `agree STUDY` reads, so `agree` on the file gives the same numbers.
  */
-export function exportLabels(db: SqliteDatabase, studyId: number, file: string): Promise<number> {
-  return writeLabelFile(db, studyId, file);
+export async function exportLabels(store: StudyStore, studyId: number, file: string): Promise<number> {
+  return writeLabelFile(await store.exports.labelFileRows(studyId), file);
 }
 
 /** A current label's cells in the label file's columns. */
-function labelFileCells(row: CurrentLabelRow): (string | number | null)[] {
+function labelFileCells(row: LabelFileRow): (string | number | null)[] {
   const fields: Record<(typeof labelFileColumns)[number], string | number | null> = {
     query_id: row.qid,
     doc_id: row.docid,
@@ -196,23 +166,21 @@ function labelFileCells(row: CurrentLabelRow): (string | number | null)[] {
   return labelFileColumns.map((column) => fields[column]);
 }
 
-/** The label file; with `answersOf`, two more columns holding each label's answers as JSON text. */
+/** The label file; with `gradedAspects`, two more columns holding each label's answers as JSON text. */
 function writeLabelFile(
-  db: SqliteDatabase,
-  studyId: number,
+  rows: readonly LabelFileRow[],
   file: string,
-  answersOf?: (judgmentId: number | null, callId: number | null) => LabelAnswers,
+  gradedAspects?: ReadonlySet<string>,
 ): Promise<number> {
-  const columns = answersOf ? [...labelFileColumns, 'conditions', 'aspects'] : labelFileColumns;
+  const columns = gradedAspects ? [...labelFileColumns, 'conditions', 'aspects'] : labelFileColumns;
   return writeAtomically(
     file,
-    // The rows are read only once the file is open: an open iterator would hold the connection if it cannot be.
     (function* () {
       yield `${columns.join(',')}\n`;
-      for (const row of currentLabels(db, studyId)) {
+      for (const row of rows) {
         const cells = labelFileCells(row);
-        if (answersOf) {
-          const { conditions, aspects } = answersOf(row.judgment_id, row.call_id);
+        if (gradedAspects) {
+          const { conditions, aspects } = answersOf(row.answers, gradedAspects);
           cells.push(JSON.stringify(conditions), JSON.stringify(aspects));
         }
         yield `${cells.map(csvField).join(',')}\n`;
@@ -229,82 +197,37 @@ export interface LabelAnswers {
 }
 
 /**
- * Reads the answers behind a label: a judgment's condition and aspect rows (what the Label view stored), or the
- * per-condition verdicts of the judge's call a suggestion shows (a vote for the suggested label, so its conditions
- * derive that label). `gradedAspects`: the study's aspects with levels, whose answers are numbers.
+ * The answers behind a label, from what the store holds: a judgment's condition and aspect rows (what the Label
+ * view stored), or the per-condition verdicts of the judge's call a suggestion shows (a vote for the suggested
+ * label, so its conditions derive that label). `gradedAspects`: the study's aspects with levels, whose answers are
+ * numbers.
  */
-function answersReader(db: SqliteDatabase, gradedAspects: ReadonlySet<string>) {
-  const conditions = db.prepare(
-    'SELECT condition, satisfied FROM condition_judgment WHERE judgment_id = ? ORDER BY condition',
-  );
-  const aspects = db.prepare('SELECT aspect, answer FROM aspect_judgment WHERE judgment_id = ? ORDER BY aspect');
-  const judged = db.prepare('SELECT parsed_conditions FROM llm_call WHERE id = ?').pluck();
-  return (judgmentId: number | null, callId: number | null): LabelAnswers => {
-    const answers: LabelAnswers = { conditions: [], aspects: {} };
-    if (judgmentId !== null) {
-      for (const row of conditions.all(judgmentId) as { condition: number; satisfied: number }[]) {
-        answers.conditions[row.condition - 1] = row.satisfied === 1;
-      }
-      // A condition left without a row (none today: the Label view stores every one) reads as not satisfied.
-      for (let i = 0; i < answers.conditions.length; i++) answers.conditions[i] ??= false;
-      for (const row of aspects.all(judgmentId) as { aspect: string; answer: number }[]) {
-        answers.aspects[row.aspect] = gradedAspects.has(row.aspect) ? row.answer : row.answer === 1;
-      }
-    } else if (callId !== null) {
-      const parsed = judged.get(callId) as string | null | undefined;
-      if (parsed) answers.conditions = JSON.parse(parsed) as boolean[];
+function answersOf(stored: StoredAnswers | undefined, gradedAspects: ReadonlySet<string>): LabelAnswers {
+  const answers: LabelAnswers = { conditions: [], aspects: {} };
+  if (stored?.conditions !== undefined || stored?.aspects !== undefined) {
+    for (const [condition, satisfied] of stored.conditions ?? []) answers.conditions[condition - 1] = satisfied === 1;
+    // A condition left without a row (none today: the Label view stores every one) reads as not satisfied.
+    for (let i = 0; i < answers.conditions.length; i++) answers.conditions[i] ??= false;
+    for (const [aspect, answer] of stored.aspects ?? []) {
+      answers.aspects[aspect] = gradedAspects.has(aspect) ? answer : answer === 1;
     }
-    return answers;
-  };
+  } else if (stored?.parsedConditions) {
+    answers.conditions = JSON.parse(stored.parsedConditions) as boolean[];
+  }
+  return answers;
 }
 
 /**
  * The label file (exportLabels' rows, columns and order) with two more columns, `conditions` and `aspects`: each
  * label's answers as JSON text (`[true,false,true]`, `{"topical":true,"coverage":2}`), as in exportAnswers.
  */
-export function exportLabelsWithAnswers(
-  db: SqliteDatabase,
+export async function exportLabelsWithAnswers(
+  store: StudyStore,
   studyId: number,
   file: string,
   gradedAspects: ReadonlySet<string>,
 ): Promise<number> {
-  return writeLabelFile(db, studyId, file, answersReader(db, gradedAspects));
-}
-
-interface CurrentLabelRow {
-  qid: string;
-  docid: string;
-  annotator: string;
-  kind: string;
-  label: number;
-  created_at: string;
-  source: string;
-  rationale: string | null;
-  shown_label: number | null;
-  judgment_id: number | null;
-  call_id: number | null;
-}
-
-/**
- * The current labels: each annotator's current judgment of each pair, and each LLM judge's latest parsed suggestion
- * of a pair it has no judgment of (source `suggestion`) — the rows of the label file, in its order.
- */
-function currentLabels(db: SqliteDatabase, studyId: number): IterableIterator<CurrentLabelRow> {
-  return db
-    .prepare(
-      `SELECT p.qid, p.docid, a.name AS annotator, ${labelKindSql()} AS kind, j.label, j.created_at, j.source, j.rationale,
-         j.shown_label, j.id AS judgment_id, NULL AS call_id
-       FROM current_judgment AS j JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
-       WHERE p.study_id = @study
-       UNION ALL
-       SELECT p.qid, p.docid, a.name, ${labelKindSql()}, sg.label, sg.created_at, 'suggestion', sg.rationale, NULL, NULL,
-         sg.llm_call_id
-       FROM (${judgeSuggestionsWithoutJudgment}) AS sg
-       JOIN pair AS p ON p.id = sg.pair_id JOIN annotator AS a ON a.id = sg.annotator_id
-       WHERE p.study_id = @study
-       ORDER BY 1, 2, 3, 6`,
-    )
-    .iterate({ study: studyId }) as IterableIterator<CurrentLabelRow>;
+  return writeLabelFile(await store.exports.labelFileRows(studyId, { answers: true }), file, gradedAspects);
 }
 
 /**
@@ -313,17 +236,17 @@ function currentLabels(db: SqliteDatabase, studyId: number): IterableIterator<Cu
  * "aspects": {"NAME": true | level}}` — `conditions` empty when the label had none (a label given without ticks,
  * a judge asked for a label), `aspects` empty likewise; a judge answers no aspects.
  */
-export function exportAnswers(
-  db: SqliteDatabase,
+export async function exportAnswers(
+  store: StudyStore,
   studyId: number,
   file: string,
   gradedAspects: ReadonlySet<string>,
 ): Promise<number> {
-  const answersOf = answersReader(db, gradedAspects);
+  const rows = await store.exports.labelFileRows(studyId, { answers: true });
   return writeAtomically(
     file,
     (function* () {
-      for (const row of currentLabels(db, studyId)) {
+      for (const row of rows) {
         yield `${JSON.stringify({
           query_id: row.qid,
           doc_id: row.docid,
@@ -332,7 +255,7 @@ export function exportAnswers(
           label: row.label,
           source: row.source,
           created_at: row.created_at,
-          ...answersOf(row.judgment_id, row.call_id),
+          ...answersOf(row.answers, gradedAspects),
         })}\n`;
       }
     })(),

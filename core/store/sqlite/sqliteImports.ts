@@ -1,13 +1,33 @@
 import type { ImportedRecord } from '../../importers/types.ts';
-import type { ImportsPort } from '../port/importsPort.ts';
+import type { ImportsPort, RunCoverage } from '../port/importsPort.ts';
 import type { AnswerRules, ImportOrigin, ImportReport, PoolInput, PoolReport } from '../studyDatabase.ts';
 import type { SqliteContext } from './sqliteContext.ts';
 
 export class SqliteImports implements ImportsPort {
   protected readonly context: SqliteContext;
+  private statements: ReturnType<SqliteImports['prepare']> | undefined;
 
   constructor(context: SqliteContext) {
     this.context = context;
+  }
+
+  private get sql() {
+    this.statements ??= this.prepare();
+    return this.statements;
+  }
+
+  private prepare() {
+    const { db } = this.context;
+    const missing = `
+      SELECT DISTINCT p.docid FROM pair_origin AS o
+      JOIN run AS r ON r.id = o.run_id JOIN pair AS p ON p.id = o.pair_id
+      WHERE r.study_id = ? AND r.path = ?
+        AND NOT EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = r.study_id AND d.docid = p.docid)`;
+    return {
+      corpusSize: db.prepare('SELECT count(*) FROM document WHERE study_id = ?').pluck(),
+      missing: db.prepare(`SELECT count(*) FROM (${missing})`).pluck(),
+      firstMissing: db.prepare(`${missing} ORDER BY p.docid LIMIT ?`).pluck(),
+    };
   }
 
   async importBatch(
@@ -29,5 +49,18 @@ export class SqliteImports implements ImportsPort {
   async addPool(study: string, input: PoolInput): Promise<PoolReport> {
     const report = await this.importBatch(study, [], [input]);
     return report.pools[0]!;
+  }
+
+  async pooledNotInCorpus(study: string, runs: readonly string[], examples = 3): Promise<RunCoverage[]> {
+    const sql = this.sql;
+    return this.context.db.transaction(() => {
+      const studyId = this.context.database.studyId(study);
+      const corpusSize = sql.corpusSize.get(studyId) as number;
+      return runs.map((run) => ({
+        corpusSize,
+        missing: sql.missing.get(studyId, run) as number,
+        examples: sql.firstMissing.all(studyId, run, examples) as string[],
+      }));
+    })();
   }
 }

@@ -4,17 +4,24 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
-import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { StoreError, StudyDatabase } from '../../../core/store/studyDatabase.ts';
-import { studyProgress } from '../../../core/store/studyProgress.ts';
-import { assertCostWithin } from '../../costCheck.ts';
-import { nativeDir, scratchDir } from '../../helpers.ts';
+import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
+import { SqliteStudyStore } from '../../../../core/store/sqlite/sqliteStudyStore.ts';
+import { locateNativeBinding } from '../../../../core/store/sqliteDatabase.ts';
+import { StoreError, StudyDatabase } from '../../../../core/store/studyDatabase.ts';
+import { progressOf, studyProgress } from '../../../../core/store/studyProgress.ts';
+import { assertCostWithin } from '../../../costCheck.ts';
+import { nativeDir, scratchDir } from '../../../helpers.ts';
 
 const nativeBinding = locateNativeBinding(nativeDir);
 
+/** The store each test database is read through (the test seeds the database with SQL on its own connection). */
+const stores = new Map<StudyDatabase, SqliteStudyStore>();
+const storeOf = (database: StudyDatabase) => stores.get(database)!;
+
 function openStudies(): StudyDatabase {
-  const database = StudyDatabase.open(join(scratchDir(), 'progress.sqlite'), { nativeBinding });
+  const file = join(scratchDir(), 'progress.sqlite');
+  const database = StudyDatabase.open(file, { nativeBinding });
+  stores.set(database, SqliteStudyStore.openNow(file, { nativeBinding }));
   database.syncStudies(
     resolveStudies(
       parseStudyFile(`study "s" {
@@ -57,14 +64,14 @@ function viewCounts(database: StudyDatabase, study: string): Record<string, numb
   return Object.fromEntries(rows.map((r) => [r.name, r.n]));
 }
 
-const judgedCounts = (database: StudyDatabase, study: string) =>
+const judgedCounts = async (database: StudyDatabase, study: string) =>
   Object.fromEntries(
-    studyProgress(database, study)
-      .annotators.filter((a) => a.judged > 0)
+    (await studyProgress(storeOf(database), study)).annotators
+      .filter((a) => a.judged > 0)
       .map((a) => [a.name, a.judged]),
   );
 
-test('judged counts pairs with a current label per annotator, humans first; assigned is null without assignments', () => {
+test('judged counts pairs with a current label per annotator, humans first; assigned is null without assignments', async () => {
   const database = openStudies();
   addPairs(database, 's', 10);
   addPairs(database, 'other', 5);
@@ -75,7 +82,7 @@ test('judged counts pairs with a current label per annotator, humans first; assi
   label(database, 's', 'q3', 'd3', 'llm:gpt-4.1-mini@abc123');
   label(database, 's', 'q4', 'd4', 'llm:gpt-4.1-mini@abc123');
   label(database, 'other', 'q1', 'd1', 'carol'); // another study's judgment
-  const progress = studyProgress(database, 's');
+  const progress = await studyProgress(storeOf(database), 's');
   assert.deepEqual(progress, {
     pairs: 10,
     judgedByAnyone: 4,
@@ -87,18 +94,19 @@ test('judged counts pairs with a current label per annotator, humans first; assi
       { name: 'llm:gpt-4.1-mini@abc123', kind: 'llm', assigned: null, judged: 2 },
     ],
   });
-  assert.deepEqual(studyProgress(database, 'other'), {
+  assert.deepEqual(await studyProgress(storeOf(database), 'other'), {
     pairs: 5,
     judgedByAnyone: 1,
     judgedByHumans: 1,
     annotators: [{ name: 'carol', kind: 'human', assigned: null, judged: 1 }],
   });
-  assert.deepEqual(judgedCounts(database, 's'), viewCounts(database, 's'));
-  assert.throws(() => studyProgress(database, 'missing'), StoreError);
+  assert.deepEqual(await judgedCounts(database, 's'), viewCounts(database, 's'));
+  await assert.rejects(studyProgress(storeOf(database), 'missing'), StoreError);
+  await storeOf(database).close();
   database.close();
 });
 
-test('an LLM judge that only suggested (a judge run) is listed with the pairs it suggested a label for', () => {
+test('an LLM judge that only suggested (a judge run) is listed with the pairs it suggested a label for', async () => {
   const database = openStudies();
   addPairs(database, 's', 10);
   label(database, 's', 'q1', 'd1', 'alice');
@@ -118,7 +126,7 @@ test('an LLM judge that only suggested (a judge run) is listed with the pairs it
   suggest('d2', 0, '2026-01-02T00:00:00Z'); // suggested again: one pair
   suggest('d3', null, '2026-01-01T00:00:00Z'); // no label could be parsed: not a label
   suggest('d4', 0, '2026-01-01T00:00:00Z');
-  const progress = studyProgress(database, 's');
+  const progress = await studyProgress(storeOf(database), 's');
   assert.deepEqual(progress.annotators.at(-1), { name: judge, kind: 'llm', assigned: null, judged: 3 });
   assert.equal(progress.judgedByHumans, 1);
   assert.equal(progress.judgedByAnyone, 3, 'd1 (alice and the judge), d2 and d4');
@@ -129,7 +137,7 @@ test('an LLM judge that only suggested (a judge run) is listed with the pairs it
     )
     .run();
   assert.deepEqual(
-    studyProgress(database, 's').annotators.map((a) => [a.name, a.assigned]),
+    (await studyProgress(storeOf(database), 's')).annotators.map((a) => [a.name, a.assigned]),
     [
       ['alice', 2],
       ['carol', 0],
@@ -139,7 +147,7 @@ test('an LLM judge that only suggested (a judge run) is listed with the pairs it
   // The adjudicator labels any pair (their Label view counts all of them): no share of 0.
   label(database, 's', 'q2', 'd2', 'dana');
   assert.deepEqual(
-    studyProgress(database, 's').annotators.find((a) => a.name === 'dana'),
+    (await studyProgress(storeOf(database), 's')).annotators.find((a) => a.name === 'dana'),
     {
       name: 'dana',
       kind: 'human',
@@ -147,10 +155,11 @@ test('an LLM judge that only suggested (a judge run) is listed with the pairs it
       judged: 1,
     },
   );
+  await storeOf(database).close();
   database.close();
 });
 
-test('assigned counts the assignment rows of the study; declared annotators without any get 0', () => {
+test('assigned counts the assignment rows of the study; declared annotators without any get 0', async () => {
   const database = openStudies();
   addPairs(database, 's', 6);
   label(database, 's', 'q1', 'd1', 'alice');
@@ -162,15 +171,16 @@ test('assigned counts the assignment rows of the study; declared annotators with
        WHERE p.study_id = ? AND ((a.name = 'alice' AND p.docid IN ('d1', 'd2', 'd3')) OR (a.name = 'dave' AND p.docid = 'd4'))`,
     )
     .run(database.studyId('s'));
-  assert.deepEqual(studyProgress(database, 's').annotators, [
+  assert.deepEqual((await studyProgress(storeOf(database), 's')).annotators, [
     { name: 'alice', kind: 'human', assigned: 3, judged: 1 },
     { name: 'carol', kind: 'human', assigned: 0, judged: 0 },
     { name: 'dave', kind: 'human', assigned: 1, judged: 0 },
   ]);
+  await storeOf(database).close();
   database.close();
 });
 
-test('a retracted (undone) judgment is not a current label', () => {
+test('a retracted (undone) judgment is not a current label', async () => {
   const database = openStudies();
   addPairs(database, 's', 3);
   const only = label(database, 's', 'q1', 'd1', 'alice');
@@ -180,14 +190,15 @@ test('a retracted (undone) judgment is not a current label', () => {
   const retract = database.db.prepare('INSERT INTO judgment_retraction (judgment_id, retracted_at) VALUES (?, ?)');
   retract.run(only.id, new Date().toISOString());
   retract.run(relabel.id, new Date().toISOString());
-  const progress = studyProgress(database, 's');
+  const progress = await studyProgress(storeOf(database), 's');
   assert.equal(progress.judgedByAnyone, 2, "alice's only label of q1/d1 was undone; bob's first label of q3/d3 stays");
-  assert.deepEqual(judgedCounts(database, 's'), { alice: 1, bob: 1 });
-  assert.deepEqual(judgedCounts(database, 's'), viewCounts(database, 's'));
+  assert.deepEqual(await judgedCounts(database, 's'), { alice: 1, bob: 1 });
+  assert.deepEqual(await judgedCounts(database, 's'), viewCounts(database, 's'));
+  await storeOf(database).close();
   database.close();
 });
 
-test('a million pairs with 1.24 million judgments are counted in one pass', (t) => {
+test('a million pairs with 1.24 million judgments are counted in one pass', async (t) => {
   const database = openStudies();
   const pairs = 1_000_000;
   addPairs(database, 's', pairs);
@@ -207,7 +218,7 @@ test('a million pairs with 1.24 million judgments are counted in one pass', (t) 
       SELECT p.id, a.id, 0, '2026-01-02T00:00:00.000Z', 'manual' FROM pair AS p, annotator AS a
       WHERE a.name = 'bob' AND p.id % 5 = 4;
   `);
-  const progress = studyProgress(database, 's');
+  const progress = await studyProgress(storeOf(database), 's');
   assert.equal(progress.pairs, pairs);
   assert.equal(rows(database, 'judgment'), 1_240_000);
   assert.equal(progress.judgedByAnyone, pairs * 0.8);
@@ -221,16 +232,17 @@ test('a million pairs with 1.24 million judgments are counted in one pass', (t) 
       ['llm:judge@h', pairs * 0.6],
     ],
   );
-  assert.deepEqual(judgedCounts(database, 's'), viewCounts(database, 's'));
+  assert.deepEqual(await judgedCounts(database, 's'), viewCounts(database, 's'));
   // The count is one pass over the judgments, grouped by pair: against one bare scan of them (measured: 6–7 times
   // that), it may not cost many times more, as a query per annotator or per pair would.
   const scanJudgments = database.db.prepare('SELECT sum(annotator_id) FROM judgment');
   const cost = assertCostWithin(
-    () => studyProgress(database, 's'),
+    () => progressOf(storeOf(database).studies.progressCountsNow('s')),
     () => scanJudgments.pluck().get(),
     20,
     { work: 'studyProgress', baseline: 'one scan of the judgments' },
   );
   t.diagnostic(`studyProgress ${cost.workMs.toFixed(0)} ms, one scan ${cost.baselineMs.toFixed(0)} ms`);
+  await storeOf(database).close();
   database.close();
 });
