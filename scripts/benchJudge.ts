@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { createChatClient } from '../core/judge/chatClient.ts';
 import { defaultPromptTemplate } from '../core/judge/defaultPrompts.ts';
 import { judgeStudy } from '../core/judge/judgeStudy.ts';
+import { SqliteStudyStore } from '../core/store/sqlite/sqliteStudyStore.ts';
+import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
+import { studyDatabasePath } from '../core/store/studyDatabase.ts';
 import { buildLargeStudy } from '../test/core/labelling/largeStudy.ts';
 
 export interface JudgeBench {
@@ -42,6 +45,11 @@ export async function benchJudge(root: string, dataDir: string): Promise<JudgeBe
     perQuery: pairs / 100,
     extra: '  judge "bench-model" { temperature 0 }',
   });
+  // The judge asks the record through the storage port, as the CLI does.
+  study.database.close();
+  const store = await SqliteStudyStore.open(studyDatabasePath(study.studyFile), {
+    nativeBinding: locateNativeBinding(join(root, 'dist', 'native')),
+  });
   // The endpoint runs in its own process (benchOpenAiServer.ts), as a real one would, and counts what it receives.
   const child = spawn(process.execPath, [join(root, 'scripts', 'benchOpenAiServer.ts'), String(latencyMs)], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -55,14 +63,14 @@ export async function benchJudge(root: string, dataDir: string): Promise<JudgeBe
     const prompt = { ...defaultPromptTemplate('graded-relevance'), output: 'label' as const };
     const options = { concurrency, client, prompt, prices: {} };
     let started = performance.now();
-    const report = await judgeStudy(study.database, study.study, options);
+    const report = await judgeStudy(store, study.study, options);
     const wallSeconds = (performance.now() - started) / 1000;
     const requests = await server.requests();
     if (report.suggestions !== pairs) {
       throw new Error(`expected ${pairs} suggestions, found ${report.suggestions} (failures: ${report.failures})`);
     }
     started = performance.now();
-    await judgeStudy(study.database, study.study, options);
+    await judgeStudy(store, study.study, options);
     const rerunSeconds = (performance.now() - started) / 1000;
     return {
       pairs,
@@ -77,7 +85,7 @@ export async function benchJudge(root: string, dataDir: string): Promise<JudgeBe
   } finally {
     child.kill('SIGTERM');
     await once(child, 'exit');
-    study.database.close();
+    await store.close();
   }
 }
 

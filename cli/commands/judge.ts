@@ -18,7 +18,7 @@ import type { JudgeModel } from '../../core/dsl/model.ts';
 import { createChatClient } from '../../core/judge/chatClient.ts';
 import { type DefaultPromptName, defaultPrompts } from '../../core/judge/defaultPrompts.ts';
 import { EndpointApprovalError, isEndpointApproved, normaliseEndpoint } from '../../core/judge/endpointApproval.ts';
-import { judgeCallTotals } from '../../core/judge/judgeCallStore.ts';
+import type { JudgeCallTotals } from '../../core/judge/judgeCallStore.ts';
 import { formatCost, formatCount, judgeProgressText, plural } from '../../core/judge/judgeProgressText.ts';
 import { type JudgePrompt, loadJudgePrompt } from '../../core/judge/judgePrompt.ts';
 import {
@@ -149,7 +149,7 @@ export function progressLine(model: string, p: JudgeProgress, priced: boolean): 
   return `judge ${model}: ${judgeProgressText(p, priced)}`;
 }
 
-function summary(report: JudgeReport, study: string, priced: boolean, totals: ReturnType<typeof judgeCallTotals>) {
+function summary(report: JudgeReport, study: string, priced: boolean, totals: JudgeCallTotals) {
   const kinds = Object.entries(report.failuresByKind)
     .map(([kind, n]) => `${n} ${kind}`)
     .join(', ');
@@ -192,7 +192,7 @@ export const judgeCommand: CliCommand = {
     }
     if (parsed.study === undefined) throw new UsageError('no study file');
     await checkPromptFirst(parsed.study, parsed, context);
-    const { study, folder, database } = await openStudyDatabase(parsed.study, parsed.name, context);
+    const { study, folder, store } = await openStudyDatabase(parsed.study, parsed.name, context);
     try {
       let judge: JudgeModel;
       try {
@@ -204,7 +204,7 @@ export const judgeCommand: CliCommand = {
       const endpoint = approvedEndpoint(judge, parsed, `study '${study.name}'`, context);
       let prompt: JudgePrompt;
       try {
-        prompt = await loadJudgePrompt(study, judge, folder, context.cwd, storedCorpusKind(database, study.name));
+        prompt = await loadJudgePrompt(study, judge, folder, context.cwd, await storedCorpusKind(store, study.name));
       } catch (error) {
         if (error instanceof JudgeSetupError) throw new InputError(error.message);
         throw error;
@@ -222,7 +222,7 @@ export const judgeCommand: CliCommand = {
       let lastPrinted = performance.now();
       let report: JudgeReport;
       try {
-        report = await judgeStudy(database, study, {
+        report = await judgeStudy(store, study, {
           ...(parsed.judge !== undefined && { judge: parsed.judge }),
           ...(parsed.limit !== undefined && { limit: parsed.limit }),
           onlyUnlabelled: parsed.onlyUnlabelled,
@@ -254,8 +254,8 @@ export const judgeCommand: CliCommand = {
             `: import its queries, corpus and runs first (qrels-studio import ${parsed.study})\n`,
         );
       }
-      const studyId = database.studyId(study.name);
-      context.stdout(summary(report, study.name, priced, judgeCallTotals(database.db, studyId, report.judge)));
+      const studyId = await store.studies.studyId(study.name);
+      context.stdout(summary(report, study.name, priced, await store.judge.callTotals(studyId, report.judge)));
       if (report.failuresByKind.auth) {
         context.stderr(
           apiKey === ''
@@ -271,7 +271,7 @@ export const judgeCommand: CliCommand = {
       }
       return 0;
     } finally {
-      database.close();
+      await store.close();
     }
   },
 };
@@ -307,19 +307,19 @@ function approvedEndpoint(judge: JudgeModel, parsed: JudgeArguments, of: string,
 
 /** The review's LLM critic over its items (core/review/reviewCritic.ts). */
 async function critique(parsed: JudgeArguments, context: CliContext): Promise<number> {
-  const { review, folder, database } = await openReviewDatabase(parsed.study!, parsed.name, context);
+  const { review, folder, store } = await openReviewDatabase(parsed.study!, parsed.name, context);
   try {
     const judge = review.judges[0];
     if (!judge) throw new InputError(`review '${review.name}' declares no judge: add judge "MODEL" { endpoint "URL" }`);
     const endpoint = approvedEndpoint(judge, parsed, `review '${review.name}'`, context);
-    await importReviewItems(database, review, folder);
+    await importReviewItems(store, review, folder);
     const client = createChatClient({ baseURL: endpoint, apiKey: process.env.OPENAI_API_KEY ?? '' });
     const controller = new AbortController();
     const interrupt = () => controller.abort();
     process.once('SIGINT', interrupt);
     let report: CritiqueReport;
     try {
-      report = await critiqueReview(database, review, {
+      report = await critiqueReview(store, review, {
         client,
         judge,
         folder,
@@ -338,6 +338,6 @@ async function critique(parsed: JudgeArguments, context: CliContext): Promise<nu
     for (const failure of report.failed.slice(0, 5)) context.stderr(`${failure.itemId}: ${failure.error}\n`);
     return report.failed.length > 0 ? 1 : 0;
   } finally {
-    database.close();
+    await store.close();
   }
 }

@@ -37,22 +37,17 @@ export const judgedCommand: CliCommand = {
     if (studyArg === undefined) throw new UsageError('no study file');
     if (run === undefined) throw new UsageError('--run FILE is required');
     const ranking = await readRunRanking(resolve(context.cwd, run), k);
-    const { study, database } = await openStudyDatabase(studyArg, name, context);
+    const { study, store } = await openStudyDatabase(studyArg, name, context);
     try {
-      const studyId = database.studyId(study.name);
       const judged = new Set<string>();
       const key = (qid: string, docid: string) => `${qid}\u0000${docid}`;
       if (from === undefined) {
         // Any current label by anyone.
-        const rows = database.db
-          .prepare(
-            'SELECT DISTINCT p.qid, p.docid FROM current_judgment AS j JOIN pair AS p ON p.id = j.pair_id WHERE p.study_id = ?',
-          )
-          .all(studyId) as { qid: string; docid: string }[];
-        for (const row of rows) judged.add(key(row.qid, row.docid));
+        for (const row of await store.exports.currentLabels(study.name)) judged.add(key(row.qid, row.docid));
       } else {
         const { source, argument } = findLabelSource(from);
-        for (const label of source.labels(database.db, studyId, argument)) judged.add(key(label.qid, label.docid));
+        const studyId = await store.studies.studyId(study.name);
+        for (const label of await source.labels(store, studyId, argument)) judged.add(key(label.qid, label.docid));
       }
       const result = judgedAtK(ranking, k, (qid, docid) => judged.has(key(qid, docid)));
       const measure = `judged@${k}`;
@@ -60,11 +55,11 @@ export const judgedCommand: CliCommand = {
       if (perQuery) for (const q of result.queries) text += `${measure.padEnd(22)}\t${q.qid}\t${q.value.toFixed(4)}\n`;
       text += `${measure.padEnd(22)}\tall\t${result.mean.toFixed(4)}\n`;
       context.stdout(text);
-      const warning = noMatchingQueryWarning(run, ranking, studyQueryIds(database, study.name));
+      const warning = noMatchingQueryWarning(run, ranking, await studyQueryIds(store, study.name));
       if (warning !== undefined) context.stderr(`${warning}\n`);
       return 0;
     } finally {
-      database.close();
+      await store.close();
     }
   },
 };

@@ -1,7 +1,9 @@
 // Runs one LLM judge of a study over its pairs: the pre-labels an annotator sees as suggestions in the Label view.
 // Each pair is asked `votes` times (pairs in the Label view's query order, a pair's votes one after another); every
-// call is recorded in the task database as it ends, and a pair's suggestion — the majority of its votes, with their
-// spread and the share that agreed — is written as soon as its last vote is in (judgeCallStore.ts). So a run
+// call is recorded in the study's record as it ends (the storage port's judge area, through judgeCallStore.ts), and a
+// pair's suggestion — the majority of its votes, with their spread and the share that agreed — is written with its
+// last vote, in the same transaction. The records are written one at a time, in the order votes finish, each
+// committed before the next starts (the calls themselves run `concurrency` at a time). So a run
 // stopped at any point (Ctrl+C, a crash, a closed window) has stored everything it paid for, and running it again
 // asks only what is missing: answered calls are served from the cache, and a finished run makes no request at all.
 //
@@ -14,8 +16,7 @@
 // cancelled (not cached), and pairs with some votes in get a suggestion from those votes.
 import type { JudgeModel, StudyModel } from '../dsl/model.ts';
 import { type QueryFields, queryConditions } from '../labelling/queryConditions.ts';
-import type { DocumentFormat } from '../labelling/types.ts';
-import type { StudyDatabase } from '../store/studyDatabase.ts';
+import type { StudyStore } from '../store/studyStore.ts';
 import { type ChatClient, ChatFailure, type ChatRequest } from './chatClient.ts';
 import { normaliseEndpoint } from './endpointApproval.ts';
 import {
@@ -25,6 +26,7 @@ import {
   type JudgeFailureKind,
   judgeCacheKey,
   type NewJudgeCall,
+  type NewSuggestion,
   type SuggestionVote,
 } from './judgeCallStore.ts';
 import { type JudgeOutputShape, judgeOutputSchema, labelFromConditions, parseJudgeOutput } from './judgeOutput.ts';
@@ -142,15 +144,16 @@ interface PairState {
   qid: string;
   docid: string;
   query: QueryValues;
-  rendered?: Rendered;
+  rendered?: Promise<Rendered>;
   /** By vote index; undefined until the vote is in. */
   votes: (Vote | undefined)[];
   finished: number;
 }
 
-/** A finished vote: its call, and — when the endpoint answered — the label it gave (null: did not parse). */
+/** A finished vote: its call (null until recorded), and — when the endpoint answered — the label it gave (null: did
+ * not parse). */
 interface Vote {
-  callId: number;
+  callId: number | null;
   answered: boolean;
   label: number | null;
   rationale?: string;
@@ -181,7 +184,7 @@ type Interpretation =
   | { ok: false; error: string };
 
 export async function judgeStudy(
-  database: StudyDatabase,
+  record: StudyStore,
   study: StudyModel,
   options: JudgeStudyOptions,
 ): Promise<JudgeReport> {
@@ -212,11 +215,11 @@ export async function judgeStudy(
   }
 
   const now = options.now ?? (() => new Date());
-  const db = database.db;
-  const store = new JudgeCallStore(db);
-  const studyId = database.studyId(study.name);
+  const store = new JudgeCallStore(record.judge);
+  const studyId = await record.studies.studyId(study.name);
   const annotator = judgeAnnotatorName(judge.model, options.prompt.hash);
-  const annotatorId = store.judgeAnnotator(annotator);
+  // Recorded before any call: a person's name is refused before anything is sent.
+  await store.judgeAnnotator(annotator);
   const endpoint = normaliseEndpoint(options.client.baseURL);
   const scaleValues = scale.map((entry) => entry.value);
   const scaleForPrompt: PromptValues['scale'] = scale.map((entry) => ({
@@ -226,11 +229,10 @@ export async function judgeStudy(
   }));
 
   // The pairs, in the Label view's query order (core/labelling/labelQueue.ts).
-  const { pairs, skipped } = selectPairs(database, study, studyId, options, output);
+  const { pairs, skipped } = await selectPairs(record, study, studyId, options, output);
   const jobs: VoteJob[] = [];
   for (const pair of pairs) for (let v = 0; v < votesPerPair; v++) jobs.push({ pair, voteIndex: v });
 
-  const document = db.prepare('SELECT title, body, format, metadata FROM document WHERE study_id = ? AND docid = ?');
   const started = performance.now();
   const progress: JudgeProgress = {
     total: jobs.length,
@@ -265,14 +267,13 @@ export async function judgeStudy(
     failureExamples[kind] ??= message;
   };
 
-  const render = (pair: PairState): Rendered => {
-    if (pair.rendered) return pair.rendered;
-    const row = document.get(studyId, pair.docid) as {
-      title: string | null;
-      body: string;
-      format: DocumentFormat;
-      metadata: string | null;
-    };
+  const render = (pair: PairState): Promise<Rendered> => {
+    pair.rendered ??= renderNow(pair);
+    return pair.rendered;
+  };
+  const renderNow = async (pair: PairState): Promise<Rendered> => {
+    const row = await record.judge.documentToJudge(studyId, pair.docid);
+    if (row === undefined) throw new Error(`the corpus has no document '${pair.docid}' any more`);
     const values: PromptValues = {
       query: pair.query.text,
       ...(pair.query.instruction !== undefined && { instruction: pair.query.instruction }),
@@ -285,8 +286,7 @@ export async function judgeStudy(
     const shape: JudgeOutputShape =
       output === 'conditions' ? { conditions: pair.query.conditions.length } : { scale: scaleValues };
     const prompt = renderPrompt(options.prompt, values);
-    pair.rendered = { prompt, promptHash: sha256(prompt), shape };
-    return pair.rendered;
+    return { prompt, promptHash: sha256(prompt), shape };
   };
 
   const voteParameters = new Map<string, VoteParameters>();
@@ -327,7 +327,8 @@ export async function judgeStudy(
     return { ok: true, label: parsed.label!, ...rationale };
   };
 
-  const writeSuggestion = (pair: PairState): void => {
+  /** The pair's suggestion from the votes in; undefined when none was answered. */
+  const suggestionOf = (pair: PairState): NewSuggestion | undefined => {
     const votes: SuggestionVote[] = [];
     pair.votes.forEach((vote, voteIndex) => {
       if (vote?.answered) {
@@ -340,12 +341,12 @@ export async function judgeStudy(
       }
     });
     // No answer at all (every call failed or was cancelled): the judge said nothing about this pair.
-    if (votes.length === 0) return;
+    if (votes.length === 0) return undefined;
     const summary = summariseVotes(votes.map((v) => v.label));
     const shown = votes.find((v) => v.label === summary.label) ?? votes[0]!;
-    store.replaceSuggestion({
+    return {
       pairId: pair.pairId,
-      annotatorId,
+      judge: annotator,
       label: summary.label,
       // A share of votes means something only when the judge voted.
       ...(votesPerPair > 1 && summary.confidence !== undefined && { confidence: summary.confidence }),
@@ -353,39 +354,60 @@ export async function judgeStudy(
       callId: shown.callId,
       votes,
       createdAt: now(),
-    });
-    suggestions++;
+    };
+  };
+
+  // The record's writes, one after another in the order votes finish: a pair's last vote is written after its
+  // others, whose call ids its suggestion names.
+  let writing: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(write: () => Promise<T>): Promise<T> => {
+    const turn = writing.then(write);
+    writing = turn.catch(() => undefined);
+    return turn;
   };
 
   /**
    * A vote is in: its call recorded (unless it came from the cache) and, when it is the pair's last, the pair's
-   * suggestion written — one transaction.
+   * suggestion written — one transaction, committed when this resolves.
    */
-  const finishVote = (
+  const finishVote = async (
     pair: PairState,
     voteIndex: number,
     call: NewJudgeCall | { cachedId: number },
     vote: Omit<Vote, 'callId'>,
-  ): void => {
-    db.transaction(() => {
-      const callId = 'cachedId' in call ? call.cachedId : store.record(call);
-      pair.votes[voteIndex] = { ...vote, callId };
+  ): Promise<void> => {
+    await inTurn(async () => {
+      const last = pair.finished + 1 === votesPerPair;
+      const cachedId = 'cachedId' in call ? call.cachedId : null;
+      pair.votes[voteIndex] = { ...vote, callId: cachedId };
+      try {
+        const suggestion = last ? suggestionOf(pair) : undefined;
+        if ('cachedId' in call) {
+          if (suggestion) await store.replaceSuggestion(suggestion);
+        } else {
+          pair.votes[voteIndex].callId = await store.record(call, suggestion);
+        }
+        if (suggestion) suggestions++;
+      } catch (error) {
+        // Nothing of it was written.
+        pair.votes[voteIndex] = undefined;
+        throw error;
+      }
       pair.finished++;
       progress.done++;
-      if (pair.finished === votesPerPair) {
+      if (last) {
         unfinished.delete(pair);
-        writeSuggestion(pair);
         // The pair is done: its prompt and document are not needed any more.
         pair.rendered = undefined;
       } else {
         unfinished.add(pair);
       }
-    }).immediate();
+    });
     options.onProgress?.(snapshot());
   };
 
   const runVote = async ({ pair, voteIndex }: VoteJob, signal: AbortSignal): Promise<void> => {
-    const { prompt, promptHash, shape } = render(pair);
+    const { prompt, promptHash, shape } = await render(pair);
     const { responseFormat, seed, json } = parametersFor(shape, voteIndex);
     const call: CallRequest = { endpoint, model: judge.model, parameters: json, promptHash, voteIndex };
     const cacheKey = judgeCacheKey(call);
@@ -398,12 +420,12 @@ export async function judgeStudy(
       judge: annotator,
     };
 
-    const hit = store.cached(cacheKey);
+    const hit = await store.cached(cacheKey);
     if (hit) {
       progress.cached++;
       const reading = interpret(hit.rawOutput, shape);
       if (!reading.ok) failed('parse', reading.error);
-      finishVote(
+      await finishVote(
         pair,
         voteIndex,
         { cachedId: hit.id },
@@ -451,7 +473,7 @@ export async function judgeStudy(
         ...(cost !== undefined && { cost }),
         createdAt: now(),
       };
-      finishVote(pair, voteIndex, recorded, {
+      await finishVote(pair, voteIndex, recorded, {
         answered: true,
         label: reading.ok ? reading.label : null,
         ...(reading.ok && reading.rationale !== undefined && { rationale: reading.rationale }),
@@ -473,7 +495,7 @@ export async function judgeStudy(
         attempts: error.attempts,
         createdAt: now(),
       };
-      finishVote(pair, voteIndex, recorded, { answered: false, label: null });
+      await finishVote(pair, voteIndex, recorded, { answered: false, label: null });
     }
   };
 
@@ -483,7 +505,14 @@ export async function judgeStudy(
     run: runVote,
   });
   // A run that ended early (cancelled, or a vote that threw): pairs with some votes in get what those say.
-  for (const pair of unfinished) writeSuggestion(pair);
+  await writing;
+  for (const pair of unfinished) {
+    const suggestion = suggestionOf(pair);
+    if (suggestion) {
+      await store.replaceSuggestion(suggestion);
+      suggestions++;
+    }
+  }
   const [unexpected] = outcome.errors;
   if (unexpected) throw unexpected.error;
   return {
@@ -502,54 +531,33 @@ export async function judgeStudy(
 }
 
 /** The pairs to judge, in query order, and those that cannot be judged (with why). */
-function selectPairs(
-  database: StudyDatabase,
+async function selectPairs(
+  record: StudyStore,
   study: StudyModel,
   studyId: number,
   options: Pick<JudgeStudyOptions, 'limit' | 'onlyUnlabelled'>,
   output: 'label' | 'conditions',
-): { pairs: PairState[]; skipped: SkippedPair[] } {
-  const db = database.db;
-  // "Labelled by a person": a current (not retracted) judgment by a human annotator.
-  const unlabelled = options.onlyUnlabelled
-    ? `AND NOT EXISTS (
-         SELECT 1 FROM judgment AS j JOIN annotator AS a ON a.id = j.annotator_id AND a.kind = 'human'
-         WHERE j.pair_id = p.id AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id))`
-    : '';
-  const rows = db
-    .prepare(
-      `SELECT p.id, p.qid, p.docid, q.id IS NOT NULL AS hasQuery,
-         EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = p.study_id AND d.docid = p.docid) AS hasDocument
-       FROM pair AS p LEFT JOIN query AS q ON q.study_id = p.study_id AND q.qid = p.qid
-       WHERE p.study_id = @study ${unlabelled}
-       ORDER BY q.id NULLS LAST, p.qid, p.best_rank NULLS LAST, p.docid
-       ${options.limit !== undefined ? 'LIMIT @limit' : ''}`,
-    )
-    .all({ study: studyId, ...(options.limit !== undefined && { limit: options.limit }) }) as {
-    id: number;
-    qid: string;
-    docid: string;
-    hasQuery: number;
-    hasDocument: number;
-  }[];
-  const queryRow = db.prepare(
-    'SELECT qid, text, instruction, type, metadata FROM query WHERE study_id = ? AND qid = ?',
-  );
+): Promise<{ pairs: PairState[]; skipped: SkippedPair[] }> {
+  const selected = await record.judge.pairsToJudge(studyId, {
+    ...(options.limit !== undefined && { limit: options.limit }),
+    ...(options.onlyUnlabelled !== undefined && { onlyUnlabelled: options.onlyUnlabelled }),
+  });
+  const fieldsOf = new Map<string, QueryFields>(selected.queries.map((q) => [q.qid, q]));
   const queries = new Map<string, QueryValues>();
   const pairs: PairState[] = [];
   const skipped: SkippedPair[] = [];
-  for (const row of rows) {
-    if (row.hasQuery === 0) {
+  for (const row of selected.pairs) {
+    if (!row.hasQuery) {
       skipped.push({ qid: row.qid, docid: row.docid, reason: `the study has no query '${row.qid}'` });
       continue;
     }
-    if (row.hasDocument === 0) {
+    if (!row.hasDocument) {
       skipped.push({ qid: row.qid, docid: row.docid, reason: `the corpus has no document '${row.docid}'` });
       continue;
     }
     let query = queries.get(row.qid);
     if (query === undefined) {
-      const fields = queryRow.get(studyId, row.qid) as QueryFields;
+      const fields = fieldsOf.get(row.qid)!;
       query = {
         text: fields.text,
         ...(fields.instruction !== null && { instruction: fields.instruction }),
@@ -561,7 +569,8 @@ function selectPairs(
       skipped.push({ qid: row.qid, docid: row.docid, reason: `query '${row.qid}' has no conditions to check` });
       continue;
     }
-    pairs.push({ pairId: row.id, qid: row.qid, docid: row.docid, query, votes: [], finished: 0 });
+    pairs.push({ pairId: row.pairId, qid: row.qid, docid: row.docid, query, votes: [], finished: 0 });
   }
+  fieldsOf.clear();
   return { pairs, skipped };
 }

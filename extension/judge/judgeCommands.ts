@@ -89,7 +89,7 @@ export async function runJudge(
     judge,
     opened.folder,
     opened.folder,
-    storedCorpusKind(opened.database, study.name),
+    await storedCorpusKind(opened.store, study.name),
   );
   const apiKey = (await context.secrets.get(apiKeySecret)) ?? process.env.OPENAI_API_KEY ?? '';
   const client = createChatClient({ baseURL: endpoint, apiKey });
@@ -106,7 +106,7 @@ export async function runJudge(
       const cancelled = token.onCancellationRequested(() => controller.abort());
       let reported = 0;
       try {
-        return await judgeStudy(opened.database, study, {
+        return await judgeStudy(opened.store, study, {
           // By its place: two judges may share a model and differ in their prompt.
           judge: String(study.judges.indexOf(judge) + 1),
           concurrency: configured.concurrency,

@@ -1,10 +1,304 @@
-import type { JudgePort } from '../port/judgePort.ts';
+// The judge's side of the SQLite record (schema: core/store/migrations/004_judgeCalls.ts): the call cache, the record
+// of every call, and the suggestions the Label view shows. Writes are short — a call's record, with the suggestion it
+// completes in the same transaction — so a run that crashes loses at most the calls in flight, and a labelling
+// session in another process waits at most for one of them.
+import type {
+  CachedCall,
+  DocumentToJudge,
+  JudgeCallRecord,
+  JudgeCallTotals,
+  JudgePort,
+  PairsToJudge,
+  PairToJudge,
+  QueryToJudge,
+  RecordedJudgeCall,
+  StoredSuggestion,
+  SuggestionRecord,
+} from '../port/judgePort.ts';
+import { ensureAnnotatorId } from './annotators.ts';
 import type { SqliteContext } from './sqliteContext.ts';
+
+function prepareStatements(context: SqliteContext) {
+  const db = context.db;
+  return {
+    // The WHERE repeats the llm_call_cache index's own, so the lookup is a search of that index.
+    cached: db.prepare(
+      `SELECT id, raw_output AS rawOutput, input_tokens AS inputTokens, output_tokens AS outputTokens
+       FROM llm_call WHERE cache_key = ? AND (error_kind IS NULL OR error_kind = 'parse') ORDER BY id LIMIT 1`,
+    ),
+    insertCall: db.prepare(
+      `INSERT INTO llm_call (cache_key, endpoint, model, parameters, prompt_template_hash, prompt_hash, vote_index,
+         study_id, pair_id, judge, raw_output, parsed_label, parsed_conditions, rationale, error_kind, error,
+         input_tokens, output_tokens, latency_ms, attempts, cost, created_at)
+       VALUES (@cacheKey, @endpoint, @model, @parameters, @promptTemplateHash, @promptHash, @voteIndex, @studyId,
+         @pairId, @judge, @rawOutput, @parsedLabel, @parsedConditions, @rationale, @errorKind, @error,
+         @inputTokens, @outputTokens, @latencyMs, @attempts, @cost, @createdAt)`,
+    ),
+    previousSuggestions: db.prepare('SELECT id FROM suggestion WHERE pair_id = ? AND annotator_id = ?').pluck(),
+    deleteVotes: db.prepare('DELETE FROM suggestion_vote WHERE suggestion_id = ?'),
+    deleteSuggestion: db.prepare('DELETE FROM suggestion WHERE id = ?'),
+    insertSuggestion: db.prepare(
+      `INSERT INTO suggestion (pair_id, annotator_id, llm_call_id, label, rationale, created_at, confidence)
+       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ),
+    insertVote: db.prepare(
+      'INSERT INTO suggestion_vote (suggestion_id, vote_index, llm_call_id, label) VALUES (?, ?, ?, ?)',
+    ),
+    document: db.prepare('SELECT title, body, format, metadata FROM document WHERE study_id = ? AND docid = ?'),
+    query: db.prepare('SELECT qid, text, instruction, type, metadata FROM query WHERE study_id = ? AND qid = ?'),
+    totals: db.prepare(
+      `SELECT count(*) AS calls,
+         coalesce(sum(error_kind IS NULL OR error_kind = 'parse'), 0) AS answered,
+         coalesce(sum(error IS NOT NULL), 0) AS failed,
+         coalesce(sum(input_tokens), 0) AS inputTokens, coalesce(sum(output_tokens), 0) AS outputTokens,
+         coalesce(sum(cost), 0) AS cost
+       FROM llm_call WHERE study_id = @study AND (@judge IS NULL OR judge = @judge)`,
+    ),
+  };
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+
+interface CallRow {
+  id: number;
+  cache_key: string;
+  endpoint: string;
+  model: string;
+  parameters: string;
+  prompt_template_hash: string | null;
+  prompt_hash: string;
+  vote_index: number;
+  study_id: number | null;
+  pair_id: number | null;
+  qid: string | null;
+  docid: string | null;
+  judge: string | null;
+  raw_output: string;
+  parsed_label: number | null;
+  parsed_conditions: string | null;
+  rationale: string | null;
+  error_kind: RecordedJudgeCall['errorKind'];
+  error: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  latency_ms: number | null;
+  attempts: number | null;
+  cost: number | null;
+  created_at: string;
+}
 
 export class SqliteJudge implements JudgePort {
   protected readonly context: SqliteContext;
+  private prepared: Statements | undefined;
 
   constructor(context: SqliteContext) {
     this.context = context;
+  }
+
+  private get statements(): Statements {
+    this.prepared ??= prepareStatements(this.context);
+    return this.prepared;
+  }
+
+  async judgeAnnotator(name: string): Promise<number> {
+    const id = ensureAnnotatorId(this.context.db, this.context.file, name, 'llm');
+    this.context.changed({ what: 'judge' });
+    return id;
+  }
+
+  async pairsToJudge(studyId: number, options: { limit?: number; onlyUnlabelled?: boolean }): Promise<PairsToJudge> {
+    const db = this.context.db;
+    return db.transaction((): PairsToJudge => {
+      // "Labelled by a person": a current (not retracted) judgment by a human annotator.
+      const unlabelled = options.onlyUnlabelled
+        ? `AND NOT EXISTS (
+             SELECT 1 FROM judgment AS j JOIN annotator AS a ON a.id = j.annotator_id AND a.kind = 'human'
+             WHERE j.pair_id = p.id AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id))`
+        : '';
+      // The Label view's query order (core/labelling/labelQueue.ts).
+      const rows = db
+        .prepare(
+          `SELECT p.id, p.qid, p.docid, q.id IS NOT NULL AS hasQuery,
+             EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = p.study_id AND d.docid = p.docid) AS hasDocument
+           FROM pair AS p LEFT JOIN query AS q ON q.study_id = p.study_id AND q.qid = p.qid
+           WHERE p.study_id = @study ${unlabelled}
+           ORDER BY q.id NULLS LAST, p.qid, p.best_rank NULLS LAST, p.docid
+           ${options.limit !== undefined ? 'LIMIT @limit' : ''}`,
+        )
+        .all({ study: studyId, ...(options.limit !== undefined && { limit: options.limit }) }) as {
+        id: number;
+        qid: string;
+        docid: string;
+        hasQuery: number;
+        hasDocument: number;
+      }[];
+      const pairs: PairToJudge[] = rows.map((row) => ({
+        pairId: row.id,
+        qid: row.qid,
+        docid: row.docid,
+        hasQuery: row.hasQuery !== 0,
+        hasDocument: row.hasDocument !== 0,
+      }));
+      const queries: QueryToJudge[] = [];
+      const seen = new Set<string>();
+      for (const pair of pairs) {
+        if (!pair.hasQuery || seen.has(pair.qid)) continue;
+        seen.add(pair.qid);
+        queries.push(this.statements.query.get(studyId, pair.qid) as QueryToJudge);
+      }
+      return { pairs, queries };
+    })();
+  }
+
+  async documentToJudge(studyId: number, docid: string): Promise<DocumentToJudge | undefined> {
+    return this.statements.document.get(studyId, docid) as DocumentToJudge | undefined;
+  }
+
+  async cachedCall(cacheKey: string): Promise<CachedCall | undefined> {
+    return this.statements.cached.get(cacheKey) as CachedCall | undefined;
+  }
+
+  async recordCall(call: JudgeCallRecord, suggestion?: SuggestionRecord): Promise<number> {
+    const id =
+      suggestion === undefined
+        ? this.insertCall(call)
+        : this.context.db
+            .transaction(() => {
+              const callId = this.insertCall(call);
+              this.writeSuggestion(suggestion, callId);
+              return callId;
+            })
+            .immediate();
+    this.context.changed({ what: 'judge' });
+    return id;
+  }
+
+  async replaceSuggestion(suggestion: SuggestionRecord): Promise<number> {
+    const id = this.context.db.transaction(() => this.writeSuggestion(suggestion, undefined)).immediate();
+    this.context.changed({ what: 'judge' });
+    return id;
+  }
+
+  async callTotals(studyId: number, judge?: string): Promise<JudgeCallTotals> {
+    return this.statements.totals.get({ study: studyId, judge: judge ?? null }) as JudgeCallTotals;
+  }
+
+  async calls(studyId: number, judge?: string): Promise<RecordedJudgeCall[]> {
+    const rows = this.context.db
+      .prepare(
+        `SELECT c.*, p.qid, p.docid FROM llm_call AS c LEFT JOIN pair AS p ON p.id = c.pair_id
+         WHERE c.study_id = @study AND (@judge IS NULL OR c.judge = @judge) ORDER BY c.id`,
+      )
+      .all({ study: studyId, judge: judge ?? null }) as CallRow[];
+    return rows.map((row) => ({
+      id: row.id,
+      cacheKey: row.cache_key,
+      endpoint: row.endpoint,
+      model: row.model,
+      parameters: row.parameters,
+      promptTemplateHash: row.prompt_template_hash,
+      promptHash: row.prompt_hash,
+      voteIndex: row.vote_index,
+      studyId: row.study_id,
+      pairId: row.pair_id,
+      qid: row.qid,
+      docid: row.docid,
+      judge: row.judge,
+      rawOutput: row.raw_output,
+      parsedLabel: row.parsed_label,
+      parsedConditions: row.parsed_conditions === null ? null : (JSON.parse(row.parsed_conditions) as boolean[]),
+      rationale: row.rationale,
+      errorKind: row.error_kind,
+      error: row.error,
+      inputTokens: row.input_tokens,
+      outputTokens: row.output_tokens,
+      latencyMs: row.latency_ms,
+      attempts: row.attempts,
+      cost: row.cost,
+      createdAt: row.created_at,
+    }));
+  }
+
+  async suggestions(studyId: number, judge: string): Promise<StoredSuggestion[]> {
+    const db = this.context.db;
+    return db.transaction((): StoredSuggestion[] => {
+      const where = `FROM suggestion AS s JOIN pair AS p ON p.id = s.pair_id
+         JOIN annotator AS a ON a.id = s.annotator_id WHERE p.study_id = @study AND a.name = @judge`;
+      const rows = db
+        .prepare(
+          `SELECT s.id, s.pair_id AS pairId, p.qid, p.docid, s.label, s.rationale, s.confidence ${where}
+           ORDER BY p.qid, p.best_rank NULLS LAST, p.docid`,
+        )
+        .all({ study: studyId, judge }) as (Omit<StoredSuggestion, 'votes'> & { id: number })[];
+      const votes = db
+        .prepare(
+          `SELECT v.suggestion_id AS suggestionId, v.vote_index AS voteIndex, v.llm_call_id AS callId, v.label,
+             c.raw_output AS rawOutput
+           FROM suggestion_vote AS v JOIN llm_call AS c ON c.id = v.llm_call_id
+           WHERE v.suggestion_id IN (SELECT s.id ${where}) ORDER BY v.suggestion_id, v.vote_index`,
+        )
+        .all({ study: studyId, judge }) as (StoredSuggestion['votes'][number] & { suggestionId: number })[];
+      const bySuggestion = new Map<number, StoredSuggestion['votes']>();
+      for (const { suggestionId, ...vote } of votes) {
+        const list = bySuggestion.get(suggestionId);
+        if (list === undefined) bySuggestion.set(suggestionId, [vote]);
+        else list.push(vote);
+      }
+      return rows.map(({ id, ...row }) => ({ ...row, votes: bySuggestion.get(id) ?? [] }));
+    })();
+  }
+
+  private insertCall(call: JudgeCallRecord): number {
+    const result = this.statements.insertCall.run({
+      cacheKey: call.cacheKey,
+      endpoint: call.request.endpoint,
+      model: call.request.model,
+      parameters: call.request.parameters,
+      promptTemplateHash: call.promptTemplateHash,
+      promptHash: call.request.promptHash,
+      voteIndex: call.request.voteIndex,
+      studyId: call.studyId,
+      pairId: call.pairId ?? null,
+      judge: call.judge,
+      rawOutput: call.rawOutput,
+      parsedLabel: call.failure ? null : (call.parsedLabel ?? null),
+      parsedConditions: !call.failure && call.parsedConditions ? JSON.stringify(call.parsedConditions) : null,
+      rationale: call.rationale ?? null,
+      errorKind: call.failure?.kind ?? null,
+      error: call.failure?.message ?? null,
+      inputTokens: call.inputTokens ?? null,
+      outputTokens: call.outputTokens ?? null,
+      latencyMs: call.latencyMs === undefined ? null : Math.round(call.latencyMs),
+      attempts: call.attempts,
+      cost: call.cost ?? null,
+      createdAt: call.createdAt,
+    });
+    return Number(result.lastInsertRowid);
+  }
+
+  /** Inside a transaction: replaces the judge's suggestion for the pair; `thisCall` stands for the callIds null. */
+  private writeSuggestion(suggestion: SuggestionRecord, thisCall: number | undefined): number {
+    const s = this.statements;
+    const callOf = (id: number | null): number => {
+      if (id !== null) return id;
+      if (thisCall === undefined) throw new Error('a suggestion names the call being recorded, but none is');
+      return thisCall;
+    };
+    const annotatorId = ensureAnnotatorId(this.context.db, this.context.file, suggestion.judge, 'llm');
+    for (const id of s.previousSuggestions.all(suggestion.pairId, annotatorId) as number[]) {
+      s.deleteVotes.run(id);
+      s.deleteSuggestion.run(id);
+    }
+    const { id } = s.insertSuggestion.get(
+      suggestion.pairId,
+      annotatorId,
+      callOf(suggestion.callId),
+      suggestion.label,
+      suggestion.rationale ?? null,
+      suggestion.createdAt,
+      suggestion.confidence ?? null,
+    ) as { id: number };
+    for (const vote of suggestion.votes) s.insertVote.run(id, vote.voteIndex, callOf(vote.callId), vote.label);
+    return id;
   }
 }

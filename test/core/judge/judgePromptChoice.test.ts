@@ -13,8 +13,9 @@ import { loadJudgePrompt } from '../../../core/judge/judgePrompt.ts';
 import { judgeStudy } from '../../../core/judge/judgeStudy.ts';
 import { storedCorpusKind } from '../../../core/store/corpusKind.ts';
 import { importDeclaredSources } from '../../../core/store/declaredImport.ts';
+import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
 import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import { nativeDir, scratchDir } from '../../helpers.ts';
 import { startOpenAiServer } from './openAiServer.ts';
 
@@ -29,28 +30,28 @@ async function promptsSent(text: string, files: Record<string, string>): Promise
   writeFileSync(studyFile, text);
   const model = resolveStudies(parseStudyFile(text), studyFile);
   const study = model.studies[0]!;
-  const database = StudyDatabase.open(studyDatabasePath(studyFile), {
+  const store = await SqliteStudyStore.open(studyDatabasePath(studyFile), {
     nativeBinding: locateNativeBinding(nativeDir),
   });
   const server = await startOpenAiServer({
     respond: () => ({ content: JSON.stringify({ rationale: 'read it', label: 1 }) }),
   });
   try {
-    database.syncStudies(model);
-    await importDeclaredSources(database, study, folder);
+    await store.studies.sync(model);
+    await importDeclaredSources(store, study, folder);
     const prompt = await loadJudgePrompt(
       study,
       study.judges[0]!,
       folder,
       folder,
-      storedCorpusKind(database, study.name),
+      await storedCorpusKind(store, study.name),
     );
     const client = createChatClient({ baseURL: server.baseURL, apiKey: 'sk-test', maxAttempts: 1 });
-    const report = await judgeStudy(database, study, { concurrency: 1, client, prompt, prices: {} });
+    const report = await judgeStudy(store, study, { concurrency: 1, client, prompt, prices: {} });
     assert.equal(report.suggestions, report.pairs, 'every pair answered');
     return { name: prompt.name, prompts: server.bodies().map((b) => b.messages![0]!.content) };
   } finally {
-    database.close();
+    await store.close();
     await server.close();
   }
 }

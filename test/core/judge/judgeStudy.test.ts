@@ -1,13 +1,12 @@
 // An LLM judge run over a real study database (SQLite in a scratch folder), through the real `openai` SDK
 // (createChatClient) against an OpenAI-compatible server on 127.0.0.1 whose answers each test decides: labels
-// become the judge's suggestions (read back from SQLite and through a labelling session), votes become a majority
+// become the judge's suggestions (read back through the storage port and a labelling session), votes become a majority
 // with its spread and confidence, every failure is recorded with what came back and never becomes a label, a
 // finished run asks nothing when run again, cancelling stops within one round of calls in flight, and --limit,
 // --only-unlabelled and several judges select what is judged and by whom.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type ChatClientOptions, createChatClient } from '../../../core/judge/chatClient.ts';
-import { judgeCallTotals } from '../../../core/judge/judgeCallStore.ts';
 import {
   type JudgeProgress,
   JudgeSetupError,
@@ -16,7 +15,14 @@ import {
   judgeStudy,
 } from '../../../core/judge/judgeStudy.ts';
 import { promptTemplate, sha256 } from '../../../core/judge/promptTemplate.ts';
-import { type LabellingStudy, labellingStudy, plainStudy } from '../labelling/labellingStudy.ts';
+import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
+import type { StudyStore } from '../../../core/store/studyStore.ts';
+import {
+  type LabellingStudy,
+  labellingStudy as labellingFixture,
+  nativeBinding,
+  plainStudy,
+} from '../labelling/labellingStudy.ts';
 import { type Behaviour, type ChatBody, type OpenAiServer, startOpenAiServer } from './openAiServer.ts';
 
 const promptText = `Judge the document for the query.
@@ -49,8 +55,24 @@ function clientFor(server: OpenAiServer, options: Partial<ChatClientOptions> = {
   });
 }
 
-function run(study: LabellingStudy, server: OpenAiServer, options: Partial<JudgeStudyOptions> = {}) {
-  return judgeStudy(study.database, study.study, {
+/** The fixture study, with the storage port over its record (closed with it). */
+type JudgedStudy = LabellingStudy & { store: StudyStore };
+
+async function labellingStudy(options: Parameters<typeof labellingFixture>[0]): Promise<JudgedStudy> {
+  const study = await labellingFixture(options);
+  const store = await SqliteStudyStore.open(study.database.file, { nativeBinding });
+  const close = study.close.bind(study);
+  return Object.assign(study, {
+    store,
+    close() {
+      void store.close();
+      close();
+    },
+  });
+}
+
+function run(study: JudgedStudy, server: OpenAiServer, options: Partial<JudgeStudyOptions> = {}) {
+  return judgeStudy(study.store, study.study, {
     concurrency: 4,
     client: clientFor(server),
     prompt,
@@ -60,20 +82,17 @@ function run(study: LabellingStudy, server: OpenAiServer, options: Partial<Judge
 }
 
 /** Each pair's current suggestion by `judge`, in query order. */
-function suggestionsOf(study: LabellingStudy, judge: string) {
-  return study.database.db
-    .prepare(
-      `SELECT p.qid, p.docid, s.label, s.rationale, s.confidence FROM suggestion AS s
-       JOIN pair AS p ON p.id = s.pair_id JOIN annotator AS a ON a.id = s.annotator_id
-       WHERE a.name = ? ORDER BY p.qid, p.best_rank`,
-    )
-    .all(judge) as {
-    qid: string;
-    docid: string;
-    label: number | null;
-    rationale: string | null;
-    confidence: number | null;
-  }[];
+async function suggestionsOf(study: JudgedStudy, judge: string) {
+  return (await study.store.judge.suggestions(study.studyId, judge)).map(
+    ({ qid, docid, label, rationale, confidence }) => ({ qid, docid, label, rationale, confidence }),
+  );
+}
+
+/** The calls recorded for the study, by query and document. */
+async function callsOf(study: JudgedStudy) {
+  return (await study.store.judge.calls(study.studyId)).sort(
+    (a, b) => (a.qid ?? '').localeCompare(b.qid ?? '') || (a.docid ?? '').localeCompare(b.docid ?? ''),
+  );
 }
 
 test('labels become suggestions of the judge annotator, with every call recorded: request, answer, tokens, cost', async (t) => {
@@ -120,15 +139,12 @@ test('labels become suggestions of the judge annotator, with every call recorded
       confidence: null,
     })),
   );
-  assert.deepEqual(suggestionsOf(study, judge), expected);
-  assert.deepEqual(study.database.db.prepare('SELECT kind FROM annotator WHERE name = ?').pluck().get(judge), 'llm');
+  assert.deepEqual(await suggestionsOf(study, judge), expected);
+  // Recorded as an LLM judge: a person cannot use the name.
+  await assert.rejects(study.store.studies.ensureAnnotator(judge, 'human'), /is an LLM judge/);
 
   // Every call: what was asked (and exactly what the server got), what came back, what it cost.
-  const calls = study.database.db
-    .prepare(
-      `SELECT c.*, p.qid, p.docid FROM llm_call AS c JOIN pair AS p ON p.id = c.pair_id ORDER BY p.qid, p.best_rank`,
-    )
-    .all() as Record<string, unknown>[];
+  const calls = await callsOf(study);
   assert.equal(calls.length, 6);
   const sent = new Map(server.bodies().map((b) => [`q${pairOf(b).q}/d${pairOf(b).q}-${pairOf(b).d}`, b]));
   for (const call of calls) {
@@ -139,7 +155,7 @@ test('labels become suggestions of the judge annotator, with every call recorded
     assert.equal(body.max_tokens, 64);
     assert.equal((body.response_format as { type: string }).type, 'json_schema');
     assert.match(content, /Grades:\n2 = Highly\n1 = Relevant\n0 = Not relevant\n/);
-    const parameters = JSON.parse(call.parameters as string);
+    const parameters = JSON.parse(call.parameters);
     assert.deepEqual(
       [parameters.temperature, parameters.max_tokens, parameters.response_format],
       [0, 64, body.response_format],
@@ -149,20 +165,20 @@ test('labels become suggestions of the judge annotator, with every call recorded
       {
         endpoint: call.endpoint,
         model: call.model,
-        prompt_template_hash: call.prompt_template_hash,
-        prompt_hash: call.prompt_hash,
-        vote_index: call.vote_index,
+        prompt_template_hash: call.promptTemplateHash,
+        prompt_hash: call.promptHash,
+        vote_index: call.voteIndex,
         judge: call.judge,
-        raw_output: call.raw_output,
-        parsed_label: call.parsed_label,
+        raw_output: call.rawOutput,
+        parsed_label: call.parsedLabel,
         rationale: call.rationale,
         error: call.error,
-        input_tokens: call.input_tokens,
-        output_tokens: call.output_tokens,
+        input_tokens: call.inputTokens,
+        output_tokens: call.outputTokens,
         attempts: call.attempts,
         cost: call.cost,
-        created_at: call.created_at,
-        study_id: call.study_id,
+        created_at: call.createdAt,
+        study_id: call.studyId,
       },
       {
         endpoint: server.baseURL,
@@ -183,14 +199,14 @@ test('labels become suggestions of the judge annotator, with every call recorded
         study_id: study.studyId,
       },
     );
-    assert.ok(typeof call.latency_ms === 'number' && call.latency_ms >= 0);
+    assert.ok(typeof call.latencyMs === 'number' && call.latencyMs >= 0);
   }
-  const totals = judgeCallTotals(study.database.db, study.studyId, judge);
+  const totals = await study.store.judge.callTotals(study.studyId, judge);
   assert.deepEqual([totals.calls, totals.answered, totals.failed, totals.inputTokens], [6, 6, 0, 600]);
 
   // The Label view shows them as the judge's suggestions (no confidence: the judge did not vote).
-  const session = study.session('alice');
-  const first = session.pairAt(0, session.state().queue.version, false)!;
+  const session = await study.session('alice');
+  const first = (await session.pairAt(0, session.state().queue.version, false))!;
   assert.deepEqual(first.suggestions, [{ judge, label: labelFor(1, 1), rationale: 'q1 d1' }]);
   study.close();
 });
@@ -217,21 +233,17 @@ test('votes 3: the majority is the suggestion, with its confidence, the spread k
     Array(9).fill(0.7),
   );
   const judge = report.judge;
-  assert.deepEqual(suggestionsOf(study, judge), [
+  assert.deepEqual(await suggestionsOf(study, judge), [
     { qid: 'q1', docid: 'd1-1', label: 2, rationale: 'first two', confidence: 2 / 3 },
     { qid: 'q1', docid: 'd1-2', label: 0, rationale: 'no', confidence: 1 },
     // 1 and 2 tie: the lower label; the unparseable vote is a vote that failed, not a label.
     { qid: 'q1', docid: 'd1-3', label: 1, rationale: 'low', confidence: 0.5 },
   ]);
-  const spread = study.database.db
-    .prepare(
-      `SELECT p.docid, v.vote_index, v.label, c.raw_output FROM suggestion_vote AS v
-       JOIN suggestion AS s ON s.id = v.suggestion_id JOIN pair AS p ON p.id = s.pair_id
-       JOIN llm_call AS c ON c.id = v.llm_call_id ORDER BY p.docid, v.vote_index`,
-    )
-    .all() as { docid: string; vote_index: number; label: number | null; raw_output: string }[];
+  const spread = (await study.store.judge.suggestions(study.studyId, judge)).flatMap((s) =>
+    s.votes.map((v) => ({ docid: s.docid, ...v })),
+  );
   assert.deepEqual(
-    spread.map((v) => [v.docid, v.vote_index, v.label]),
+    spread.map((v) => [v.docid, v.voteIndex, v.label]),
     [
       ['d1-1', 0, 2],
       ['d1-1', 1, 1],
@@ -244,10 +256,10 @@ test('votes 3: the majority is the suggestion, with its confidence, the spread k
       ['d1-3', 2, 2],
     ],
   );
-  assert.equal(spread[7]!.raw_output, 'I would rather not say.');
-  const session = study.session('alice');
+  assert.equal(spread[7]!.rawOutput, 'I would rather not say.');
+  const session = await study.session('alice');
   const version = session.state().queue.version;
-  assert.deepEqual(session.pairAt(0, version, false)!.suggestions, [
+  assert.deepEqual((await session.pairAt(0, version, false))!.suggestions, [
     { judge, label: 2, rationale: 'first two', confidence: 2 / 3 },
   ]);
   study.close();
@@ -279,21 +291,9 @@ test('failures are recorded with what came back and never become a label; only a
   assert.deepEqual(report.failuresByKind, { parse: 2, server: 2, connection: 1, timeout: 1 });
   assert.deepEqual([report.done, report.failures, report.suggestions], [7, 6, 3]);
 
-  const calls = study.database.db
-    .prepare(
-      `SELECT p.docid, c.raw_output, c.parsed_label, c.error_kind, c.error, c.attempts FROM llm_call AS c
-       JOIN pair AS p ON p.id = c.pair_id ORDER BY p.docid`,
-    )
-    .all() as {
-    docid: string;
-    raw_output: string;
-    parsed_label: number | null;
-    error_kind: string | null;
-    error: string | null;
-    attempts: number;
-  }[];
+  const calls = await callsOf(study);
   assert.deepEqual(
-    calls.map((c) => [c.docid, c.raw_output, c.parsed_label, c.error_kind, c.attempts]),
+    calls.map((c) => [c.docid, c.rawOutput, c.parsedLabel, c.errorKind, c.attempts]),
     [
       ['d1-1', 'This document seems relevant, I guess.', null, 'parse', 1],
       ['d1-2', answer(7, 'off the scale'), null, 'parse', 1],
@@ -306,10 +306,10 @@ test('failures are recorded with what came back and never become a label; only a
   );
   assert.match(calls[1]!.error!, /Expected a label on the scale \(0, 1, 2\), found 7/);
   assert.match(calls[2]!.error!, /answered 500/);
-  for (const call of calls) assert.equal(call.error === null, call.error_kind === null);
+  for (const call of calls) assert.equal(call.error === null, call.errorKind === null);
   // Answers that did not parse are the judge's "could not decide" (label NULL); calls without an answer say nothing.
   assert.deepEqual(
-    suggestionsOf(study, report.judge).map((s) => [s.docid, s.label]),
+    (await suggestionsOf(study, report.judge)).map((s) => [s.docid, s.label]),
     [
       ['d1-1', null],
       ['d1-2', null],
@@ -317,7 +317,7 @@ test('failures are recorded with what came back and never become a label; only a
     ],
   );
   const scale = new Set([0, 1, 2]);
-  for (const s of suggestionsOf(study, report.judge)) assert.ok(s.label === null || scale.has(s.label));
+  for (const s of await suggestionsOf(study, report.judge)) assert.ok(s.label === null || scale.has(s.label));
 
   // Run again: the calls that got no answer are asked again, the answered ones (parsed or not) are not.
   seen.clear();
@@ -335,17 +335,21 @@ test('a finished run run again makes zero requests and leaves one suggestion per
   t.after(() => server.close());
   const first = await run(study, server);
   assert.equal(server.requests(), 18);
-  const before = suggestionsOf(study, first.judge);
+  const before = await suggestionsOf(study, first.judge);
   const second = await run(study, server);
   assert.equal(server.requests(), 18, 'no request the second time');
   assert.deepEqual(
     [second.total, second.done, second.cached, second.requests, second.inputTokens, second.cost],
     [18, 18, 18, 0, 0, 0],
   );
-  assert.deepEqual(suggestionsOf(study, first.judge), before);
-  assert.equal(study.database.db.prepare('SELECT count(*) FROM suggestion').pluck().get(), 6);
-  assert.equal(study.database.db.prepare('SELECT count(*) FROM suggestion_vote').pluck().get(), 18);
-  assert.equal(study.database.db.prepare('SELECT count(*) FROM llm_call').pluck().get(), 18);
+  assert.deepEqual(await suggestionsOf(study, first.judge), before);
+  const stored = await study.store.judge.suggestions(study.studyId, first.judge);
+  assert.equal(stored.length, 6);
+  assert.equal(
+    stored.reduce((n, s) => n + s.votes.length, 0),
+    18,
+  );
+  assert.equal((await study.store.judge.calls(study.studyId)).length, 18);
   study.close();
 });
 
@@ -368,13 +372,10 @@ test('cancel: no call starts after it, calls in flight are recorded as cancelled
   assert.ok(server.requests() <= report.done + concurrency, `${server.requests()} requests, ${report.done} done`);
   assert.ok(report.notStarted > 0);
   assert.equal(report.done + report.notStarted, report.total);
-  const recorded = study.database.db.prepare('SELECT count(*) FROM llm_call').pluck().get() as number;
-  assert.equal(recorded, report.done, 'every finished call is recorded');
+  const recorded = await study.store.judge.calls(study.studyId);
+  assert.equal(recorded.length, report.done, 'every finished call is recorded');
   const cancelled = report.failuresByKind.cancelled ?? 0;
-  assert.equal(
-    study.database.db.prepare("SELECT count(*) FROM llm_call WHERE error_kind = 'cancelled'").pluck().get(),
-    cancelled,
-  );
+  assert.equal(recorded.filter((c) => c.errorKind === 'cancelled').length, cancelled);
   assert.equal(report.suggestions, report.done - cancelled);
 
   // The rest, and the cancelled ones, are asked next time; nothing answered is asked twice.
@@ -382,7 +383,7 @@ test('cancel: no call starts after it, calls in flight are recorded as cancelled
   const rest = await run(study, server, { concurrency: 8 });
   assert.equal(rest.cached, report.done - cancelled);
   assert.equal(server.requests() - requestsBefore, 40 - (report.done - cancelled));
-  assert.equal(suggestionsOf(study, rest.judge).length, 40);
+  assert.equal((await suggestionsOf(study, rest.judge)).length, 40);
   study.close();
 });
 
@@ -392,31 +393,32 @@ test('--limit judges the first pairs in query order; --only-unlabelled skips pai
   t.after(() => server.close());
   const limited = await run(study, server, { limit: 4 });
   assert.deepEqual(
-    suggestionsOf(study, limited.judge).map((s) => s.docid),
+    (await suggestionsOf(study, limited.judge)).map((s) => s.docid),
     ['d1-1', 'd1-2', 'd1-3', 'd2-1'],
   );
   assert.equal(server.requests(), 4);
 
   // alice labels d1-1 and d2-2, then takes back d2-2; an LLM judgment is not a person's label.
-  const session = study.session('alice');
+  const session = await study.session('alice');
   const version = session.state().queue.version;
   for (const position of [0, 4]) {
-    const pair = session.pairAt(position, version, false)!;
-    session.commit({ position, pairId: pair.pairId, label: 1, queueVersion: version });
+    const pair = (await session.pairAt(position, version, false))!;
+    await session.commit({ position, pairId: pair.pairId, label: 1, queueVersion: version });
   }
-  session.undo();
-  const judgmentBy = study.database.db.prepare(
-    "INSERT INTO judgment (pair_id, annotator_id, label, created_at, source) VALUES (?, ?, 2, 'then', 'imported')",
-  );
-  judgmentBy.run(
-    study.pairId('q2', 'd2-3'),
-    study.database.db.prepare('SELECT id FROM annotator WHERE name = ?').pluck().get(limited.judge),
-  );
+  await session.undo();
+  await study.store.labels.addJudgment({
+    study: 's',
+    qid: 'q2',
+    docid: 'd2-3',
+    annotator: limited.judge,
+    label: 2,
+    source: 'imported',
+  });
   const unlabelled = await run(study, server, { onlyUnlabelled: true });
   assert.equal(unlabelled.pairs, 5);
   assert.equal(unlabelled.cached, 3, 'd1-2, d1-3 and d2-1 were judged already');
   assert.deepEqual(
-    suggestionsOf(study, limited.judge).map((s) => s.docid),
+    (await suggestionsOf(study, limited.judge)).map((s) => s.docid),
     ['d1-1', 'd1-2', 'd1-3', 'd2-1', 'd2-2', 'd2-3'],
   );
   assert.equal(server.requests(), 4 + 2);
@@ -447,9 +449,9 @@ test('two judges of one study are two annotators, run one at a time by model or 
     [judgeAnnotatorName('model-a', prompt.hash), judgeAnnotatorName('model-b', prompt.hash)],
   );
   assert.deepEqual(Object.fromEntries(server.requestsByModel()), { 'model-a': 2, 'model-b': 2 });
-  const session = study.session('alice');
+  const session = await study.session('alice');
   assert.deepEqual(
-    session.pairAt(0, session.state().queue.version, false)!.suggestions.map((s) => [s.judge, s.label]),
+    (await session.pairAt(0, session.state().queue.version, false))!.suggestions.map((s) => [s.judge, s.label]),
     [
       [a.judge, 0],
       [b.judge, 2],
@@ -496,16 +498,19 @@ test('a conditions judge answers per condition; the study derives the label; a q
   const report = await run(study, server, { prompt: conditionsPrompt });
   assert.deepEqual(report.skipped, [{ qid: 'q2', docid: 'c', reason: "query 'q2' has no conditions to check" }]);
   assert.deepEqual(
-    suggestionsOf(study, report.judge).map((s) => [s.docid, s.label]),
+    (await suggestionsOf(study, report.judge)).map((s) => [s.docid, s.label]),
     [
       ['a', 2],
       ['b', 1],
     ],
   );
-  assert.deepEqual(study.database.db.prepare('SELECT parsed_conditions FROM llm_call ORDER BY pair_id').pluck().all(), [
-    '[true,true]',
-    '[true,false]',
-  ]);
+  assert.deepEqual(
+    (await study.store.judge.calls(study.studyId)).sort((x, y) => x.pairId! - y.pairId!).map((c) => c.parsedConditions),
+    [
+      [true, true],
+      [true, false],
+    ],
+  );
   study.close();
 });
 
