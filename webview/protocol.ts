@@ -18,8 +18,13 @@ import type {
   SessionState,
 } from '../core/labelling/types.ts';
 import type { EvaluateReport, RunComparison } from '../core/metrics/evaluationTypes.ts';
-import type { ReviewCommit, ReviewItemView, ReviewQueue, ReviewState } from '../core/review/reviewSession.ts';
-import type { ReviewSummary } from '../core/review/reviewSummary.ts';
+import type {
+  ReviewCommit,
+  ReviewItemView,
+  ReviewQueue,
+  ReviewState,
+  ReviewSummary,
+} from '../core/review/reviewTypes.ts';
 import type { RuntimeReport } from '../core/runtime/runtimeTypes.ts';
 import type { KeyAction } from './label/keyMap.ts';
 

@@ -229,7 +229,7 @@ async function exportReview(
   options: { reviewOut: string | undefined; summary: boolean; json: boolean },
   context: CliContext,
 ): Promise<number> {
-  const { review, database, folder } = await openReviewDatabase(studyArg, name, context);
+  const { review, store, folder } = await openReviewDatabase(studyArg, name, context);
   try {
     // The file named, else (no output named at all) the review's own `export verdicts` files.
     const targets =
@@ -245,17 +245,16 @@ async function exportReview(
         `nothing to export: review '${review.name}' declares no \`export verdicts "FILE"\`; give --review OUT or --summary`,
       );
     }
-    await importReviewItems(database, review, folder);
-    const studyId = database.studyId(review.name);
+    await importReviewItems(store, review, folder);
     for (const target of targets) {
       if (options.reviewOut === undefined) createFolderOf(target);
-      const count = await exportReviewed(database.db, studyId, review, target.path);
+      const count = await exportReviewed(store, review, target.path);
       context.stdout(`${target.shown}: ${count} accepted items (the accepted text, versions, verdict history)\n`);
     }
     if (targets.length > 0) {
       // Items only the critic judged are not decided, so not written: say what it said of them.
       const criticOnly = new Map<string, number>();
-      for (const o of reviewOutcomes(database.db, studyId, review)) {
+      for (const o of await reviewOutcomes(store, review)) {
         if (o.final === 'unreviewed' && o.critic)
           criticOnly.set(o.critic.verdict, (criticOnly.get(o.critic.verdict) ?? 0) + 1);
       }
@@ -267,7 +266,7 @@ async function exportReview(
       }
     }
     if (options.summary) {
-      const result = reviewSummary(database.db, studyId, review);
+      const result = await reviewSummary(store, review);
       if (options.json) context.stdout(`${JSON.stringify(result, null, 2)}\n`);
       else {
         let text = `review '${result.review}': ${result.items} items\n`;

@@ -20,7 +20,7 @@ import { promptOfJudge } from '../judge/judgePrompt.ts';
 import { runJobs } from '../judge/judgeScheduler.ts';
 import { JudgeSetupError, judgeAnnotatorName } from '../judge/judgeStudy.ts';
 import { promptTemplate, renderPrompt, sha256 } from '../judge/promptTemplate.ts';
-import type { StudyDatabase } from '../store/studyDatabase.ts';
+import type { StudyStore } from '../store/studyStore.ts';
 import { criticPromptText } from './criticPrompt.ts';
 import { verdictsOf } from './reviewRecords.ts';
 
@@ -48,17 +48,18 @@ export interface CritiqueReport {
 
 interface Job {
   itemId: string;
+  /** The item's row id. */
+  item: number;
   versionId: number;
   prompt: string;
 }
 
 export async function critiqueReview(
-  database: StudyDatabase,
+  store: StudyStore,
   review: ReviewModel,
   options: CritiqueOptions,
 ): Promise<CritiqueReport> {
-  const db = database.db;
-  const studyId = database.studyId(review.name);
+  const studyId = await store.studies.studyId(review.name);
   const now = options.now ?? (() => new Date());
   const template =
     options.judge.prompt === undefined
@@ -72,44 +73,28 @@ export async function critiqueReview(
     ? { dimensions: review.rubric.dimensions.map((d) => d.name), levels: review.rubric.levels }
     : defaultCriticRubric;
   const verdicts = verdictsOf(review);
-  const store = new JudgeCallStore(db);
+  const calls = new JudgeCallStore(store.judge);
   const critic = judgeAnnotatorName(options.judge.model, template.hash);
-  const criticId = store.judgeAnnotator(critic);
-  const rows = db
-    .prepare(
-      `SELECT i.item_id, i.parent_id, i.type, q.text AS parent_text, i.metadata, v.id AS version_id, v.text
-       FROM review_item AS i LEFT JOIN query AS q ON q.study_id = i.study_id AND q.qid = i.parent_id
-       JOIN review_item_version AS v
-         ON v.id = (SELECT max(id) FROM review_item_version WHERE item_id = i.id AND based_on IS NULL)
-       WHERE i.study_id = ? ORDER BY i.id`,
-    )
-    .all(studyId) as {
-    item_id: string;
-    parent_id: string | null;
-    type: string | null;
-    parent_text: string | null;
-    metadata: string | null;
-    version_id: number;
-    text: string;
-  }[];
-  const rated = db.prepare('SELECT 1 FROM review_verdict WHERE version_id = ? AND annotator_id = ?').pluck();
+  // On record as an LLM judge before any call (a person's name is refused here).
+  await store.studies.ensureAnnotator(critic, 'llm');
+  const rows = await store.reviews.criticItems(review.name, critic);
   const jobs: Job[] = [];
   let skipped = 0;
   for (const row of rows) {
-    if (rated.get(row.version_id, criticId) !== undefined) {
+    if (row.rated) {
       skipped++;
       continue;
     }
-    const source = row.metadata ? (JSON.parse(row.metadata) as { source?: string }).source : undefined;
-    const typeLabel = review.taxonomy.find((t) => t.code === row.type)?.label;
+    const { item } = row;
+    const typeLabel = review.taxonomy.find((t) => t.code === item.type)?.label;
     const prompt = renderPrompt(template, {
-      query: source ?? row.parent_text ?? row.parent_id ?? '',
+      query: item.source ?? row.parentText ?? item.parent ?? '',
       instruction: row.text,
-      ...(row.type !== null && { title: typeLabel ? `${row.type}: ${typeLabel}` : row.type }),
+      ...(item.type !== null && { title: typeLabel ? `${item.type}: ${typeLabel}` : item.type }),
       document: '',
       scale: [],
     });
-    jobs.push({ itemId: row.item_id, versionId: row.version_id, prompt });
+    jobs.push({ itemId: item.itemId, item: item.id, versionId: row.versionId, prompt });
   }
   const endpoint = normaliseEndpoint(options.client.baseURL);
   const responseFormat = { type: 'json_schema' as const, json_schema: judgeOutputSchema('rubric', { rubric }) };
@@ -120,10 +105,6 @@ export async function critiqueReview(
     response_format: responseFormat,
   });
   const report: CritiqueReport = { critic, items: rows.length, requests: 0, cached: 0, stored: 0, skipped, failed: [] };
-  const insertVerdict = db.prepare(
-    `INSERT INTO review_verdict (version_id, annotator_id, verdict, rubric, rationale, created_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
-  );
   /** One vote's raw answer: from the cache, else asked and put on record; undefined when the call failed. */
   const ask = async (job: Job, voteIndex: number, signal: AbortSignal): Promise<string | undefined> => {
     const request = {
@@ -134,7 +115,7 @@ export async function critiqueReview(
       voteIndex,
     };
     const cacheKey = judgeCacheKey(request);
-    const hit = store.cached(cacheKey);
+    const hit = await calls.cached(cacheKey);
     if (hit) {
       report.cached++;
       return hit.rawOutput;
@@ -153,7 +134,7 @@ export async function critiqueReview(
     try {
       const result = await options.client.complete(chat, signal);
       const parsed = parseJudgeOutput(result.text, 'rubric', { rubric });
-      store.record({
+      await calls.record({
         ...call,
         rawOutput: result.text,
         ...(parsed.ok && parsed.rationale !== undefined && { rationale: parsed.rationale }),
@@ -170,7 +151,7 @@ export async function critiqueReview(
         error instanceof ChatFailure
           ? { kind: error.kind, message: error.message }
           : { kind: 'client' as const, message: String(error) };
-      store.record({
+      await calls.record({
         ...call,
         rawOutput: '',
         failure,
@@ -206,12 +187,16 @@ export async function critiqueReview(
       const agreeing = rated.find((r) => rubric.dimensions.every((d) => r.scores[d] === scores[d])) ?? rated[0]!;
       const worst = rubric.levels.at(-1);
       const verdict = Object.values(scores).includes(worst!) && verdicts.includes('reject') ? 'reject' : verdicts[0]!;
-      insertVerdict.run(
-        job.versionId,
-        criticId,
-        verdict,
-        JSON.stringify(scores),
-        agreeing.rationale ?? null,
+      await store.reviews.recordCriticVerdict(
+        review.name,
+        {
+          item: job.item,
+          versionId: job.versionId,
+          reviewer: critic,
+          verdict,
+          rubric: scores,
+          reason: agreeing.rationale ?? null,
+        },
         now().toISOString(),
       );
       report.stored++;

@@ -2,68 +2,17 @@
 // reviewers' agreement on verdicts (the agreement core: the verdicts their outcomes amount to, as nominal
 // categories, one unit per item), and the accepted items written out as JSONL with their accepted text, versions and
 // verdict history (`qrels-studio export REVIEW.assess --review OUT`).
-import { type AgreementSummary, summariseAgreement } from '../agreement/agreementSummary.ts';
-import { judgeTarget, type TargetVerdict } from '../agreement/agreementTarget.ts';
+import { summariseAgreement } from '../agreement/agreementSummary.ts';
+import { judgeTarget } from '../agreement/agreementTarget.ts';
 import { ReliabilityBuilder, type ReliabilityData } from '../agreement/reliabilityData.ts';
 import type { ReviewModel } from '../dsl/model.ts';
-import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
 import { writeAtomically } from '../store/studyExports.ts';
+import type { StudyStore } from '../store/studyStore.ts';
 import { type ItemOutcome, itemOutcome, openOutcomes, versionMadeBy } from './reviewOutcome.ts';
-import { type ItemRecords, type ItemRow, ReviewRecords, reviewRules } from './reviewRecords.ts';
+import { type ItemRecords, reviewRules } from './reviewRecords.ts';
+import type { ReviewOutcome, ReviewSummary } from './reviewTypes.ts';
 
-export interface HistoryEntry {
-  annotator: string;
-  /** reviewer, adjudicator, or critic (an LLM judge's pre-filled rating). */
-  role: 'reviewer' | 'adjudicator' | 'critic';
-  verdict: string;
-  rubric: Record<string, string>;
-  reason: string | null;
-  /** The version judged, numbered from 1 (for an edit: the version edited). */
-  version: number;
-  /** The version an edit made. */
-  made?: number;
-  /** It judges the item as the items file has it now (not an earlier generated text). */
-  current: boolean;
-  at: string;
-}
-
-export interface ReviewOutcome {
-  itemId: string;
-  parent: string | null;
-  type: string | null;
-  model: string | null;
-  final: string;
-  /** The accepted text (accept, edit), else the latest generated one. */
-  text: string;
-  /** Every version, oldest first. */
-  versions: { version: number; text: string; author: string; at: string; basedOn?: number }[];
-  history: HistoryEntry[];
-  /** The LLM critic's latest verdict on the current text (it never decides; an item only it judged is unreviewed). */
-  critic?: { annotator: string; verdict: string; reason: string | null };
-}
-
-export interface ReviewSummary {
-  review: string;
-  /** Items summarised (all of the review's, or those of `scope`). */
-  items: number;
-  /** What the summary is restricted to, when it is (a blind reviewer's: the items they reviewed). */
-  scope?: string;
-  /**
-   * The columns of `types`: the review's verdicts, then `critic <verdict>` (items no person has judged yet, by the
-   * LLM critic's verdict), then disputed, pending and unreviewed (items neither a person nor the critic judged).
-   */
-  outcomes: string[];
-  /** Per type (taxonomy code, or "(none)"): how many items ended with each final verdict. */
-  types: { type: string; counts: Record<string, number> }[];
-  /** Reviewers per item for a final verdict. */
-  required: number;
-  /** Reviewer agreement on verdicts (null values with reasons in notes when undefined). */
-  agreement: Pick<AgreementSummary, 'n_units' | 'n_annotators' | 'percent_agreement' | 'cohen' | 'notes'> & {
-    krippendorff: { nominal: number | null };
-    /** The review's `agreement … target T`: the statistic it names (on verdicts: nominal), its value, the verdict. */
-    target?: { statistic: string; value: number | null; target: number; verdict: TargetVerdict; note?: string };
-  };
-}
+export type { HistoryEntry, ReviewOutcome, ReviewSummary } from './reviewTypes.ts';
 
 /**
  * The statistic a review's `agreement … target T` names, on verdicts (nominal categories), and whether it meets
@@ -91,12 +40,7 @@ function targetOf(review: ReviewModel, verdicts: ReliabilityData): ReviewSummary
 }
 
 /** An item's final verdict, versions (numbered from 1) and verdict history, as the export writes them. */
-function describe(
-  item: ItemRow,
-  outcome: ItemOutcome,
-  { versions, verdicts }: ItemRecords,
-  review: ReviewModel,
-): ReviewOutcome {
+function describe(outcome: ItemOutcome, { item, versions, verdicts }: ItemRecords, review: ReviewModel): ReviewOutcome {
   const number = new Map(versions.map((v, i) => [v.id, i + 1]));
   const current = new Set(outcome.round.map((v) => v.id));
   return {
@@ -142,17 +86,15 @@ function describe(
 }
 
 /** Every item of the review with its final verdict and history, in import order. */
-export function reviewOutcomes(db: SqliteDatabase, studyId: number, review: ReviewModel): ReviewOutcome[] {
-  return itemOutcomes(db, studyId, review).map(({ outcome }) => outcome);
+export async function reviewOutcomes(store: StudyStore, review: ReviewModel): Promise<ReviewOutcome[]> {
+  return itemOutcomes(await store.reviews.records(review.name), review).map(({ outcome }) => outcome);
 }
 
-function itemOutcomes(db: SqliteDatabase, studyId: number, review: ReviewModel) {
-  const records = new ReviewRecords(db);
+function itemOutcomes(records: readonly ItemRecords[], review: ReviewModel) {
   const rules = reviewRules(review);
-  return records.items(studyId).map((item) => {
-    const stored = records.records(item.id);
+  return records.map((stored) => {
     const decided = itemOutcome(stored.versions, stored.verdicts, rules);
-    return { decided, outcome: describe(item, decided, stored, review) };
+    return { decided, outcome: describe(decided, stored, review) };
   });
 }
 
@@ -163,14 +105,22 @@ export interface SummaryScope {
   scope?: string;
 }
 
-export function reviewSummary(
-  db: SqliteDatabase,
-  studyId: number,
+export async function reviewSummary(
+  store: StudyStore,
+  review: ReviewModel,
+  scope: SummaryScope = {},
+): Promise<ReviewSummary> {
+  return summariseReview(await store.reviews.records(review.name), review, scope);
+}
+
+/** The summary of `records` (every item of `review` with its versions and verdicts). */
+export function summariseReview(
+  records: readonly ItemRecords[],
   review: ReviewModel,
   scope: SummaryScope = {},
 ): ReviewSummary {
   const rules = reviewRules(review);
-  const outcomes = itemOutcomes(db, studyId, review).filter(({ decided }) => scope.only?.(decided) ?? true);
+  const outcomes = itemOutcomes(records, review).filter(({ decided }) => scope.only?.(decided) ?? true);
   const byType = new Map<string, Record<string, number>>();
   // An item no person has judged shows the critic's verdict, as the critic's, rather than `unreviewed`.
   const shownFinal = ({ decided, outcome }: (typeof outcomes)[number]): string =>
@@ -228,14 +178,9 @@ export function reviewSummary(
  * line, with every version, the verdict history (who, in which role, on which version, whether it judged the
  * current text) and the critic's latest verdict on the current text (`critic`, null without one). Undecided items (disputed, pending, unreviewed) are left out.
  */
-export function exportReviewed(
-  db: SqliteDatabase,
-  studyId: number,
-  review: ReviewModel,
-  file: string,
-): Promise<number> {
+export async function exportReviewed(store: StudyStore, review: ReviewModel, file: string): Promise<number> {
   const accepting = new Set([reviewRules(review).verdicts[0]!, 'edit']);
-  const accepted = reviewOutcomes(db, studyId, review).filter((o) => accepting.has(o.final));
+  const accepted = (await reviewOutcomes(store, review)).filter((o) => accepting.has(o.final));
   return writeAtomically(
     file,
     accepted.map(

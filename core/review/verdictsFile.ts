@@ -14,10 +14,10 @@ import { isBlankText } from '../data/recordFormat.ts';
 import type { ReviewModel } from '../dsl/model.ts';
 import { lineBatches } from '../importers/lineSource.ts';
 import { ImportError, type SourcePosition } from '../importers/types.ts';
-import { recordReviewVerdicts, type StoredVerdict } from '../store/reviewVerdictStore.ts';
-import type { SqliteDatabase } from '../store/sqliteDatabase.ts';
+import type { NewReviewVerdict } from '../store/port/reviewsPort.ts';
+import type { StudyStore } from '../store/studyStore.ts';
 import { itemOutcome } from './reviewOutcome.ts';
-import { ReviewRecords, reviewRules } from './reviewRecords.ts';
+import { reviewRules } from './reviewRecords.ts';
 
 export interface VerdictsImport {
   /** Verdicts written. */
@@ -56,19 +56,17 @@ const describe = (value: unknown): string =>
  * them in one transaction. `reviewer` is who made the verdicts whose line names none.
  */
 export async function importReviewVerdicts(
-  db: SqliteDatabase,
-  studyId: number,
+  store: StudyStore,
   review: ReviewModel,
   path: string,
   options: { shown?: string; reviewer?: string; now?: () => Date } = {},
 ): Promise<VerdictsImport> {
   const file = options.shown ?? path;
   const rules = reviewRules(review);
-  const records = new ReviewRecords(db);
-  const items = new Map(records.items(studyId).map((item) => [item.itemId, item]));
+  const items = new Map((await store.reviews.records(review.name)).map((stored) => [stored.item.itemId, stored]));
   const dimensions = review.rubric?.dimensions.map((d) => d.name) ?? [];
   const levels = review.rubric?.levels ?? [];
-  const toStore: StoredVerdict[] = [];
+  const toStore: NewReviewVerdict[] = [];
   const seen = new Map<string, number>();
   let unchanged = 0;
   for await (const batch of lineBatches(path)) {
@@ -181,7 +179,7 @@ export async function importReviewVerdicts(
       }
       seen.set(key, raw.number);
       // The item as the items file has it now: the latest generated version.
-      const { versions, verdicts } = records.records(item.id);
+      const { versions, verdicts } = item;
       const outcome = itemOutcome(versions, verdicts, rules);
       const root = outcome.root;
       let edited: string | undefined;
@@ -210,8 +208,9 @@ export async function importReviewVerdicts(
         continue;
       }
       toStore.push({
+        item: item.item.id,
         versionId: root.id,
-        itemRowId: item.id,
+        root: root.id,
         reviewer,
         verdict,
         rubric,
@@ -220,6 +219,8 @@ export async function importReviewVerdicts(
       });
     }
   }
-  recordReviewVerdicts(db, toStore, (options.now?.() ?? new Date()).toISOString());
+  if (toStore.length > 0) {
+    await store.reviews.recordVerdicts(review.name, toStore, (options.now?.() ?? new Date()).toISOString());
+  }
   return { recorded: toStore.length, unchanged };
 }

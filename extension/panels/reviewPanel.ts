@@ -75,11 +75,15 @@ export async function showReviewPanel(
   if (!review) return;
   let session: ReviewSession;
   try {
-    const imported = await importReviewItems(opened.database, review, opened.folder);
+    const imported = await importReviewItems(opened.store, review, opened.folder);
     output.appendLine(
       `[review] ${review.name}: ${imported.added} items added, ${imported.changed} changed, ${imported.unchanged} unchanged`,
     );
-    session = ReviewSession.open(opened.database, { studyFile: target.studyFile, review, annotator: annotatorName() });
+    session = await ReviewSession.open(opened.store, {
+      studyFile: target.studyFile,
+      review,
+      annotator: annotatorName(),
+    });
   } catch (error) {
     void vscode.window.showErrorMessage(`Qrels Studio: ${error instanceof Error ? error.message : String(error)}`);
     return;

@@ -7,8 +7,7 @@
 // or the disputed ones (where the adjudicator decides).
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { targetVerdictText } from '../../core/agreement/agreementTarget.ts';
-import type { ReviewItemView, ReviewQueue, ReviewState } from '../../core/review/reviewSession.ts';
-import type { ReviewSummary } from '../../core/review/reviewSummary.ts';
+import type { ReviewItemView, ReviewQueue, ReviewState, ReviewSummary } from '../../core/review/reviewTypes.ts';
 import { type DiffPart, wordDiff } from '../../core/review/textDiff.ts';
 import { fixed } from '../agreement/agreementFormat.ts';
 import { judgedVersion, type ReviewController, type ReviewSnapshot } from './reviewController.ts';

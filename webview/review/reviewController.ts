@@ -1,8 +1,7 @@
 // The Review view's logic without React: the review's state, the item on screen, the rubric and verdict being
 // given (a verdict other than the first needs a reason; an edit needs the edited text), and the move to the next item
 // once the host has stored the verdict.
-import type { ReviewItemView, ReviewQueue, ReviewState } from '../../core/review/reviewSession.ts';
-import type { ReviewSummary } from '../../core/review/reviewSummary.ts';
+import type { ReviewItemView, ReviewQueue, ReviewState, ReviewSummary } from '../../core/review/reviewTypes.ts';
 import type { HostMessenger } from '../common/hostMessenger.ts';
 
 export interface ReviewDraft {

@@ -13,7 +13,7 @@ import { critiqueReview, majorityLevels } from '../../../core/review/reviewCriti
 import { ReviewSession } from '../../../core/review/reviewSession.ts';
 import { scratchDir } from '../../helpers.ts';
 import { startOpenAiServer } from '../judge/openAiServer.ts';
-import { openReviewFile, verdictOn } from './reviewStudy.ts';
+import { openReviewFile, storedVerdicts, verdictOn } from './reviewStudy.ts';
 
 const dimensions = ['clarity', 'consistency'];
 
@@ -55,10 +55,10 @@ test('the critic rates every item once, on record; poor means reject; blind hide
   blind
 }
 `;
-  const { file, database, review } = await openReviewFile(folder, text);
+  const { file, store, review } = await openReviewFile(folder, text);
   try {
     const client = createChatClient({ baseURL: server.baseURL, apiKey: 'key' });
-    const report = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });
+    const report = await critiqueReview(store, review, { client, judge: review.judges[0]!, folder });
     assert.equal(report.requests, 3);
     assert.equal(report.stored, 2);
     assert.deepEqual(
@@ -67,31 +67,28 @@ test('the critic rates every item once, on record; poor means reject; blind hide
       'an answer without scores: no verdict guessed',
     );
     assert.match(report.critic, /^llm:critic-model@[0-9a-f]{8}$/);
-    const db = database.db;
     assert.deepEqual(
-      db
-        .prepare(
-          `SELECT i.item_id, d.verdict, d.rubric, d.rationale FROM review_verdict AS d
-           JOIN review_item_version AS v ON v.id = d.version_id JOIN review_item AS i ON i.id = v.item_id ORDER BY i.id`,
-        )
-        .all(),
+      (await storedVerdicts(store))
+        .map((v) => ({ item_id: v.item, verdict: v.verdict, rubric: v.rubric, rationale: v.reason }))
+        .sort((a, b) => a.item_id.localeCompare(b.item_id)),
       [
         {
           item_id: 'i1',
           verdict: 'accept',
-          rubric: '{"clarity":"excellent","consistency":"acceptable"}',
+          rubric: { clarity: 'excellent', consistency: 'acceptable' },
           rationale: 'a real period constraint',
         },
         {
           item_id: 'i2',
           verdict: 'reject',
-          rubric: '{"clarity":"excellent","consistency":"poor"}',
+          rubric: { clarity: 'excellent', consistency: 'poor' },
           rationale: '"relevant", "detailed" exclude no table',
         },
       ],
     );
-    assert.equal(db.prepare("SELECT count(*) FROM llm_call WHERE judge LIKE 'llm:critic-model@%'").pluck().get(), 3);
-    assert.equal(db.prepare("SELECT count(*) FROM llm_call WHERE error_kind = 'parse'").pluck().get(), 1);
+    const calls = await store.judge.calls(await store.studies.studyId('gen'));
+    assert.equal(calls.filter((c) => c.judge?.startsWith('llm:critic-model@')).length, 3);
+    assert.equal(calls.filter((c) => c.errorKind === 'parse').length, 1);
     // The prompt carries the item (its parent as the query) and asks for the rubric by schema.
     const body = server.bodies()[0]!;
     assert.match(
@@ -101,21 +98,21 @@ test('the critic rates every item once, on record; poor means reject; blind hide
     assert.ok(JSON.stringify(body.response_format).includes('"consistency"'));
 
     // Again: the rated versions are not asked again; the malformed one comes from the cache (its answer is on record).
-    const again = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });
+    const again = await critiqueReview(store, review, { client, judge: review.judges[0]!, folder });
     assert.deepEqual([again.requests, again.cached, again.skipped], [0, 1, 2]);
     assert.equal(server.requests(), 3);
 
     // Blind: alice does not see the critic until her own verdict.
-    const alice = ReviewSession.open(database, { studyFile: file, review, annotator: 'alice' });
-    assert.equal(alice.itemAt(1)!.hidden, true);
-    assert.deepEqual(alice.itemAt(1)!.others, []);
-    const after = verdictOn(alice, 1, { verdict: 'reject', reason: 'says nothing' }).item;
+    const alice = await ReviewSession.open(store, { studyFile: file, review, annotator: 'alice' });
+    assert.equal((await alice.itemAt(1))!.hidden, true);
+    assert.deepEqual((await alice.itemAt(1))!.others, []);
+    const after = (await verdictOn(alice, 1, { verdict: 'reject', reason: 'says nothing' })).item;
     assert.deepEqual(
       after.others.map((o) => [o.verdict, o.rubric.consistency]),
       [['reject', 'poor']],
     );
   } finally {
-    database.close();
+    await store.close();
     await server.close();
   }
 });
@@ -139,10 +136,10 @@ test("the critic's own prompt file and votes: each vote cached apart, each dimen
   judge "critic-model" { prompt "critic.md"  votes 3 }
 }
 `;
-  const { database, review } = await openReviewFile(folder, text);
+  const { store, review } = await openReviewFile(folder, text);
   try {
     const client = createChatClient({ baseURL: server.baseURL, apiKey: 'key' });
-    const report = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });
+    const report = await critiqueReview(store, review, { client, judge: review.judges[0]!, folder });
     assert.deepEqual([report.requests, report.stored, report.failed.length], [3, 1, 0]);
     assert.match(report.critic, /^llm:critic-model@[0-9a-f]{8}$/);
     assert.deepEqual(
@@ -150,11 +147,14 @@ test("the critic's own prompt file and votes: each vote cached apart, each dimen
       Array(3).fill('Rate this instruction: Tables of rivers in Asia.\n'),
       'the prompt file, not the default',
     );
-    const db = database.db;
-    assert.deepEqual(db.prepare('SELECT verdict, rubric, rationale FROM review_verdict').all(), [
-      { verdict: 'reject', rubric: '{"clarity":"excellent","consistency":"poor"}', rationale: 'second' },
-    ]);
-    assert.deepEqual(db.prepare('SELECT vote_index FROM llm_call ORDER BY vote_index').pluck().all(), [0, 1, 2]);
+    assert.deepEqual(
+      (await storedVerdicts(store)).map((v) => ({ verdict: v.verdict, rubric: v.rubric, rationale: v.reason })),
+      [{ verdict: 'reject', rubric: { clarity: 'excellent', consistency: 'poor' }, rationale: 'second' }],
+    );
+    assert.deepEqual(
+      (await store.judge.calls(await store.studies.studyId('gen'))).map((c) => c.voteIndex).sort(),
+      [0, 1, 2],
+    );
     assert.deepEqual(
       majorityLevels([{ a: 'poor' }, { a: 'excellent' }, { a: 'excellent' }], {
         dimensions: ['a'],
@@ -165,12 +165,12 @@ test("the critic's own prompt file and votes: each vote cached apart, each dimen
     // A prompt file with an unknown variable: an error at its line and column, nothing asked.
     writeFileSync(join(folder, 'critic.md'), 'Rate {{instrucion}}\n');
     await assert.rejects(
-      critiqueReview(database, review, { client, judge: review.judges[0]!, folder }),
+      critiqueReview(store, review, { client, judge: review.judges[0]!, folder }),
       /critic\.md:1:6: unknown variable \{\{instrucion\}\}/,
     );
     assert.equal(server.requests(), 3);
   } finally {
-    database.close();
+    await store.close();
     await server.close();
   }
 });
@@ -200,10 +200,10 @@ test("the critic's default prompt is built from the review: a hard-negative rewr
   judge "critic-model" {}
 }
 `;
-  const { database, review } = await openReviewFile(folder, text);
+  const { store, review } = await openReviewFile(folder, text);
   try {
     const client = createChatClient({ baseURL: server.baseURL, apiKey: 'key' });
-    const report = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });
+    const report = await critiqueReview(store, review, { client, judge: review.judges[0]!, folder });
     assert.equal(report.stored, 1);
     const prompt = server.bodies()[0]!.messages!.at(-1)!.content;
     assert.match(
@@ -218,7 +218,7 @@ test("the critic's default prompt is built from the review: a hard-negative rewr
     // Not FollowTable's table-search critic: no tables, none of its six dimensions.
     assert.doesNotMatch(prompt, /table|semantic_expansion|category_focus/i);
   } finally {
-    database.close();
+    await store.close();
     await server.close();
   }
 });

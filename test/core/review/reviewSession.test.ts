@@ -10,7 +10,14 @@ import { test } from 'node:test';
 import { importReviewItems, ReviewSession } from '../../../core/review/reviewSession.ts';
 import { exportReviewed, reviewSummary } from '../../../core/review/reviewSummary.ts';
 import { scratchDir } from '../../helpers.ts';
-import { createReviewStudy, openReviewFile, type ReviewStudy, reviewItems, verdictOn } from './reviewStudy.ts';
+import {
+  createReviewStudy,
+  openReviewFile,
+  type ReviewStudy,
+  reviewItems,
+  storedVerdicts,
+  verdictOn,
+} from './reviewStudy.ts';
 
 const items = reviewItems;
 const reviewStudy = (extra = '') => createReviewStudy(`  annotators alice bob\n  adjudicator dana\n${extra}`);
@@ -21,12 +28,11 @@ function regenerate(r: ReviewStudy, iid: string, instruction: string): void {
   writeFileSync(join(r.folder, 'items.jsonl'), changed.map((i) => `${JSON.stringify(i)}\n`).join(''));
 }
 
-const finals = (r: ReviewStudy) =>
-  reviewSummary(r.database.db, r.database.studyId('gen'), r.review).types.map((t) => [t.type, t.counts]);
+const finals = async (r: ReviewStudy) => (await reviewSummary(r.store, r.review)).types.map((t) => [t.type, t.counts]);
 
 async function exported(r: ReviewStudy): Promise<{ item_id: string; final_verdict: string; text: string }[]> {
   const out = join(r.folder, 'accepted.jsonl');
-  await exportReviewed(r.database.db, r.database.studyId('gen'), r.review, out);
+  await exportReviewed(r.store, r.review, out);
   const text = readFileSync(out, 'utf8').trim();
   return text === '' ? [] : text.split('\n').map((l) => JSON.parse(l));
 }
@@ -34,10 +40,10 @@ async function exported(r: ReviewStudy): Promise<{ item_id: string; final_verdic
 test('items are imported with their first version; again, nothing changes; a changed text is a new version', async () => {
   const r = await reviewStudy();
   assert.deepEqual(r.imported, { added: 3, changed: 0, unchanged: 0 });
-  assert.deepEqual(await importReviewItems(r.database, r.review, r.folder), { added: 0, changed: 0, unchanged: 3 });
+  assert.deepEqual(await importReviewItems(r.store, r.review, r.folder), { added: 0, changed: 0, unchanged: 3 });
   regenerate(r, 'i2', 'Find tables of skyscrapers in metres.');
-  assert.deepEqual(await importReviewItems(r.database, r.review, r.folder), { added: 0, changed: 1, unchanged: 2 });
-  const item = r.session('alice').itemAt(1)!;
+  assert.deepEqual(await importReviewItems(r.store, r.review, r.folder), { added: 0, changed: 1, unchanged: 2 });
+  const item = (await (await r.session('alice')).itemAt(1))!;
   assert.deepEqual(
     item.versions.map((v) => [v.number, v.text, v.current]),
     [
@@ -52,28 +58,28 @@ test('items are imported with their first version; again, nothing changes; a cha
     '{"iid": "i9", "instruction": "x"}\n{"iid": "i9", "instruction": "y"}\n',
   );
   await assert.rejects(
-    importReviewItems(r.database, r.review, r.folder),
+    importReviewItems(r.store, r.review, r.folder),
     /items\.jsonl:2:1: expected a new item id, found 'i9' again/,
   );
-  assert.equal(r.database.db.prepare('SELECT count(*) FROM review_item').pluck().get(), 3);
-  r.database.close();
+  assert.equal((await r.store.reviews.items('gen')).length, 3);
+  await r.store.close();
 });
 
 test('verdicts with rubric and reason; an edit keeps the original and diffs against it; findings beside a rewrite', async () => {
   const r = await reviewStudy();
-  const alice = r.session('alice');
-  assert.equal(alice.state().length, 3);
-  const first = alice.itemAt(0)!;
+  const alice = await r.session('alice');
+  assert.equal((await alice.state()).length, 3);
+  const first = (await alice.itemAt(0))!;
   assert.equal(first.typeLabel, 'Exclusive topic');
   assert.equal(first.model, 'gpt-5.2');
   assert.deepEqual(first.diff, [], 'an instruction with no source and one version: nothing to diff');
-  assert.throws(() => verdictOn(alice, 0, { verdict: 'reject' }), /the verdict 'reject' needs a reason/);
-  assert.throws(
-    () => verdictOn(alice, 0, { verdict: 'accept', rubric: { clarity: 'great' } }),
+  await assert.rejects(verdictOn(alice, 0, { verdict: 'reject' }), /the verdict 'reject' needs a reason/);
+  await assert.rejects(
+    verdictOn(alice, 0, { verdict: 'accept', rubric: { clarity: 'great' } }),
     /expected a level \(excellent, acceptable, poor\) for 'clarity', found 'great'/,
   );
-  verdictOn(alice, 0, { verdict: 'accept', rubric: { clarity: 'excellent', consistency: 'acceptable' } });
-  const { item } = verdictOn(alice, 1, {
+  await verdictOn(alice, 0, { verdict: 'accept', rubric: { clarity: 'excellent', consistency: 'acceptable' } });
+  const { item } = await verdictOn(alice, 1, {
     verdict: 'edit',
     reason: '"tall" is vague',
     text: 'Find tables of buildings over 300 m with heights in metres.',
@@ -90,28 +96,31 @@ test('verdicts with rubric and reason; an edit keeps the original and diffs agai
   assert.ok(item.diff.some((p) => p.kind === 'removed' && p.text.includes('tall')));
   assert.ok(item.diff.some((p) => p.kind === 'added' && p.text.includes('300')));
   assert.equal(item.mine?.verdict, 'edit');
-  const rewrite = alice.itemAt(2)!;
+  const rewrite = (await alice.itemAt(2))!;
   assert.equal(rewrite.diffAgainst, 'source');
   assert.deepEqual(
     rewrite.findings.map((f) => f.check),
     ['dropped-number', 'dropped-citation', 'dropped-entity', 'length-drift'],
   );
-  assert.deepEqual(r.database.db.prepare('SELECT verdict, rubric, rationale FROM review_verdict ORDER BY id').all(), [
-    { verdict: 'accept', rubric: '{"clarity":"excellent","consistency":"acceptable"}', rationale: null },
-    { verdict: 'edit', rubric: '{}', rationale: '"tall" is vague' },
-  ]);
-  assert.throws(() => r.session('mallory'), /'mallory' is not a reviewer of 'gen'/);
-  r.database.close();
+  assert.deepEqual(
+    (await storedVerdicts(r.store)).map((v) => ({ verdict: v.verdict, rubric: v.rubric, rationale: v.reason })),
+    [
+      { verdict: 'accept', rubric: { clarity: 'excellent', consistency: 'acceptable' }, rationale: null },
+      { verdict: 'edit', rubric: {}, rationale: '"tall" is vague' },
+    ],
+  );
+  await assert.rejects(r.session('mallory'), /'mallory' is not a reviewer of 'gen'/);
+  await r.store.close();
 });
 
 test('blind: neither others’ verdicts nor their edits before one’s own; the adjudicator settles a dispute with the edit', async () => {
   const r = await reviewStudy('  blind\n');
-  const alice = r.session('alice');
-  const bob = r.session('bob');
-  verdictOn(alice, 0, { verdict: 'accept' });
-  verdictOn(alice, 1, { verdict: 'edit', reason: 'vague', text: 'Find tables of buildings over 300 m.' });
-  verdictOn(alice, 2, { verdict: 'reject', reason: 'drops Section 420' });
-  const hidden = bob.itemAt(1)!;
+  const alice = await r.session('alice');
+  const bob = await r.session('bob');
+  await verdictOn(alice, 0, { verdict: 'accept' });
+  await verdictOn(alice, 1, { verdict: 'edit', reason: 'vague', text: 'Find tables of buildings over 300 m.' });
+  await verdictOn(alice, 2, { verdict: 'reject', reason: 'drops Section 420' });
+  const hidden = (await bob.itemAt(1))!;
   assert.equal(hidden.hidden, true);
   assert.deepEqual(hidden.others, []);
   assert.equal(hidden.status, undefined, 'what the others decided would tell their verdicts');
@@ -121,20 +130,20 @@ test('blind: neither others’ verdicts nor their edits before one’s own; the 
     'alice’s edit is not shown before bob’s own verdict',
   );
   assert.deepEqual(hidden.diff, [], 'nor diffed against');
-  verdictOn(bob, 0, { verdict: 'accept' });
+  await verdictOn(bob, 0, { verdict: 'accept' });
   assert.deepEqual(
-    bob.itemAt(0)!.others.map((o) => [o.annotator, o.verdict]),
+    (await bob.itemAt(0))!.others.map((o) => [o.annotator, o.verdict]),
     [['alice', 'accept']],
   );
   // Bob accepts the generated text alice edited: they disagree.
-  const after = verdictOn(bob, 1, { verdict: 'accept' }).item;
+  const after = (await verdictOn(bob, 1, { verdict: 'accept' })).item;
   assert.deepEqual(
     after.versions.map((v) => v.author),
     ['gpt-5.2', 'alice'],
   );
   assert.deepEqual(after.status, { final: 'disputed', reviewers: 2, required: 2 });
-  verdictOn(bob, 2, { verdict: 'reject', reason: 'numbers gone' });
-  assert.deepEqual(finals(r), [
+  await verdictOn(bob, 2, { verdict: 'reject', reason: 'numbers gone' });
+  assert.deepEqual(await finals(r), [
     ['C2', { accept: 1 }],
     ['HN', { reject: 1 }],
     ['S1', { disputed: 1 }],
@@ -142,9 +151,9 @@ test('blind: neither others’ verdicts nor their edits before one’s own; the 
   assert.deepEqual(await exported(r).then((l) => l.map((x) => x.item_id)), ['i1'], 'a disputed item is not exported');
 
   // The adjudicator's queue: the disputed item; dana sees both and accepts alice's edit.
-  const dana = r.session('dana');
-  assert.equal(dana.setQueue('disputed').length, 1);
-  const disputed = dana.itemAt(0)!;
+  const dana = await r.session('dana');
+  assert.equal((await dana.setQueue('disputed')).length, 1);
+  const disputed = (await dana.itemAt(0))!;
   assert.equal(disputed.itemId, 'i2');
   assert.equal(disputed.hidden, false);
   assert.deepEqual(
@@ -155,14 +164,14 @@ test('blind: neither others’ verdicts nor their edits before one’s own; the 
     ],
   );
   assert.equal(disputed.versions.at(-1)!.text, 'Find tables of buildings over 300 m.');
-  verdictOn(dana, 0, { verdict: 'accept', reason: 'the edit is right' });
-  assert.equal(dana.itemAt(0)!.itemId, 'i2', 'the queue keeps the item it was picked with');
-  assert.deepEqual(finals(r), [
+  await verdictOn(dana, 0, { verdict: 'accept', reason: 'the edit is right' });
+  assert.equal((await dana.itemAt(0))!.itemId, 'i2', 'the queue keeps the item it was picked with');
+  assert.deepEqual(await finals(r), [
     ['C2', { accept: 1 }],
     ['HN', { reject: 1 }],
     ['S1', { edit: 1 }],
   ]);
-  const summary = reviewSummary(r.database.db, r.database.studyId('gen'), r.review);
+  const summary = await reviewSummary(r.store, r.review);
   assert.equal(summary.agreement.n_annotators, 2, 'the adjudicator is not a reviewer');
   assert.equal(summary.agreement.percent_agreement, 2 / 3);
   assert.deepEqual(summary.outcomes, ['accept', 'edit', 'reject', 'disputed', 'pending', 'unreviewed']);
@@ -185,21 +194,21 @@ test('blind: neither others’ verdicts nor their edits before one’s own; the 
       ['dana', 'adjudicator', 2, null],
     ],
   );
-  r.database.close();
+  await r.store.close();
 });
 
 test('not blind: accepting another’s edit agrees with it; one reviewer of two leaves an item pending', async () => {
   const r = await reviewStudy();
-  const alice = r.session('alice');
-  const bob = r.session('bob');
-  verdictOn(alice, 1, { verdict: 'edit', reason: 'vague', text: 'Find tables of buildings over 300 m.' });
-  assert.deepEqual(alice.itemAt(1)!.status, { final: 'pending', reviewers: 1, required: 2 });
-  const seen = bob.itemAt(1)!;
+  const alice = await r.session('alice');
+  const bob = await r.session('bob');
+  await verdictOn(alice, 1, { verdict: 'edit', reason: 'vague', text: 'Find tables of buildings over 300 m.' });
+  assert.deepEqual((await alice.itemAt(1))!.status, { final: 'pending', reviewers: 1, required: 2 });
+  const seen = (await bob.itemAt(1))!;
   assert.equal(seen.versions.find((v) => v.id === seen.reviewing)!.author, 'alice', 'bob reviews the edit');
-  verdictOn(bob, 1, { verdict: 'accept' });
-  assert.deepEqual(bob.itemAt(1)!.status, { final: 'edit', reviewers: 2, required: 2 });
-  verdictOn(alice, 0, { verdict: 'accept' });
-  assert.deepEqual(finals(r), [
+  await verdictOn(bob, 1, { verdict: 'accept' });
+  assert.deepEqual((await bob.itemAt(1))!.status, { final: 'edit', reviewers: 2, required: 2 });
+  await verdictOn(alice, 0, { verdict: 'accept' });
+  assert.deepEqual(await finals(r), [
     ['C2', { pending: 1 }],
     ['HN', { unreviewed: 1 }],
     ['S1', { edit: 1 }],
@@ -209,40 +218,37 @@ test('not blind: accepting another’s edit agrees with it; one reviewer of two 
     [['i2', 'Find tables of buildings over 300 m.']],
   );
   // bob's queue of items still to review: i1 and n1.
-  assert.equal(bob.setQueue('todo').length, 2);
-  assert.deepEqual(
-    [0, 1].map((p) => bob.itemAt(p)!.itemId),
-    ['i1', 'n1'],
-  );
-  assert.throws(() => bob.setQueue('mine' as 'all'), /expected a queue \(all, todo, disputed\), found 'mine'/);
-  r.database.close();
+  assert.equal((await bob.setQueue('todo')).length, 2);
+  assert.deepEqual(await Promise.all([0, 1].map(async (p) => (await bob.itemAt(p))!.itemId)), ['i1', 'n1']);
+  await assert.rejects(bob.setQueue('mine' as 'all'), /expected a queue \(all, todo, disputed\), found 'mine'/);
+  await r.store.close();
 });
 
 test('a changed generated text needs reviewing again: earlier verdicts do not count, and a stale verdict is refused', async () => {
   const r = await reviewStudy('  overlap 1\n');
-  const alice = r.session('alice');
-  verdictOn(alice, 1, { verdict: 'accept' });
-  assert.deepEqual(finals(r)[2], ['S1', { accept: 1 }]);
-  const shown = alice.itemAt(1)!;
+  const alice = await r.session('alice');
+  await verdictOn(alice, 1, { verdict: 'accept' });
+  assert.deepEqual((await finals(r))[2], ['S1', { accept: 1 }]);
+  const shown = (await alice.itemAt(1))!;
   regenerate(r, 'i2', 'Find tables of skyscrapers (regenerated).');
-  await importReviewItems(r.database, r.review, r.folder);
+  await importReviewItems(r.store, r.review, r.folder);
   // The view still shows the old text: its verdict is refused, not stored against the new one.
-  assert.throws(
-    () => alice.commit({ position: 1, itemId: 'i2', verdict: 'accept', versionId: shown.reviewing }),
+  await assert.rejects(
+    alice.commit({ position: 1, itemId: 'i2', verdict: 'accept', versionId: shown.reviewing }),
     /item 'i2' changed since it was shown \(the version judged is not one of its current versions you may see\): look at it again/,
   );
-  assert.deepEqual(finals(r)[2], ['S1', { unreviewed: 1 }]);
+  assert.deepEqual((await finals(r))[2], ['S1', { unreviewed: 1 }]);
   assert.deepEqual(await exported(r), [], 'the new text was never accepted');
-  const again = alice.itemAt(1)!;
+  const again = (await alice.itemAt(1))!;
   assert.equal(again.mine, undefined);
   assert.equal(again.earlier?.verdict, 'accept', 'the earlier verdict is shown as such');
-  assert.equal(alice.state().reviewed, 0);
-  verdictOn(alice, 1, { verdict: 'accept' });
+  assert.equal((await alice.state()).reviewed, 0);
+  await verdictOn(alice, 1, { verdict: 'accept' });
   assert.deepEqual(
     (await exported(r)).map((l) => l.text),
     ['Find tables of skyscrapers (regenerated).'],
   );
-  r.database.close();
+  await r.store.close();
 });
 
 test("an instruction checked against its table set (tables + corpus) and shown with its parent query's text", async () => {
@@ -268,8 +274,8 @@ test("an instruction checked against its table set (tables + corpus) and shown w
       'instructions.qrels': `${tables}\n`,
     },
   );
-  const alice = r.session('alice');
-  const i1 = alice.itemAt(0)!;
+  const alice = await r.session('alice');
+  const i1 = (await alice.itemAt(0))!;
   assert.equal(i1.parentText, 'olympic medal tables');
   assert.deepEqual(i1.tables, { compliant: 2, violating: 1, offTopic: 1 });
   assert.deepEqual(
@@ -283,84 +289,87 @@ test("an instruction checked against its table set (tables + corpus) and shown w
       ['table-count', 'the instruction has 2 compliant (at least 3) and 1 violating (at least 3) tables'],
     ],
   );
-  assert.deepEqual(alice.itemAt(1)!.findings, [], 'i2: a full table set, nothing leaks');
-  assert.equal(alice.itemAt(1)!.parentText, undefined, 'q2 is not in the queries file');
+  assert.deepEqual((await alice.itemAt(1))!.findings, [], 'i2: a full table set, nothing leaks');
+  assert.equal((await alice.itemAt(1))!.parentText, undefined, 'q2 is not in the queries file');
 
   // A tables file naming an item the items file does not have: an error at its line; nothing changes.
   writeFileSync(join(r.folder, 'instructions.qrels'), `${tables}\nzz 0 t1 2\n`);
   await assert.rejects(
-    importReviewItems(r.database, r.review, r.folder),
+    importReviewItems(r.store, r.review, r.folder),
     /instructions\.qrels:11:1: error: the table set of item 'zz', which items\.jsonl does not have/,
   );
-  assert.deepEqual(alice.itemAt(0)!.tables, { compliant: 2, violating: 1, offTopic: 1 });
-  r.database.close();
+  assert.deepEqual((await alice.itemAt(0))!.tables, { compliant: 2, violating: 1, offTopic: 1 });
+  await r.store.close();
 });
 
 test('overlap 2 of three reviewers: an item two agreed on leaves the third one’s queue; the adjudicator’s is the disputed ones', async () => {
   const r = await createReviewStudy('  annotators alice bob eve  overlap 2\n  adjudicator dana\n');
-  const [alice, bob, eve, dana] = ['alice', 'bob', 'eve', 'dana'].map((name) => r.session(name));
-  verdictOn(alice!, 0, { verdict: 'accept' });
-  verdictOn(bob!, 0, { verdict: 'accept' });
-  verdictOn(alice!, 1, { verdict: 'accept' });
-  verdictOn(bob!, 1, { verdict: 'reject', reason: 'vague' });
-  verdictOn(alice!, 2, { verdict: 'reject', reason: 'numbers gone' });
-  assert.deepEqual(alice!.itemAt(0)!.status, { final: 'accept', reviewers: 2, required: 2 });
-  const queue = (session: typeof alice) =>
-    Array.from({ length: session!.state().length }, (_, p) => session!.itemAt(p)!.itemId);
-  eve!.setQueue('todo');
-  assert.deepEqual(queue(eve), ['n1'], 'i1 is decided, i2 disputed: only n1 (pending) waits for eve');
-  dana!.setQueue('todo');
-  assert.deepEqual(queue(dana), ['i2']);
-  verdictOn(dana!, 0, { verdict: 'reject', reason: 'leaks its answer' });
-  dana!.setQueue('todo');
-  assert.deepEqual(queue(dana), [], 'settled');
-  r.database.close();
+  const [alice, bob, eve, dana] = await Promise.all(['alice', 'bob', 'eve', 'dana'].map((name) => r.session(name)));
+  await verdictOn(alice!, 0, { verdict: 'accept' });
+  await verdictOn(bob!, 0, { verdict: 'accept' });
+  await verdictOn(alice!, 1, { verdict: 'accept' });
+  await verdictOn(bob!, 1, { verdict: 'reject', reason: 'vague' });
+  await verdictOn(alice!, 2, { verdict: 'reject', reason: 'numbers gone' });
+  assert.deepEqual((await alice!.itemAt(0))!.status, { final: 'accept', reviewers: 2, required: 2 });
+  const queue = async (session: typeof alice) =>
+    Promise.all(
+      Array.from({ length: (await session!.state()).length }, async (_, p) => (await session!.itemAt(p))!.itemId),
+    );
+  await eve!.setQueue('todo');
+  assert.deepEqual(await queue(eve), ['n1'], 'i1 is decided, i2 disputed: only n1 (pending) waits for eve');
+  await dana!.setQueue('todo');
+  assert.deepEqual(await queue(dana), ['i2']);
+  await verdictOn(dana!, 0, { verdict: 'reject', reason: 'leaks its answer' });
+  await dana!.setQueue('todo');
+  assert.deepEqual(await queue(dana), [], 'settled');
+  await r.store.close();
 });
 
 test('blind with three reviewers: no dispute, count or edit of others leaks; the adjudicator may accept an earlier edit', async () => {
   const r = await createReviewStudy('  annotators alice bob eve  overlap 2\n  adjudicator dana\n  blind\n');
-  const [alice, bob, eve, dana] = ['alice', 'bob', 'eve', 'dana'].map((name) => r.session(name));
+  const [alice, bob, eve, dana] = await Promise.all(['alice', 'bob', 'eve', 'dana'].map((name) => r.session(name)));
   // alice and bob each edit i2, neither seeing the other's edit: two different texts, a dispute.
   const aliceEdit = 'Find tables of buildings over 300 m.';
-  verdictOn(alice!, 1, { verdict: 'edit', reason: 'vague', text: aliceEdit });
-  const bobSees = bob!.itemAt(1)!;
+  await verdictOn(alice!, 1, { verdict: 'edit', reason: 'vague', text: aliceEdit });
+  const bobSees = (await bob!.itemAt(1))!;
   assert.deepEqual(
     bobSees.versions.map((v) => [v.number, v.author]),
     [[1, 'gpt-5.2']],
   );
-  const bobsItem = verdictOn(bob!, 1, { verdict: 'edit', reason: 'vague', text: 'Find tables of skyscrapers.' }).item;
+  const bobsItem = (await verdictOn(bob!, 1, { verdict: 'edit', reason: 'vague', text: 'Find tables of skyscrapers.' }))
+    .item;
   assert.deepEqual(bobsItem.status, { final: 'disputed', reviewers: 2, required: 2 });
-  verdictOn(alice!, 0, { verdict: 'accept' });
+  await verdictOn(alice!, 0, { verdict: 'accept' });
 
   // eve has judged nothing: she does not learn of the dispute, nor of any count, nor of an edit.
-  assert.equal(eve!.setQueue('disputed').length, 0);
-  const evesSummary = eve!.summary();
+  assert.equal((await eve!.setQueue('disputed')).length, 0);
+  const evesSummary = await eve!.summary();
   assert.equal(evesSummary.scope, 'the items you have reviewed');
   assert.deepEqual(
     evesSummary.types.map((t) => t.counts),
     [],
     'no outcome of an item eve has not reviewed',
   );
-  eve!.setQueue('all');
+  await eve!.setQueue('all');
   assert.deepEqual(
-    eve!.itemAt(1)!.versions.map((v) => [v.number, v.author]),
+    (await eve!.itemAt(1))!.versions.map((v) => [v.number, v.author]),
     [[1, 'gpt-5.2']],
     'numbered among what she sees: no gap where an edit was',
   );
   // alice and bob see the dispute they are in; alice's summary counts only her items (i1 pending, i2 disputed).
-  assert.equal(alice!.setQueue('disputed').length, 1);
+  assert.equal((await alice!.setQueue('disputed')).length, 1);
   assert.deepEqual(
-    alice!.summary().types.map((t) => [t.type, t.counts]),
+    (await alice!.summary()).types.map((t) => [t.type, t.counts]),
     [
       ['C2', { pending: 1 }],
       ['S1', { disputed: 1 }],
     ],
   );
-  assert.equal(reviewSummary(r.database.db, r.database.studyId('gen'), r.review).scope, undefined, 'the whole review');
+  assert.equal((await reviewSummary(r.store, r.review)).scope, undefined, 'the whole review');
 
   // dana sees both edits and accepts alice's, the earlier one, not the latest version.
-  assert.equal(dana!.setQueue('disputed').length, 1);
-  const disputed = dana!.itemAt(0)!;
+  assert.equal((await dana!.setQueue('disputed')).length, 1);
+  const disputed = (await dana!.itemAt(0))!;
   assert.deepEqual(
     disputed.versions.map((v) => [v.number, v.author, v.current]),
     [
@@ -370,26 +379,26 @@ test('blind with three reviewers: no dispute, count or edit of others leaks; the
     ],
   );
   const alicesVersion = disputed.versions[1]!.id;
-  dana!.commit({ position: 0, itemId: 'i2', verdict: 'accept', versionId: alicesVersion, reason: 'more exact' });
-  assert.deepEqual(finals(r)[2], ['S1', { edit: 1 }]);
+  await dana!.commit({ position: 0, itemId: 'i2', verdict: 'accept', versionId: alicesVersion, reason: 'more exact' });
+  assert.deepEqual((await finals(r))[2], ['S1', { edit: 1 }]);
   assert.deepEqual(
     (await exported(r)).map((l) => [l.item_id, l.text]),
     [['i2', aliceEdit]],
   );
   // A version the reviewer cannot see is refused: eve, blind, may not judge bob's edit by its id.
-  eve!.setQueue('all');
-  assert.throws(
-    () => eve!.commit({ position: 1, itemId: 'i2', verdict: 'accept', versionId: disputed.versions[2]!.id }),
+  await eve!.setQueue('all');
+  await assert.rejects(
+    eve!.commit({ position: 1, itemId: 'i2', verdict: 'accept', versionId: disputed.versions[2]!.id }),
     /the version judged is not one of its current versions you may see/,
   );
-  r.database.close();
+  await r.store.close();
 });
 
 test('each current version carries its own findings: an edit that restores the dropped facts has none', async () => {
   const r = await reviewStudy();
   const source = items[2]!.original!;
-  verdictOn(r.session('alice'), 2, { verdict: 'edit', reason: 'restores Section 420', text: source });
-  const seen = r.session('bob').itemAt(2)!;
+  await verdictOn(await r.session('alice'), 2, { verdict: 'edit', reason: 'restores Section 420', text: source });
+  const seen = (await (await r.session('bob')).itemAt(2))!;
   assert.deepEqual(
     seen.versions.map((v) => [v.author, v.findings?.map((f) => f.check)]),
     [
@@ -399,7 +408,7 @@ test('each current version carries its own findings: an edit that restores the d
   );
   assert.equal(seen.reviewing, seen.versions[1]!.id);
   assert.deepEqual(seen.findings, [], 'the version under review: alice’s edit');
-  r.database.close();
+  await r.store.close();
 });
 
 test('a rewrite whose type the taxonomy calls an expansion is not flagged for growing; another type is', async () => {
@@ -412,7 +421,7 @@ test('a rewrite whose type the taxonomy calls an expansion is not flagged for gr
     { iid: 'x2', type: 'RW', text: rewrite, original: source },
   ];
   writeFileSync(join(folder, 'items.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  const { file, database, review } = await openReviewFile(
+  const { file, store, review } = await openReviewFile(
     folder,
     `review "gen" {
   items "items.jsonl" { id: iid  text: text  type: type  source: original }
@@ -422,10 +431,10 @@ test('a rewrite whose type the taxonomy calls an expansion is not flagged for gr
 }
 `,
   );
-  const session = ReviewSession.open(database, { studyFile: file, review, annotator: 'alice' });
-  const drift = (position: number) =>
-    session.itemAt(position)!.findings.filter((f) => f.check === 'length-drift').length;
-  assert.equal(drift(0), 0, 'QE: an expansion');
-  assert.equal(drift(1), 1, 'RW: a rewrite of the same length change');
-  database.close();
+  const session = await ReviewSession.open(store, { studyFile: file, review, annotator: 'alice' });
+  const drift = async (position: number) =>
+    (await session.itemAt(position))!.findings.filter((f) => f.check === 'length-drift').length;
+  assert.equal(await drift(0), 0, 'QE: an expansion');
+  assert.equal(await drift(1), 1, 'RW: a rewrite of the same length change');
+  await store.close();
 });

@@ -1,12 +1,14 @@
 // A real review for the review tests (core and Chromium): generated instructions and a MultiConIR-style rewrite of
-// the Section 420 sentence, a `review` block over them, its SQLite database synced and its items imported.
+// the Section 420 sentence, a `review` block over them, its record (a SQLite store) synced and its items imported.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import type { ReviewModel } from '../../../core/dsl/model.ts';
 import { importReviewItems, type ReviewCommit, ReviewSession } from '../../../core/review/reviewSession.ts';
+import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
 import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import type { StudyStore } from '../../../core/store/studyStore.ts';
 import { nativeDir, scratchDir } from '../../helpers.ts';
 
 export const reviewItems = [
@@ -38,22 +40,22 @@ export const reviewItems = [
 export interface ReviewStudy {
   folder: string;
   file: string;
-  database: StudyDatabase;
+  store: StudyStore;
   review: ReviewModel;
   imported: { added: number; changed: number; unchanged: number };
-  session(annotator: string): ReviewSession;
+  session(annotator: string): Promise<ReviewSession>;
 }
 
-/** The review study file `text` written to `folder` as gen.assess, its database synced and its items imported. */
+/** The review study file `text` written to `folder` as gen.assess, its record synced and its items imported. */
 export async function openReviewFile(folder: string, text: string) {
   const file = join(folder, 'gen.assess');
   writeFileSync(file, text);
   const model = resolveStudies(parseStudyFile(text), file);
-  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
-  database.syncStudies(model);
+  const store = await SqliteStudyStore.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
+  await store.studies.sync(model);
   const review = model.reviews[0]!;
-  const imported = await importReviewItems(database, review, folder);
-  return { file, database, review, imported };
+  const imported = await importReviewItems(store, review, folder);
+  return { file, store, review, imported };
 }
 
 /** The review with `statements` added to its block (annotators, blind, a title, …) and `files` beside it. */
@@ -68,23 +70,39 @@ export async function createReviewStudy(statements = '', files: Record<string, s
   verdicts accept edit reject
 ${statements}}
 `;
-  const { file, database, review, imported } = await openReviewFile(folder, text);
+  const { file, store, review, imported } = await openReviewFile(folder, text);
   return {
     folder,
     file,
-    database,
+    store,
     review,
     imported,
-    session: (annotator) => ReviewSession.open(database, { studyFile: file, review, annotator }),
+    session: (annotator) => ReviewSession.open(store, { studyFile: file, review, annotator }),
   };
 }
 
 /** Gives a verdict on the item at `position` as the session shows it now (its id and the version under review). */
-export function verdictOn(
+export async function verdictOn(
   session: ReviewSession,
   position: number,
   verdict: Omit<ReviewCommit, 'position' | 'itemId' | 'versionId'>,
 ) {
-  const item = session.itemAt(position)!;
+  const item = (await session.itemAt(position))!;
   return session.commit({ ...verdict, position, itemId: item.itemId, versionId: item.reviewing });
+}
+
+/** Every verdict of the review as stored, oldest first, with its item and the version it judged. */
+export async function storedVerdicts(store: StudyStore, review = 'gen') {
+  const verdicts = (await store.reviews.records(review)).flatMap(({ item, verdicts }) =>
+    verdicts.map((v) => ({ ...v, item: item.itemId })),
+  );
+  return verdicts.sort((a, b) => a.id - b.id);
+}
+
+/** Every version of the review's items as stored, oldest first, with its item. */
+export async function storedVersions(store: StudyStore, review = 'gen') {
+  const versions = (await store.reviews.records(review)).flatMap(({ item, versions }) =>
+    versions.map((v) => ({ ...v, item: item.itemId })),
+  );
+  return versions.sort((a, b) => a.id - b.id);
 }

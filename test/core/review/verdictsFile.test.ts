@@ -14,9 +14,8 @@ const line = (o: Record<string, unknown>) => `${JSON.stringify(o)}\n`;
 
 test('verdicts from a file: rubric, edit and adjudication as in the view; twice records nothing new', async () => {
   const study = await createReviewStudy('  annotators alice bob\n  adjudicator carol\n');
-  const { database, review, folder } = study;
+  const { store, review, folder } = study;
   try {
-    const studyId = database.studyId(review.name);
     const path = join(folder, 'verdicts.jsonl');
     writeFileSync(
       path,
@@ -33,16 +32,16 @@ test('verdicts from a file: rubric, edit and adjudication as in the view; twice 
         '\n' +
         line({ item_id: 'i1', verdict: 'accept', reviewer: 'carol', reason: 'the exclusion is clear' }),
     );
-    const first = await importReviewVerdicts(database.db, studyId, review, path, { shown: 'verdicts.jsonl' });
+    const first = await importReviewVerdicts(store, review, path, { shown: 'verdicts.jsonl' });
     assert.deepEqual(first, { recorded: 5, unchanged: 0 });
-    const outcomes = reviewOutcomes(database.db, studyId, review);
+    const outcomes = await reviewOutcomes(store, review);
     assert.deepEqual(
       outcomes.map((o) => [o.itemId, o.final, o.text]),
       [
         ['i1', 'accept', 'Find medal tables, excluding the 2008 Beijing Games.'],
         // alice edited, bob accepted the generated text: they differ.
         ['i2', 'disputed', 'Find tables of tall buildings with heights in metres.'],
-        ['n1', 'unreviewed', reviewOutcomes(database.db, studyId, review)[2]!.text],
+        ['n1', 'unreviewed', (await reviewOutcomes(store, review))[2]!.text],
       ],
     );
     assert.deepEqual(
@@ -55,32 +54,31 @@ test('verdicts from a file: rubric, edit and adjudication as in the view; twice 
     );
     assert.deepEqual(outcomes[0]!.history[0]!.rubric, { clarity: 'excellent' });
     // The view sees the file's verdicts as any other: bob's own verdict on i2 is there.
-    const bob = study.session('bob');
-    assert.equal(bob.itemAt(1)!.mine?.verdict, 'accept');
-    const again = await importReviewVerdicts(database.db, studyId, review, path);
+    const bob = await study.session('bob');
+    assert.equal((await bob.itemAt(1))!.mine?.verdict, 'accept');
+    const again = await importReviewVerdicts(store, review, path);
     assert.deepEqual(again, { recorded: 0, unchanged: 5 });
     // bob now accepts alice's edit: i2 is decided with the edited text.
     writeFileSync(
       path,
       line({ item_id: 'i2', verdict: 'edit', reviewer: 'bob', reason: 'agree', text: 'Tall buildings, heights in m.' }),
     );
-    assert.deepEqual(await importReviewVerdicts(database.db, studyId, review, path), { recorded: 1, unchanged: 0 });
-    const summary = reviewSummary(database.db, studyId, review);
+    assert.deepEqual(await importReviewVerdicts(store, review, path), { recorded: 1, unchanged: 0 });
+    const summary = await reviewSummary(store, review);
     assert.deepEqual(summary.types, [
       { type: 'C2', counts: { accept: 1 } },
       { type: 'HN', counts: { unreviewed: 1 } },
       { type: 'S1', counts: { edit: 1 } },
     ]);
   } finally {
-    database.close();
+    await store.close();
   }
 });
 
 test('a bad verdict anywhere in the file writes none of it; the error is at its line and column', async () => {
   const study = await createReviewStudy('  annotators alice bob\n');
-  const { database, review, folder } = study;
+  const { store, review, folder } = study;
   try {
-    const studyId = database.studyId(review.name);
     const path = join(folder, 'verdicts.jsonl');
     // Six lines before the bad one: five verdicts (bob has none on n1) and a blank line.
     const good = [
@@ -119,19 +117,19 @@ test('a bad verdict anywhere in the file writes none of it; the error is at its 
         path,
         [...good, bad, line({ item_id: 'n1', verdict: 'reject', reviewer: 'carl', reason: 'x' })].join(''),
       );
-      const error = await importReviewVerdicts(database.db, studyId, review, path, { shown: 'v' }).then(
+      const error = await importReviewVerdicts(store, review, path, { shown: 'v' }).then(
         () => assert.fail('expected an ImportError'),
         (e: unknown) => e,
       );
       assert.ok(error instanceof ImportError, String(error));
       assert.match(error.message, expected);
       assert.deepEqual(
-        reviewOutcomes(database.db, studyId, review).map((o) => o.history.length),
+        (await reviewOutcomes(store, review)).map((o) => o.history.length),
         [0, 0, 0],
         'nothing was written',
       );
     }
   } finally {
-    database.close();
+    await store.close();
   }
 });
