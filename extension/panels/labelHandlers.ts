@@ -1,5 +1,6 @@
 // The host's answers to the Label view's requests (`label/*` in webview/protocol.ts), from a core LabelSession over
-// the study's real SQLite database. No `vscode` here: the panel (labelPanel.ts) and the Chromium tests serve the
+// the study's store (in the extension, a worker thread's; the session's requests are asynchronous, and the view,
+// which talks by messages, does not notice). No `vscode` here: the panel (labelPanel.ts) and the Chromium tests serve the
 // view with these same handlers. `session()` is read on every request because switching the annotator replaces it.
 import type { LabelSession } from '../../core/labelling/labelSession.ts';
 import type { Progress } from '../../core/labelling/types.ts';
@@ -18,15 +19,15 @@ export function labelRequestHandlers(
   hooks: LabelHandlerHooks = {},
 ): RequestHandlers<LabelRequestKind> {
   return {
-    'label/session': () => session().state(),
+    'label/session': () => session().currentState(),
     'label/pairAt': ({ position, queueVersion, current }) => session().pairAt(position, queueVersion, current),
-    'label/commit': (commit) => {
-      const stored = session().commit(commit);
+    'label/commit': async (commit) => {
+      const stored = await session().commit(commit);
       hooks.onLabelsChanged?.(stored.progress);
       return stored;
     },
-    'label/undo': () => {
-      const undone = session().undo();
+    'label/undo': async () => {
+      const undone = await session().undo();
       if (undone) hooks.onLabelsChanged?.(undone.progress);
       return undone;
     },

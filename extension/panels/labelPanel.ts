@@ -1,5 +1,5 @@
 // The Label view: one webview panel per study, serving the `label/*` protocol (labelHandlers.ts) from a core
-// LabelSession over the study's task database. The database is opened (and on first use imported) by StudyFiles;
+// LabelSession over the study's store. The store is opened (and on first use imported) by StudyFiles;
 // the annotator is the `qrelsStudio.annotator` setting, and changing it starts a new session in the open panels; so
 // does the study file changing on disk (StudyFiles syncs it again: blind, scale and annotators may have changed, and
 // the old session refuses to go on under its old rules — LabelSession.studyChanged).
@@ -58,7 +58,7 @@ async function openSession(
     return undefined;
   }
   try {
-    return LabelSession.open(opened.database, {
+    return await LabelSession.open(opened.store, {
       studyFile: target.studyFile,
       study,
       annotator,
@@ -150,20 +150,30 @@ export async function openLabelPanel(
     }
   });
   const studyFile = resolve(target.studyFile);
-  let reopening: Promise<void> | undefined;
+  // One check at a time; a change while one runs checks again after it (the session asks its store: asynchronous).
+  let checking: Promise<void> | undefined;
+  let checkAgain = false;
   const studyChanged = studies.onDidChange((changed) => {
-    if ((changed !== '' && changed !== studyFile) || reopening !== undefined) return;
-    let stale: boolean;
-    try {
-      stale = entry.session.studyChanged();
-    } catch {
-      return; // the database was closed (the study file deleted): the session says so on the next request
+    if (changed !== '' && changed !== studyFile) return;
+    if (checking !== undefined) {
+      checkAgain = true;
+      return;
     }
-    if (stale) {
-      reopening = reopen().finally(() => {
-        reopening = undefined;
-      });
-    }
+    checking = (async () => {
+      do {
+        checkAgain = false;
+        const session = entry.session;
+        let stale: boolean;
+        try {
+          stale = await session.studyChanged();
+        } catch {
+          return; // the store was closed (the study file deleted): the session says so on the next request
+        }
+        if (stale && entry.session === session) await reopen();
+      } while (checkAgain);
+    })().finally(() => {
+      checking = undefined;
+    });
   });
   entry.host.panel.onDidDispose(() => {
     annotatorChanged.dispose();
@@ -210,7 +220,7 @@ export async function openAdjudicationQueue(
   await openLabelPanel(context, studies, target, output);
   const entry = openPanels.get(keyOf(target));
   if (!entry) throw new Error(`the Label view of study '${study.name}' did not open`);
-  const state = entry.session.adjudicate(queue.pairIds, queue.title);
+  const state = await entry.session.adjudicate(queue.pairIds, queue.title);
   entry.host.postEvent('label/reset', { state });
   entry.host.panel.reveal();
 }

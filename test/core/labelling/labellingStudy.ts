@@ -1,13 +1,15 @@
-// A small real study for the labelling tests: a study file in a scratch folder, its database synced from it, and
-// queries, documents and a pooled run imported through StudyDatabase.importBatch (the path every import takes).
+// A small real study for the labelling tests: a study file in a scratch folder, its store (the storage port, SQLite)
+// synced from it, and queries, documents and a pooled run imported through the store's importBatch (the path every
+// import takes). `db` is a second connection to the same file, for tests that look at the rows themselves.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import type { StudyModel } from '../../../core/dsl/model.ts';
 import type { ImportedRecord } from '../../../core/importers/types.ts';
 import { LabelSession } from '../../../core/labelling/labelSession.ts';
-import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
+import { locateNativeBinding, openDatabase, type SqliteDatabase } from '../../../core/store/sqliteDatabase.ts';
+import { type StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import { nativeDir, scratchDir } from '../../helpers.ts';
 
 export const nativeBinding = locateNativeBinding(nativeDir);
@@ -41,14 +43,18 @@ export interface LabellingStudy {
   folder: string;
   studyFile: string;
   study: StudyModel;
+  store: SqliteStudyStore;
+  /** Transition (issue 20): the store's old record object, for tests not moved to the port yet. */
   database: StudyDatabase;
+  /** A second connection to the study's database file: what tests read (and plant) as rows. */
+  db: SqliteDatabase;
   studyId: number;
-  session(annotator: string, now?: () => Date): LabelSession;
+  session(annotator: string, now?: () => Date): Promise<LabelSession>;
   /** The pair id of (qid, docid). */
   pairId(qid: string, docid: string): number;
   /** Pools a run of `ranking` again (a deeper pool adds pairs). */
   pool(ranking: Record<string, string[]>, path?: string): Promise<void>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 async function* records(list: ImportedRecord[]): AsyncIterable<ImportedRecord> {
@@ -78,8 +84,9 @@ export async function labellingStudy(options: LabellingStudyOptions): Promise<La
   writeFileSync(studyFile, text);
   if (options.guidelines !== undefined) writeFileSync(join(folder, 'guidelines.md'), options.guidelines);
   const study = resolveStudies(parseStudyFile(text), studyFile).studies[0]!;
-  const database = StudyDatabase.open(studyDatabasePath(studyFile), { nativeBinding });
-  database.syncStudies(resolveStudies(parseStudyFile(text), studyFile));
+  const store = await SqliteStudyStore.open(studyDatabasePath(studyFile), { nativeBinding });
+  await store.studies.sync(resolveStudies(parseStudyFile(text), studyFile));
+  const db = openDatabase(studyDatabasePath(studyFile), { nativeBinding });
   const at = (line: number) => ({ file: 'fixture', line });
   const imported: ImportedRecord[] = [
     ...options.queries.map(
@@ -105,7 +112,7 @@ export async function labellingStudy(options: LabellingStudyOptions): Promise<La
       }),
     ),
   ];
-  await database.importBatch('s', [
+  await store.imports.importBatch('s', [
     { records: records(imported), origin: { file: 'fixture', target: 'x', format: 'x' } },
   ]);
   const pool = async (ranking: Record<string, string[]>, path = 'run.trec') => {
@@ -113,24 +120,29 @@ export async function labellingStudy(options: LabellingStudyOptions): Promise<La
       Object.entries(ranking).map(([qid, docids]) => [qid, docids.map((docid, i) => ({ docid, rank: i + 1 }))]),
     );
     const depth = Math.max(1, ...Object.values(ranking).map((docids) => docids.length));
-    await database.addPool('s', { run: { path, tag: 'run', depth }, queries });
+    await store.imports.addPool('s', { run: { path, tag: 'run', depth }, queries });
   };
   await pool(options.ranking);
-  const studyId = database.studyId('s');
+  const studyId = await store.studies.studyId('s');
   return {
     folder,
     studyFile,
     study,
-    database,
+    store,
+    database: store.database,
+    db,
     studyId,
-    session: (annotator, now) => LabelSession.open(database, { studyFile, study, annotator, ...(now && { now }) }),
+    session: (annotator, now) => LabelSession.open(store, { studyFile, study, annotator, ...(now && { now }) }),
     pairId: (qid, docid) =>
-      database.db
+      db
         .prepare('SELECT id FROM pair WHERE study_id = ? AND qid = ? AND docid = ?')
         .pluck()
         .get(studyId, qid, docid) as number,
     pool,
-    close: () => database.close(),
+    close: async () => {
+      db.close();
+      await store.close();
+    },
   };
 }
 
