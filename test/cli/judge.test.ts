@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { progressLine } from '../../cli/commands/judge.ts';
 import { approveEndpoint } from '../../core/judge/endpointApproval.ts';
-import { locateNativeBinding, openDatabase } from '../../core/store/sqliteDatabase.ts';
+import { SqliteStudyStore } from '../../core/store/sqlite/sqliteStudyStore.ts';
+import { locateNativeBinding } from '../../core/store/sqliteDatabase.ts';
 import { type ChatBody, type OpenAiServer, startOpenAiServer } from '../core/judge/openAiServer.ts';
 import { cliLauncher, nativeDir, runCliProcess, scratchDir } from '../helpers.ts';
 
@@ -87,8 +88,12 @@ function startCli(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
 
 const cli = (args: string[], cwd: string, env: NodeJS.ProcessEnv) => startCli(args, cwd, env).finished;
 
-function database(root: string) {
-  return openDatabase(join(root, '.qrels-studio', 'wqt.sqlite'), { nativeBinding: locateNativeBinding(nativeDir) });
+/** The study's record, through the storage port, and the study's id in it. */
+async function record(root: string) {
+  const store = await SqliteStudyStore.open(join(root, '.qrels-studio', 'wqt.sqlite'), {
+    nativeBinding: locateNativeBinding(nativeDir),
+  });
+  return { store, studyId: await store.studies.studyId('wqt') };
 }
 
 const documentOf = (body: ChatBody) => Number(/document number (\d+)/.exec(body.messages?.[0]?.content ?? '')?.[1]);
@@ -133,17 +138,15 @@ test('an endpoint that is not approved is refused before any request; --allow-en
   // 4 calls × (1000 × 0.5 + 20 × 2) / 1M = $0.00216
   assert.match(allowed.stdout, /^tokens: 4,000 in, 80 out · cost \$0\.0022 · [\d.]+ s$/m);
   assert.match(allowed.stdout, /^suggestions: 4 written$/m);
-  const db = database(root);
+  const judge = /^judge (llm:judge-x@[0-9a-f]{8}) /m.exec(allowed.stdout)![1]!;
+  const { store, studyId } = await record(root);
   assert.deepEqual(
-    db
-      .prepare(
-        `SELECT p.docid, s.label FROM suggestion AS s JOIN pair AS p ON p.id = s.pair_id
-         JOIN annotator AS a ON a.id = s.annotator_id WHERE a.name LIKE 'llm:judge-x@%' ORDER BY p.docid`,
-      )
-      .all(),
+    (await store.judge.suggestions(studyId, judge))
+      .map(({ docid, label }) => ({ docid, label }))
+      .sort((a, b) => a.docid.localeCompare(b.docid)),
     [1, 2, 3, 4].map((d) => ({ docid: `d${d}`, label: d % 3 })),
   );
-  db.close();
+  await store.close();
 
   // Run again: nothing is asked.
   const again = await cli(['judge', 'wqt.assess', '--allow-endpoint', server.baseURL], root, env);
@@ -260,10 +263,11 @@ test('Ctrl+C stops the run: no call starts after it, the calls in flight are rec
   const done = Number(/^votes: (\d+) of 40/m.exec(stopped.stdout)?.[1]);
   assert.ok(done < 40);
   assert.ok(server.requests() <= done + concurrency, `${server.requests()} requests, ${done} done`);
-  const db = database(root);
-  assert.equal(db.prepare('SELECT count(*) FROM llm_call').pluck().get(), done, 'every finished call is recorded');
-  const answered = db.prepare('SELECT count(*) FROM llm_call WHERE error IS NULL').pluck().get() as number;
-  db.close();
+  const { store, studyId } = await record(root);
+  const calls = await store.judge.calls(studyId);
+  assert.equal(calls.length, done, 'every finished call is recorded');
+  const answered = calls.filter((call) => call.error === null).length;
+  await store.close();
 
   const before = server.requests();
   const rest = await cli(['judge', 'wqt.assess', '--concurrency', '8'], root, environment(config));
