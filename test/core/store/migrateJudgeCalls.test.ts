@@ -5,13 +5,17 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { JudgeCallStore } from '../../../core/judge/judgeCallStore.ts';
 import { migrateDatabase, schemaVersion } from '../../../core/store/migrate.ts';
 import { migrations } from '../../../core/store/migrations/registry.ts';
+import { SqliteJudge } from '../../../core/store/sqlite/sqliteJudge.ts';
 import { locateNativeBinding, openDatabase, type SqliteDatabase } from '../../../core/store/sqliteDatabase.ts';
 import { nativeDir, scratchDir } from '../../helpers.ts';
 
 const nativeBinding = locateNativeBinding(nativeDir);
+
+/** The SQLite adapter's judge area over `db` (its cache lookup). */
+const judgeOf = (db: SqliteDatabase) =>
+  new SqliteJudge({ db, file: 'v3.sqlite', database: undefined as never, changed: () => {} });
 
 /** A database at schema version 3 with one pair, a judge, one recorded call and the suggestion made from it. */
 function atVersion3(): SqliteDatabase {
@@ -34,7 +38,7 @@ function atVersion3(): SqliteDatabase {
   return db;
 }
 
-test('version 3 migrates to 4 keeping calls and suggestions, and the suggestion still points at its call', () => {
+test('version 3 migrates to 4 keeping calls and suggestions, and the suggestion still points at its call', async () => {
   const db = atVersion3();
   assert.deepEqual(
     migrateDatabase(
@@ -67,12 +71,12 @@ test('version 3 migrates to 4 keeping calls and suggestions, and the suggestion 
   assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
   // The confidence check of 003 survived the rebuild, and the old call is served by the cache.
   assert.throws(() => db.prepare('UPDATE suggestion SET confidence = 1.5').run(), /CHECK constraint/);
-  assert.equal(new JudgeCallStore(db).cached('key-1')?.id, 7);
+  assert.equal((await judgeOf(db).cachedCall('key-1'))?.id, 7);
   assert.throws(() => db.prepare('DELETE FROM llm_call WHERE id = 7').run(), /FOREIGN KEY/);
   db.close();
 });
 
-test('calls may share a key; only answered ones (parsed or not) are served, the first of them', () => {
+test('calls may share a key; only answered ones (parsed or not) are served, the first of them', async () => {
   const db = atVersion3();
   migrateDatabase(db);
   const insert = db.prepare(
@@ -80,14 +84,14 @@ test('calls may share a key; only answered ones (parsed or not) are served, the 
        parsed_label, created_at)
      VALUES (?, 'e', 'm', '{}', 'ph', ?, ?, ?, ?, 'now') RETURNING id`,
   );
-  const store = new JudgeCallStore(db);
+  const store = judgeOf(db);
   insert.get('k', '', 'server', 'answered 500', null);
   insert.get('k', '', 'timeout', 'no answer within 1 s', null);
-  assert.equal(store.cached('k'), undefined, 'a call that got no answer is never served');
+  assert.equal(await store.cachedCall('k'), undefined, 'a call that got no answer is never served');
   const unparsed = insert.get('k', 'I think it is relevant', 'parse', 'expected a label', null) as { id: number };
   insert.get('k', '{"label": 1}', null, null, 1);
-  assert.equal(store.cached('k')?.id, unparsed.id, 'the first answered call serves, parsed or not');
-  assert.equal(store.cached('k')?.rawOutput, 'I think it is relevant');
+  assert.equal((await store.cachedCall('k'))?.id, unparsed.id, 'the first answered call serves, parsed or not');
+  assert.equal((await store.cachedCall('k'))?.rawOutput, 'I think it is relevant');
   db.close();
 });
 
