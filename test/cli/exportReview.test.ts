@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
 import { ReviewSession } from '../../core/review/reviewSession.ts';
+import { SqliteStudyStore } from '../../core/store/sqlite/sqliteStudyStore.ts';
 import { locateNativeBinding } from '../../core/store/sqliteDatabase.ts';
-import { StudyDatabase, studyDatabasePath } from '../../core/store/studyDatabase.ts';
+import { studyDatabasePath } from '../../core/store/studyDatabase.ts';
 import { verdictOn } from '../core/review/reviewStudy.ts';
 import { nativeDir, runCliProcess, scratchDir } from '../helpers.ts';
 
-test('export --review and --summary of a review block', () => {
+test('export --review and --summary of a review block', async () => {
   const root = scratchDir();
   writeFileSync(
     join(root, 'items.jsonl'),
@@ -25,15 +26,15 @@ test('export --review and --summary of a review block', () => {
   // Verdicts by two reviewers (the view's session, on the same SQLite file).
   const file = join(root, 'gen.assess');
   const model = resolveStudies(parseStudyFile(text), file);
-  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
-  database.syncStudies(model);
+  const store = await SqliteStudyStore.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
+  await store.studies.sync(model);
   const review = model.reviews[0]!;
   for (const annotator of ['alice', 'bob']) {
-    const session = ReviewSession.open(database, { studyFile: file, review, annotator });
-    verdictOn(session, 0, { verdict: 'accept' });
-    verdictOn(session, 1, { verdict: annotator === 'alice' ? 'accept' : 'reject', reason: 'vague' });
+    const session = await ReviewSession.open(store, { studyFile: file, review, annotator });
+    await verdictOn(session, 0, { verdict: 'accept' });
+    await verdictOn(session, 1, { verdict: annotator === 'alice' ? 'accept' : 'reject', reason: 'vague' });
   }
-  database.close();
+  await store.close();
   const result = runCliProcess(['export', 'gen.assess', '--review', 'accepted.jsonl', '--summary'], { cwd: root });
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /accepted\.jsonl: 1 accepted items/);
@@ -53,7 +54,7 @@ test('export --review and --summary of a review block', () => {
   assert.equal(refused.status, 2);
 });
 
-test("a review's declared `export verdicts` is written with no output named; its agreement target is reported; an unknown type is refused", () => {
+test("a review's declared `export verdicts` is written with no output named; its agreement target is reported; an unknown type is refused", async () => {
   const root = scratchDir();
   writeFileSync(
     join(root, 'items.jsonl'),
@@ -65,16 +66,16 @@ test("a review's declared `export verdicts` is written with no output named; its
   writeFileSync(join(root, 'gen.assess'), text);
   const file = join(root, 'gen.assess');
   const model = resolveStudies(parseStudyFile(text), file);
-  const database = StudyDatabase.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
-  database.syncStudies(model);
+  const store = await SqliteStudyStore.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
+  await store.studies.sync(model);
   const review = model.reviews[0]!;
   assert.equal(runCliProcess(['export', 'gen.assess', '--summary'], { cwd: root }).status, 0, 'imports the items');
   for (const annotator of ['alice', 'bob']) {
-    const session = ReviewSession.open(database, { studyFile: file, review, annotator });
-    verdictOn(session, 0, { verdict: 'accept' });
-    verdictOn(session, 1, { verdict: annotator === 'alice' ? 'accept' : 'reject', reason: 'vague' });
+    const session = await ReviewSession.open(store, { studyFile: file, review, annotator });
+    await verdictOn(session, 0, { verdict: 'accept' });
+    await verdictOn(session, 1, { verdict: annotator === 'alice' ? 'accept' : 'reject', reason: 'vague' });
   }
-  database.close();
+  await store.close();
   const declared = runCliProcess(['export', 'gen.assess'], { cwd: root });
   assert.equal(declared.status, 0, declared.stderr);
   assert.equal(

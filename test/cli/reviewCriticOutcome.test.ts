@@ -43,15 +43,17 @@ test("an item only the critic judged shows the critic's verdict in --summary and
   judge "critic-model" { temperature 0 }
 }
 `;
-  const { file, database, review } = await openReviewFile(folder, text);
+  const { file, store, review } = await openReviewFile(folder, text);
   try {
     const client = createChatClient({ baseURL: server.baseURL, apiKey: 'key' });
-    const report = await critiqueReview(database, review, { client, judge: review.judges[0]!, folder });
+    const report = await critiqueReview(store, review, { client, judge: review.judges[0]!, folder });
     assert.equal(report.stored, 3);
     // A person accepts i1; i2 (rejected by the critic) and i3 (accepted by it) no person has judged.
-    verdictOn(ReviewSession.open(database, { studyFile: file, review, annotator: 'alice' }), 0, { verdict: 'accept' });
+    await verdictOn(await ReviewSession.open(store, { studyFile: file, review, annotator: 'alice' }), 0, {
+      verdict: 'accept',
+    });
   } finally {
-    database.close();
+    await store.close();
     await server.close();
   }
   const summary = runCliProcess(['export', 'gen.assess', '--summary'], { cwd: folder });

@@ -1,7 +1,7 @@
 // The Review view's bundle in headless Chromium, served by the real HostChannel with the extension's handlers over a
 // ReviewSession on a real SQLite review: rate by keyboard, accept; edit → a new version whose diff against the
 // original is shown; a rewrite's diff against its source with its findings; reject held until its reason — and every
-// verdict read back from SQLite. A blind review with two reviewers: no one else's edit before one's own verdict, a
+// verdict read back from the record (the storage port). A blind review with two reviewers: no one else's edit before one's own verdict, a
 // disagreement shown as disputed, a summary over one's own items only, and the adjudicator's queue of disputed
 // items, where she settles one by accepting the version she picks.
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { ReviewSession } from '../../../core/review/reviewSession.ts';
 import { reviewRequestHandlers } from '../../../extension/panels/reviewHandlers.ts';
-import { createReviewStudy, verdictOn } from '../../core/review/reviewStudy.ts';
+import { createReviewStudy, storedVerdicts, storedVersions, verdictOn } from '../../core/review/reviewStudy.ts';
 import { repoRoot } from '../../helpers.ts';
 import { launchChromium } from '../chromium.ts';
 import { applyTheme, darkModern, lightModern, offTheme, rgb } from '../themeControls.ts';
@@ -53,23 +53,26 @@ async function waitForItem(page: Page, id: string): Promise<void> {
 test('rate and accept, edit into a new version, reject with a reason: the view and SQLite agree', {
   timeout: 60_000,
 }, async () => {
-  const { database, session: sessionOf } = await createReviewStudy('  title "Generated instructions and rewrites"\n');
+  const { store, session: sessionOf } = await createReviewStudy('  title "Generated instructions and rewrites"\n');
   // An LLM critic rated i2 (as core/review/reviewCritic.ts stores it): its rubric pre-fills alice's — but not its
   // 'fluency', a dimension the review no longer declares (the host would refuse the verdict).
-  const critic = database.db
-    .prepare("INSERT INTO annotator (name, kind) VALUES ('llm:critic@0123abcd', 'llm') RETURNING id")
-    .pluck()
-    .get();
-  database.db
-    .prepare(
-      `INSERT INTO review_verdict (version_id, annotator_id, verdict, rubric, rationale, created_at)
-       SELECT v.id, ?, 'reject', '{"clarity":"poor","consistency":"acceptable","fluency":"poor"}', '"tall" is vague', '2026-01-01T00:00:00.000Z'
-       FROM review_item_version AS v JOIN review_item AS i ON i.id = v.item_id WHERE i.item_id = 'i2'`,
-    )
-    .run(critic);
-  const session = sessionOf('alice');
+  const critic = 'llm:critic@0123abcd';
+  const i2 = (await store.reviews.records('gen')).find((r) => r.item.itemId === 'i2')!;
+  await store.reviews.recordCriticVerdict(
+    'gen',
+    {
+      item: i2.item.id,
+      versionId: i2.versions[0]!.id,
+      reviewer: critic,
+      verdict: 'reject',
+      rubric: { clarity: 'poor', consistency: 'acceptable', fluency: 'poor' },
+      reason: '"tall" is vague',
+    },
+    '2026-01-01T00:00:00.000Z',
+  );
+  const session = await sessionOf('alice');
   const view = await openReviewView(session);
-  const db = database.db;
+  const people = async () => (await storedVerdicts(store)).filter((v) => v.annotator !== critic);
   try {
     const { page } = view;
     await waitForItem(page, 'i1');
@@ -80,9 +83,10 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
     await page.keyboard.press('2');
     await page.keyboard.press('a');
     await waitForItem(page, 'i2');
-    assert.deepEqual(db.prepare('SELECT verdict, rubric FROM review_verdict WHERE annotator_id != ?').all(critic), [
-      { verdict: 'accept', rubric: '{"clarity":"excellent","consistency":"acceptable"}' },
-    ]);
+    assert.deepEqual(
+      (await people()).map((v) => ({ verdict: v.verdict, rubric: v.rubric })),
+      [{ verdict: 'accept', rubric: { clarity: 'excellent', consistency: 'acceptable' } }],
+    );
 
     assert.match(await page.locator('[data-testid="prefilled"]').innerText(), /pre-filled by llm:critic@0123abcd/);
     assert.equal(await page.getByLabel('clarity: poor').isChecked(), true);
@@ -100,16 +104,19 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
       .locator('[data-testid="error"]')
       .filter({ hasText: /needs a reason/ })
       .waitFor();
-    assert.equal(db.prepare('SELECT count(*) FROM review_item_version').pluck().get(), 3);
+    assert.equal((await storedVersions(store)).length, 3);
     await page.locator('[data-testid="reason"]').fill('"tall" is vague');
     await page.keyboard.press('Control+Enter');
     await waitForItem(page, 'n1');
-    assert.deepEqual(db.prepare("SELECT text, author FROM review_item_version WHERE author = 'alice'").all(), [
-      { text: 'Find tables of buildings over 300 m with heights in metres.', author: 'alice' },
-    ]);
-    assert.equal(
-      db.prepare("SELECT rubric FROM review_verdict WHERE verdict = 'edit'").pluck().get(),
-      '{"clarity":"poor","consistency":"acceptable"}',
+    assert.deepEqual(
+      (await storedVersions(store))
+        .filter((v) => v.author === 'alice')
+        .map((v) => ({ text: v.text, author: v.author })),
+      [{ text: 'Find tables of buildings over 300 m with heights in metres.', author: 'alice' }],
+    );
+    assert.deepEqual(
+      (await storedVerdicts(store)).find((v) => v.verdict === 'edit')?.rubric,
+      { clarity: 'poor', consistency: 'acceptable' },
       'the critic’s rubric, confirmed, without the undeclared dimension',
     );
 
@@ -131,7 +138,7 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
         throw new Error(`not at the end: ${await page.locator('body').innerText()}`);
       });
     assert.deepEqual(
-      db.prepare('SELECT verdict, rationale FROM review_verdict WHERE annotator_id != ? ORDER BY id').all(critic),
+      (await people()).map((v) => ({ verdict: v.verdict, rationale: v.reason })),
       [
         { verdict: 'accept', rationale: null },
         { verdict: 'edit', rationale: '"tall" is vague' },
@@ -163,20 +170,23 @@ test('rate and accept, edit into a new version, reject with a reason: the view a
     assert.deepEqual(await view.cspViolations(), []);
   } finally {
     await view.close();
-    database.close();
+    await store.close();
   }
 });
 
 test('blind, two reviewers: the other’s edit stays hidden, a disagreement is disputed, the adjudicator settles it from the disputed queue by the version she picks', {
   timeout: 60_000,
 }, async () => {
-  const { database, session: sessionOf } = await createReviewStudy(
+  const { store, session: sessionOf } = await createReviewStudy(
     '  annotators alice bob\n  adjudicator dana\n  blind\n',
   );
-  verdictOn(sessionOf('alice'), 1, { verdict: 'edit', reason: 'vague', text: 'Find tables of buildings over 300 m.' });
-  const bob = sessionOf('bob');
-  const dana = sessionOf('dana');
-  const db = database.db;
+  await verdictOn(await sessionOf('alice'), 1, {
+    verdict: 'edit',
+    reason: 'vague',
+    text: 'Find tables of buildings over 300 m.',
+  });
+  const bob = await sessionOf('bob');
+  const dana = await sessionOf('dana');
   const bobView = await openReviewView(bob);
   try {
     const { page } = bobView;
@@ -240,13 +250,11 @@ test('blind, two reviewers: the other’s edit stays hidden, a disagreement is d
       0,
       'the adjudicator sees the whole review',
     );
+    const authors = new Map((await storedVersions(store)).map((v) => [v.id, v.author]));
     assert.deepEqual(
-      db
-        .prepare(
-          `SELECT d.verdict, d.rationale, v.author FROM review_verdict AS d JOIN annotator AS a ON a.id = d.annotator_id
-           JOIN review_item_version AS v ON v.id = d.version_id WHERE a.name = 'dana'`,
-        )
-        .all(),
+      (await storedVerdicts(store))
+        .filter((v) => v.annotator === 'dana')
+        .map((v) => ({ verdict: v.verdict, rationale: v.reason, author: authors.get(v.versionId) })),
       [{ verdict: 'accept', rationale: '"tall" is clear enough', author: 'gpt-5.2' }],
     );
     await page.keyboard.press('k');
@@ -256,16 +264,16 @@ test('blind, two reviewers: the other’s edit stays hidden, a disagreement is d
     assert.deepEqual(await danaView.cspViolations(), []);
   } finally {
     await danaView.close();
-    database.close();
+    await store.close();
   }
 });
 
 test('the findings beside the text are those of the version judged', { timeout: 60_000 }, async () => {
-  const { database, session: sessionOf } = await createReviewStudy('  annotators alice bob\n');
+  const { store, session: sessionOf } = await createReviewStudy('  annotators alice bob\n');
   const restored =
     'The defendant was convicted of fraud under Section 420 of the Penal Code and sentenced to five years in prison.';
-  verdictOn(sessionOf('alice'), 2, { verdict: 'edit', reason: 'restores Section 420', text: restored });
-  const bob = sessionOf('bob');
+  await verdictOn(await sessionOf('alice'), 2, { verdict: 'edit', reason: 'restores Section 420', text: restored });
+  const bob = await sessionOf('bob');
   const view = await openReviewView(bob);
   try {
     const { page } = view;
@@ -283,15 +291,15 @@ test('the findings beside the text are those of the version judged', { timeout: 
     assert.deepEqual(view.errors, []);
   } finally {
     await view.close();
-    database.close();
+    await store.close();
   }
 });
 
 test('every control follows the theme, dark and light: the rubric radios, the verdict buttons, the queue, the reason', {
   timeout: 60_000,
 }, async () => {
-  const { database, session: sessionOf } = await createReviewStudy('  title "Generated instructions and rewrites"\n');
-  const view = await openReviewView(sessionOf('alice'));
+  const { store, session: sessionOf } = await createReviewStudy('  title "Generated instructions and rewrites"\n');
+  const view = await openReviewView(await sessionOf('alice'));
   try {
     const { page } = view;
     await waitForItem(page, 'i1');
@@ -315,23 +323,23 @@ test('every control follows the theme, dark and light: the rubric radios, the ve
     assert.deepEqual(view.errors, []);
   } finally {
     await view.close();
-    database.close();
+    await store.close();
   }
 });
 
 test('the summary’s agreement target: a value above it on three items is "not yet", in the words of the Agreement view', {
   timeout: 60_000,
 }, async () => {
-  const { database, session: sessionOf } = await createReviewStudy(
+  const { store, session: sessionOf } = await createReviewStudy(
     '  annotators alice bob\n  agreement percent target 0.5\n',
   );
   for (const annotator of ['alice', 'bob']) {
-    const session = sessionOf(annotator);
-    verdictOn(session, 0, { verdict: 'accept' });
-    verdictOn(session, 1, { verdict: 'accept' });
-    verdictOn(session, 2, annotator === 'alice' ? { verdict: 'accept' } : { verdict: 'reject', reason: 'vague' });
+    const session = await sessionOf(annotator);
+    await verdictOn(session, 0, { verdict: 'accept' });
+    await verdictOn(session, 1, { verdict: 'accept' });
+    await verdictOn(session, 2, annotator === 'alice' ? { verdict: 'accept' } : { verdict: 'reject', reason: 'vague' });
   }
-  const view = await openReviewView(sessionOf('alice'));
+  const view = await openReviewView(await sessionOf('alice'));
   try {
     const { page } = view;
     await page.locator('[data-testid="queue"]').selectOption('todo');
@@ -349,6 +357,6 @@ test('the summary’s agreement target: a value above it on three items is "not 
     assert.deepEqual(view.errors, []);
   } finally {
     await view.close();
-    database.close();
+    await store.close();
   }
 });
