@@ -179,22 +179,22 @@ export const agreeCommand: CliCommand = {
     let labels: number;
     let declared: DeclaredTarget[] = [];
     if (input.endsWith('.assess')) {
-      const { study, database } = await openStudyDatabase(input, name, context);
+      const { study, store } = await openStudyDatabase(input, name, context);
       declared = study.agreement.flatMap((a) =>
         a.target === undefined
           ? []
           : [{ metric: a.metric, level: a.level ?? agreementStatistic(a.metric).levels[0]!, target: a.target }],
       );
       try {
-        const read = readStudyLabels(
-          database.db,
-          database.studyId(study.name),
+        const read = await readStudyLabels(
+          store,
+          await store.studies.studyId(study.name),
           study.scale?.entries.map((e) => e.value),
         );
         data = read.data;
         labels = read.times.length;
       } finally {
-        database.close();
+        await store.close();
       }
     } else {
       if (name !== undefined) throw new UsageError('--name chooses a study of a study file; a label file has none');

@@ -1,17 +1,32 @@
 // Work that runs inside the store's worker thread, next to the store, because it is heavy (reading a whole study,
 // a bootstrap) or takes what cannot cross a thread (an import's file streams). Each job is one async function of
 // the worker's own store and plain-data arguments; the extension calls it as `store.jobs.<name>(…)`.
+import { agreementDashboard } from '../agreement/agreementDashboard.ts';
+import type { AgreementDashboard, DashboardOptions } from '../agreement/agreementTypes.ts';
+import type { StudyModel } from '../dsl/model.ts';
 import type { SqliteStudyStore } from '../store/sqlite/sqliteStudyStore.ts';
 
 export interface WorkerJobs {
   /** Answers when the worker is idle enough to answer (tests and the event-loop bench use it). */
   ping(): Promise<'pong'>;
+  /**
+   * The Agreement view's report (core/agreement/agreementDashboard.ts), computed here: reading every label and the
+   * bootstrap (up to 3 s on a big study) never block the extension host's thread.
+   */
+  agreementDashboard(args: {
+    studyId: number;
+    study: StudyModel;
+    options?: DashboardOptions;
+  }): Promise<AgreementDashboard>;
 }
 
-export function workerJobs(_store: SqliteStudyStore): WorkerJobs {
+export function workerJobs(store: SqliteStudyStore): WorkerJobs {
   return {
     async ping() {
       return 'pong';
+    },
+    agreementDashboard({ studyId, study, options }) {
+      return agreementDashboard(store, studyId, study, options);
     },
   };
 }

@@ -1,25 +1,32 @@
 // The host's answers to the Agreement view's requests (`agreement/*` in webview/protocol.ts), computed by core from
-// the study's real SQLite database. No `vscode` here: the panel (agreementPanel.ts) and the Chromium tests serve the
+// the study's record (its StudyStore). The report (every label read, a bootstrap: up to 3 s on a big study) runs in
+// the store's worker thread when the store is one (core/worker/workerJobs.ts), so the editor never freezes; with a
+// store in process (tests, the CLI) it runs here. No `vscode` here: the panel (agreementPanel.ts) and the Chromium tests serve the
 // view with these same handlers. `source()` is asked on every request: the study file may have been edited (a new
 // target, another adjudicator) and its database re-synced since the last one.
 import {
-  type AdjudicationSelection,
   adjudicationPairIds,
   agreementDashboard,
   annotatorConfusion,
 } from '../../core/agreement/agreementDashboard.ts';
+import type {
+  AdjudicationSelection,
+  AgreementDashboard,
+  DashboardOptions,
+} from '../../core/agreement/agreementTypes.ts';
 import { binarise, type ReliabilityData } from '../../core/agreement/reliabilityData.ts';
 import { readStudyLabels } from '../../core/agreement/studyLabels.ts';
 import type { StudyModel } from '../../core/dsl/model.ts';
-import type { SqliteDatabase } from '../../core/store/sqliteDatabase.ts';
+import type { StudyStore } from '../../core/store/studyStore.ts';
+import type { WorkerJobs } from '../../core/worker/workerJobs.ts';
 import type { RequestKind } from '../../webview/protocol.ts';
 import type { RequestHandlers } from './hostChannel.ts';
 
 export type AgreementRequestKind = Extract<RequestKind, `agreement/${string}`>;
 
-/** The study the view shows: its database (already synced), its id there, and its model. */
+/** The study the view shows: its record (already synced), its id there, and its model. */
 export interface AgreementSource {
-  db: SqliteDatabase;
+  store: StudyStore;
   studyId: number;
   study: StudyModel;
 }
@@ -51,8 +58,9 @@ export function adjudicationTitle(selection: AdjudicationSelection, pairs: numbe
 
 /**
  * Bootstrap samples for a study of `pairs` pairs: 1000 up to 50,000 pairs, then fewer (down to 200) so that the
- * intervals cost about as much as a 50,000-pair study's. The report is computed on the extension host's one thread
- * (after every pause in labelling while the view is open): 1000 samples over 200,000 pairs would add 3 s to it.
+ * intervals cost about as much as a 50,000-pair study's. The report is computed again after every pause in labelling
+ * while the view is open (in the store's worker, off the editor's thread): 1000 samples over 200,000 pairs would add
+ * 3 s to it.
  */
 export function bootstrapSamples(pairs: number): number {
   return pairs <= 50_000 ? 1000 : Math.max(200, Math.round(50_000_000 / pairs));
@@ -68,9 +76,9 @@ function checkedThreshold(threshold: unknown): number | undefined {
 }
 
 /** The study's current labels as reliability data, binarised at `threshold` when given. */
-function labelsOf(source: AgreementSource, threshold: number | undefined): ReliabilityData {
+async function labelsOf(source: AgreementSource, threshold: number | undefined): Promise<ReliabilityData> {
   const scale = source.study.scale?.entries.map((e) => e.value);
-  const { data } = readStudyLabels(source.db, source.studyId, scale);
+  const { data } = await readStudyLabels(source.store, source.studyId, scale);
   return threshold === undefined ? data : binarise(data, threshold);
 }
 
@@ -90,30 +98,41 @@ function selectionOf(params: AdjudicationSelection): AdjudicationSelection {
   }
 }
 
+/** The report, in the store's worker when the store runs in one (`jobs`), else here. */
+function dashboardOf(
+  store: StudyStore | (StudyStore & { jobs: WorkerJobs }),
+  studyId: number,
+  study: StudyModel,
+  options: DashboardOptions,
+): Promise<AgreementDashboard> {
+  if ('jobs' in store) return store.jobs.agreementDashboard({ studyId, study, options });
+  return agreementDashboard(store, studyId, study, options);
+}
+
 export function agreementRequestHandlers(
   source: () => AgreementSource | Promise<AgreementSource>,
   hooks: AgreementHandlerHooks,
 ): RequestHandlers<AgreementRequestKind> {
   return {
     'agreement/report': async ({ threshold }) => {
-      const { db, studyId, study } = await source();
+      const { store, studyId, study } = await source();
       const at = checkedThreshold(threshold);
-      const pairs = db.prepare('SELECT count(*) FROM pair WHERE study_id = ?').pluck().get(studyId) as number;
-      return agreementDashboard(db, studyId, study, {
+      const bootstrap = hooks.bootstrap ?? bootstrapSamples(await store.agreement.pairCount(studyId));
+      return dashboardOf(store, studyId, study, {
         ...(at !== undefined && { threshold: at }),
-        bootstrap: hooks.bootstrap ?? bootstrapSamples(pairs),
+        bootstrap,
         ...(hooks.seed !== undefined && { seed: hooks.seed }),
       });
     },
     'agreement/confusion': async ({ a, b, threshold }) => {
-      const data = labelsOf(await source(), checkedThreshold(threshold));
+      const data = await labelsOf(await source(), checkedThreshold(threshold));
       return annotatorConfusion(data, a, b);
     },
     'agreement/adjudicate': async (params) => {
       const selection = selectionOf(params);
       const opened = await source();
-      const data = labelsOf(opened, checkedThreshold(params.threshold));
-      const pairIds = adjudicationPairIds(opened.db, opened.studyId, data, selection);
+      const data = await labelsOf(opened, checkedThreshold(params.threshold));
+      const pairIds = await adjudicationPairIds(opened.store, opened.studyId, data, selection);
       if (pairIds.length === 0) return { pairs: 0 };
       await hooks.onAdjudicate(selection, pairIds, adjudicationTitle(selection, pairIds.length));
       return { pairs: pairIds.length };

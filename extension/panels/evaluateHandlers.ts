@@ -3,9 +3,10 @@
 // the Chromium tests serve the view with these same handlers. `source()` is asked on every request: the study file
 // and its labels change while the view is open.
 import type { StudyModel } from '../../core/dsl/model.ts';
-import { compareStudyRuns, type EvaluateReport, evaluateStudyRuns } from '../../core/metrics/studyEvaluation.ts';
+import type { EvaluateReport } from '../../core/metrics/evaluationTypes.ts';
+import { compareStudyRuns, evaluateStudyRuns } from '../../core/metrics/studyEvaluation.ts';
 import { studyQrelsSource } from '../../core/store/qrelsExportSource.ts';
-import type { SqliteDatabase } from '../../core/store/sqliteDatabase.ts';
+import type { StudyStore } from '../../core/store/studyStore.ts';
 import type { RequestKind } from '../../webview/protocol.ts';
 import type { RequestHandlers } from './hostChannel.ts';
 
@@ -13,7 +14,7 @@ export type EvaluateRequestKind = Extract<RequestKind, `evaluate/${string}`>;
 
 /** The study the view evaluates (extension/panels/studyPanel.ts StudySource). */
 export interface EvaluateSource {
-  db: SqliteDatabase;
+  store: StudyStore;
   studyId: number;
   study: StudyModel;
   /** The study file's folder (its run paths are relative to it). */
@@ -35,8 +36,8 @@ export function evaluateRequestHandlers(
     'evaluate/report': async ({ from, baseline }) => {
       if (from !== undefined && typeof from !== 'string') throw new Error('expected a label source');
       if (baseline !== undefined && typeof baseline !== 'string') throw new Error('expected a baseline run');
-      const { db, studyId, study, folder } = await source();
-      const report = await evaluateStudyRuns(db, studyId, study, folder, from ?? studyQrelsSource(study), baseline);
+      const { store, studyId, study, folder } = await source();
+      const report = await evaluateStudyRuns(store, studyId, study, folder, from ?? studyQrelsSource(study), baseline);
       const reportId = nextReportId++;
       reports.set(reportId, report);
       while (reports.size > keptReports) reports.delete(reports.keys().next().value!);

@@ -4,7 +4,7 @@
 import { basename, dirname, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { StudyModel } from '../../core/dsl/model.ts';
-import type { SqliteDatabase } from '../../core/store/sqliteDatabase.ts';
+import type { StudyStore } from '../../core/store/studyStore.ts';
 import type { EventKind, RequestKind } from '../../webview/protocol.ts';
 import type { StudyFiles } from '../studies/studyFiles.ts';
 import { trackStudyPanel } from './activeStudyPanel.ts';
@@ -12,9 +12,9 @@ import type { RequestHandlers } from './hostChannel.ts';
 import type { LabelTarget } from './labelPanel.ts';
 import { createPanelHost, type PanelHost } from './panelHost.ts';
 
-/** A study as its database now has it: what the views' handlers compute from. */
+/** A study as its record now has it: what the views' handlers compute from. */
 export interface StudySource {
-  db: SqliteDatabase;
+  store: StudyStore;
   studyId: number;
   study: StudyModel;
   /** The study file's folder (its relative paths resolve against it). */
@@ -28,8 +28,8 @@ export async function studySource(studies: StudyFiles, target: LabelTarget): Pro
   const study = opened.model.studies.find((s) => s.name === target.study);
   if (!study) throw new Error(`${basename(target.studyFile)} has no study '${target.study}' any more`);
   return {
-    db: opened.database.db,
-    studyId: opened.database.studyId(study.name),
+    store: opened.store,
+    studyId: await opened.store.studies.studyId(study.name),
     study,
     folder: dirname(resolve(target.studyFile)),
   };

@@ -4,17 +4,23 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LabelSession } from '../../../core/labelling/labelSession.ts';
 import { evaluateStudyRuns } from '../../../core/metrics/studyEvaluation.ts';
+import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
+import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
+import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import { nativeDir } from '../../helpers.ts';
 import { createLabelStudy } from '../../webview/label/labelStudy.ts';
 
-function labelPair(session: LabelSession, pairId: number, label: number): void {
+/** Labels the pair (qid, docid) through the Label view's session. */
+async function labelPair(session: LabelSession, qid: string, docid: string, label: number): Promise<void> {
   const { queue } = session.state();
   for (let position = 0; position < queue.length; position++) {
-    if (session.pairAt(position, queue.version, false)!.pairId === pairId) {
-      session.commit({ position, pairId, label, queueVersion: queue.version });
+    const pair = (await session.pairAt(position, queue.version, false))!;
+    if (pair.query.qid === qid && pair.document?.docid === docid) {
+      await session.commit({ position, pairId: pair.pairId, label, queueVersion: queue.version });
       return;
     }
   }
-  throw new Error(`pair ${pairId} is not in the queue`);
+  throw new Error(`pair ${qid} ${docid} is not in the queue`);
 }
 
 /** One query; the run ranks b (violates, 1) above a (follows, 2) above c (off-topic, 0). */
@@ -25,23 +31,23 @@ async function evaluated(scaleLevels: string[]) {
     ranking: { q1: ['b', 'a', 'c'] },
     scaleLevels,
   });
+  // The record through the storage port, as the Evaluate view's handlers read it.
+  const store = await SqliteStudyStore.open(studyDatabasePath(study.studyFile), {
+    nativeBinding: locateNativeBinding(nativeDir),
+  });
   try {
-    const db = study.database.db;
-    const studyId = study.database.studyId('dev');
-    const alice = study.session('alice');
+    const studyId = await store.studies.studyId('dev');
+    const alice = await study.session('alice');
     for (const [docid, label] of [
       ['a', 2],
       ['b', 1],
       ['c', 0],
     ] as const) {
-      const pairId = db
-        .prepare('SELECT id FROM pair WHERE study_id = ? AND qid = ? AND docid = ?')
-        .pluck()
-        .get(studyId, 'q1', docid) as number;
-      labelPair(alice, pairId, label);
+      await labelPair(alice, 'q1', docid, label);
     }
-    return await evaluateStudyRuns(db, studyId, study.study, study.folder, 'adjudicated-else-majority');
+    return await evaluateStudyRuns(store, studyId, study.study, study.folder, 'adjudicated-else-majority');
   } finally {
+    await store.close();
     study.close();
   }
 }

@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import type { ImportedRecord } from '../../../core/importers/types.ts';
+import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
 import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { StoreError, StudyDatabase } from '../../../core/store/studyDatabase.ts';
+import { StoreError } from '../../../core/store/studyDatabase.ts';
 import { exportQrels } from '../../../core/store/studyExports.ts';
 import { nativeDir, scratchDir } from '../../helpers.ts';
 
@@ -28,8 +29,8 @@ const at = { file: 'x', line: 1 };
  */
 async function chunkedStudy(parents = true) {
   const root = scratchDir();
-  const db = StudyDatabase.open(join(root, 'study.sqlite'), { nativeBinding });
-  db.syncStudies(
+  const store = await SqliteStudyStore.open(join(root, 'study.sqlite'), { nativeBinding });
+  await store.studies.sync(
     resolveStudies(
       parseStudyFile(`study "s" {
   queries "q.jsonl" { id: qid  text: query }
@@ -48,7 +49,7 @@ async function chunkedStudy(parents = true) {
     metadata: {},
     at,
   });
-  await db.importRecords(
+  await store.imports.importRecords(
     's',
     stream([
       chunk('docA#1', 'docA'),
@@ -62,7 +63,7 @@ async function chunkedStudy(parents = true) {
     { file: 'c.jsonl', target: 'corpus', format: 'jsonl' },
   );
   const labels = (annotator: string, rows: [string, string, number][]) =>
-    db.importRecords(
+    store.imports.importRecords(
       's',
       stream(rows.map(([qid, docid, label]) => ({ kind: 'judgment', qid, docid, label, at }) as ImportedRecord)),
       { file: `${annotator}.qrels`, target: 'qrels', format: 'trec-qrels', annotator },
@@ -83,55 +84,55 @@ async function chunkedStudy(parents = true) {
     ['q1', 'docE', 1],
     ['q2', 'docD', 1],
   ]);
-  return { db, root, studyId: db.studyId('s') };
+  return { store, root, studyId: await store.studies.studyId('s') };
 }
 
 test('per document: chunk labels roll up by max (the best chunk) or any (1 when a chunk is ≥ 1)', async () => {
-  const { db, root, studyId } = await chunkedStudy();
+  const { store, root, studyId } = await chunkedStudy();
   try {
     const file = join(root, 'doc.qrels');
     // max: docA = max(0, 2) = 2 (docA#3 unlabelled counts for nothing); docB = 1 (docB#2 unlabelled); docC = 0;
     // docD is no chunk and keeps its 1; q2: docA = 1, docB = 0.
-    assert.equal(await exportQrels(db.db, studyId, 'annotator:alice', file, { per: 'document', rollup: 'max' }), 6);
+    assert.equal(await exportQrels(store, studyId, 'annotator:alice', file, { per: 'document', rollup: 'max' }), 6);
     assert.equal(
       readFileSync(file, 'utf8'),
       'q1 0 docA 2\nq1 0 docB 1\nq1 0 docC 0\nq1 0 docD 1\nq2 0 docA 1\nq2 0 docB 0\n',
     );
     // any: docA has a chunk labelled 2 → 1; docB 1 → 1; docC only 0 → 0; docD 1; q2 docA 1 → 1, docB 0 → 0.
-    assert.equal(await exportQrels(db.db, studyId, 'annotator:alice', file, { per: 'document', rollup: 'any' }), 6);
+    assert.equal(await exportQrels(store, studyId, 'annotator:alice', file, { per: 'document', rollup: 'any' }), 6);
     assert.equal(
       readFileSync(file, 'utf8'),
       'q1 0 docA 1\nq1 0 docB 1\nq1 0 docC 0\nq1 0 docD 1\nq2 0 docA 1\nq2 0 docB 0\n',
     );
     // Per pair, as labelled: the 7 chunk labels unchanged.
-    assert.equal(await exportQrels(db.db, studyId, 'annotator:alice', file), 7);
+    assert.equal(await exportQrels(store, studyId, 'annotator:alice', file), 7);
   } finally {
-    db.close();
+    await store.close();
   }
 });
 
 test('per chunk: a document label goes to each of its chunks; a chunk labelled itself keeps its own', async () => {
-  const { db, root, studyId } = await chunkedStudy();
+  const { store, root, studyId } = await chunkedStudy();
   try {
     const file = join(root, 'chunk.qrels');
     // q1 docA 2 → docA#1..3 2; q1 docB 0 → docB#1 0, but docB#2 keeps bob's own 1; docE has no chunks and is
     // not in the corpus → as is; q2 docD is an unchunked document → as is.
-    assert.equal(await exportQrels(db.db, studyId, 'annotator:bob', file, { per: 'chunk' }), 7);
+    assert.equal(await exportQrels(store, studyId, 'annotator:bob', file, { per: 'chunk' }), 7);
     assert.equal(
       readFileSync(file, 'utf8'),
       'q1 0 docA#1 2\nq1 0 docA#2 2\nq1 0 docA#3 2\nq1 0 docB#1 0\nq1 0 docB#2 1\nq1 0 docE 1\nq2 0 docD 1\n',
     );
   } finally {
-    db.close();
+    await store.close();
   }
 });
 
 test('per document or per chunk on a corpus that names no parent is an error saying what to declare', async () => {
-  const { db, root, studyId } = await chunkedStudy(false);
+  const { store, root, studyId } = await chunkedStudy(false);
   try {
     for (const unit of [{ per: 'document', rollup: 'max' }, { per: 'chunk' }] as const) {
       await assert.rejects(
-        async () => exportQrels(db.db, studyId, 'annotator:alice', join(root, 'x.qrels'), unit),
+        async () => exportQrels(store, studyId, 'annotator:alice', join(root, 'x.qrels'), unit),
         (error: unknown) =>
           error instanceof StoreError &&
           new RegExp(`^qrels per ${unit.per} need chunks: no document of the study's corpus names a parent`).test(
@@ -141,6 +142,6 @@ test('per document or per chunk on a corpus that names no parent is an error say
       );
     }
   } finally {
-    db.close();
+    await store.close();
   }
 });

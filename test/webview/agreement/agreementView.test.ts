@@ -18,6 +18,10 @@ import { targetVerdictText } from '../../../core/agreement/agreementTarget.ts';
 import { binarise } from '../../../core/agreement/reliabilityData.ts';
 import { readStudyLabels } from '../../../core/agreement/studyLabels.ts';
 import type { LabelSession } from '../../../core/labelling/labelSession.ts';
+import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
+import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
+import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import type { StudyStore } from '../../../core/store/studyStore.ts';
 import {
   type AgreementRequestKind,
   type AgreementSource,
@@ -26,7 +30,7 @@ import {
   bootstrapSamples,
 } from '../../../extension/panels/agreementHandlers.ts';
 import { fixed, percent } from '../../../webview/agreement/agreementFormat.ts';
-import { repoRoot } from '../../helpers.ts';
+import { nativeDir, repoRoot } from '../../helpers.ts';
 import { launchChromium } from '../chromium.ts';
 import { createLabelStudy, type LabelStudy, simpleStudy } from '../label/labelStudy.ts';
 import { applyTheme, darkModern, lightModern, offTheme } from '../themeControls.ts';
@@ -61,20 +65,33 @@ after(async () => {
   await server?.close();
 });
 
-async function study(options: Parameters<typeof createLabelStudy>[0]): Promise<LabelStudy> {
+/** A study labelled through LabelSessions, and its record through the storage port (what the handlers read). */
+type Labelled = LabelStudy & { store: StudyStore };
+
+async function study(options: Parameters<typeof createLabelStudy>[0]): Promise<Labelled> {
   const created = await createLabelStudy(options);
   cleanups.push(() => created.close());
-  return created;
+  const store = await SqliteStudyStore.open(studyDatabasePath(created.studyFile), {
+    nativeBinding: locateNativeBinding(nativeDir),
+  });
+  cleanups.push(() => store.close());
+  return Object.assign(created, { store });
 }
 
 /** Labels every pair of the annotator's queue that `label` gives a label for, through the Label view's session. */
-function labelWith(session: LabelSession, label: (qid: string, docid: string) => number | undefined): void {
+async function labelWith(
+  opening: LabelSession | Promise<LabelSession>,
+  label: (qid: string, docid: string) => number | undefined,
+): Promise<void> {
+  const session = await opening;
   const { queue } = session.state();
   for (let position = 0; position < queue.length; position++) {
     const version = session.state().queue.version;
-    const pair = session.pairAt(position, version, false)!;
+    const pair = (await session.pairAt(position, version, false))!;
     const value = label(pair.query.qid, pair.document!.docid);
-    if (value !== undefined) session.commit({ position, pairId: pair.pairId, label: value, queueVersion: version });
+    if (value !== undefined) {
+      await session.commit({ position, pairId: pair.pairId, label: value, queueVersion: version });
+    }
   }
 }
 
@@ -96,7 +113,7 @@ const judgeLabel = (k: number): number => (k % 4 === 0 ? (aliceLabel(k) + 1) % 3
  * imported judgments. α (ordinal)'s interval lies above its target 0.2 (met); the mean κ's reaches below its
  * target 0.95 (not yet).
  */
-async function agreementStudy(): Promise<LabelStudy> {
+async function agreementStudy(): Promise<Labelled> {
   const labelled = await study({
     ...simpleStudy(4, 5),
     extra: [
@@ -106,12 +123,12 @@ async function agreementStudy(): Promise<LabelStudy> {
       '  agreement cohen nominal target 0.95',
     ].join('\n'),
   });
-  labelWith(labelled.session('alice'), (_q, d) => aliceLabel(indexOf(d)));
-  labelWith(labelled.session('bob'), (_q, d) => bobLabel(indexOf(d)));
-  labelWith(labelled.session('carol'), (_q, d) => carolLabel(indexOf(d)));
+  await labelWith(labelled.session('alice'), (_q, d) => aliceLabel(indexOf(d)));
+  await labelWith(labelled.session('bob'), (_q, d) => bobLabel(indexOf(d)));
+  await labelWith(labelled.session('carol'), (_q, d) => carolLabel(indexOf(d)));
   for (let k = 0; k < 20; k++) {
     const docid = `d${Math.floor(k / 5) + 1}-${(k % 5) + 1}`;
-    labelled.database.addJudgment({
+    await labelled.store.labels.addJudgment({
       study: 'dev',
       qid: `q${Math.floor(k / 5) + 1}`,
       docid,
@@ -135,7 +152,7 @@ interface AgreementView extends OpenWebview<AgreementRequestKind> {
 }
 
 async function openAgreementView(
-  source: () => AgreementSource,
+  source: () => AgreementSource | Promise<AgreementSource>,
   options: { onAdjudicate?: (call: AdjudicationCall) => void; viewport?: { width: number; height: number } } = {},
 ): Promise<AgreementView> {
   const calls: AdjudicationCall[] = [];
@@ -156,9 +173,8 @@ async function openAgreementView(
   return Object.assign(view, { calls });
 }
 
-const sourceOf = (labelled: LabelStudy, study = labelled.study): (() => AgreementSource) => {
-  const studyId = labelled.database.studyId(study.name);
-  return () => ({ db: labelled.database.db, studyId, study });
+const sourceOf = (labelled: Labelled, study = labelled.study): (() => Promise<AgreementSource>) => {
+  return async () => ({ store: labelled.store, studyId: await labelled.store.studies.studyId(study.name), study });
 };
 
 /** The heat-map cell of two annotators (row a, column b). */
@@ -175,26 +191,28 @@ async function assertNoBrokenNumbers(page: Page): Promise<void> {
   }
 }
 
-/** The pairs on which two annotators' current labels differ, straight from SQL. */
-function disagreeingPairs(labelled: LabelStudy, a: string, b: string): number[] {
-  return labelled.database.db
-    .prepare(
-      `SELECT x.pair_id FROM current_judgment AS x JOIN current_judgment AS y ON y.pair_id = x.pair_id
-       JOIN annotator AS ax ON ax.id = x.annotator_id JOIN annotator AS ay ON ay.id = y.annotator_id
-       WHERE ax.name = ? AND ay.name = ? AND x.label != y.label ORDER BY x.pair_id`,
-    )
-    .pluck()
-    .all(a, b) as number[];
+/** The pairs on which two annotators' current labels differ, straight from the record's current labels. */
+async function disagreeingPairs(labelled: Labelled, a: string, b: string): Promise<number[]> {
+  const labels = await labelled.store.exports.currentLabels('dev');
+  const of = (name: string) =>
+    new Map(labels.filter((l) => l.annotator === name).map((l) => [`${l.qid}\u0000${l.docid}`, l.label]));
+  const [x, y] = [of(a), of(b)];
+  const differ = [...x].filter(([key, label]) => y.has(key) && y.get(key) !== label).map(([key]) => key);
+  const ids = await labelled.store.agreement.pairIds(
+    await labelled.store.studies.studyId('dev'),
+    differ.map((key) => key.split('\u0000') as [string, string]),
+  );
+  return ids.sort((i, j) => i - j);
 }
 
 test('the heat map, headlines against their targets, confusion matrix, queries and trend of a real study', {
   timeout: 90_000,
 }, async () => {
   const labelled = await agreementStudy();
-  const studyId = labelled.database.studyId('dev');
-  const data = readStudyLabels(labelled.database.db, studyId, [0, 1, 2]).data;
+  const studyId = await labelled.store.studies.studyId('dev');
+  const data = (await readStudyLabels(labelled.store, studyId, [0, 1, 2])).data;
   const summary = summariseAgreement(data);
-  const dashboard = agreementDashboard(labelled.database.db, studyId, labelled.study, { bootstrap: 0 });
+  const dashboard = await agreementDashboard(labelled.store, studyId, labelled.study, { bootstrap: 0 });
   const view = await openAgreementView(sourceOf(labelled));
   const { page } = view;
 
@@ -241,7 +259,7 @@ test('the heat map, headlines against their targets, confusion matrix, queries a
 
   // Headlines: α meets its target (green: its interval's lower bound clears it), the mean κ not yet (amber); each
   // with a 95 % interval (the view's, with the handlers' 200 resamples).
-  const judged = agreementDashboard(labelled.database.db, studyId, labelled.study, { bootstrap: 200 });
+  const judged = await agreementDashboard(labelled.store, studyId, labelled.study, { bootstrap: 200 });
   const alpha = judged.headlines.find((h) => h.metric === 'krippendorff')!;
   const kappa = judged.headlines.find((h) => h.metric === 'cohen')!;
   assert.ok(alpha.interval![0] >= 0.2 && kappa.value! < 0.95, `the data: α ${alpha.interval}, κ ${kappa.value}`);
@@ -365,7 +383,7 @@ test('a cell, a query row (by keyboard) and "Adjudicate all" hand the adjudicati
   assert.deepEqual(view.calls[0]!.selection, { kind: 'pair', a: 'alice', b: 'bob' });
   assert.deepEqual(
     [...view.calls[0]!.pairIds].sort((x, y) => x - y),
-    disagreeingPairs(labelled, 'alice', 'bob'),
+    await disagreeingPairs(labelled, 'alice', 'bob'),
   );
   assert.equal(view.calls[0]!.title, 'alice ↔ bob: 5 disagreements');
 
@@ -376,7 +394,7 @@ test('a cell, a query row (by keyboard) and "Adjudicate all" hand the adjudicati
   assert.deepEqual(view.calls[1]!.selection, { kind: 'pair', a: judge, b: 'carol' });
   assert.deepEqual(
     [...view.calls[1]!.pairIds].sort((x, y) => x - y),
-    disagreeingPairs(labelled, judge, 'carol'),
+    await disagreeingPairs(labelled, judge, 'carol'),
   );
 
   // A query row, by keyboard: focus its button, Enter. q3's disagreements are among the people: bob's four.
@@ -385,10 +403,12 @@ test('a cell, a query row (by keyboard) and "Adjudicate all" hand the adjudicati
   await page.keyboard.press('Enter');
   await status.filter({ hasText: 'Opened 4 disagreements of query q3' }).waitFor();
   assert.deepEqual(view.calls[2]!.selection, { kind: 'query', qid: 'q3' });
-  const q3Pairs = labelled.database.db
-    .prepare("SELECT id FROM pair WHERE qid = 'q3' AND docid IN ('d3-1', 'd3-2', 'd3-3', 'd3-4') ORDER BY id")
-    .pluck()
-    .all();
+  const q3Pairs = (
+    await labelled.store.agreement.pairIds(
+      await labelled.store.studies.studyId('dev'),
+      ['d3-1', 'd3-2', 'd3-3', 'd3-4'].map((docid): [string, string] => ['q3', docid]),
+    )
+  ).sort((x, y) => x - y);
   assert.deepEqual(
     [...view.calls[2]!.pairIds].sort((x, y) => x - y),
     q3Pairs,
@@ -403,9 +423,9 @@ test('a cell, a query row (by keyboard) and "Adjudicate all" hand the adjudicati
   assert.deepEqual(view.calls[3]!.selection, { kind: 'all' });
   assert.equal(view.calls[3]!.title, 'all 7 disagreements');
   const peopleDisagree = new Set([
-    ...disagreeingPairs(labelled, 'alice', 'bob'),
-    ...disagreeingPairs(labelled, 'alice', 'carol'),
-    ...disagreeingPairs(labelled, 'bob', 'carol'),
+    ...(await disagreeingPairs(labelled, 'alice', 'bob')),
+    ...(await disagreeingPairs(labelled, 'alice', 'carol')),
+    ...(await disagreeingPairs(labelled, 'bob', 'carol')),
   ]);
   assert.deepEqual(
     [...view.calls[3]!.pairIds].sort((x, y) => x - y),
@@ -427,8 +447,8 @@ test('binarised at a threshold: the report, the cells and the confusion matrix a
   timeout: 60_000,
 }, async () => {
   const labelled = await agreementStudy();
-  const studyId = labelled.database.studyId('dev');
-  const data = readStudyLabels(labelled.database.db, studyId, [0, 1, 2]).data;
+  const studyId = await labelled.store.studies.studyId('dev');
+  const data = (await readStudyLabels(labelled.store, studyId, [0, 1, 2])).data;
   const binary = summariseAgreement(binarise(data, 2));
   const view = await openAgreementView(sourceOf(labelled));
   const { page } = view;
@@ -454,12 +474,12 @@ test('binarised at a threshold: the report, the cells and the confusion matrix a
 
 test('labels stored after the view opened appear on the refresh event', { timeout: 60_000 }, async () => {
   const labelled = await study({ ...simpleStudy(2, 3), extra: '  annotators erin fred' });
-  labelWith(labelled.session('erin'), (_q, d) => indexOf(d) % 3);
+  await labelWith(labelled.session('erin'), (_q, d) => indexOf(d) % 3);
   const view = await openAgreementView(sourceOf(labelled));
   const { page } = view;
   await page.locator('[data-testid="single-annotator"]').waitFor();
   assert.match(await page.locator('[data-testid="single-annotator"]').innerText(), /Only erin has labelled/);
-  labelWith(labelled.session('fred'), (_q, d) => indexOf(d) % 3);
+  await labelWith(labelled.session('fred'), (_q, d) => indexOf(d) % 3);
   view.host.postEvent('agreement/refresh', {});
   await cell(page, 'erin', 'fred').filter({ hasText: '1.000' }).waitFor();
   assert.equal(await page.locator('[data-testid="single-annotator"]').count(), 0);
@@ -504,9 +524,11 @@ test('four units clearing the target by their point estimate are "not yet"; a ju
     extra: '  annotators alice bob\n  agreement krippendorff ordinal target 0.67',
   });
   const people = [0, 1, 2, 2];
-  labelWith(labelled.session('alice'), (q, d) => (q === 'q1' ? people[Number(d.split('-')[1]) - 1] : undefined));
-  labelWith(labelled.session('bob'), (q, d) => (q === 'q1' ? [0, 1, 1, 2][Number(d.split('-')[1]) - 1] : undefined));
-  const studyId = labelled.database.studyId('dev');
+  await labelWith(labelled.session('alice'), (q, d) => (q === 'q1' ? people[Number(d.split('-')[1]) - 1] : undefined));
+  await labelWith(labelled.session('bob'), (q, d) =>
+    q === 'q1' ? [0, 1, 1, 2][Number(d.split('-')[1]) - 1] : undefined,
+  );
+  const studyId = await labelled.store.studies.studyId('dev');
   const source = sourceOf(labelled);
   const headlineOf = async () => {
     const view = await openAgreementView(source);
@@ -520,7 +542,7 @@ test('four units clearing the target by their point estimate are "not yet"; a ju
     await view.close();
     return shown;
   };
-  const [alpha] = agreementDashboard(labelled.database.db, studyId, labelled.study, { bootstrap: 200 }).headlines;
+  const [alpha] = (await agreementDashboard(labelled.store, studyId, labelled.study, { bootstrap: 200 })).headlines;
   assert.ok(alpha!.value! >= 0.67 && alpha!.interval![0] < 0.67, `the data: α ${alpha!.value} ${alpha!.interval}`);
   const before = await headlineOf();
   assert.equal(before.state, 'not-yet');
@@ -533,7 +555,7 @@ test('four units clearing the target by their point estimate are "not yet"; a ju
 
   // The judge labels q2's documents (none of them the people's) and one of q1's: the people's headline is unmoved.
   for (const docid of ['d2-1', 'd2-2', 'd2-3', 'd2-4', 'd1-1']) {
-    labelled.database.addJudgment({
+    await labelled.store.labels.addJudgment({
       study: 'dev',
       qid: docid.startsWith('d2') ? 'q2' : 'q1',
       docid,
@@ -563,7 +585,7 @@ test('degenerate studies: no labels, one annotator, one category, no shared pair
   await view.close();
 
   // One annotator: every statistic undefined, each saying why; the target is neither met nor missed.
-  labelWith(labelled.session('gus'), () => 1);
+  await labelWith(labelled.session('gus'), () => 1);
   view = await openAgreementView(source);
   const alpha = view.page.locator('[data-testid="headline"][data-metric="krippendorff"]');
   assert.equal(await alpha.getAttribute('data-state'), 'undefined');
@@ -578,7 +600,7 @@ test('degenerate studies: no labels, one annotator, one category, no shared pair
   await view.close();
 
   // Two annotators, one category: κ and α undefined because there is no variation.
-  labelWith(labelled.session('hal'), () => 1);
+  await labelWith(labelled.session('hal'), () => 1);
   view = await openAgreementView(source);
   const same = cell(view.page, 'gus', 'hal');
   assert.equal(await same.innerText(), '—');
@@ -596,8 +618,8 @@ test('degenerate studies: no labels, one annotator, one category, no shared pair
 
   // Two annotators who labelled no pair in common (another study: gus q1 only, ida q2 only).
   const apartStudy = await study({ ...simpleStudy(2, 3), extra: '  annotators gus ida' });
-  labelWith(apartStudy.session('gus'), (q, d) => (q === 'q1' ? indexOf(d) % 3 : undefined));
-  labelWith(apartStudy.session('ida'), (q, d) => (q === 'q2' ? indexOf(d) % 3 : undefined));
+  await labelWith(apartStudy.session('gus'), (q, d) => (q === 'q1' ? indexOf(d) % 3 : undefined));
+  await labelWith(apartStudy.session('ida'), (q, d) => (q === 'q2' ? indexOf(d) % 3 : undefined));
   view = await openAgreementView(sourceOf(apartStudy));
   const apart = cell(view.page, 'gus', 'ida');
   assert.equal(await apart.innerText(), '—');
@@ -633,7 +655,7 @@ test('the handlers: no disagreement is zero pairs and no queue; titles say what 
     /expected the threshold to be a number/,
   );
   assert.equal(adjudicationTitle({ kind: 'all' }, 1200), 'all 1,200 disagreements');
-  // Fewer bootstrap samples for big studies (the report is computed on the extension host's thread).
+  // Fewer bootstrap samples for big studies (the report is computed again after every pause in labelling).
   assert.deepEqual([bootstrapSamples(20), bootstrapSamples(200_000), bootstrapSamples(5_000_000)], [1000, 250, 200]);
 });
 
@@ -650,12 +672,12 @@ test("the confusion matrix fits a 1,400 px wide window: TREC DL's four grades, f
   });
   // Everyone labels every pair; each person or judge shifts a different share of the grades by one.
   const grade = (k: number, who: number): number => (k * 7 + (k % (who + 3) === 0 ? 1 : 0)) % 4;
-  people.forEach((person, who) => {
-    labelWith(labelled.session(person), (_q, d) => grade(indexOf25(d), who));
-  });
-  judges.forEach((annotator, j) => {
+  for (const [who, person] of people.entries()) {
+    await labelWith(labelled.session(person), (_q, d) => grade(indexOf25(d), who));
+  }
+  for (const [j, annotator] of judges.entries()) {
     for (let k = 0; k < 300; k++) {
-      labelled.database.addJudgment({
+      await labelled.store.labels.addJudgment({
         study: 'dev',
         qid: `q${Math.floor(k / 25) + 1}`,
         docid: `d${Math.floor(k / 25) + 1}-${(k % 25) + 1}`,
@@ -664,7 +686,7 @@ test("the confusion matrix fits a 1,400 px wide window: TREC DL's four grades, f
         source: 'imported',
       });
     }
-  });
+  }
   const view = await openAgreementView(sourceOf(labelled), { viewport: { width: 1400, height: 1000 } });
   const { page } = view;
   // The widest pair to show: a person's rows against the longest-named judge's columns.
@@ -701,7 +723,7 @@ test("the confusion matrix fits a 1,400 px wide window: TREC DL's four grades, f
     columns.map((c) => [c.text.split(/\s/)[0], `${c.text} ${c.title ?? ''}`.includes(grades[Number(c.text[0])]!)]),
     grades.map((_, value) => [String(value), true]),
   );
-  const data = readStudyLabels(labelled.database.db, labelled.database.studyId('dev'), [0, 1, 2, 3]).data;
+  const data = (await readStudyLabels(labelled.store, await labelled.store.studies.studyId('dev'), [0, 1, 2, 3])).data;
   assert.deepEqual(
     (await page.locator('[data-testid="confusion-cell"]').allInnerTexts()).map((t) => Number(t.replace(/,/g, ''))),
     annotatorConfusion(data, people[2]!, judges[0]!).counts.flat(),

@@ -13,10 +13,13 @@ import type { LabelSession } from '../../../core/labelling/labelSession.ts';
 import { defaultIrsOptions } from '../../../core/metrics/instruction/instructionMeasure.ts';
 import { instructionResponsiveness } from '../../../core/metrics/instruction/irs.ts';
 import { compareStudyRuns, evaluateStudyRuns } from '../../../core/metrics/studyEvaluation.ts';
+import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
+import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
+import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import { type EvaluateSource, evaluateRequestHandlers } from '../../../extension/panels/evaluateHandlers.ts';
-import { repoRoot } from '../../helpers.ts';
+import { nativeDir, repoRoot } from '../../helpers.ts';
 import { launchChromium } from '../chromium.ts';
-import { createLabelStudy, simpleStudy } from '../label/labelStudy.ts';
+import { createLabelStudy as createSessionStudy, simpleStudy } from '../label/labelStudy.ts';
 import { type CountingServer, openWebview, startWebviewServer, webviewDistDir } from '../webviewHost.ts';
 
 const screenshotDir = join(repoRoot, 'test-output', 'screenshots');
@@ -38,15 +41,38 @@ after(async () => {
   await server?.close();
 });
 
-function labelPair(session: LabelSession, pairId: number, label: number): void {
+/** A study labelled through LabelSessions, with its record through the storage port (what the handlers read). */
+async function createLabelStudy(options: Parameters<typeof createSessionStudy>[0]) {
+  const created = await createSessionStudy(options);
+  const store = await SqliteStudyStore.open(studyDatabasePath(created.studyFile), {
+    nativeBinding: locateNativeBinding(nativeDir),
+  });
+  const closeStudy = created.close;
+  return Object.assign(created, {
+    store,
+    close: () => {
+      void store.close();
+      closeStudy();
+    },
+  });
+}
+
+/** Labels the pair (qid, docid) through the Label view's session. */
+async function labelPair(
+  opening: LabelSession | Promise<LabelSession>,
+  [qid, docid]: [string, string],
+  label: number,
+): Promise<void> {
+  const session = await opening;
   const { queue } = session.state();
   for (let position = 0; position < queue.length; position++) {
-    if (session.pairAt(position, queue.version, false)!.pairId === pairId) {
-      session.commit({ position, pairId, label, queueVersion: queue.version });
+    const pair = (await session.pairAt(position, queue.version, false))!;
+    if (pair.query.qid === qid && pair.document?.docid === docid) {
+      await session.commit({ position, pairId: pair.pairId, label, queueVersion: queue.version });
       return;
     }
   }
-  throw new Error(`pair ${pairId} is not in the queue`);
+  throw new Error(`pair ${qid} ${docid} is not in the queue`);
 }
 
 /** Three queries (types C1, C1, S2), bm25 ranking d1 … d4, dense the reverse; d2 and d4 relevant (q3: d3 too). */
@@ -60,21 +86,14 @@ async function evaluatedStudy() {
     for (let d = 4; d >= 1; d--) dense += `q${q} Q0 d${q}-${d} ${5 - d} ${d}.0 dense\n`;
   }
   const study = await createLabelStudy({ ...base, files: { 'dense.run': dense }, extra: '  pool "dense.run" depth 4' });
-  const db = study.database.db;
-  const studyId = study.database.studyId('dev');
-  const pairId = (qid: string, docid: string) =>
-    db
-      .prepare('SELECT id FROM pair WHERE study_id = ? AND qid = ? AND docid = ?')
-      .pluck()
-      .get(studyId, qid, docid) as number;
-  const alice = study.session('alice');
+  const store = study.store;
+  const studyId = await store.studies.studyId('dev');
+  const alice = await study.session('alice');
   for (let q = 1; q <= 3; q++) {
     const labels = [0, 1, q === 3 ? 1 : 0, 2];
-    labels.forEach((label, i) => {
-      labelPair(alice, pairId(`q${q}`, `d${q}-${i + 1}`), label);
-    });
+    for (const [i, label] of labels.entries()) await labelPair(alice, [`q${q}`, `d${q}-${i + 1}`], label);
   }
-  const source: EvaluateSource = { db, studyId, study: study.study, folder: study.folder };
+  const source: EvaluateSource = { store, studyId, study: study.study, folder: study.folder };
   return { study, source };
 }
 
@@ -127,7 +146,7 @@ test('runs × measures, sorting, breakdown by type, and two runs compared', { ti
 
     // Comparison of dense (B) against bm25 (A): the numbers core computes.
     const report = await evaluateStudyRuns(
-      source.db,
+      source.store,
       source.studyId,
       source.study,
       source.folder,
@@ -211,11 +230,7 @@ test('the comparison is of the report the view names, even after a newer report 
     const before = compareStudyRuns(shownReport, 'bm25.run', 'dense.run', { seed: 1 });
     // alice finds q1's d1 highly relevant: bm25 ranks it first, so bm25's q1 improves.
     const alice = study.session('alice');
-    const d1 = source.db
-      .prepare("SELECT id FROM pair WHERE study_id = ? AND qid = 'q1' AND docid = 'd1-1'")
-      .pluck()
-      .get(source.studyId) as number;
-    labelPair(alice, d1, 2);
+    await labelPair(alice, ['q1', 'd1-1'], 2);
     // The host evaluates the next report before the view asks for the comparison of the one it shows.
     const next = await handlers['evaluate/report'](request);
     assert.notEqual(next.reportId, shown.reportId);
@@ -256,7 +271,7 @@ test('a comparison is shown only beside the report it was computed from, whateve
     const shownDifference = () => page.locator('[data-testid="test-row"][data-measure="map"] td').first().innerText();
     await page.locator('[data-testid="test-row"][data-measure="map"]').waitFor();
     const first = await evaluateStudyRuns(
-      source.db,
+      source.store,
       source.studyId,
       source.study,
       source.folder,
@@ -270,14 +285,10 @@ test('a comparison is shown only beside the report it was computed from, whateve
 
     // alice finds q1's d1 highly relevant (bm25 ranks it first): a new report, whose comparison is held back.
     holding = true;
-    const alice = study.session('alice');
-    const pairOf = (docid: string) =>
-      source.db
-        .prepare("SELECT id FROM pair WHERE study_id = ? AND qid = 'q1' AND docid = ?")
-        .pluck()
-        .get(source.studyId, docid) as number;
-    labelPair(alice, pairOf('d1-1'), 2);
-    const second = await evaluateStudyRuns(source.db, source.studyId, source.study, source.folder, first.from);
+    const alice = await study.session('alice');
+    const pairOf = (docid: string): [string, string] => ['q1', docid];
+    await labelPair(alice, pairOf('d1-1'), 2);
+    const second = await evaluateStudyRuns(source.store, source.studyId, source.study, source.folder, first.from);
     const secondMap = second.runs.find((r) => r.run === 'bm25.run')!.all.map!.toFixed(4);
     assert.notEqual(signedMap(second), signedMap(first), 'the label changes the comparison');
     view.host.postEvent('evaluate/refresh', {});
@@ -294,8 +305,8 @@ test('a comparison is shown only beside the report it was computed from, whateve
     );
 
     // Another label and report while the second comparison is still held; then the second comparison lands late.
-    labelPair(alice, pairOf('d1-2'), 0);
-    const third = await evaluateStudyRuns(source.db, source.studyId, source.study, source.folder, first.from);
+    await labelPair(alice, pairOf('d1-2'), 0);
+    const third = await evaluateStudyRuns(source.store, source.studyId, source.study, source.folder, first.from);
     const thirdMap = third.runs.find((r) => r.run === 'bm25.run')!.all.map!.toFixed(4);
     view.host.postEvent('evaluate/refresh', {});
     await page.waitForFunction(
@@ -366,21 +377,17 @@ test("a study whose scale declares gains: the view's nDCG takes them, and its he
     ranking: { q1: ['b', 'a', 'c'] },
     scaleLevels: ['0 "Off-topic" key "0"', '1 "Violates" key "1" gain 0', '2 "Follows" key "2" gain 1'],
   });
-  const db = study.database.db;
-  const studyId = study.database.studyId('dev');
-  const alice = study.session('alice');
+  const store = study.store;
+  const studyId = await store.studies.studyId('dev');
+  const alice = await study.session('alice');
   for (const [docid, label] of [
     ['a', 2],
     ['b', 1],
     ['c', 0],
   ] as const) {
-    labelPair(
-      alice,
-      db.prepare('SELECT id FROM pair WHERE study_id = ? AND docid = ?').pluck().get(studyId, docid) as number,
-      label,
-    );
+    await labelPair(alice, ['q1', docid], label);
   }
-  const source: EvaluateSource = { db, studyId, study: study.study, folder: study.folder };
+  const source: EvaluateSource = { store, studyId, study: study.study, folder: study.folder };
   const view = await openWebview(browser, server, {
     name: 'evaluate',
     handlers: evaluateRequestHandlers(() => source, { seed: 1 }),
