@@ -38,7 +38,7 @@ export async function benchJudge(root: string, dataDir: string): Promise<JudgeBe
   const folder = join(dataDir, 'judge-1k');
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
-  const study = buildLargeStudy({
+  const study = await buildLargeStudy({
     folder,
     nativeDir: join(root, 'dist', 'native'),
     queries: 100,
@@ -46,7 +46,7 @@ export async function benchJudge(root: string, dataDir: string): Promise<JudgeBe
     extra: '  judge "bench-model" { temperature 0 }',
   });
   // The judge asks the record through the storage port, as the CLI does.
-  study.database.close();
+  await study.store.close();
   const store = await SqliteStudyStore.open(studyDatabasePath(study.studyFile), {
     nativeBinding: locateNativeBinding(join(root, 'dist', 'native')),
   });

@@ -11,12 +11,18 @@ import type { LabelSession } from '../../../core/labelling/labelSession.ts';
 import { exportQrels } from '../../../core/store/studyExports.ts';
 import { labellingStudy, plainStudy } from './labellingStudy.ts';
 
-function labelPair(session: LabelSession, pairId: number, label: number, note?: string) {
+async function labelPair(session: LabelSession, pairId: number, label: number, note?: string) {
   const state = session.state();
   for (let position = 0; position < state.queue.length; position++) {
-    const pair = session.pairAt(position, state.queue.version, false)!;
+    const pair = (await session.pairAt(position, state.queue.version, false))!;
     if (pair.pairId === pairId) {
-      return session.commit({ position, pairId, label, queueVersion: state.queue.version, ...(note && { note }) });
+      return await session.commit({
+        position,
+        pairId,
+        label,
+        queueVersion: state.queue.version,
+        ...(note && { note }),
+      });
     }
   }
   throw new Error(`pair ${pairId} is not in ${session.annotator}'s queue`);
@@ -24,8 +30,8 @@ function labelPair(session: LabelSession, pairId: number, label: number, note?: 
 
 async function disagreeingStudy(extra = '  annotators ann ben\n  adjudicator judy') {
   const study = await labellingStudy({ ...plainStudy(2, 3), extra });
-  const ann = study.session('ann');
-  const ben = study.session('ben');
+  const ann = await study.session('ann');
+  const ben = await study.session('ben');
   // q1: d1 agree, d2 and d3 disagree; q2: d1 disagrees, d2 agrees, d3 only ann.
   const labels: [string, string, number, number | null][] = [
     ['q1', 'd1-1', 1, 1],
@@ -36,52 +42,55 @@ async function disagreeingStudy(extra = '  annotators ann ben\n  adjudicator jud
     ['q2', 'd2-3', 1, null],
   ];
   for (const [qid, docid, a, b] of labels) {
-    labelPair(
+    await labelPair(
       ann,
       study.pairId(qid, docid),
       a,
       qid === 'q1' && docid === 'd1-2' ? 'only the title matches' : undefined,
     );
-    if (b !== null) labelPair(ben, study.pairId(qid, docid), b);
+    if (b !== null) await labelPair(ben, study.pairId(qid, docid), b);
   }
   return study;
 }
 
 test('the disagreements of two annotators, of a query, and all of them are exactly the pairs with different labels', async () => {
   const study = await disagreeingStudy();
-  const { data } = readStudyLabels(study.database.db, study.studyId, [0, 1, 2]);
+  const { data } = await readStudyLabels(study.store, study.studyId, [0, 1, 2]);
   const ids = (pairs: [string, string][]) => pairs.map(([q, d]) => study.pairId(q, d));
-  const db = study.database.db;
+  const db = study.db;
   assert.deepEqual(
-    adjudicationPairIds(db, study.studyId, data, { kind: 'pair', a: 'ann', b: 'ben' }),
+    await adjudicationPairIds(study.store, study.studyId, data, { kind: 'pair', a: 'ann', b: 'ben' }),
     ids([
       ['q1', 'd1-2'],
       ['q1', 'd1-3'],
       ['q2', 'd2-1'],
     ]),
   );
-  assert.deepEqual(adjudicationPairIds(db, study.studyId, data, { kind: 'query', qid: 'q2' }), ids([['q2', 'd2-1']]));
-  assert.equal(adjudicationPairIds(db, study.studyId, data, { kind: 'all' }).length, 3);
-  assert.throws(
-    () => adjudicationPairIds(db, study.studyId, data, { kind: 'pair', a: 'ann', b: 'zoe' }),
+  assert.deepEqual(
+    await adjudicationPairIds(study.store, study.studyId, data, { kind: 'query', qid: 'q2' }),
+    ids([['q2', 'd2-1']]),
+  );
+  assert.equal((await adjudicationPairIds(study.store, study.studyId, data, { kind: 'all' })).length, 3);
+  await assert.rejects(
+    () => adjudicationPairIds(study.store, study.studyId, data, { kind: 'pair', a: 'ann', b: 'zoe' }),
     /no labels by 'zoe'/,
   );
-  study.close();
+  await study.close();
 });
 
 test('the adjudicator works through exactly those pairs, sees every label and note, and must give a reason', async () => {
   const study = await disagreeingStudy();
-  const db = study.database.db;
-  const { data } = readStudyLabels(db, study.studyId, [0, 1, 2]);
-  const pairs = adjudicationPairIds(db, study.studyId, data, { kind: 'pair', a: 'ann', b: 'ben' });
-  const judy = study.session('judy');
+  const db = study.db;
+  const { data } = await readStudyLabels(study.store, study.studyId, [0, 1, 2]);
+  const pairs = await adjudicationPairIds(study.store, study.studyId, data, { kind: 'pair', a: 'ann', b: 'ben' });
+  const judy = await study.session('judy');
   const ownQueue = judy.state().queue;
-  const state = judy.adjudicate(pairs, 'ann ↔ ben: 3 disagreements');
+  const state = await judy.adjudicate(pairs, 'ann ↔ ben: 3 disagreements');
   assert.deepEqual(state.queue.adjudication, { title: 'ann ↔ ben: 3 disagreements' });
   assert.equal(state.queue.length, 3);
   assert.equal(state.position, 0);
   assert.equal(state.queue.version, ownQueue.version + 1);
-  const first = judy.pairAt(0, state.queue.version, true)!;
+  const first = (await judy.pairAt(0, state.queue.version, true))!;
   assert.equal(first.pairId, pairs[0]);
   assert.deepEqual(
     first.others.map((o) => [o.annotator, o.label, o.rationale ?? null]),
@@ -91,9 +100,9 @@ test('the adjudicator works through exactly those pairs, sees every label and no
     ],
   );
   const commit = { position: 0, pairId: pairs[0]!, label: 1, queueVersion: state.queue.version };
-  assert.throws(() => judy.commit(commit), /an adjudicated label needs a reason/);
-  assert.throws(() => judy.commit({ ...commit, note: '   ' }), /needs a reason/);
-  judy.commit({ ...commit, note: 'the second half answers the query' });
+  await assert.rejects(() => judy.commit(commit), /an adjudicated label needs a reason/);
+  await assert.rejects(() => judy.commit({ ...commit, note: '   ' }), /needs a reason/);
+  await judy.commit({ ...commit, note: 'the second half answers the query' });
   assert.deepEqual(
     db
       .prepare(
@@ -108,51 +117,51 @@ test('the adjudicator works through exactly those pairs, sees every label and no
     ],
   );
   // Adjudicated labels are decisions, not a third opinion: agreement is as before; export reads them.
-  const after = readStudyLabels(db, study.studyId, [0, 1, 2]).data;
+  const after = (await readStudyLabels(study.store, study.studyId, [0, 1, 2])).data;
   assert.deepEqual(
     after.annotators.map((a) => a.name),
     ['ann', 'ben'],
   );
-  const dashboard = agreementDashboard(db, study.studyId, study.study, { bootstrap: 0 });
+  const dashboard = await agreementDashboard(study.store, study.studyId, study.study, { bootstrap: 0 });
   assert.equal(dashboard.adjudicated, 1);
   assert.equal(dashboard.disagreements, 3);
   const file = join(study.folder, 'adjudicated.qrels');
-  assert.equal(await exportQrels(db, study.studyId, 'adjudicated', file), 1);
+  assert.equal(await exportQrels(study.store, study.studyId, 'adjudicated', file), 1);
   assert.equal(readFileSync(file, 'utf8'), 'q1 0 d1-2 1\n');
 
   // Back to the own queue where judy was; the adjudication queue did not move her cursor.
-  const back = judy.setQueue({ order: 'query', unlabelledOnly: false });
+  const back = await judy.setQueue({ order: 'query', unlabelledOnly: false });
   assert.equal(back.queue.adjudication, undefined);
   assert.equal(back.queue.length, 6);
   assert.equal(back.position, 0);
-  assert.equal(judy.pairAt(0, back.queue.version, false)!.pairId, study.pairId('q1', 'd1-1'));
-  study.close();
+  assert.equal((await judy.pairAt(0, back.queue.version, false))!.pairId, study.pairId('q1', 'd1-1'));
+  await study.close();
 });
 
 test('only the study’s adjudicator adjudicates; a study without one says how to declare one', async () => {
   const study = await disagreeingStudy();
-  const ann = study.session('ann');
-  assert.throws(
+  const ann = await study.session('ann');
+  await assert.rejects(
     () => ann.adjudicate([study.pairId('q1', 'd1-2')], 'x'),
     /only the adjudicator of study 's', judy, adjudicates; this Label view labels as 'ann'/,
   );
-  const judy = study.session('judy');
-  assert.throws(() => judy.adjudicate([999_999], 'x'), /pair 999999 is not a pair of study 's'/);
-  study.close();
+  const judy = await study.session('judy');
+  await assert.rejects(() => judy.adjudicate([999_999], 'x'), /pair 999999 is not a pair of study 's'/);
+  await study.close();
 
   const plain = await disagreeingStudy('  annotators ann ben');
-  assert.throws(
-    () => plain.session('ann').adjudicate([plain.pairId('q1', 'd1-2')], 'x'),
+  await assert.rejects(
+    async () => (await plain.session('ann')).adjudicate([plain.pairId('q1', 'd1-2')], 'x'),
     /study 's' declares no adjudicator: add `adjudicator NAME` to its block/,
   );
-  plain.close();
+  await plain.close();
 });
 
 test('the dashboard: pairs, queries sorted by disagreement, a trend, and the target', async () => {
   const study = await disagreeingStudy(
     '  annotators ann ben\n  adjudicator judy\n  agreement krippendorff ordinal target 0.67',
   );
-  const dashboard = agreementDashboard(study.database.db, study.studyId, study.study, { bootstrap: 200, seed: 5 });
+  const dashboard = await agreementDashboard(study.store, study.studyId, study.study, { bootstrap: 200, seed: 5 });
   const [alpha] = dashboard.headlines;
   assert.equal(alpha!.title, "Krippendorff's α (ordinal)");
   assert.equal(alpha!.target, 0.67);
@@ -178,12 +187,12 @@ test('the dashboard: pairs, queries sorted by disagreement, a trend, and the tar
       ['ben', 5],
     ],
   );
-  study.close();
+  await study.close();
 });
 
 test("an LLM judge's suggestions are its labels: in the pairwise agreement (human-llm) and in export --from llm:", async () => {
   const study = await disagreeingStudy();
-  const db = study.database.db;
+  const db = study.db;
   const judge = db
     .prepare("INSERT INTO annotator (name, kind) VALUES ('llm:gpt-4.1-mini@0123abcd', 'llm') RETURNING id")
     .pluck()
@@ -197,7 +206,7 @@ test("an LLM judge's suggestions are its labels: in the pairwise agreement (huma
   suggest.run(study.pairId('q1', 'd1-1'), judge, 1, 'second run', '2026-01-02T00:00:00.000Z');
   suggest.run(study.pairId('q1', 'd1-2'), judge, 2, null, '2026-01-01T00:00:00.000Z');
   suggest.run(study.pairId('q1', 'd1-3'), judge, null, null, '2026-01-01T00:00:00.000Z');
-  const { data } = readStudyLabels(db, study.studyId, [0, 1, 2]);
+  const { data } = await readStudyLabels(study.store, study.studyId, [0, 1, 2]);
   assert.deepEqual(
     data.annotators.map((a) => [a.name, a.kind]),
     [
@@ -206,11 +215,11 @@ test("an LLM judge's suggestions are its labels: in the pairwise agreement (huma
       ['ben', 'human'],
     ],
   );
-  const dashboard = agreementDashboard(db, study.studyId, study.study, { bootstrap: 0 });
+  const dashboard = await agreementDashboard(study.store, study.studyId, study.study, { bootstrap: 0 });
   const withJudge = dashboard.pairs.find((p) => p.a === 'ann' && p.b === 'llm:gpt-4.1-mini@0123abcd')!;
   assert.deepEqual([withJudge.kind, withJudge.shared, withJudge.disagreements], ['human-llm', 2, 1]);
   const file = join(study.folder, 'judge.qrels');
-  assert.equal(await exportQrels(db, study.studyId, 'llm:gpt-4.1-mini', file), 2);
+  assert.equal(await exportQrels(study.store, study.studyId, 'llm:gpt-4.1-mini', file), 2);
   assert.equal(readFileSync(file, 'utf8'), 'q1 0 d1-1 1\nq1 0 d1-2 2\n');
-  study.close();
+  await study.close();
 });

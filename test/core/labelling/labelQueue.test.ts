@@ -24,7 +24,7 @@ async function queueStudy(extra = ''): Promise<LabellingStudy> {
     ranking: { qb: ['x3', 'x1', 'x2'] },
     extra,
   });
-  await study.database.importBatch('s', [
+  await study.store.imports.importBatch('s', [
     {
       records: records([{ kind: 'query', qid: 'qa', text: 'a', metadata: {}, at: { file: 'more', line: 1 } }]),
       origin: { file: 'more', target: 'queries', format: 'jsonl' },
@@ -35,13 +35,20 @@ async function queueStudy(extra = ''): Promise<LabellingStudy> {
     ['qb', 'x9'],
     ['qz', 'z1'],
   ] as const) {
-    study.database.addJudgment({ study: 's', qid, docid, annotator: 'assessor', label: 1, source: 'imported' });
+    await study.store.labels.addJudgment({
+      study: 's',
+      qid,
+      docid,
+      annotator: 'assessor',
+      label: 1,
+      source: 'imported',
+    });
   }
   return study;
 }
 
 function judge(study: LabellingStudy, name: string): number {
-  return study.database.db
+  return study.db
     .prepare(
       `INSERT INTO annotator (name, kind) VALUES (?, 'llm')
        ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING id`,
@@ -52,7 +59,7 @@ function judge(study: LabellingStudy, name: string): number {
 
 function suggest(study: LabellingStudy, pair: string, judgeName: string, label: number | null, confidence?: number) {
   const [qid, docid] = pair.split('/') as [string, string];
-  study.database.db
+  study.db
     .prepare(
       `INSERT INTO suggestion (pair_id, annotator_id, label, confidence, created_at)
        VALUES (?, ?, ?, ?, '2026-01-01T00:00:00.000Z')`,
@@ -60,21 +67,27 @@ function suggest(study: LabellingStudy, pair: string, judgeName: string, label: 
     .run(study.pairId(qid, docid), judge(study, judgeName), label, confidence ?? null);
 }
 
-function label(study: LabellingStudy, pair: string, annotator: string, value: number): number {
+async function label(study: LabellingStudy, pair: string, annotator: string, value: number): Promise<number> {
   const [qid, docid] = pair.split('/') as [string, string];
-  return study.database.addJudgment({ study: 's', qid, docid, annotator, label: value, source: 'manual' }).id;
+  return (await study.store.labels.addJudgment({ study: 's', qid, docid, annotator, label: value, source: 'manual' }))
+    .id;
 }
 
 function retract(study: LabellingStudy, judgmentId: number): void {
-  study.database.db
+  study.db
     .prepare("INSERT INTO judgment_retraction (judgment_id, retracted_at) VALUES (?, '2026-01-02T00:00:00.000Z')")
     .run(judgmentId);
 }
 
-function queue(study: LabellingStudy, order: QueueOrder, annotator: string, scope: Partial<QueueScope> = {}): string[] {
-  const db = study.database.db;
+async function queue(
+  study: LabellingStudy,
+  order: QueueOrder,
+  annotator: string,
+  scope: Partial<QueueScope> = {},
+): Promise<string[]> {
+  const db = study.db;
   const annotatorId = (db.prepare('SELECT id FROM annotator WHERE name = ?').pluck().get(annotator) as number) ?? -1;
-  const ids = buildLabelQueue(db, order, {
+  const ids = await buildLabelQueue(study.store, order, {
     studyId: study.studyId,
     annotatorId,
     assignedOnly: false,
@@ -87,7 +100,7 @@ function queue(study: LabellingStudy, order: QueueOrder, annotator: string, scop
 
 test('query order: query import order (ids), then best rank with unranked pairs last, then docid', async () => {
   const study = await queueStudy();
-  assert.deepEqual(queue(study, 'query', 'alice'), [
+  assert.deepEqual(await queue(study, 'query', 'alice'), [
     'qb/x3',
     'qb/x4',
     'qb/x1',
@@ -97,12 +110,12 @@ test('query order: query import order (ids), then best rank with unranked pairs 
     'qa/y2',
     'qz/z1',
   ]);
-  study.close();
+  await study.close();
 });
 
 test('rank order: best rank across queries, ties in query order, unranked pairs last', async () => {
   const study = await queueStudy();
-  assert.deepEqual(queue(study, 'rank', 'alice'), [
+  assert.deepEqual(await queue(study, 'rank', 'alice'), [
     'qb/x3',
     'qb/x4',
     'qa/y1',
@@ -112,7 +125,7 @@ test('rank order: best rank across queries, ties in query order, unranked pairs 
     'qb/x9',
     'qz/z1',
   ]);
-  study.close();
+  await study.close();
 });
 
 test('confidence order: least confident suggestion first (unparsed = 0, no confidence = 1), unsuggested last', async () => {
@@ -122,7 +135,7 @@ test('confidence order: least confident suggestion first (unparsed = 0, no confi
   suggest(study, 'qb/x1', 'llm:A@1', null);
   suggest(study, 'qb/x2', 'llm:A@1', 1);
   suggest(study, 'qb/x3', 'llm:A@1', 1, 0.4);
-  assert.deepEqual(queue(study, 'confidence', 'alice'), [
+  assert.deepEqual(await queue(study, 'confidence', 'alice'), [
     'qb/x1',
     'qb/x3',
     'qa/y2',
@@ -132,25 +145,25 @@ test('confidence order: least confident suggestion first (unparsed = 0, no confi
     'qa/y1',
     'qz/z1',
   ]);
-  study.close();
+  await study.close();
 });
 
 test('disagreement order: most distinct labels (current labels and suggestions) first; retracted ones do not count', async () => {
   const study = await queueStudy();
-  label(study, 'qb/x4', 'alice', 0);
-  label(study, 'qb/x4', 'bob', 2);
+  await label(study, 'qb/x4', 'alice', 0);
+  await label(study, 'qb/x4', 'bob', 2);
   suggest(study, 'qb/x4', 'llm:A@1', 1); // 3 distinct
-  label(study, 'qa/y1', 'alice', 1);
-  label(study, 'qa/y1', 'bob', 2); // 2
+  await label(study, 'qa/y1', 'alice', 1);
+  await label(study, 'qa/y1', 'bob', 2); // 2
   suggest(study, 'qb/x2', 'llm:A@1', 1);
-  label(study, 'qb/x2', 'alice', 2); // 2: tied with qa/y1, qb comes first
-  label(study, 'qb/x3', 'alice', 1);
+  await label(study, 'qb/x2', 'alice', 2); // 2: tied with qa/y1, qb comes first
+  await label(study, 'qb/x3', 'alice', 1);
   suggest(study, 'qb/x3', 'llm:A@1', 1); // agreement: 1
   suggest(study, 'qb/x1', 'llm:A@1', null); // unparsed: 0
-  retract(study, label(study, 'qb/x9', 'bob', 0)); // only the imported 1 is current: 1
-  label(study, 'qa/y2', 'alice', 0);
-  label(study, 'qa/y2', 'alice', 2); // alice changed her mind: only her current label counts, 1
-  assert.deepEqual(queue(study, 'disagreement', 'alice'), [
+  retract(study, await label(study, 'qb/x9', 'bob', 0)); // only the imported 1 is current: 1
+  await label(study, 'qa/y2', 'alice', 0);
+  await label(study, 'qa/y2', 'alice', 2); // alice changed her mind: only her current label counts, 1
+  assert.deepEqual(await queue(study, 'disagreement', 'alice'), [
     'qb/x4',
     'qb/x2',
     'qa/y1',
@@ -160,18 +173,18 @@ test('disagreement order: most distinct labels (current labels and suggestions) 
     'qa/y2',
     'qz/z1',
   ]);
-  study.close();
+  await study.close();
 });
 
 test("unlabelled only: the annotator's labelled pairs are left out, a retracted label counts as none", async () => {
   const study = await queueStudy();
-  label(study, 'qb/x4', 'alice', 0);
-  label(study, 'qa/y1', 'bob', 2); // someone else's label: still unlabelled for alice
-  retract(study, label(study, 'qb/x1', 'alice', 1));
-  const x2 = label(study, 'qb/x2', 'alice', 0);
-  label(study, 'qb/x2', 'alice', 1);
+  await label(study, 'qb/x4', 'alice', 0);
+  await label(study, 'qa/y1', 'bob', 2); // someone else's label: still unlabelled for alice
+  retract(study, await label(study, 'qb/x1', 'alice', 1));
+  const x2 = await label(study, 'qb/x2', 'alice', 0);
+  await label(study, 'qb/x2', 'alice', 1);
   retract(study, x2); // the earlier one retracted, the later one is current
-  assert.deepEqual(queue(study, 'query', 'alice', { unlabelledOnly: true }), [
+  assert.deepEqual(await queue(study, 'query', 'alice', { unlabelledOnly: true }), [
     'qb/x3',
     'qb/x1',
     'qb/x9',
@@ -179,7 +192,7 @@ test("unlabelled only: the annotator's labelled pairs are left out, a retracted 
     'qa/y2',
     'qz/z1',
   ]);
-  assert.deepEqual(queue(study, 'rank', 'alice', { unlabelledOnly: true }), [
+  assert.deepEqual(await queue(study, 'rank', 'alice', { unlabelledOnly: true }), [
     'qb/x3',
     'qa/y1',
     'qb/x1',
@@ -187,24 +200,28 @@ test("unlabelled only: the annotator's labelled pairs are left out, a retracted 
     'qb/x9',
     'qz/z1',
   ]);
-  study.close();
+  await study.close();
 });
 
 test("assigned only: an annotator's queue is their assignment, in the order asked", async () => {
   const study = await queueStudy('  annotators alice bob  overlap 1');
-  study.session('alice'); // opening a session assigns the pairs
-  const alice = queue(study, 'query', 'alice', { assignedOnly: true });
-  const bob = queue(study, 'query', 'bob', { assignedOnly: true });
+  await study.session('alice'); // opening a session assigns the pairs
+  const alice = await queue(study, 'query', 'alice', { assignedOnly: true });
+  const bob = await queue(study, 'query', 'bob', { assignedOnly: true });
   assert.equal(alice.length + bob.length, 8);
-  assert.deepEqual([...alice, ...bob].sort(), queue(study, 'query', 'alice').sort(), 'each pair to one of them');
-  const everything = queue(study, 'query', 'alice');
+  assert.deepEqual(
+    [...alice, ...bob].sort(),
+    (await queue(study, 'query', 'alice')).sort(),
+    'each pair to one of them',
+  );
+  const everything = await queue(study, 'query', 'alice');
   assert.deepEqual(
     alice,
     everything.filter((pair) => alice.includes(pair)),
     'in query order',
   );
   // Pair r (by id) goes to annotator r mod 2: alice has the even ones.
-  const byId = study.database.db.prepare("SELECT qid || '/' || docid FROM pair ORDER BY id").pluck().all() as string[];
+  const byId = study.db.prepare("SELECT qid || '/' || docid FROM pair ORDER BY id").pluck().all() as string[];
   assert.deepEqual([...alice].sort(), byId.filter((_, r) => r % 2 === 0).sort());
-  study.close();
+  await study.close();
 });

@@ -1,5 +1,5 @@
 // A study of a million pairs, built in seconds: rows written with SQL straight into a real task database (synced
-// from a real study file), not imported from files. For the scale test of a labelling session and for benchmarks.
+// from a real study file through the store, then filled through a second connection), not imported from files. For the scale test of a labelling session and for benchmarks.
 //
 // Shape: `queries` queries q0…, each with `perQuery` pooled documents; document n is `d<n>` (zero-padded), a chunk
 // of parent `p<n / 10>`; pair (q, rank r) names document q·perQuery + r - 1 with best rank r. Pairs are inserted
@@ -9,8 +9,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import type { StudyModel } from '../../../core/dsl/model.ts';
-import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
+import { locateNativeBinding, openDatabase } from '../../../core/store/sqliteDatabase.ts';
+import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 
 export interface LargeStudyOptions {
   folder: string;
@@ -30,7 +31,7 @@ export interface LargeStudyOptions {
 export interface LargeStudy {
   studyFile: string;
   study: StudyModel;
-  database: StudyDatabase;
+  store: SqliteStudyStore;
   studyId: number;
   pairs: number;
 }
@@ -46,17 +47,16 @@ ${extra}
 `;
 }
 
-export function buildLargeStudy(options: LargeStudyOptions): LargeStudy {
+export async function buildLargeStudy(options: LargeStudyOptions): Promise<LargeStudy> {
   const studyFile = join(options.folder, 'large.assess');
   const text = largeStudyText(options.extra);
   writeFileSync(studyFile, text);
   const model = resolveStudies(parseStudyFile(text), studyFile);
-  const database = StudyDatabase.open(studyDatabasePath(studyFile), {
-    nativeBinding: locateNativeBinding(options.nativeDir),
-  });
-  database.syncStudies(model);
-  const studyId = database.studyId('large');
-  const db = database.db;
+  const nativeBinding = locateNativeBinding(options.nativeDir);
+  const store = await SqliteStudyStore.open(studyDatabasePath(studyFile), { nativeBinding });
+  await store.studies.sync(model);
+  const studyId = await store.studies.studyId('large');
+  const db = openDatabase(studyDatabasePath(studyFile), { nativeBinding });
   const pairs = options.queries * options.perQuery;
   const numbers = 'WITH RECURSIVE n (i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < @last)';
   db.transaction(() => {
@@ -97,5 +97,6 @@ export function buildLargeStudy(options: LargeStudyOptions): LargeStudy {
       ).run(id, studyId, options.suggestedEvery);
     }
   })();
-  return { studyFile, study: model.studies[0]!, database, studyId, pairs };
+  db.close();
+  return { studyFile, study: model.studies[0]!, store, studyId, pairs };
 }
