@@ -42,6 +42,18 @@ export type {
 } from './reviewTypes.ts';
 export { reviewQueues } from './reviewTypes.ts';
 
+/** What a review declares to import besides its items: its queries and corpus, as a study's. */
+export type DeclaredSources = Parameters<typeof importDeclaredSources>[1];
+
+export interface ReviewImportOptions {
+  /**
+   * Imports the review's declared queries and corpus (all or nothing). Default: importDeclaredSources into the
+   * store, here; the extension runs it in its store's worker (an import reads files as streams, which cannot cross
+   * to the worker).
+   */
+  importSources?: (sources: DeclaredSources, folder: string) => Promise<unknown>;
+}
+
 /**
  * Imports what the review declares: its queries and corpus (the parents' text, the tables' titles and text; all or
  * nothing, as a study's), then its items — new ones with their first version (authored by their generator model), a
@@ -52,6 +64,7 @@ export async function importReviewItems(
   store: StudyStore,
   review: ReviewModel,
   folder: string,
+  options: ReviewImportOptions = {},
 ): Promise<{ added: number; changed: number; unchanged: number }> {
   if (!review.items) throw new StoreError(`review '${review.name}' declares no items file`);
   const path = review.items.absolutePath ?? resolve(folder, review.items.path);
@@ -83,15 +96,12 @@ export async function importReviewItems(
     }
   }
   if (review.queries || review.corpus) {
-    await importDeclaredSources(
-      store,
-      {
-        name: review.name,
-        ...(review.queries && { queries: review.queries }),
-        ...(review.corpus && { corpus: review.corpus }),
-      },
-      folder,
-    );
+    const sources: DeclaredSources = {
+      name: review.name,
+      ...(review.queries && { queries: review.queries }),
+      ...(review.corpus && { corpus: review.corpus }),
+    };
+    await (options.importSources ?? ((study, from) => importDeclaredSources(store, study, from)))(sources, folder);
   }
   return store.reviews.importItems(
     review.name,

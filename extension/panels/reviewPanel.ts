@@ -75,7 +75,11 @@ export async function showReviewPanel(
   if (!review) return;
   let session: ReviewSession;
   try {
-    const imported = await importReviewItems(opened.store, review, opened.folder);
+    // The review's queries and corpus are imported in the store's worker (their files are read there).
+    const imported = await importReviewItems(opened.store, review, opened.folder, {
+      importSources: (study, folder) =>
+        opened.store.jobs.importDeclared({ importId: `review-${review.name}-${Date.now()}`, study, folder }),
+    });
     output.appendLine(
       `[review] ${review.name}: ${imported.added} items added, ${imported.changed} changed, ${imported.unchanged} unchanged`,
     );
