@@ -1,37 +1,23 @@
-// Brings a database to the newest schema: applies the migrations it lacks, each in its own IMMEDIATE transaction
-// (so two processes opening the same new database do not both migrate it), and refuses a database written by a
-// newer Qrels Studio instead of guessing at its schema.
+// The rules every backend's migrations follow (core/store/migrations/migration.ts): the migrations a record lacks
+// are applied in the list's order, each in its own transaction, and a record written by a newer Qrels Studio is
+// refused instead of guessed at. The SQLite adapter's runner: core/store/sqlite/sqliteMigrate.ts.
 import type { Migration } from './migrations/migration.ts';
-import { migrations } from './migrations/registry.ts';
-import type { SqliteDatabase } from './sqliteDatabase.ts';
 
 export class SchemaVersionError extends Error {}
 
-export function schemaVersion(db: SqliteDatabase): number {
-  return db.pragma('user_version', { simple: true }) as number;
-}
-
-/** Applies the pending migrations (all of `list`, by default the registry's); returns the versions applied. */
-export function migrateDatabase(db: SqliteDatabase, list: readonly Migration[] = migrations): number[] {
-  const newest = list.at(-1)?.version ?? 0;
-  const applied: number[] = [];
-  for (const migration of list) {
-    const step = db.transaction(() => {
-      const current = schemaVersion(db);
-      if (current > newest) {
-        throw new SchemaVersionError(
-          `this database has schema version ${current}, newer than this Qrels Studio knows (${newest}): update Qrels Studio`,
-        );
-      }
-      if (current >= migration.version) return false;
-      if (current !== migration.version - 1) {
-        throw new SchemaVersionError(`cannot migrate from schema version ${current} to ${migration.version}`);
-      }
-      db.exec(migration.sql);
-      db.pragma(`user_version = ${migration.version}`);
-      return true;
-    });
-    if (step.immediate()) applied.push(migration.version);
+/**
+ * Whether `migration` is still to apply to a record at version `current` (inside the transaction that would apply
+ * it); a SchemaVersionError when the record is newer than `newest` (the list's last version) or not just before it.
+ */
+export function needsMigration(current: number, migration: Migration, newest: number): boolean {
+  if (current > newest) {
+    throw new SchemaVersionError(
+      `this database has schema version ${current}, newer than this Qrels Studio knows (${newest}): update Qrels Studio`,
+    );
   }
-  return applied;
+  if (current >= migration.version) return false;
+  if (current !== migration.version - 1) {
+    throw new SchemaVersionError(`cannot migrate from schema version ${current} to ${migration.version}`);
+  }
+  return true;
 }

@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import type { LabelKind, StudyFileModel } from '../dsl/model.ts';
 import type { DocumentRecord, ImportedRecord, SourcePosition } from '../importers/types.ts';
 import { coarseKindOf } from './labelKind.ts';
-import { migrateDatabase } from './migrate.ts';
+import { migrateDatabase } from './sqlite/sqliteMigrate.ts';
 import { openDatabase, type SqliteDatabase } from './sqliteDatabase.ts';
 
 /** Where a study file's database lives: `<folder>/.qrels-studio/<name>.sqlite`. */

@@ -1,20 +1,42 @@
-// Every schema migration, in order. Adding one: a module `NNN_what.ts` and one line here; a test opens a database
-// at every older version and migrates it.
-import { initialSchema } from './001_initial.ts';
-import { labellingDetail } from './002_labellingDetail.ts';
-import { labellingSession } from './003_labellingSession.ts';
-import { judgeCalls } from './004_judgeCalls.ts';
-import { reviewLineage } from './005_reviewLineage.ts';
-import { gradedAspects } from './006_gradedAspects.ts';
-import { labelKind } from './007_labelKind.ts';
+// Every schema migration, in order: the one list that every backend follows (migration.ts says how an adapter
+// supplies its statements for each version). Adding one: an entry here, and its SQL in each adapter's map; a test
+// opens a database at every older version and migrates it.
 import type { Migration } from './migration.ts';
 
 export const migrations: readonly Migration[] = [
-  initialSchema,
-  labellingDetail,
-  labellingSession,
-  judgeCalls,
-  reviewLineage,
-  gradedAspects,
-  labelKind,
+  {
+    version: 1,
+    name: 'initialSchema',
+    description: 'studies, scales, queries, documents, runs, pairs and their pool origin, annotators, judgments',
+  },
+  {
+    version: 2,
+    name: 'labellingDetail',
+    description: 'aspect and condition answers, assignments, LLM suggestions and call cache, review items and verdicts',
+  },
+  {
+    version: 3,
+    name: 'labellingSession',
+    description: 'judgment retraction (undo), label cursors, suggestion confidence, labelling indexes',
+  },
+  {
+    version: 4,
+    name: 'judgeCalls',
+    description: 'LLM judge calls: every call recorded with its request, answer or failure and cost; judge votes',
+  },
+  {
+    version: 5,
+    name: 'reviewLineage',
+    description: 'review versions: the version an edit was based on; verdicts indexed by version; item table sets',
+  },
+  {
+    version: 6,
+    name: 'gradedAspects',
+    description: 'aspect answers: a graded aspect stores its level (no longer only 0 or 1)',
+  },
+  {
+    version: 7,
+    name: 'labelKind',
+    description: 'annotator: label_kind, who made the labels when declared (person, crowd, gold, llm)',
+  },
 ];

@@ -62,7 +62,7 @@ test('export --answers: a person’s ticks and aspect answers round-trip, a judg
     },
   });
   t.after(() => server.close());
-  const report = await judgeStudy(study.database, study.study, {
+  const report = await judgeStudy(study.store, study.study, {
     concurrency: 2,
     client: createChatClient({
       baseURL: server.baseURL,

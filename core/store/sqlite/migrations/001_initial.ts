@@ -1,13 +1,8 @@
-import type { Migration } from './migration.ts';
-
 // The first schema: what a relevance-labelling study holds. Ids are the collection's own (qid, docid) as text;
 // pairs name them without foreign keys to query/document, because a run or an imported qrels file may mention
 // documents the corpus does not have (the linter reports them; the judgments are kept). Judgments are append-only:
 // a change of mind is a new row, the current label is the latest row per (pair, annotator) — the view below.
-export const initialSchema: Migration = {
-  version: 1,
-  description: 'studies, scales, queries, documents, runs, pairs and their pool origin, annotators, judgments',
-  sql: `
+export const initialSchema = `
 CREATE TABLE study (
   id          INTEGER PRIMARY KEY,
   name        TEXT NOT NULL UNIQUE,
@@ -120,5 +115,4 @@ CREATE TABLE import_log (
   format      TEXT NOT NULL,
   records     INTEGER NOT NULL
 );
-`,
-};
+`;

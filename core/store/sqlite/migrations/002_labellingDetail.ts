@@ -1,13 +1,8 @@
-import type { Migration } from './migration.ts';
-
 // What labelling, the LLM judge and review keep beyond a label: the answers to a study's aspects and conditions
 // (from which `derive` computes the label), who is assigned which pair (overlap k, blind), the judge's
 // suggestions with everything needed to reproduce and cost them (and a cache of its calls), and review items
 // with their versions and verdicts.
-export const labellingDetail: Migration = {
-  version: 2,
-  description: 'aspect and condition answers, assignments, LLM suggestions and call cache, review items and verdicts',
-  sql: `
+export const labellingDetail = `
 CREATE TABLE aspect_judgment (
   judgment_id INTEGER NOT NULL REFERENCES judgment (id),
   aspect      TEXT NOT NULL,
@@ -89,5 +84,4 @@ CREATE TABLE review_verdict (
   created_at   TEXT NOT NULL,
   UNIQUE (version_id, annotator_id, created_at)
 );
-`,
-};
+`;

@@ -1,13 +1,8 @@
-import type { Migration } from './migration.ts';
-
 // What a labelling session needs beyond 001/002: undo as a retraction (judgments stay append-only, the history is
 // kept, and a retracted judgment is never current, so the annotator's previous label — or none — is current
 // again), where each annotator was in their queue, a judge's confidence in a suggestion, and the indexes that make
 // every per-label step of a session an indexed lookup on a study of a million pairs.
-export const labellingSession: Migration = {
-  version: 3,
-  description: 'judgment retraction (undo), label cursors, suggestion confidence, labelling indexes',
-  sql: `
+export const labellingSession = `
 CREATE TABLE judgment_retraction (
   judgment_id  INTEGER PRIMARY KEY REFERENCES judgment (id),
   retracted_at TEXT NOT NULL
@@ -46,5 +41,4 @@ ALTER TABLE suggestion ADD COLUMN confidence REAL CHECK (confidence BETWEEN 0 AN
 CREATE INDEX assignment_by_annotator ON assignment (annotator_id, pair_id);
 -- The chunks of a parent document in document-id order (neighbouring chunks).
 CREATE INDEX document_by_parent ON document (study_id, parent_docid);
-`,
-};
+`;

@@ -1,5 +1,3 @@
-import type { Migration } from './migration.ts';
-
 // What running an LLM judge over a study records (core/judge/judgeStudy.ts). Every call is a row of llm_call —
 // failed ones too — with what it was asked (endpoint, model, parameters, the template's and the rendered prompt's
 // hashes, the vote index), for which pair and judge, what came back (raw text, parsed label, rationale), and what it
@@ -22,10 +20,7 @@ import type { Migration } from './migration.ts';
 // key satisfied with enforcement on (migrations run in a transaction, where it cannot be switched off): new tables
 // first, the rows copied, the old child dropped before its parent, then the new tables take the old names (a rename
 // rewrites the references to it).
-export const judgeCalls: Migration = {
-  version: 4,
-  description: 'LLM judge calls: every call recorded with its request, answer or failure and cost; judge votes',
-  sql: `
+export const judgeCalls = `
 CREATE TABLE llm_call_v4 (
   id                   INTEGER PRIMARY KEY,
   -- sha256 of (endpoint, model, parameters, rendered prompt, vote index): the cache key.
@@ -109,5 +104,4 @@ CREATE INDEX llm_call_cache ON llm_call (cache_key, id) WHERE error_kind IS NULL
 CREATE INDEX llm_call_by_pair ON llm_call (pair_id, judge, vote_index);
 CREATE INDEX llm_call_by_study ON llm_call (study_id, judge);
 CREATE INDEX suggestion_vote_by_call ON suggestion_vote (llm_call_id);
-`,
-};
+`;

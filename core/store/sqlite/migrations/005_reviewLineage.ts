@@ -1,15 +1,10 @@
-import type { Migration } from './migration.ts';
-
 // Review versions know what they were made from: an edit's version names the version the reviewer edited
 // (`based_on`; NULL for a version the generator wrote, from the items file). With it a review can tell which
 // verdicts judge the item as the items file now has it (the versions since its latest generated one), which edit a
 // reviewer's `edit` verdict made, and whether two reviewers accepted the same text. Edits stored before this
 // migration get their base from the edit verdict stored with them (same reviewer, same time). And an item's table
 // set (a review's `tables` qrels: 2 compliant, 1 violating, 0 off-topic), which the instruction checks read.
-export const reviewLineage: Migration = {
-  version: 5,
-  description: 'review versions: the version an edit was based on; verdicts indexed by version; item table sets',
-  sql: `
+export const reviewLineage = `
 ALTER TABLE review_item_version ADD COLUMN based_on INTEGER REFERENCES review_item_version (id);
 CREATE INDEX review_version_by_item ON review_item_version (item_id);
 CREATE INDEX review_verdict_by_version ON review_verdict (version_id);
@@ -29,5 +24,4 @@ CREATE TABLE review_table (
   label    INTEGER NOT NULL,
   PRIMARY KEY (item_id, docid)
 ) WITHOUT ROWID;
-`,
-};
+`;

@@ -1,12 +1,7 @@
-import type { Migration } from './migration.ts';
-
 // A graded aspect (`aspect coverage "…" levels 0 1 2`) is answered with its level, not only yes/no: the answer
 // column loses its 0/1 check (the study's levels are the labelling session's to check, as the scale is for labels).
 // SQLite cannot drop a CHECK, so the table is rebuilt; a yes/no aspect's answers stay 1 and 0.
-export const gradedAspects: Migration = {
-  version: 6,
-  description: 'aspect answers: a graded aspect stores its level (no longer only 0 or 1)',
-  sql: `
+export const gradedAspects = `
 CREATE TABLE aspect_judgment_graded (
   judgment_id INTEGER NOT NULL REFERENCES judgment (id),
   aspect      TEXT NOT NULL,
@@ -17,5 +12,4 @@ CREATE TABLE aspect_judgment_graded (
 INSERT INTO aspect_judgment_graded (judgment_id, aspect, answer) SELECT judgment_id, aspect, answer FROM aspect_judgment;
 DROP TABLE aspect_judgment;
 ALTER TABLE aspect_judgment_graded RENAME TO aspect_judgment;
-`,
-};
+`;

@@ -3,10 +3,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { migrateDatabase, SchemaVersionError, schemaVersion } from '../../../core/store/migrate.ts';
-import { migrations } from '../../../core/store/migrations/registry.ts';
-import { locateNativeBinding, openDatabase } from '../../../core/store/sqliteDatabase.ts';
-import { nativeDir, scratchDir } from '../../helpers.ts';
+import { SchemaVersionError } from '../../../../core/store/migrate.ts';
+import { sqliteMigrations as migrations } from '../../../../core/store/sqlite/migrations/sqliteMigrations.ts';
+import { migrateDatabase, schemaVersion } from '../../../../core/store/sqlite/sqliteMigrate.ts';
+import { locateNativeBinding, openDatabase } from '../../../../core/store/sqliteDatabase.ts';
+import { nativeDir, scratchDir } from '../../../helpers.ts';
 
 const nativeBinding = locateNativeBinding(nativeDir);
 const open = (file: string) => openDatabase(file, { nativeBinding });
@@ -64,7 +65,12 @@ test('a migration that fails leaves the database at the version before it', () =
   const db = open(file);
   const broken = [
     ...migrations,
-    { version: migrations.length + 1, description: 'broken', sql: 'CREATE TABLE x (a); SELECT * FROM nowhere;' },
+    {
+      version: migrations.length + 1,
+      name: 'broken',
+      description: 'broken',
+      sql: 'CREATE TABLE x (a); SELECT * FROM nowhere;',
+    },
   ];
   assert.throws(() => migrateDatabase(db, broken), /no such table: nowhere/);
   assert.equal(schemaVersion(db), migrations.length);

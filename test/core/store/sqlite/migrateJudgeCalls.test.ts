@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { migrateDatabase, schemaVersion } from '../../../core/store/migrate.ts';
-import { migrations } from '../../../core/store/migrations/registry.ts';
-import { SqliteJudge } from '../../../core/store/sqlite/sqliteJudge.ts';
-import { locateNativeBinding, openDatabase, type SqliteDatabase } from '../../../core/store/sqliteDatabase.ts';
-import { nativeDir, scratchDir } from '../../helpers.ts';
+import { sqliteMigrations as migrations } from '../../../../core/store/sqlite/migrations/sqliteMigrations.ts';
+import { SqliteJudge } from '../../../../core/store/sqlite/sqliteJudge.ts';
+import { migrateDatabase, schemaVersion } from '../../../../core/store/sqlite/sqliteMigrate.ts';
+import { locateNativeBinding, openDatabase, type SqliteDatabase } from '../../../../core/store/sqliteDatabase.ts';
+import { nativeDir, scratchDir } from '../../../helpers.ts';
 
 const nativeBinding = locateNativeBinding(nativeDir);
 

@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { sessionStatements } from '../../../core/labelling/labelSession.ts';
-import { migrateDatabase, schemaVersion } from '../../../core/store/migrate.ts';
-import { migrations } from '../../../core/store/migrations/registry.ts';
-import { locateNativeBinding, openDatabase, type SqliteDatabase } from '../../../core/store/sqliteDatabase.ts';
-import { nativeDir, scratchDir } from '../../helpers.ts';
+import { labelStatements } from '../../../../core/store/sqlite/labels/labelStatements.ts';
+import { sqliteMigrations as migrations } from '../../../../core/store/sqlite/migrations/sqliteMigrations.ts';
+import { migrateDatabase, schemaVersion } from '../../../../core/store/sqlite/sqliteMigrate.ts';
+import { locateNativeBinding, openDatabase, type SqliteDatabase } from '../../../../core/store/sqliteDatabase.ts';
+import { nativeDir, scratchDir } from '../../../helpers.ts';
 
 const nativeBinding = locateNativeBinding(nativeDir);
 
@@ -103,7 +103,7 @@ test('suggestion confidence is a share, 0–1; a cursor is one row per study and
 test('every statement a session runs per pair, label or undo searches an index, never scans a table', () => {
   const { db } = atVersion2();
   migrateDatabase(db);
-  for (const [name, statement] of Object.entries(sessionStatements(db))) {
+  for (const [name, statement] of Object.entries(labelStatements(db))) {
     const sql = statement.source;
     const named = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]!))];
     const parameters =

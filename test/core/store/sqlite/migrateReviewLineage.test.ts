@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { migrateDatabase, schemaVersion } from '../../../core/store/migrate.ts';
-import { migrations } from '../../../core/store/migrations/registry.ts';
-import { locateNativeBinding, openDatabase } from '../../../core/store/sqliteDatabase.ts';
-import { nativeDir, scratchDir } from '../../helpers.ts';
+import { sqliteMigrations as migrations } from '../../../../core/store/sqlite/migrations/sqliteMigrations.ts';
+import { migrateDatabase, schemaVersion } from '../../../../core/store/sqlite/sqliteMigrate.ts';
+import { locateNativeBinding, openDatabase } from '../../../../core/store/sqliteDatabase.ts';
+import { nativeDir, scratchDir } from '../../../helpers.ts';
 
 test('version 4 migrates to 5: an edit knows the version it was made from; generated versions none', () => {
   const db = openDatabase(join(scratchDir(), 'v4.sqlite'), { nativeBinding: locateNativeBinding(nativeDir) });
