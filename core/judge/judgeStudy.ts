@@ -184,7 +184,7 @@ type Interpretation =
   | { ok: false; error: string };
 
 export async function judgeStudy(
-  record: StudyStore,
+  store: StudyStore,
   study: StudyModel,
   options: JudgeStudyOptions,
 ): Promise<JudgeReport> {
@@ -215,11 +215,11 @@ export async function judgeStudy(
   }
 
   const now = options.now ?? (() => new Date());
-  const store = new JudgeCallStore(record.judge);
-  const studyId = await record.studies.studyId(study.name);
+  const calls = new JudgeCallStore(store.judge);
+  const studyId = await store.studies.studyId(study.name);
   const annotator = judgeAnnotatorName(judge.model, options.prompt.hash);
   // Recorded before any call: a person's name is refused before anything is sent.
-  await store.judgeAnnotator(annotator);
+  await calls.judgeAnnotator(annotator);
   const endpoint = normaliseEndpoint(options.client.baseURL);
   const scaleValues = scale.map((entry) => entry.value);
   const scaleForPrompt: PromptValues['scale'] = scale.map((entry) => ({
@@ -229,7 +229,7 @@ export async function judgeStudy(
   }));
 
   // The pairs, in the Label view's query order (core/labelling/labelQueue.ts).
-  const { pairs, skipped } = await selectPairs(record, study, studyId, options, output);
+  const { pairs, skipped } = await selectPairs(store, study, studyId, options, output);
   const jobs: VoteJob[] = [];
   for (const pair of pairs) for (let v = 0; v < votesPerPair; v++) jobs.push({ pair, voteIndex: v });
 
@@ -272,7 +272,7 @@ export async function judgeStudy(
     return pair.rendered;
   };
   const renderNow = async (pair: PairState): Promise<Rendered> => {
-    const row = await record.judge.documentToJudge(studyId, pair.docid);
+    const row = await store.judge.documentToJudge(studyId, pair.docid);
     if (row === undefined) throw new Error(`the corpus has no document '${pair.docid}' any more`);
     const values: PromptValues = {
       query: pair.query.text,
@@ -383,9 +383,9 @@ export async function judgeStudy(
       try {
         const suggestion = last ? suggestionOf(pair) : undefined;
         if ('cachedId' in call) {
-          if (suggestion) await store.replaceSuggestion(suggestion);
+          if (suggestion) await calls.replaceSuggestion(suggestion);
         } else {
-          pair.votes[voteIndex].callId = await store.record(call, suggestion);
+          pair.votes[voteIndex].callId = await calls.record(call, suggestion);
         }
         if (suggestion) suggestions++;
       } catch (error) {
@@ -420,7 +420,7 @@ export async function judgeStudy(
       judge: annotator,
     };
 
-    const hit = await store.cached(cacheKey);
+    const hit = await calls.cached(cacheKey);
     if (hit) {
       progress.cached++;
       const reading = interpret(hit.rawOutput, shape);
@@ -509,7 +509,7 @@ export async function judgeStudy(
   for (const pair of unfinished) {
     const suggestion = suggestionOf(pair);
     if (suggestion) {
-      await store.replaceSuggestion(suggestion);
+      await calls.replaceSuggestion(suggestion);
       suggestions++;
     }
   }
@@ -532,13 +532,13 @@ export async function judgeStudy(
 
 /** The pairs to judge, in query order, and those that cannot be judged (with why). */
 async function selectPairs(
-  record: StudyStore,
+  store: StudyStore,
   study: StudyModel,
   studyId: number,
   options: Pick<JudgeStudyOptions, 'limit' | 'onlyUnlabelled'>,
   output: 'label' | 'conditions',
 ): Promise<{ pairs: PairState[]; skipped: SkippedPair[] }> {
-  const selected = await record.judge.pairsToJudge(studyId, {
+  const selected = await store.judge.pairsToJudge(studyId, {
     ...(options.limit !== undefined && { limit: options.limit }),
     ...(options.onlyUnlabelled !== undefined && { onlyUnlabelled: options.onlyUnlabelled }),
   });

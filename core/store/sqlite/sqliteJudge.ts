@@ -1,7 +1,7 @@
-// The judge's side of the SQLite record (schema: core/store/migrations/004_judgeCalls.ts): the call cache, the record
-// of every call, and the suggestions the Label view shows. Writes are short — a call's record, with the suggestion it
-// completes in the same transaction — so a run that crashes loses at most the calls in flight, and a labelling
-// session in another process waits at most for one of them.
+// The judge's side of the SQLite record (schema: core/store/sqlite/migrations/004_judgeCalls.ts): the call cache,
+// the record of every call, and the suggestions the Label view shows. Writes are short — a call's record, with the
+// suggestion it completes in the same transaction — so a run that crashes loses at most the calls in flight, and a
+// labelling session in another process waits at most for one of them.
 import type {
   CachedCall,
   DocumentToJudge,

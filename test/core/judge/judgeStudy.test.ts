@@ -15,14 +15,7 @@ import {
   judgeStudy,
 } from '../../../core/judge/judgeStudy.ts';
 import { promptTemplate, sha256 } from '../../../core/judge/promptTemplate.ts';
-import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
-import type { StudyStore } from '../../../core/store/studyStore.ts';
-import {
-  type LabellingStudy,
-  labellingStudy as labellingFixture,
-  nativeBinding,
-  plainStudy,
-} from '../labelling/labellingStudy.ts';
+import { type LabellingStudy, labellingStudy, plainStudy } from '../labelling/labellingStudy.ts';
 import { type Behaviour, type ChatBody, type OpenAiServer, startOpenAiServer } from './openAiServer.ts';
 
 const promptText = `Judge the document for the query.
@@ -55,23 +48,7 @@ function clientFor(server: OpenAiServer, options: Partial<ChatClientOptions> = {
   });
 }
 
-/** The fixture study, with the storage port over its record (closed with it). */
-type JudgedStudy = LabellingStudy & { store: StudyStore };
-
-async function labellingStudy(options: Parameters<typeof labellingFixture>[0]): Promise<JudgedStudy> {
-  const study = await labellingFixture(options);
-  const store = await SqliteStudyStore.open(study.database.file, { nativeBinding });
-  const close = study.close.bind(study);
-  return Object.assign(study, {
-    store,
-    close() {
-      void store.close();
-      close();
-    },
-  });
-}
-
-function run(study: JudgedStudy, server: OpenAiServer, options: Partial<JudgeStudyOptions> = {}) {
+function run(study: LabellingStudy, server: OpenAiServer, options: Partial<JudgeStudyOptions> = {}) {
   return judgeStudy(study.store, study.study, {
     concurrency: 4,
     client: clientFor(server),
@@ -82,14 +59,14 @@ function run(study: JudgedStudy, server: OpenAiServer, options: Partial<JudgeStu
 }
 
 /** Each pair's current suggestion by `judge`, in query order. */
-async function suggestionsOf(study: JudgedStudy, judge: string) {
+async function suggestionsOf(study: LabellingStudy, judge: string) {
   return (await study.store.judge.suggestions(study.studyId, judge)).map(
     ({ qid, docid, label, rationale, confidence }) => ({ qid, docid, label, rationale, confidence }),
   );
 }
 
 /** The calls recorded for the study, by query and document. */
-async function callsOf(study: JudgedStudy) {
+async function callsOf(study: LabellingStudy) {
   return (await study.store.judge.calls(study.studyId)).sort(
     (a, b) => (a.qid ?? '').localeCompare(b.qid ?? '') || (a.docid ?? '').localeCompare(b.docid ?? ''),
   );
@@ -208,7 +185,7 @@ test('labels become suggestions of the judge annotator, with every call recorded
   const session = await study.session('alice');
   const first = (await session.pairAt(0, session.state().queue.version, false))!;
   assert.deepEqual(first.suggestions, [{ judge, label: labelFor(1, 1), rationale: 'q1 d1' }]);
-  study.close();
+  await study.close();
 });
 
 test('votes 3: the majority is the suggestion, with its confidence, the spread kept per vote; a tie goes lower', async (t) => {
@@ -262,7 +239,7 @@ test('votes 3: the majority is the suggestion, with its confidence, the spread k
   assert.deepEqual((await session.pairAt(0, version, false))!.suggestions, [
     { judge, label: 2, rationale: 'first two', confidence: 2 / 3 },
   ]);
-  study.close();
+  await study.close();
 });
 
 test('failures are recorded with what came back and never become a label; only answered calls are cached', async (t) => {
@@ -324,7 +301,7 @@ test('failures are recorded with what came back and never become a label; only a
   const again = await run(study, server, { client });
   assert.deepEqual([...seen.keys()].sort(), [3, 5, 6, 7]);
   assert.deepEqual([again.cached, again.done], [3, 7]);
-  study.close();
+  await study.close();
 });
 
 test('a finished run run again makes zero requests and leaves one suggestion per pair and judge', async (t) => {
@@ -350,7 +327,7 @@ test('a finished run run again makes zero requests and leaves one suggestion per
     18,
   );
   assert.equal((await study.store.judge.calls(study.studyId)).length, 18);
-  study.close();
+  await study.close();
 });
 
 test('cancel: no call starts after it, calls in flight are recorded as cancelled and asked again next time', async (t) => {
@@ -384,7 +361,7 @@ test('cancel: no call starts after it, calls in flight are recorded as cancelled
   assert.equal(rest.cached, report.done - cancelled);
   assert.equal(server.requests() - requestsBefore, 40 - (report.done - cancelled));
   assert.equal((await suggestionsOf(study, rest.judge)).length, 40);
-  study.close();
+  await study.close();
 });
 
 test('--limit judges the first pairs in query order; --only-unlabelled skips pairs a person has labelled', async (t) => {
@@ -422,7 +399,7 @@ test('--limit judges the first pairs in query order; --only-unlabelled skips pai
     ['d1-1', 'd1-2', 'd1-3', 'd2-1', 'd2-2', 'd2-3'],
   );
   assert.equal(server.requests(), 4 + 2);
-  study.close();
+  await study.close();
 });
 
 test('two judges of one study are two annotators, run one at a time by model or place, compared side by side', async (t) => {
@@ -462,7 +439,7 @@ test('two judges of one study are two annotators, run one at a time by model or 
   const c = await run(study, server, { judge: 'model-a', prompt: other });
   assert.notEqual(c.judge, a.judge);
   assert.equal(c.requests, 2);
-  study.close();
+  await study.close();
 });
 
 test('a conditions judge answers per condition; the study derives the label; a query without conditions is skipped', async (t) => {
@@ -511,7 +488,7 @@ test('a conditions judge answers per condition; the study derives the label; a q
       [true, false],
     ],
   );
-  study.close();
+  await study.close();
 });
 
 test('a prompt with an unknown variable is refused at its position before any request', async (t) => {
@@ -531,5 +508,5 @@ test('a prompt with an unknown variable is refused at its position before any re
     return true;
   });
   assert.equal(server.requests(), 0);
-  study.close();
+  await study.close();
 });
