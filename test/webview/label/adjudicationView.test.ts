@@ -30,11 +30,11 @@ after(async () => {
 });
 
 /** Stores `label` for the pair `pairId` through the annotator's own queue. */
-function labelPair(session: LabelSession, pairId: number, label: number, note?: string): void {
+async function labelPair(session: LabelSession, pairId: number, label: number, note?: string): Promise<void> {
   const { queue } = session.state();
   for (let position = 0; position < queue.length; position++) {
-    if (session.pairAt(position, queue.version, false)!.pairId === pairId) {
-      session.commit({ position, pairId, label, queueVersion: queue.version, ...(note && { note }) });
+    if ((await session.pairAt(position, queue.version, false))!.pairId === pairId) {
+      await session.commit({ position, pairId, label, queueVersion: queue.version, ...(note && { note }) });
       return;
     }
   }
@@ -46,30 +46,31 @@ test('the adjudicator works through the disagreements: labels and notes shown, a
     ...simpleStudy(2, 3),
     extra: '  annotators ann ben\n  adjudicator judy',
   });
-  const db = study.database.db;
-  const studyId = study.database.studyId('dev');
+  const db = study.db;
+  const studyId = study.studyId;
   const pairId = (qid: string, docid: string) =>
     db
       .prepare('SELECT id FROM pair WHERE study_id = ? AND qid = ? AND docid = ?')
       .pluck()
       .get(studyId, qid, docid) as number;
-  const ann = study.session('ann');
-  const ben = study.session('ben');
-  labelPair(ann, pairId('q1', 'd1-1'), 2);
-  labelPair(ben, pairId('q1', 'd1-1'), 2);
-  labelPair(ann, pairId('q1', 'd1-2'), 0, 'the panel in this passage is thermal, not photovoltaic');
-  labelPair(ben, pairId('q1', 'd1-2'), 2);
-  labelPair(ann, pairId('q2', 'd2-1'), 1);
-  labelPair(ben, pairId('q2', 'd2-1'), 0);
+  const ann = await study.session('ann');
+  const ben = await study.session('ben');
+  await labelPair(ann, pairId('q1', 'd1-1'), 2);
+  await labelPair(ben, pairId('q1', 'd1-1'), 2);
+  await labelPair(ann, pairId('q1', 'd1-2'), 0, 'the panel in this passage is thermal, not photovoltaic');
+  await labelPair(ben, pairId('q1', 'd1-2'), 2);
+  await labelPair(ann, pairId('q2', 'd2-1'), 1);
+  await labelPair(ben, pairId('q2', 'd2-1'), 0);
 
-  const pairs = adjudicationPairIds(db, studyId, readStudyLabels(db, studyId, [0, 1, 2]).data, {
-    kind: 'pair',
-    a: 'ann',
-    b: 'ben',
-  });
+  const pairs = await adjudicationPairIds(
+    study.store,
+    studyId,
+    (await readStudyLabels(study.store, studyId, [0, 1, 2])).data,
+    { kind: 'pair', a: 'ann', b: 'ben' },
+  );
   assert.deepEqual(pairs, [pairId('q1', 'd1-2'), pairId('q2', 'd2-1')]);
 
-  let judy = study.session('judy');
+  let judy = await study.session('judy');
   const view = await openWebview(browser, server, {
     name: 'label',
     handlers: labelRequestHandlers(() => judy),
@@ -79,8 +80,8 @@ test('the adjudicator works through the disagreements: labels and notes shown, a
     const { page } = view;
     await page.locator('[data-testid="pair"]').waitFor();
     // The Agreement view's click: the host turns the session into the adjudication queue and resets the view.
-    judy = study.session('judy');
-    view.host.postEvent('label/reset', { state: judy.adjudicate(pairs, 'ann ↔ ben: 2 disagreements') });
+    judy = await study.session('judy');
+    view.host.postEvent('label/reset', { state: await judy.adjudicate(pairs, 'ann ↔ ben: 2 disagreements') });
     const banner = page.locator('[data-testid="adjudication"]');
     await banner.waitFor();
     assert.match(await banner.innerText(), /Adjudicating ann ↔ ben: 2 disagreements — 2 pairs/);
@@ -136,6 +137,6 @@ test('the adjudicator works through the disagreements: labels and notes shown, a
     assert.deepEqual(await view.cspViolations(), []);
   } finally {
     await view.close();
-    study.close();
+    await study.close();
   }
 });

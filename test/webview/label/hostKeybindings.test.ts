@@ -46,7 +46,7 @@ test('with VS Code keybindings: j/k/u/n go to the workbench and come back as act
 }, async () => {
   const labelled = await createLabelStudy(simpleStudy(2, 3));
   cleanups.push(() => labelled.close());
-  const session = labelled.session('alice');
+  const session = await labelled.session('alice');
   const panelState = { studyFile: labelled.studyFile, study: 'dev' };
   const view = await openWebview(browser, server, {
     name: 'label',
@@ -80,7 +80,7 @@ test('with VS Code keybindings: j/k/u/n go to the workbench and come back as act
   await page.keyboard.press('2');
   await page.locator(`[data-testid="pair"]:not([data-pair-id="${before}"])`).waitFor();
   await page.locator('[data-testid="progress"]').filter({ hasText: '1 / 6 judged' }).waitFor();
-  assert.deepEqual(labelled.database.db.prepare('SELECT pair_id AS pairId, label FROM current_judgment').all(), [
+  assert.deepEqual(labelled.db.prepare('SELECT pair_id AS pairId, label FROM current_judgment').all(), [
     { pairId: Number(before), label: 2 },
   ]);
 
@@ -111,7 +111,7 @@ test('without VS Code (no keybindings): the page maps every key itself, and keep
 }, async () => {
   const labelled = await createLabelStudy(simpleStudy(1, 3));
   cleanups.push(() => labelled.close());
-  const session = labelled.session('alice');
+  const session = await labelled.session('alice');
   const view = await openWebview(browser, server, { name: 'label', handlers: labelRequestHandlers(() => session) });
   cleanups.push(() => view.close());
   await view.page.locator('[data-testid="pair"]').waitFor();

@@ -97,7 +97,7 @@ async function untilSent(view: RaceView, kind: LabelRequestKind, count: number):
 const settle = (page: Page) => page.waitForTimeout(250);
 
 function judgments(labelled: LabelStudy): { pairId: number; label: number; annotator: string }[] {
-  return labelled.database.db
+  return labelled.db
     .prepare(
       `SELECT j.pair_id AS pairId, j.label, a.name AS annotator FROM judgment AS j
        JOIN annotator AS a ON a.id = j.annotator_id ORDER BY j.id`,
@@ -109,14 +109,14 @@ test('a session reset while a commit is in flight: the late reply does not bring
   timeout: 60_000,
 }, async () => {
   const labelled = await study(simpleStudy(1, 4));
-  let session = labelled.session('alice');
+  let session = await labelled.session('alice');
   const view = await openRaceView(() => session);
   const first = await shownPairId(view.page);
   view.holds.hold('label/commit');
   await view.page.keyboard.press('1');
   await untilSent(view, 'label/commit', 1);
   // The annotator setting changed meanwhile: the panel opened bob's session and reset the view.
-  session = labelled.session('bob');
+  session = await labelled.session('bob');
   view.host.postEvent('label/reset', { state: session.state() });
   await view.page.locator('[data-testid="annotator"]').filter({ hasText: 'bob' }).waitFor();
   view.holds.release('label/commit');
@@ -138,9 +138,9 @@ test('k then j before the previous pair arrives: the view ends where the keys sa
   timeout: 60_000,
 }, async () => {
   const labelled = await study(simpleStudy(1, 8));
-  const session = labelled.session('carol');
+  const session = await labelled.session('carol');
   const version = session.state().queue.version;
-  const at4 = session.pairAt(4, version, true)!; // carol was at pair 5 of 8: positions before it are not cached
+  const at4 = (await session.pairAt(4, version, true))!; // carol was at pair 5 of 8: positions before it are not cached
   const view = await openRaceView(() => session);
   assert.equal(await shownPairId(view.page), at4.pairId);
   await untilSent(view, 'label/pairAt', 5); // position 4, the cursor on it, then 5, 6 and 7 prefetched
@@ -153,7 +153,7 @@ test('k then j before the previous pair arrives: the view ends where the keys sa
   await settle(view.page);
   assert.equal(await shownPairId(view.page), at4.pairId, 'k then j: back at the pair it started from');
   assert.equal(await view.page.locator('[data-testid="position"]').textContent(), 'pair 5 of 8');
-  const cursor = labelled.database.db.prepare('SELECT pair_id FROM label_cursor').pluck().get();
+  const cursor = labelled.db.prepare('SELECT pair_id FROM label_cursor').pluck().get();
   assert.equal(cursor, at4.pairId, 'the cursor is on the pair shown');
 });
 
@@ -169,7 +169,7 @@ test('a neighbouring chunk that arrives after the annotator moved on is not show
     ],
     ranking: { q1: ['a#1', 'b#1'] },
   });
-  const session = labelled.session('dora');
+  const session = await labelled.session('dora');
   const view = await openRaceView(() => session);
   const first = await shownPairId(view.page);
   view.holds.hold('label/document');
@@ -190,7 +190,7 @@ test('a failed request of another kind while a commit is in flight does not let 
   timeout: 60_000,
 }, async () => {
   const labelled = await study({ ...simpleStudy(1, 3), guidelines: '# Guidelines' });
-  const session = labelled.session('erik');
+  const session = await labelled.session('erik');
   const view = await openRaceView(() => session, {
     'label/guidelines': () => {
       throw new Error('cannot read the guidelines');
@@ -215,7 +215,7 @@ test('a key pressed while the queue is being reordered does not turn into a refu
   timeout: 60_000,
 }, async () => {
   const labelled = await study(simpleStudy(2, 3));
-  const session = labelled.session('fay');
+  const session = await labelled.session('fay');
   const view = await openRaceView(() => session);
   view.holds.hold('label/setQueue');
   await view.page.locator('[data-testid="queue-order"]').selectOption('rank');
@@ -241,7 +241,7 @@ test('after clicking "Unlabelled only" the keys label again (a checkbox is not a
   timeout: 60_000,
 }, async () => {
   const labelled = await study(simpleStudy(1, 3));
-  const session = labelled.session('gus');
+  const session = await labelled.session('gus');
   const view = await openRaceView(() => session);
   await view.page.locator('[data-testid="unlabelled-only"]').click();
   await untilSent(view, 'label/setQueue', 1);
@@ -254,7 +254,7 @@ test('after clicking "Unlabelled only" the keys label again (a checkbox is not a
 
 test('a scale key held down labels one pair, not every pair the auto-repeat reaches', { timeout: 60_000 }, async () => {
   const labelled = await study(simpleStudy(1, 5));
-  const session = labelled.session('hal');
+  const session = await labelled.session('hal');
   const view = await openRaceView(() => session);
   const first = await shownPairId(view.page);
   await view.page.keyboard.down('1');
@@ -283,7 +283,7 @@ test('a query without conditions proposes no derived label from all(conditions):
     extra:
       '  aspect topical "On topic?"\n  conditions from constraints\n  derive label = all(conditions) ? 2 : topical ? 1 : 0',
   });
-  const session = labelled.session('ida');
+  const session = await labelled.session('ida');
   const view = await openRaceView(() => session);
   assert.equal(await view.page.locator('[data-testid="pair"]').getAttribute('data-qid'), 'c1');
   await settle(view.page);
@@ -301,7 +301,7 @@ test('undo of a pair the reordered queue left out, then a label for it: stored, 
   timeout: 60_000,
 }, async () => {
   const labelled = await study(simpleStudy(1, 4));
-  const session = labelled.session('jo');
+  const session = await labelled.session('jo');
   const view = await openRaceView(() => session);
   const first = await shownPairId(view.page);
   await view.page.keyboard.press('1');
@@ -317,7 +317,7 @@ test('undo of a pair the reordered queue left out, then a label for it: stored, 
   await view.page.locator('[data-testid="progress"]').filter({ hasText: '1 / 4 judged' }).waitFor({ timeout: 5000 });
   await view.page.locator(`[data-testid="pair"][data-pair-id="${queued}"]`).waitFor();
   assert.equal(await view.page.locator('[data-testid="error"]').count(), 0);
-  const current = labelled.database.db.prepare('SELECT pair_id AS pairId, label FROM current_judgment').all() as {
+  const current = labelled.db.prepare('SELECT pair_id AS pairId, label FROM current_judgment').all() as {
     pairId: number;
     label: number;
   }[];

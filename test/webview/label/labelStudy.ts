@@ -1,14 +1,16 @@
 // A real study for the Label view's Chromium tests: a study file, its queries, corpus and run written to a scratch
-// folder, imported into its SQLite database by the same code the extension runs (importDeclaredSources), and a
-// LabelSession over it — the host end the tests connect to the built view.
+// folder, imported into its store (SQLite) by the same code the extension runs (importDeclaredSources), and a
+// LabelSession over it — the host end the tests connect to the built view. `db` is a second connection to the file,
+// for tests that look at the rows themselves.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import type { StudyModel } from '../../../core/dsl/model.ts';
 import { LabelSession } from '../../../core/labelling/labelSession.ts';
 import { importDeclaredSources } from '../../../core/store/declaredImport.ts';
-import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
+import { locateNativeBinding, openDatabase, type SqliteDatabase } from '../../../core/store/sqliteDatabase.ts';
+import { type StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import { nativeDir, scratchDir } from '../../helpers.ts';
 
 export interface StudyDocument {
@@ -53,9 +55,14 @@ export interface LabelStudy {
   folder: string;
   studyFile: string;
   study: StudyModel;
+  store: SqliteStudyStore;
+  /** Transition (issue 20): the store's old record object, for tests not moved to the port yet. */
   database: StudyDatabase;
-  session(annotator: string): LabelSession;
-  close(): void;
+  /** A second connection to the study's database file: what tests read (and plant) as rows. */
+  db: SqliteDatabase;
+  studyId: number;
+  session(annotator: string): Promise<LabelSession>;
+  close(): Promise<void>;
 }
 
 const jsonl = (records: object[]): string => records.map((r) => `${JSON.stringify(r)}\n`).join('');
@@ -100,16 +107,24 @@ ${options.extra ?? ''}
   writeFileSync(studyFile, text);
   const model = resolveStudies(parseStudyFile(text), studyFile);
   const study = model.studies[0]!;
-  const database = StudyDatabase.open(studyDatabasePath(studyFile), { nativeBinding: locateNativeBinding(nativeDir) });
-  database.syncStudies(model);
-  await importDeclaredSources(database, study, folder, {});
+  const nativeBinding = locateNativeBinding(nativeDir);
+  const store = await SqliteStudyStore.open(studyDatabasePath(studyFile), { nativeBinding });
+  await store.studies.sync(model);
+  await importDeclaredSources(store, study, folder, {});
+  const db = openDatabase(studyDatabasePath(studyFile), { nativeBinding });
   return {
     folder,
     studyFile,
     study,
-    database,
-    session: (annotator) => LabelSession.open(database, { studyFile, study, annotator }),
-    close: () => database.close(),
+    store,
+    database: store.database,
+    db,
+    studyId: await store.studies.studyId(study.name),
+    session: (annotator) => LabelSession.open(store, { studyFile, study, annotator }),
+    close: async () => {
+      db.close();
+      await store.close();
+    },
   };
 }
 

@@ -90,7 +90,7 @@ test('50 pairs labelled by keyboard are 50 judgments in SQLite, in order, by the
   timeout: 90_000,
 }, async () => {
   const labelled = await study({ ...simpleStudy(6, 10), extra: '  annotators alice bob' });
-  const session = labelled.session('alice');
+  const session = await labelled.session('alice');
   const view = await openLabelView(() => session);
   assert.equal(await view.page.locator('[data-testid="annotator"]').textContent(), 'alice');
   assert.match(String(await view.page.locator('[data-testid="progress"]').textContent()), /^0 \/ 60 judged$/);
@@ -106,7 +106,7 @@ test('50 pairs labelled by keyboard are 50 judgments in SQLite, in order, by the
   assert.match(String(await view.page.locator('[data-testid="progress"]').textContent()), /^50 \/ 60 judged$/);
   assert.equal(new Set(expected.map((e) => e.pairId)).size, 50, 'every key labelled a different pair');
 
-  const rows = labelled.database.db
+  const rows = labelled.db
     .prepare(
       `SELECT j.pair_id AS pairId, j.label, j.source, a.name FROM judgment AS j JOIN annotator AS a ON a.id = j.annotator_id
        ORDER BY j.created_at, j.id`,
@@ -125,7 +125,7 @@ test('u retracts the last label: the pair is shown again unlabelled, and the dat
   timeout: 60_000,
 }, async () => {
   const labelled = await study(simpleStudy(2, 4));
-  const session = labelled.session('carol');
+  const session = await labelled.session('carol');
   const view = await openLabelView(() => session);
   const first = await shownPair(view.page);
   await pressAndAdvance(view.page, '2', first.pairId);
@@ -137,11 +137,9 @@ test('u retracts the last label: the pair is shown again unlabelled, and the dat
   await view.page.locator(`[data-testid="pair"][data-pair-id="${second.pairId}"]`).waitFor();
   await view.page.locator('[data-testid="progress"]').filter({ hasText: '1 / 8 judged' }).waitFor();
   assert.equal(await view.page.locator('[data-testid="mine"]').count(), 0, 'the undone pair shows no label of mine');
-  const current = labelled.database.db
-    .prepare('SELECT pair_id AS pairId, label FROM current_judgment ORDER BY pair_id')
-    .all();
+  const current = labelled.db.prepare('SELECT pair_id AS pairId, label FROM current_judgment ORDER BY pair_id').all();
   assert.deepEqual(current, [{ pairId: first.pairId, label: 2 }]);
-  const all = labelled.database.db.prepare('SELECT count(*) FROM judgment').pluck().get();
+  const all = labelled.db.prepare('SELECT count(*) FROM judgment').pluck().get();
   assert.equal(all, 2, 'undo keeps the history: the judgment stays, retracted');
 
   // A second u walks back further; labelling again after undo stores a new judgment.
@@ -150,7 +148,7 @@ test('u retracts the last label: the pair is shown again unlabelled, and the dat
   await view.page.locator('[data-testid="progress"]').filter({ hasText: '0 / 8 judged' }).waitFor();
   await pressAndAdvance(view.page, '0', first.pairId);
   assert.equal((await shownPair(view.page)).pairId, second.pairId);
-  assert.deepEqual(labelled.database.db.prepare('SELECT pair_id AS pairId, label FROM current_judgment').all(), [
+  assert.deepEqual(labelled.db.prepare('SELECT pair_id AS pairId, label FROM current_judgment').all(), [
     { pairId: first.pairId, label: 0 },
   ]);
   assert.notEqual(third.pairId, second.pairId);
@@ -159,7 +157,7 @@ test('u retracts the last label: the pair is shown again unlabelled, and the dat
 
 test('the view reopens where the annotator was', { timeout: 60_000 }, async () => {
   const labelled = await study(simpleStudy(3, 3));
-  let session = labelled.session('dana');
+  let session = await labelled.session('dana');
   let view = await openLabelView(() => session);
   for (let i = 0; i < 4; i++) {
     const { pairId } = await shownPair(view.page);
@@ -172,7 +170,7 @@ test('the view reopens where the annotator was', { timeout: 60_000 }, async () =
   await view.page.waitForTimeout(200);
   await view.close();
 
-  session = labelled.session('dana'); // a new extension host: a new session over the same file
+  session = await labelled.session('dana'); // a new extension host: a new session over the same file
   view = await openLabelView(() => session);
   await view.page.locator('[data-testid="position"]').filter({ hasText: 'pair 6 of 9' }).waitFor();
   assert.equal((await shownPair(view.page)).pairId, where.pairId);
@@ -183,12 +181,12 @@ test('blind mode: no other label or suggestion reaches the view before the annot
   timeout: 60_000,
 }, async () => {
   const labelled = await study({ ...simpleStudy(1, 3), extra: '  annotators erin frank\n  blind' });
-  const db = labelled.database.db;
+  const db = labelled.db;
   // frank labelled every pair, and an LLM judge suggested a label with a rationale.
-  const frank = labelled.session('frank');
+  const frank = await labelled.session('frank');
   for (let p = 0; p < 3; p++) {
-    const pair = frank.pairAt(p, frank.state().queue.version, false)!;
-    frank.commit({
+    const pair = (await frank.pairAt(p, frank.state().queue.version, false))!;
+    await frank.commit({
       position: p,
       pairId: pair.pairId,
       label: 2,
@@ -205,7 +203,7 @@ test('blind mode: no other label or suggestion reaches the view before the annot
     ).run(id, judge, id);
   }
 
-  const session = labelled.session('erin');
+  const session = await labelled.session('erin');
   const view = await openLabelView(() => session);
   const first = await shownPair(view.page);
   await view.page.locator('[data-testid="blind-notice"]').waitFor();
@@ -259,7 +257,7 @@ for (const format of ['html', 'markdown', 'text'] as const) {
       ranking: { q1: texts.map((_, i) => `evil${i}`) },
       format,
     });
-    const session = labelled.session('gina');
+    const session = await labelled.session('gina');
     const view = await openLabelView(() => session);
     const before = remote.totalHits();
     for (let i = 0; i < texts.length; i++) {
@@ -338,7 +336,7 @@ test('screenshots of the Label view in a light and a dark theme', { timeout: 60_
     extra:
       '  aspect topical "Is the table about Olympic medal counts?"\n  conditions from constraints\n  derive label = all(conditions) ? 2 : topical ? 1 : 0',
   });
-  const session = labelled.session('alice');
+  const session = await labelled.session('alice');
   const view = await openLabelView(() => session);
   await view.page.locator('[data-testid="document-body"] table').waitFor();
   for (const n of [1, 2, 3]) await view.page.keyboard.press(`Shift+Digit${n}`);
@@ -379,7 +377,7 @@ test('answers by Shift+digit, a note by n, Enter commits the derived label; ? sh
       '  aspect topical "On topic?"\n  conditions from constraints\n  derive label = all(conditions) ? 2 : topical ? 1 : 0',
     guidelines: '# How to judge\n\nLabel **2** only when every condition holds. <script>window.__pwned = 1</script>',
   });
-  const session = labelled.session('hana');
+  const session = await labelled.session('hana');
   const view = await openLabelView(() => session);
   const { page } = view;
   const first = await shownPair(page);
@@ -402,7 +400,7 @@ test('answers by Shift+digit, a note by n, Enter commits the derived label; ? sh
   await page.keyboard.press('Escape');
   await pressAndAdvance(page, 'Enter', first.pairId);
 
-  const db = labelled.database.db;
+  const db = labelled.db;
   const judgment = db.prepare('SELECT id, label, rationale FROM judgment').get() as {
     id: number;
     label: number;
@@ -456,7 +454,7 @@ test('a graded aspect: Shift+digit cycles its level, a click sets it, the derive
       '  aspect a1 "Aspect 1 met?" levels 0 1 2\n  aspect a2 "Aspect 2 met?" levels 0 1 2\n' +
       '  aspect topical "On topic?"\n  derive label = a1 + a2',
   });
-  const session = labelled.session('gita');
+  const session = await labelled.session('gita');
   const { page } = await openLabelView(() => session);
   const { pairId } = await shownPair(page);
   const levelOf = (name: string) => page.locator(`[data-testid="aspect-${name}"]`).getAttribute('data-level');
@@ -487,7 +485,7 @@ test('a graded aspect: Shift+digit cycles its level, a click sets it, the derive
   await page.keyboard.press('Escape');
   await page.locator('[data-testid="help-overlay"]').waitFor({ state: 'detached' });
   await pressAndAdvance(page, 'Enter', pairId);
-  const db = labelled.database.db;
+  const db = labelled.db;
   assert.deepEqual(db.prepare('SELECT label FROM judgment').all(), [{ label: 3 }]);
   assert.deepEqual(db.prepare('SELECT aspect, answer FROM aspect_judgment ORDER BY aspect').all(), [
     { aspect: 'a1', answer: 1 },
@@ -501,7 +499,7 @@ test('a guidelines file that went missing is said in the help overlay, not left 
 }, async () => {
   const labelled = await study({ ...simpleStudy(1, 1), guidelines: '# Rules\n' });
   rmSync(join(labelled.folder, 'guidelines.md'));
-  const session = labelled.session('ivan');
+  const session = await labelled.session('ivan');
   const view = await openLabelView(() => session);
   await shownPair(view.page);
   await view.page.keyboard.press('?');
@@ -514,12 +512,12 @@ test('label/refresh (a judge ran meanwhile): the pair on screen shows its new su
   timeout: 60_000,
 }, async () => {
   const labelled = await study(simpleStudy(1, 2));
-  const session = labelled.session('kim');
+  const session = await labelled.session('kim');
   const view = await openLabelView(() => session);
   const { pairId } = await shownPair(view.page);
   await view.page.keyboard.press('n');
   await view.page.keyboard.type('half-written note');
-  const db = labelled.database.db;
+  const db = labelled.db;
   const judge = db.prepare("INSERT INTO annotator (name, kind) VALUES ('llm:m@12345678', 'llm')").run().lastInsertRowid;
   db.prepare(
     "INSERT INTO suggestion (pair_id, annotator_id, label, rationale, created_at) VALUES (?, ?, 2, 'judged meanwhile', '2026-01-01T00:00:00.000Z')",
@@ -535,7 +533,7 @@ test('in a blind study the orders that would reveal others are offered disabled;
 }, async () => {
   const labelled = await study({ ...simpleStudy(1, 2), extra: '  annotators lea max\n  adjudicator ada\n  blind' });
   const disabledOrders = async (annotator: string): Promise<string[]> => {
-    const session = labelled.session(annotator);
+    const session = await labelled.session(annotator);
     const view = await openLabelView(() => session);
     await shownPair(view.page);
     return view.page
@@ -554,7 +552,7 @@ test('every control follows the theme, dark and light: Previous/Next chunk, Back
     documents: [1, 2, 3, 4].map((n) => ({ docid: `a#${n}`, parent: 'a', text: `Tides, chunk ${n} of a.` })),
     ranking: { q1: ['a#2'] },
   });
-  const session = labelled.session('alice');
+  const session = await labelled.session('alice');
   const view = await openLabelView(() => session);
   await view.page.getByRole('button', { name: 'Next chunk' }).click();
   await view.page.getByRole('button', { name: 'Back to a#2' }).waitFor();
