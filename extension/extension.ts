@@ -25,10 +25,14 @@ export function activate(context: vscode.ExtensionContext): void {
       }
     }),
   );
-  // Studies: their databases (SQLite found when the first one opens, so a missing binary is a message, not a
-  // failed activation), the Studies view, the status bar and the commands.
+  // Studies: their stores, each in a worker thread (SQLite found when the first one opens, so a missing binary is
+  // a message, not a failed activation), the Studies view, the status bar and the commands.
+  const dist = vscode.Uri.joinPath(context.extensionUri, 'dist');
   const studyFiles = new StudyFiles(
-    () => locateNativeBinding(vscode.Uri.joinPath(context.extensionUri, 'dist', 'native').fsPath),
+    {
+      nativeBinding: () => locateNativeBinding(vscode.Uri.joinPath(dist, 'native').fsPath),
+      workerScript: vscode.Uri.joinPath(dist, 'studyWorker.cjs').fsPath,
+    },
     output,
   );
   const statusBar = new StudyStatusBar(studyFiles);

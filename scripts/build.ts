@@ -2,6 +2,7 @@
 //   dist/extension.cjs  extension host (CJS, Node, `vscode` external)
 //   dist/server.cjs     language server (CJS, Node)
 //   dist/cli.cjs        CLI (CJS, Node; started by bin/qrels-studio.cjs)
+//   dist/studyWorker.cjs the extension host's study store, in a worker thread (core/worker/)
 //   dist/webview/*.js   one browser bundle per webview/<name>/main.tsx
 //   dist/native/        better-sqlite3 N-API prebuilds, one per platform, loaded through `nativeBinding`
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -5,8 +5,10 @@ import { agreementDashboard } from '../agreement/agreementDashboard.ts';
 import type { AgreementDashboard, DashboardOptions } from '../agreement/agreementTypes.ts';
 import type { StudyModel } from '../dsl/model.ts';
 import type { SqliteStudyStore } from '../store/sqlite/sqliteStudyStore.ts';
+import { type ImportJobs, importJobs } from './importJobs.ts';
 
-export interface WorkerJobs {
+/** The import jobs (importJobs.ts) and the ones below. */
+export interface WorkerJobs extends ImportJobs {
   /** Answers when the worker is idle enough to answer (tests and the event-loop bench use it). */
   ping(): Promise<'pong'>;
   /**
@@ -22,6 +24,7 @@ export interface WorkerJobs {
 
 export function workerJobs(store: SqliteStudyStore): WorkerJobs {
   return {
+    ...importJobs(store),
     async ping() {
       return 'pong';
     },

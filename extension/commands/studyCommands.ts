@@ -188,7 +188,7 @@ async function switchAnnotator(target: StudyTarget | undefined, studyFiles: Stud
   if (target !== undefined) {
     const model = (await readStudies(target.studyFile)).find((s) => s.name === target.study);
     for (const name of model?.annotators ?? []) names.set(name, undefined);
-    const state = studyFiles.progress(target.studyFile, target.study);
+    const state = await studyFiles.progress(target.studyFile, target.study);
     if (state.kind === 'progress') {
       for (const annotator of state.progress.annotators) {
         if (annotator.kind === 'human')
@@ -249,8 +249,7 @@ async function exportStudyQrels(opened: OpenStudyFile, study: StudyModel): Promi
       { file: uri.fsPath, shown: shownPath(uri.fsPath), source: studyQrelsSource(study), unit: { per: 'pair' } },
     ];
   }
-  const database = opened.database;
-  const studyId = database.studyId(study.name);
+  const studyId = await opened.store.studies.studyId(study.name);
   for (const output of outputs) {
     const { source, argument } = findLabelSource(output.source);
     if ((await source.labels(opened.store, studyId, argument)).length === 0) {

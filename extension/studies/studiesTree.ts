@@ -82,7 +82,7 @@ export class StudiesTree implements vscode.TreeDataProvider<StudiesNode>, vscode
       ];
     }
     if (node.kind === 'study') {
-      const state = this.studyFiles.progress(node.studyFile, node.study);
+      const state = await this.studyFiles.progress(node.studyFile, node.study);
       if (state.kind !== 'progress') return [];
       return state.progress.annotators.map((annotator) => ({
         kind: 'annotator',
@@ -95,7 +95,7 @@ export class StudiesTree implements vscode.TreeDataProvider<StudiesNode>, vscode
     return [];
   }
 
-  getTreeItem(node: StudiesNode): vscode.TreeItem {
+  async getTreeItem(node: StudiesNode): Promise<vscode.TreeItem> {
     if (node.kind === 'file') {
       const item = new vscode.TreeItem(shownPath(node.studyFile), vscode.TreeItemCollapsibleState.Expanded);
       item.id = `file:${node.studyFile}`;
@@ -105,7 +105,7 @@ export class StudiesTree implements vscode.TreeDataProvider<StudiesNode>, vscode
       item.command = { command: 'vscode.open', title: 'Open study file', arguments: [vscode.Uri.file(node.studyFile)] };
       return item;
     }
-    if (node.kind === 'study') return this.studyItem(node);
+    if (node.kind === 'study') return await this.studyItem(node);
     if (node.kind === 'review') {
       const item = new vscode.TreeItem(node.review, vscode.TreeItemCollapsibleState.None);
       item.id = `review:${node.studyFile}#${node.review}`;
@@ -136,8 +136,8 @@ export class StudiesTree implements vscode.TreeDataProvider<StudiesNode>, vscode
     for (const disposable of this.disposables) disposable.dispose();
   }
 
-  private studyItem(node: Extract<StudiesNode, { kind: 'study' }>): vscode.TreeItem {
-    const state = this.studyFiles.progress(node.studyFile, node.study);
+  private async studyItem(node: Extract<StudiesNode, { kind: 'study' }>): Promise<vscode.TreeItem> {
+    const state = await this.studyFiles.progress(node.studyFile, node.study);
     const hasAnnotators = state.kind === 'progress' && state.progress.annotators.length > 0;
     const item = new vscode.TreeItem(
       node.study,

@@ -1,8 +1,10 @@
-// The open study files of the window and their task databases (the extension host is their one writer). Opening a
-// study file lints it (errors → a message listing them, nothing opened), opens its database next to it and syncs
-// its studies into it; a study with nothing in its database yet gets its declared sources imported, under a
-// progress notification whose Cancel leaves the database as it was. Databases stay open (one per study file) until
-// the file is deleted or the extension stops; a study file changed on disk is re-synced.
+// The open study files of the window and their records. Opening a study file lints it (errors → a message listing
+// them, nothing opened), opens its store (the storage port, its SQLite adapter in a worker thread: no query ever
+// blocks the extension host) and syncs its studies into it; a study with nothing imported yet gets its declared
+// sources imported (in the worker), under a progress notification whose Cancel leaves the record as it was. Stores
+// stay open (one per study file) until the file is deleted or the extension stops; a study file changed on disk is
+// re-synced, and what the store reports changed (this window's writes, another process's commits) refreshes the
+// views that show progress.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -16,17 +18,15 @@ import {
   type StudyModel,
 } from '../../core/dsl/index.ts';
 import type { Progress } from '../../core/labelling/types.ts';
-import { type DeclaredImportOptions, importDeclaredSources } from '../../core/store/declaredImport.ts';
-import { SqliteStudyStore } from '../../core/store/sqlite/sqliteStudyStore.ts';
+import type { DeclaredImportOptions } from '../../core/store/declaredImport.ts';
 import {
   ImportCancelledError,
   type ImportReport,
   StoreError,
-  type StudyDatabase,
   studyDatabasePath,
 } from '../../core/store/studyDatabase.ts';
 import { type StudyProgress, studyProgress } from '../../core/store/studyProgress.ts';
-import type { StudyStore } from '../../core/store/studyStore.ts';
+import { openWorkerStudyStore, type WorkerStudyStore } from '../../core/worker/workerStudyStore.ts';
 import { studyErrorsMessage, userErrorMessage } from './userError.ts';
 import { studyFileGlob } from './workspaceStudies.ts';
 
@@ -36,10 +36,8 @@ export interface OpenStudyFile {
   /** Its folder: the studies' relative paths resolve against it. */
   folder: string;
   model: StudyFileModel;
-  /** The study file's record (the storage port). */
-  store: StudyStore;
-  /** Transition (issue 20): the old record object, until every handler asks the port. */
-  database: StudyDatabase;
+  /** The study file's record (the storage port, in a worker thread; heavy jobs run there: `store.jobs`). */
+  store: WorkerStudyStore;
 }
 
 /** What the Studies view and the status bar can say about a study without creating or importing anything. */
@@ -62,20 +60,35 @@ export interface StoredLabel {
 export type StudyImportOptions = Pick<DeclaredImportOptions, 'pools' | 'sources'>;
 
 interface Entry {
-  store: SqliteStudyStore;
-  database: StudyDatabase;
+  store: WorkerStudyStore;
+  /** Stops the store's change notifications. */
+  stopWatching: () => void;
   /** The study file's text as last synced into the database, and its model; none while never synced. */
   synced?: { text: string; model: StudyFileModel };
 }
 
-/** Study databases written by anyone (a CLI import in a terminal too): the progress shown is refreshed. */
-const databaseGlob = '**/.qrels-studio/*.sqlite*';
 /**
- * Database writes come in bursts (a WAL file and its database, label after label): progress is recounted once they
- * pause this long. Recounting takes about half a second at a million pairs, on the extension host's one thread that
- * the next label's commit would wait behind; while labelling, the Label view shows its own progress.
+ * A study database created by another process (the CLI's first import in a terminal) for a study file this window
+ * has no store of yet: its progress is shown once it appears. Changes to a database with a store come from the
+ * store (its own writes, and other processes' commits).
+ */
+const databaseGlob = '**/.qrels-studio/*.sqlite';
+/**
+ * Writes come in bursts (label after label, a CLI import's transactions): progress is recounted once they pause
+ * this long. Recounting takes about half a second at a million pairs (in the store's worker, which the next label's
+ * commit would wait behind); while labelling, the Label view shows its own progress.
  */
 const databaseRefreshDelayMs = 2000;
+
+/** How often a running import's progress message is asked of the store's worker. */
+const importProgressPollMs = 250;
+
+export interface StudyFilesOptions {
+  /** The better-sqlite3 binary, or how to find it (asked when the first store opens). */
+  nativeBinding: string | (() => string);
+  /** The store worker's script: the extension's dist/studyWorker.cjs. */
+  workerScript: string;
+}
 
 export class StudyFiles implements vscode.Disposable {
   /** Fires with a study file's path when its studies, imports or labels changed; '' when any may have. */
@@ -85,9 +98,14 @@ export class StudyFiles implements vscode.Disposable {
   private readonly output: vscode.OutputChannel;
   private readonly locateNativeBinding: () => string;
   private nativeBinding: string | undefined;
+  private readonly workerScript: string;
   private readonly entries = new Map<string, Entry>();
+  /** Stores being opened (a worker starting), so that two callers share one. */
+  private readonly storeOpening = new Map<string, Promise<Entry>>();
   private readonly opening = new Map<string, Promise<OpenStudyFile | undefined>>();
-  private readonly progressCache = new Map<string, StudyProgressState>();
+  private readonly progressCache = new Map<string, Promise<StudyProgressState>>();
+  private nextImportId = 1;
+  private disposed = false;
   /** Study files with an import running: one at a time per database (its staging tables are the connection's). */
   private readonly importing = new Set<string>();
   private readonly changed = new vscode.EventEmitter<string>();
@@ -97,15 +115,16 @@ export class StudyFiles implements vscode.Disposable {
   /** Study files whose databases were written since the last refresh. */
   private readonly written = new Set<string>();
 
-  /** `nativeBinding`: the better-sqlite3 binary, or how to find it (asked when the first database opens). */
-  constructor(nativeBinding: string | (() => string), output: vscode.OutputChannel) {
+  constructor(options: StudyFilesOptions, output: vscode.OutputChannel) {
+    const { nativeBinding } = options;
     this.locateNativeBinding = typeof nativeBinding === 'string' ? () => nativeBinding : nativeBinding;
+    this.workerScript = options.workerScript;
     this.output = output;
     this.onDidChange = this.changed.event;
     this.onDidStoreLabel = this.stored.event;
     const studyWatcher = vscode.workspace.createFileSystemWatcher(studyFileGlob);
-    const databaseWatcher = vscode.workspace.createFileSystemWatcher(databaseGlob);
-    const databaseWritten = (uri: vscode.Uri) => this.labelsChanged(studyFileOfDatabase(uri.fsPath));
+    // Only a database appearing: changes to it come from its store.
+    const databaseWatcher = vscode.workspace.createFileSystemWatcher(databaseGlob, false, true, true);
     this.disposables.push(
       this.changed,
       this.stored,
@@ -114,9 +133,7 @@ export class StudyFiles implements vscode.Disposable {
       studyWatcher.onDidChange((uri) => void this.resync(uri.fsPath)),
       studyWatcher.onDidDelete((uri) => this.forget(uri.fsPath)),
       databaseWatcher,
-      databaseWatcher.onDidCreate(databaseWritten),
-      databaseWatcher.onDidChange(databaseWritten),
-      databaseWatcher.onDidDelete(databaseWritten),
+      databaseWatcher.onDidCreate((uri) => this.labelsChanged(studyFileOfDatabase(uri.fsPath))),
     );
   }
 
@@ -161,7 +178,7 @@ export class StudyFiles implements vscode.Disposable {
    * A study's progress, counted in its database when there is one; nothing is created, synced or imported to say
    * it. Cached until the study file, its imports or its labels change.
    */
-  progress(studyFile: string, study: string): StudyProgressState {
+  progress(studyFile: string, study: string): Promise<StudyProgressState> {
     const key = `${resolve(studyFile)}\u0000${study}`;
     const cached = this.progressCache.get(key);
     if (cached !== undefined) return cached;
@@ -227,9 +244,10 @@ export class StudyFiles implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     clearTimeout(this.databaseRefresh);
     for (const disposable of this.disposables) disposable.dispose();
-    for (const entry of this.entries.values()) entry.database.close();
+    for (const entry of this.entries.values()) this.close(entry);
     this.entries.clear();
   }
 
@@ -243,7 +261,7 @@ export class StudyFiles implements vscode.Disposable {
     }
     if (opened === undefined) return undefined;
     for (const study of opened.model.studies) {
-      if (!declaresSources(study) || hasImported(opened.database, study.name)) continue;
+      if (!declaresSources(study) || (await opened.store.studies.hasImported(study.name))) continue;
       const report = await this.runImport(opened, study, {});
       if (report === undefined) return undefined;
     }
@@ -256,11 +274,8 @@ export class StudyFiles implements vscode.Disposable {
    */
   private async load(studyFile: string, { quiet }: { quiet: boolean }): Promise<OpenStudyFile | undefined> {
     const text = await readFile(studyFile, 'utf8');
-    const entry = this.entries.get(studyFile);
-    if (entry?.synced?.text === text) {
-      const { store, database } = entry;
-      return { studyFile, folder: dirname(studyFile), model: entry.synced.model, store, database };
-    }
+    const known = this.entries.get(studyFile);
+    if (known?.synced?.text === text) return this.openStudyFile(studyFile, known, known.synced.model);
     const errors = (await lintStudyText(text, studyFile, nodeStudyHost())).filter((d) => d.severity === 'error');
     if (errors.length > 0) {
       const message = studyErrorsMessage(basename(studyFile), text, errors);
@@ -271,12 +286,15 @@ export class StudyFiles implements vscode.Disposable {
       return undefined;
     }
     const model = resolveStudies(parseStudyFile(text), studyFile);
-    const store = entry?.store ?? this.openDatabase(studyFile);
-    const database = store.database;
-    database.syncStudies(model);
-    this.entries.set(studyFile, { store, database, synced: { text, model } });
+    const entry = await this.entryOf(studyFile);
+    await entry.store.studies.sync(model);
+    entry.synced = { text, model };
     this.notifyChanged(studyFile);
-    return { studyFile, folder: dirname(studyFile), model, store, database };
+    return this.openStudyFile(studyFile, entry, model);
+  }
+
+  private openStudyFile(studyFile: string, entry: Entry, model: StudyFileModel): OpenStudyFile {
+    return { studyFile, folder: dirname(studyFile), model, store: entry.store };
   }
 
   /** A study file changed on disk: an open one is synced again (quietly: the editor shows its errors). */
@@ -292,27 +310,58 @@ export class StudyFiles implements vscode.Disposable {
 
   private forget(studyFile: string): void {
     const key = resolve(studyFile);
-    this.entries.get(key)?.database.close();
+    const entry = this.entries.get(key);
+    if (entry !== undefined) this.close(entry);
     this.entries.delete(key);
     this.notifyChanged(key);
   }
 
-  private openDatabase(studyFile: string): SqliteStudyStore {
-    this.nativeBinding ??= this.locateNativeBinding();
-    return SqliteStudyStore.openNow(studyDatabasePath(studyFile), { nativeBinding: this.nativeBinding });
+  private close(entry: Entry): void {
+    entry.stopWatching();
+    entry.store
+      .close()
+      .catch((error: unknown) => this.output.appendLine(`[studies] closing a store: ${String(error)}`));
   }
 
-  private countProgress(studyFile: string, study: string): StudyProgressState {
+  /** The study file's store: open, or opened now (its worker started; one per study file however many ask). */
+  private entryOf(studyFile: string): Promise<Entry> {
+    const known = this.entries.get(studyFile);
+    if (known !== undefined) return Promise.resolve(known);
+    let pending = this.storeOpening.get(studyFile);
+    if (pending === undefined) {
+      pending = this.openEntry(studyFile).finally(() => this.storeOpening.delete(studyFile));
+      this.storeOpening.set(studyFile, pending);
+    }
+    return pending;
+  }
+
+  private async openEntry(studyFile: string): Promise<Entry> {
+    this.nativeBinding ??= this.locateNativeBinding();
+    const store = await openWorkerStudyStore(studyDatabasePath(studyFile), {
+      nativeBinding: this.nativeBinding,
+      workerScript: this.workerScript,
+    });
+    if (this.disposed) {
+      await store.close();
+      throw new Error('the extension is stopping');
+    }
+    // Writes by this window and commits by anyone else (a CLI import, another window): progress is recounted once
+    // they pause.
+    const stopWatching = store.onChange(() => this.labelsChanged(studyFile));
+    const entry: Entry = { store, stopWatching };
+    this.entries.set(studyFile, entry);
+    return entry;
+  }
+
+  private async countProgress(studyFile: string, study: string): Promise<StudyProgressState> {
     try {
-      let database = this.entries.get(studyFile)?.database;
-      if (database === undefined) {
+      let entry = this.entries.get(studyFile);
+      if (entry === undefined) {
         if (!existsSync(studyDatabasePath(studyFile))) return { kind: 'not imported' };
-        const store = this.openDatabase(studyFile);
-        database = store.database;
-        this.entries.set(studyFile, { store, database });
+        entry = await this.entryOf(studyFile);
       }
-      if (!hasImported(database, study)) return { kind: 'not imported' };
-      return { kind: 'progress', progress: studyProgress(database, study) };
+      if (!(await entry.store.studies.hasImported(study))) return { kind: 'not imported' };
+      return { kind: 'progress', progress: await studyProgress(entry.store, study) };
     } catch (error) {
       const message = userErrorMessage(error) ?? (error instanceof Error ? error.message : String(error));
       this.output.appendLine(`[studies] progress of '${study}' in ${studyFile}: ${message}`);
@@ -341,15 +390,26 @@ export class StudyFiles implements vscode.Disposable {
           cancellable: true,
         },
         async (progress, token) => {
-          const controller = new AbortController();
-          const cancelled = token.onCancellationRequested(() => controller.abort());
+          // The import runs in the store's worker (it reads the files there); its progress is asked for while it
+          // runs, and Cancel stops it there at its next batch.
+          const importId = `import-${this.nextImportId++}`;
+          const { store } = opened;
+          const cancelled = token.onCancellationRequested(() => void store.jobs.cancelImport(importId).catch(() => {}));
+          let shown: string | undefined;
+          const poll = setInterval(() => {
+            store.jobs.importProgress(importId).then(
+              (message) => {
+                if (message === undefined || message === shown) return;
+                shown = message;
+                progress.report({ message });
+              },
+              () => {},
+            );
+          }, importProgressPollMs);
           try {
-            return await importDeclaredSources(opened.database, study, opened.folder, {
-              ...options,
-              signal: controller.signal,
-              onProgress: (message) => progress.report({ message }),
-            });
+            return await store.jobs.importDeclared({ importId, study, folder: opened.folder, options });
           } finally {
+            clearInterval(poll);
             cancelled.dispose();
           }
         },
@@ -380,19 +440,5 @@ function studyFileOfDatabase(file: string): string {
 function declaresSources(study: StudyModel): boolean {
   return (
     study.queries !== undefined || study.corpus !== undefined || study.pools.length > 0 || study.imports.length > 0
-  );
-}
-
-/** The study is in the database and has pairs or documents. */
-function hasImported(database: StudyDatabase, study: string): boolean {
-  const row = database.db.prepare('SELECT id FROM study WHERE name = ?').get(study) as { id: number } | undefined;
-  if (row === undefined) return false;
-  return (
-    database.db
-      .prepare(
-        'SELECT EXISTS (SELECT 1 FROM pair WHERE study_id = ?) OR EXISTS (SELECT 1 FROM document WHERE study_id = ?)',
-      )
-      .pluck()
-      .get(row.id, row.id) === 1
   );
 }

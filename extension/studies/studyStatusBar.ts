@@ -64,7 +64,9 @@ export class StudyStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const state = this.studyFiles.progress(target.studyFile, target.study);
+    const state = await this.studyFiles.progress(target.studyFile, target.study);
+    // A label stored while counting (showStored) or a newer update says more than this count.
+    if (update !== this.updates) return;
     const annotator = annotatorName();
     if (state.kind === 'progress') {
       const { judged, total } = ownProgress(state.progress, annotator);
