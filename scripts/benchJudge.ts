@@ -11,9 +11,6 @@ import { join } from 'node:path';
 import { createChatClient } from '../core/judge/chatClient.ts';
 import { defaultPromptTemplate } from '../core/judge/defaultPrompts.ts';
 import { judgeStudy } from '../core/judge/judgeStudy.ts';
-import { SqliteStudyStore } from '../core/store/sqlite/sqliteStudyStore.ts';
-import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
-import { studyDatabasePath } from '../core/store/studyDatabase.ts';
 import { buildLargeStudy } from '../test/core/labelling/largeStudy.ts';
 
 export interface JudgeBench {
@@ -46,10 +43,7 @@ export async function benchJudge(root: string, dataDir: string): Promise<JudgeBe
     extra: '  judge "bench-model" { temperature 0 }',
   });
   // The judge asks the record through the storage port, as the CLI does.
-  await study.store.close();
-  const store = await SqliteStudyStore.open(studyDatabasePath(study.studyFile), {
-    nativeBinding: locateNativeBinding(join(root, 'dist', 'native')),
-  });
+  const store = study.store;
   // The endpoint runs in its own process (benchOpenAiServer.ts), as a real one would, and counts what it receives.
   const child = spawn(process.execPath, [join(root, 'scripts', 'benchOpenAiServer.ts'), String(latencyMs)], {
     stdio: ['ignore', 'pipe', 'inherit'],
