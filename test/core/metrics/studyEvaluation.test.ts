@@ -4,10 +4,6 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LabelSession } from '../../../core/labelling/labelSession.ts';
 import { evaluateStudyRuns } from '../../../core/metrics/studyEvaluation.ts';
-import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
-import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
-import { nativeDir } from '../../helpers.ts';
 import { createLabelStudy } from '../../webview/label/labelStudy.ts';
 
 /** Labels the pair (qid, docid) through the Label view's session. */
@@ -31,11 +27,8 @@ async function evaluated(scaleLevels: string[]) {
     ranking: { q1: ['b', 'a', 'c'] },
     scaleLevels,
   });
-  // The record through the storage port, as the Evaluate view's handlers read it.
-  const store = await SqliteStudyStore.open(studyDatabasePath(study.studyFile), {
-    nativeBinding: locateNativeBinding(nativeDir),
-  });
   try {
+    const store = study.store;
     const studyId = await store.studies.studyId('dev');
     const alice = await study.session('alice');
     for (const [docid, label] of [
@@ -47,8 +40,7 @@ async function evaluated(scaleLevels: string[]) {
     }
     return await evaluateStudyRuns(store, studyId, study.study, study.folder, 'adjudicated-else-majority');
   } finally {
-    await store.close();
-    study.close();
+    await study.close();
   }
 }
 

@@ -18,10 +18,6 @@ import { targetVerdictText } from '../../../core/agreement/agreementTarget.ts';
 import { binarise } from '../../../core/agreement/reliabilityData.ts';
 import { readStudyLabels } from '../../../core/agreement/studyLabels.ts';
 import type { LabelSession } from '../../../core/labelling/labelSession.ts';
-import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
-import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
-import type { StudyStore } from '../../../core/store/studyStore.ts';
 import {
   type AgreementRequestKind,
   type AgreementSource,
@@ -30,7 +26,7 @@ import {
   bootstrapSamples,
 } from '../../../extension/panels/agreementHandlers.ts';
 import { fixed, percent } from '../../../webview/agreement/agreementFormat.ts';
-import { nativeDir, repoRoot } from '../../helpers.ts';
+import { repoRoot } from '../../helpers.ts';
 import { launchChromium } from '../chromium.ts';
 import { createLabelStudy, type LabelStudy, simpleStudy } from '../label/labelStudy.ts';
 import { applyTheme, darkModern, lightModern, offTheme } from '../themeControls.ts';
@@ -65,17 +61,13 @@ after(async () => {
   await server?.close();
 });
 
-/** A study labelled through LabelSessions, and its record through the storage port (what the handlers read). */
-type Labelled = LabelStudy & { store: StudyStore };
+/** A study labelled through LabelSessions; its record (`store`) is what the handlers read. */
+type Labelled = LabelStudy;
 
 async function study(options: Parameters<typeof createLabelStudy>[0]): Promise<Labelled> {
   const created = await createLabelStudy(options);
   cleanups.push(() => created.close());
-  const store = await SqliteStudyStore.open(studyDatabasePath(created.studyFile), {
-    nativeBinding: locateNativeBinding(nativeDir),
-  });
-  cleanups.push(() => store.close());
-  return Object.assign(created, { store });
+  return created;
 }
 
 /** Labels every pair of the annotator's queue that `label` gives a label for, through the Label view's session. */

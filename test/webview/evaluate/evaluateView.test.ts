@@ -13,13 +13,10 @@ import type { LabelSession } from '../../../core/labelling/labelSession.ts';
 import { defaultIrsOptions } from '../../../core/metrics/instruction/instructionMeasure.ts';
 import { instructionResponsiveness } from '../../../core/metrics/instruction/irs.ts';
 import { compareStudyRuns, evaluateStudyRuns } from '../../../core/metrics/studyEvaluation.ts';
-import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
-import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import { type EvaluateSource, evaluateRequestHandlers } from '../../../extension/panels/evaluateHandlers.ts';
-import { nativeDir, repoRoot } from '../../helpers.ts';
+import { repoRoot } from '../../helpers.ts';
 import { launchChromium } from '../chromium.ts';
-import { createLabelStudy as createSessionStudy, simpleStudy } from '../label/labelStudy.ts';
+import { createLabelStudy, simpleStudy } from '../label/labelStudy.ts';
 import { type CountingServer, openWebview, startWebviewServer, webviewDistDir } from '../webviewHost.ts';
 
 const screenshotDir = join(repoRoot, 'test-output', 'screenshots');
@@ -40,22 +37,6 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
-
-/** A study labelled through LabelSessions, with its record through the storage port (what the handlers read). */
-async function createLabelStudy(options: Parameters<typeof createSessionStudy>[0]) {
-  const created = await createSessionStudy(options);
-  const store = await SqliteStudyStore.open(studyDatabasePath(created.studyFile), {
-    nativeBinding: locateNativeBinding(nativeDir),
-  });
-  const closeStudy = created.close;
-  return Object.assign(created, {
-    store,
-    close: () => {
-      void store.close();
-      closeStudy();
-    },
-  });
-}
 
 /** Labels the pair (qid, docid) through the Label view's session. */
 async function labelPair(
@@ -216,7 +197,7 @@ test('runs × measures, sorting, breakdown by type, and two runs compared', { ti
     await page.screenshot({ path: join(screenshotDir, 'evaluate.png'), fullPage: true });
   } finally {
     await view.close();
-    study.close();
+    await study.close();
   }
 });
 
@@ -242,7 +223,7 @@ test('the comparison is of the report the view names, even after a newer report 
     assert.deepEqual(await compare(next.reportId), { ...after, reportId: next.reportId });
     await assert.rejects(async () => compare(next.reportId + 1), /no longer current/, 'a report the host never made');
   } finally {
-    study.close();
+    await study.close();
   }
 });
 
@@ -327,7 +308,7 @@ test('a comparison is shown only beside the report it was computed from, whateve
     assert.deepEqual(view.errors, []);
   } finally {
     await view.close();
-    study.close();
+    await study.close();
   }
 });
 
@@ -363,7 +344,7 @@ test('a reply to the page before a reload does not answer the reloaded page (req
     assert.deepEqual(view.errors, []);
   } finally {
     await view.close();
-    study.close();
+    await study.close();
   }
 });
 
@@ -404,6 +385,6 @@ test("a study whose scale declares gains: the view's nDCG takes them, and its he
     );
   } finally {
     await view.close();
-    study.close();
+    await study.close();
   }
 });
