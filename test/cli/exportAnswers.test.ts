@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
 import { LabelSession } from '../../core/labelling/labelSession.ts';
+import { SqliteStudyStore } from '../../core/store/sqlite/sqliteStudyStore.ts';
 import { locateNativeBinding } from '../../core/store/sqliteDatabase.ts';
-import { StudyDatabase, studyDatabasePath } from '../../core/store/studyDatabase.ts';
+import { studyDatabasePath } from '../../core/store/studyDatabase.ts';
 import { startOpenAiServer } from '../core/judge/openAiServer.ts';
 import { runCliAsync as cli, nativeDir, runCliProcess, scratchDir } from '../helpers.ts';
 
@@ -66,23 +67,25 @@ test('export --answers: the ticks a person made and the judge’s per-condition 
   // The person labels as the Label view does: through a labelling session on the task database.
   const text = readFileSync(studyFile, 'utf8');
   const study = resolveStudies(parseStudyFile(text), studyFile).studies[0]!;
-  const database = StudyDatabase.open(studyDatabasePath(studyFile), { nativeBinding: locateNativeBinding(nativeDir) });
+  const store = await SqliteStudyStore.open(studyDatabasePath(studyFile), {
+    nativeBinding: locateNativeBinding(nativeDir),
+  });
   try {
-    const session = LabelSession.open(database, { studyFile, study, annotator: 'ann' });
-    const tick = (
+    const session = await LabelSession.open(store, { studyFile, study, annotator: 'ann' });
+    const tick = async (
       position: number,
       label: number,
       conditions: boolean[],
       aspects: Record<string, boolean | number>,
     ) => {
-      const pair = session.pairAt(position, 1, true)!;
-      session.commit({ position, pairId: pair.pairId, label, conditions, aspects, queueVersion: 1 });
+      const pair = (await session.pairAt(position, 1, true))!;
+      await session.commit({ position, pairId: pair.pairId, label, conditions, aspects, queueVersion: 1 });
     };
-    tick(0, 2, [true, true, true], { topical: true, coverage: 2 });
-    tick(1, 1, [false, true, false], { topical: true, coverage: 1 });
-    tick(2, 0, [false, false], { topical: false, coverage: 0 });
+    await tick(0, 2, [true, true, true], { topical: true, coverage: 2 });
+    await tick(1, 1, [false, true, false], { topical: true, coverage: 1 });
+    await tick(2, 0, [false, false], { topical: false, coverage: 0 });
   } finally {
-    database.close();
+    await store.close();
   }
 
   const env: NodeJS.ProcessEnv = { ...process.env, QRELS_STUDIO_CONFIG_DIR: scratchDir(), OPENAI_API_KEY: apiKey };

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
 import { LabelSession } from '../../core/labelling/labelSession.ts';
+import { SqliteStudyStore } from '../../core/store/sqlite/sqliteStudyStore.ts';
 import { locateNativeBinding } from '../../core/store/sqliteDatabase.ts';
-import { StudyDatabase, studyDatabasePath } from '../../core/store/studyDatabase.ts';
+import { studyDatabasePath } from '../../core/store/studyDatabase.ts';
 import { nativeDir, runCliProcess, scratchDir } from '../helpers.ts';
 
 const studyText = `study "mc" {
@@ -57,22 +58,24 @@ function exportAnswers(root: string): string {
   return readFileSync(join(root, 'answers.jsonl'), 'utf8');
 }
 
-test('import --labels: answers exported from the Label view come back into a fresh copy of the study unchanged', () => {
+test('import --labels: answers exported from the Label view come back into a fresh copy of the study unchanged', async () => {
   const original = studyFolder();
   const studyFile = join(original, 'mc.assess');
   const study = resolveStudies(parseStudyFile(studyText), studyFile).studies[0]!;
-  const database = StudyDatabase.open(studyDatabasePath(studyFile), { nativeBinding: locateNativeBinding(nativeDir) });
+  const store = await SqliteStudyStore.open(studyDatabasePath(studyFile), {
+    nativeBinding: locateNativeBinding(nativeDir),
+  });
   try {
     for (const annotator of ['ann', 'bob']) {
-      const session = LabelSession.open(database, { studyFile, study, annotator });
-      const tick = (
+      const session = await LabelSession.open(store, { studyFile, study, annotator });
+      const tick = async (
         position: number,
         label: number,
         conditions?: boolean[],
         aspects?: Record<string, boolean | number>,
       ) => {
-        const pair = session.pairAt(position, 1, true)!;
-        session.commit({
+        const pair = (await session.pairAt(position, 1, true))!;
+        await session.commit({
           position,
           pairId: pair.pairId,
           label,
@@ -82,17 +85,17 @@ test('import --labels: answers exported from the Label view come back into a fre
         });
       };
       if (annotator === 'ann') {
-        tick(0, 2, [true, true, true], { topical: true, coverage: 2 });
-        tick(1, 1, [false, true, false], { topical: true, coverage: 1 });
-        tick(2, 0, [false, false], { topical: false, coverage: 0 });
+        await tick(0, 2, [true, true, true], { topical: true, coverage: 2 });
+        await tick(1, 1, [false, true, false], { topical: true, coverage: 1 });
+        await tick(2, 0, [false, false], { topical: false, coverage: 0 });
       } else {
         // A label given without ticks, and one with aspects only.
-        tick(0, 1);
-        tick(1, 0, undefined, { topical: false });
+        await tick(0, 1);
+        await tick(1, 0, undefined, { topical: false });
       }
     }
   } finally {
-    database.close();
+    await store.close();
   }
   const answers = exportAnswers(original);
   assert.equal(answers.trimEnd().split('\n').length, 5);

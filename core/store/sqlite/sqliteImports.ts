@@ -63,4 +63,15 @@ export class SqliteImports implements ImportsPort {
       }));
     })();
   }
+
+  /**
+   * The tables in this store's connection's temp database (an import's staging while it runs; none after it,
+   * whatever its end). The adapter's own: not part of the port, for the tests of the staging.
+   */
+  stagingTables(): string[] {
+    return this.context.db
+      .prepare("SELECT name FROM sqlite_temp_master WHERE type = 'table'")
+      .pluck()
+      .all() as string[];
+  }
 }

@@ -83,3 +83,51 @@ test('a judge run through the worker store records every vote as it ends and one
   assert.equal(server.requests(), 18);
   assert.equal((await study.store.judge.calls(study.studyId)).length, 18, 'no call recorded twice');
 });
+
+test('a call and the suggestion it completes are one transaction; a person’s name is no judge', async (t) => {
+  const study = await labellingStudy({ ...plainStudy(1, 1), extra: '  judge "judge-t" {}' });
+  t.after(() => study.close());
+  const store = await openWorkerStudyStore(study.store.location, {
+    nativeBinding,
+    workerScript: join(repoRoot, 'core', 'worker', 'studyWorker.ts'),
+  });
+  t.after(() => store.close());
+  const judge = 'llm:judge-t@01234567';
+  const call = {
+    cacheKey: 'key',
+    request: { endpoint: 'http://127.0.0.1:1/v1', model: 'judge-t', parameters: '{}', promptHash: 'ph', voteIndex: 0 },
+    promptTemplateHash: 'th',
+    studyId: study.studyId,
+    pairId: study.pairId('q1', 'd1-1'),
+    judge,
+    rawOutput: '{"label": 1}',
+    parsedLabel: 1,
+    attempts: 1,
+    createdAt: '2026-03-04T05:06:07.000Z',
+  };
+  const suggestion = {
+    pairId: call.pairId,
+    judge,
+    label: 1,
+    callId: null,
+    votes: [{ voteIndex: 0, callId: null, label: 1 }],
+    createdAt: call.createdAt,
+  };
+  // A suggestion for a pair that is not there: neither it nor its call is written.
+  await assert.rejects(store.judge.recordCall(call, { ...suggestion, pairId: 999_999 }), /FOREIGN KEY/);
+  assert.deepEqual(await store.judge.calls(study.studyId), []);
+  assert.equal(await store.judge.cachedCall('key'), undefined);
+
+  const id = await store.judge.recordCall(call, suggestion);
+  assert.deepEqual((await store.judge.cachedCall('key'))?.id, id);
+  assert.deepEqual(
+    (await study.store.judge.suggestions(study.studyId, judge)).map((s) => [s.docid, s.label, s.votes]),
+    [['d1-1', 1, [{ voteIndex: 0, callId: id, label: 1, rawOutput: '{"label": 1}' }]]],
+  );
+
+  await study.store.studies.ensureAnnotator('alice', 'human');
+  await assert.rejects(store.judge.judgeAnnotator('alice'), {
+    name: 'StoreError',
+    message: `'alice' is a person in ${study.store.location}, not an LLM judge`,
+  });
+});

@@ -31,24 +31,24 @@ test('export --answers: a person’s ticks and aspect answers round-trip, a judg
   });
   t.after(() => study.close());
   let now = Date.parse('2026-05-01T12:00:00.000Z');
-  const session = study.session('alice', () => {
+  const session = await study.session('alice', () => {
     now += 1000;
     return new Date(now);
   });
-  const commit = (
+  const commit = async (
     position: number,
     label: number,
     conditions: boolean[],
     aspects: Record<string, boolean | number>,
   ) => {
-    const pair = session.pairAt(position, 1, true)!;
-    session.commit({ position, pairId: pair.pairId, label, conditions, aspects, queueVersion: 1 });
+    const pair = (await session.pairAt(position, 1, true))!;
+    await session.commit({ position, pairId: pair.pairId, label, conditions, aspects, queueVersion: 1 });
   };
   // q1/a ticked once, then changed: the export carries the current ticks, not the first ones.
-  commit(0, 1, [true, false, true], { topical: true, coverage: 1 });
-  commit(0, 2, [true, true, true], { topical: true, coverage: 2 });
-  commit(1, 0, [false, false, false], { topical: false, coverage: 0 });
-  commit(2, 1, [false, true], { topical: true, coverage: 1 });
+  await commit(0, 1, [true, false, true], { topical: true, coverage: 1 });
+  await commit(0, 2, [true, true, true], { topical: true, coverage: 2 });
+  await commit(1, 0, [false, false, false], { topical: false, coverage: 0 });
+  await commit(2, 1, [false, true], { topical: true, coverage: 1 });
 
   const verdicts: Record<string, boolean[]> = {
     'document 1 for query 1': [true, true, false],
@@ -85,7 +85,7 @@ test('export --answers: a person’s ticks and aspect answers round-trip, a judg
 
   const file = join(study.folder, 'answers.jsonl');
   const graded = new Set(['coverage']);
-  assert.equal(await exportAnswers(study.database.db, study.studyId, file, graded), 6);
+  assert.equal(await exportAnswers(study.store, study.studyId, file, graded), 6);
   const records = readFileSync(file, 'utf8')
     .trimEnd()
     .split('\n')
@@ -127,13 +127,13 @@ test('export --answers: a person’s ticks and aspect answers round-trip, a judg
     ],
   );
   // What the Label view shows the annotator (read back through the session) is what was exported.
-  const shown = session.pairAt(0, 1, true)!.mine!;
+  const shown = (await session.pairAt(0, 1, true))!.mine!;
   assert.deepEqual([shown.conditions, shown.aspects], [records[0]!.conditions, records[0]!.aspects]);
 
   // --jsonl with answers: every judgment, history included, with the answers it was stored with (alice's first
   // ticks of q1/a too); the judge made suggestions, not judgments.
   const history = join(study.folder, 'history.jsonl');
-  assert.equal(await exportJudgmentsJsonl(study.database.db, study.studyId, history, graded), 4);
+  assert.equal(await exportJudgmentsJsonl(study.store, study.studyId, history, graded), 4);
   assert.deepEqual(
     readFileSync(history, 'utf8')
       .trimEnd()
@@ -180,7 +180,7 @@ test('export --answers: a person’s ticks and aspect answers round-trip, a judg
 
   // --labels with answers: the label file's rows with two more columns, the answers as JSON text.
   const labels = join(study.folder, 'labels.csv');
-  assert.equal(await exportLabelsWithAnswers(study.database.db, study.studyId, labels, graded), 6);
+  assert.equal(await exportLabelsWithAnswers(study.store, study.studyId, labels, graded), 6);
   const [header, ...lines] = readFileSync(labels, 'utf8').trimEnd().split('\n').map(csvCells);
   assert.deepEqual(header!.slice(0, 4), ['query_id', 'doc_id', 'annotator', 'label']);
   assert.deepEqual(header!.slice(-2), ['conditions', 'aspects']);

@@ -5,13 +5,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
-import type { StudyModel } from '../../../core/dsl/model.ts';
-import type { ImportedRecord } from '../../../core/importers/types.ts';
-import { ImportRequestError, importDeclaredSources } from '../../../core/store/declaredImport.ts';
-import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { ImportCancelledError, StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
-import { nativeDir, scratchDir } from '../../helpers.ts';
+import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
+import type { StudyModel } from '../../../../core/dsl/model.ts';
+import type { ImportedRecord } from '../../../../core/importers/types.ts';
+import { ImportRequestError, importDeclaredSources } from '../../../../core/store/declaredImport.ts';
+import { SqliteStudyStore } from '../../../../core/store/sqlite/sqliteStudyStore.ts';
+import { locateNativeBinding, openDatabase, type SqliteDatabase } from '../../../../core/store/sqliteDatabase.ts';
+import { ImportCancelledError, studyDatabasePath } from '../../../../core/store/studyDatabase.ts';
+import { nativeDir, scratchDir } from '../../../helpers.ts';
 
 const nativeBinding = locateNativeBinding(nativeDir);
 const documents = 50_000;
@@ -20,11 +21,15 @@ const queries = 20;
 interface Workspace {
   folder: string;
   study: StudyModel;
-  database: StudyDatabase;
+  /** The study's store, which imports. */
+  store: SqliteStudyStore;
+  /** A second connection to its database, for the rows the tests look at. */
+  db: SqliteDatabase;
+  close(): Promise<void>;
 }
 
 /** A study file with 20 queries, a 50k-document corpus and a run ranking 30 documents per query; database synced. */
-function workspace(body?: string): Workspace {
+async function workspace(body?: string): Promise<Workspace> {
   const folder = scratchDir();
   mkdirSync(join(folder, 'data'));
   mkdirSync(join(folder, 'runs'));
@@ -53,45 +58,49 @@ function workspace(body?: string): Workspace {
   }
   writeFileSync(join(folder, 'runs', 'bm25.trec'), `${run.join('\n')}\n`);
   const model = resolveStudies(parseStudyFile(text), studyFile);
-  const database = StudyDatabase.open(studyDatabasePath(studyFile), { nativeBinding });
-  database.syncStudies(model);
-  return { folder, study: model.studies[0]!, database };
+  const store = await SqliteStudyStore.open(studyDatabasePath(studyFile), { nativeBinding });
+  await store.studies.sync(model);
+  const db = openDatabase(studyDatabasePath(studyFile), { nativeBinding });
+  const close = async () => {
+    db.close();
+    await store.close();
+  };
+  return { folder, study: model.studies[0]!, store, db, close };
 }
 
-/** Every row of the study's tables, and whether any staging table is left in the connection's temp database. */
-function snapshot(database: StudyDatabase): unknown {
+/** Every row of the study's tables, and whether any staging table is left in the store's connection's temp database. */
+function snapshot({ db, store }: Workspace): unknown {
   const tables = ['study', 'query', 'document', 'run', 'pair', 'pair_origin', 'annotator', 'judgment', 'import_log'];
   return {
-    ...Object.fromEntries(tables.map((t) => [t, database.db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()])),
-    staging: database.db.prepare("SELECT name FROM sqlite_temp_master WHERE type = 'table'").pluck().all(),
+    ...Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()])),
+    staging: store.imports.stagingTables(),
   };
 }
 
-const rows = (database: StudyDatabase, table: string) =>
-  database.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+const rows = ({ db }: Workspace, table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
 
 test('an import aborted from a progress message writes nothing; the next import completes', async () => {
-  const { folder, study, database } = workspace();
+  const ws = await workspace();
   // Something there before, so that "unchanged" is more than "empty": the queries alone.
-  await importDeclaredSources(database, study, folder, {
+  await importDeclaredSources(ws.store, ws.study, ws.folder, {
     files: [
       {
         target: 'queries',
-        path: join(folder, 'data', 'queries.jsonl'),
+        path: join(ws.folder, 'data', 'queries.jsonl'),
         shown: 'data/queries.jsonl',
         mapping: { id: 'qid', text: 'query' },
       },
     ],
   });
-  assert.equal(rows(database, 'query'), queries);
-  const before = snapshot(database);
+  assert.equal(rows(ws, 'query'), queries);
+  const before = snapshot(ws);
 
   const controller = new AbortController();
   const messages: string[] = [];
   const started = performance.now();
   let abortedAt = 0;
   await assert.rejects(
-    importDeclaredSources(database, study, folder, {
+    importDeclaredSources(ws.store, ws.study, ws.folder, {
       signal: controller.signal,
       onProgress: (message) => {
         messages.push(message);
@@ -106,17 +115,17 @@ test('an import aborted from a progress message writes nothing; the next import 
   const stoppedAfter = performance.now() - abortedAt;
   assert.ok(abortedAt > 0, 'the corpus was being read when the import was aborted');
   assert.ok(!messages.includes('data/corpus.jsonl: 50,000 records read'), 'it stopped before the end of the corpus');
-  assert.deepEqual(snapshot(database), before);
+  assert.deepEqual(snapshot(ws), before);
 
   const completed: string[] = [];
-  const report = await importDeclaredSources(database, study, folder, { onProgress: (m) => completed.push(m) });
+  const report = await importDeclaredSources(ws.store, ws.study, ws.folder, { onProgress: (m) => completed.push(m) });
   const total = performance.now() - started;
   assert.deepEqual(report.documents, { added: documents, updated: 0, unchanged: 0 });
   assert.deepEqual(report.queries, { added: 0, updated: 0, unchanged: queries });
   assert.equal(report.pools[0]?.pairs, queries * 10);
-  assert.equal(rows(database, 'document'), documents);
+  assert.equal(rows(ws, 'document'), documents);
   assert.deepEqual(
-    database.db.prepare('SELECT file, target, format, records FROM import_log ORDER BY id').all(),
+    ws.db.prepare('SELECT file, target, format, records FROM import_log ORDER BY id').all(),
     [
       { file: 'data/queries.jsonl', target: 'queries', format: 'beir', records: queries },
       { file: 'data/queries.jsonl', target: 'queries', format: 'beir', records: queries },
@@ -137,15 +146,15 @@ test('an import aborted from a progress message writes nothing; the next import 
     'data/corpus.jsonl: 50,000 records read',
   ]);
   console.log(`abort → rejection ${stoppedAfter.toFixed(1)} ms; cancelled + full import ${total.toFixed(0)} ms`);
-  database.close();
+  await ws.close();
 });
 
 test('an import aborted by a timer while a file is read leaves the database as it was', async () => {
-  const { folder, study, database } = workspace();
-  const before = snapshot(database);
+  const ws = await workspace();
+  const before = snapshot(ws);
   const controller = new AbortController();
   await assert.rejects(
-    importDeclaredSources(database, study, folder, {
+    importDeclaredSources(ws.store, ws.study, ws.folder, {
       signal: controller.signal,
       onProgress: (message) => {
         // Aborted from outside the import's own call stack, as a Cancel button does.
@@ -154,29 +163,29 @@ test('an import aborted by a timer while a file is read leaves the database as i
     }),
     ImportCancelledError,
   );
-  assert.deepEqual(snapshot(database), before);
-  assert.equal(rows(database, 'document'), 0);
-  database.close();
+  assert.deepEqual(snapshot(ws), before);
+  assert.equal(rows(ws, 'document'), 0);
+  await ws.close();
 });
 
 test('a signal aborted before the start reads nothing and writes nothing', async () => {
-  const { folder, study, database } = workspace();
-  const before = snapshot(database);
+  const ws = await workspace();
+  const before = snapshot(ws);
   const messages: string[] = [];
   await assert.rejects(
-    importDeclaredSources(database, study, folder, {
+    importDeclaredSources(ws.store, ws.study, ws.folder, {
       signal: AbortSignal.abort(),
       onProgress: (m) => messages.push(m),
     }),
     ImportCancelledError,
   );
   assert.deepEqual(messages, []);
-  assert.deepEqual(snapshot(database), before);
-  database.close();
+  assert.deepEqual(snapshot(ws), before);
+  await ws.close();
 });
 
 test('importBatch: an abort between staged batches drops the staging; the same database imports again', async () => {
-  const { database } = workspace();
+  const ws = await workspace();
   const controller = new AbortController();
   async function* records(): AsyncIterable<ImportedRecord> {
     for (let i = 0; i < 25_000; i++) {
@@ -185,9 +194,9 @@ test('importBatch: an abort between staged batches drops the staging; the same d
     }
   }
   const origin = { file: 'x.jsonl', target: 'corpus', format: 'jsonl' };
-  const before = snapshot(database);
+  const before = snapshot(ws);
   await assert.rejects(
-    database.importBatch(
+    ws.store.imports.importBatch(
       'big',
       [{ records: records() }].map((f) => ({ ...f, origin })),
       [],
@@ -195,18 +204,18 @@ test('importBatch: an abort between staged batches drops the staging; the same d
     ),
     ImportCancelledError,
   );
-  assert.deepEqual(snapshot(database), before);
-  const report = await database.importBatch('big', [{ records: records(), origin }]);
+  assert.deepEqual(snapshot(ws), before);
+  const report = await ws.store.imports.importBatch('big', [{ records: records(), origin }]);
   assert.equal(report.documents.added, 25_000, 'without a signal the same records import');
-  database.close();
+  await ws.close();
 });
 
 test('pools alone: sources false reads the runs only; named runs are pooled with the declared ones', async () => {
-  const { folder, study, database } = workspace();
-  writeFileSync(join(folder, 'runs', 'extra.trec'), 'q0 Q0 d9999 1 5 extra\nq1 Q0 d101 1 5 extra\n');
-  const report = await importDeclaredSources(database, study, folder, {
+  const ws = await workspace();
+  writeFileSync(join(ws.folder, 'runs', 'extra.trec'), 'q0 Q0 d9999 1 5 extra\nq1 Q0 d101 1 5 extra\n');
+  const report = await importDeclaredSources(ws.store, ws.study, ws.folder, {
     sources: false,
-    runs: [{ path: join(folder, 'runs', 'extra.trec'), shown: 'runs/extra.trec', depth: 5 }],
+    runs: [{ path: join(ws.folder, 'runs', 'extra.trec'), shown: 'runs/extra.trec', depth: 5 }],
   });
   assert.deepEqual(report.files, []);
   assert.deepEqual(
@@ -216,26 +225,26 @@ test('pools alone: sources false reads the runs only; named runs are pooled with
       ['runs/extra.trec', 1, queries * 10 + 1],
     ],
   );
-  assert.equal(rows(database, 'document'), 0);
-  database.close();
+  assert.equal(rows(ws, 'document'), 0);
+  await ws.close();
 });
 
 test('the caller’s mistakes: nothing to import, a file named twice', async () => {
-  const { folder, study, database } = workspace(`study "big" {
+  const ws = await workspace(`study "big" {
   scale ordinal { 0 "No" key "0"  1 "Yes" key "1" }
 }
 `);
   await assert.rejects(
-    importDeclaredSources(database, study, folder),
+    importDeclaredSources(ws.store, ws.study, ws.folder),
     (error: unknown) =>
       error instanceof ImportRequestError &&
       error.reason === 'nothing to import' &&
       error.message ===
         "nothing to import: study 'big' declares no queries, corpus, pools or qrels, and no file was named",
   );
-  const path = join(folder, 'data', 'queries.jsonl');
+  const path = join(ws.folder, 'data', 'queries.jsonl');
   await assert.rejects(
-    importDeclaredSources(database, study, folder, {
+    importDeclaredSources(ws.store, ws.study, ws.folder, {
       files: [
         { target: 'queries', path, shown: 'data/queries.jsonl' },
         { target: 'queries', path, shown: './data/queries.jsonl' },
@@ -246,6 +255,6 @@ test('the caller’s mistakes: nothing to import, a file named twice', async () 
       error.reason === 'named twice' &&
       error.message === './data/queries.jsonl is named twice',
   );
-  assert.equal(rows(database, 'query'), 0);
-  database.close();
+  assert.equal(rows(ws, 'query'), 0);
+  await ws.close();
 });

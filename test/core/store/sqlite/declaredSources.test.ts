@@ -5,16 +5,20 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
-import { importDeclaredSources } from '../../../core/store/declaredImport.ts';
-import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
-import { StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
-import { nativeDir, scratchDir } from '../../helpers.ts';
+import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
+import { importDeclaredSources } from '../../../../core/store/declaredImport.ts';
+import { SqliteStudyStore } from '../../../../core/store/sqlite/sqliteStudyStore.ts';
+import { locateNativeBinding, openDatabase } from '../../../../core/store/sqliteDatabase.ts';
+import { studyDatabasePath } from '../../../../core/store/studyDatabase.ts';
+import { nativeDir, scratchDir } from '../../../helpers.ts';
 
 const nativeBinding = locateNativeBinding(nativeDir);
 
-/** A study folder with `files` written under data/ and the study file `body`; its database synced. */
-function workspace(body: string, files: Record<string, string>) {
+/**
+ * A study folder with `files` written under data/ and the study file `body`; its store synced, and a second
+ * connection to its database (`db`) for the rows the tests look at.
+ */
+async function workspace(body: string, files: Record<string, string>) {
   const folder = scratchDir();
   mkdirSync(join(folder, 'data'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, 'data', name), text);
@@ -23,15 +27,20 @@ function workspace(body: string, files: Record<string, string>) {
   const parsed = parseStudyFile(body);
   assert.deepEqual(parsed.diagnostics, []);
   const model = resolveStudies(parsed, studyFile);
-  const database = StudyDatabase.open(studyDatabasePath(studyFile), { nativeBinding });
-  database.syncStudies(model);
-  return { folder, study: model.studies[0]!, database };
+  const store = await SqliteStudyStore.open(studyDatabasePath(studyFile), { nativeBinding });
+  await store.studies.sync(model);
+  const db = openDatabase(studyDatabasePath(studyFile), { nativeBinding });
+  const close = async () => {
+    db.close();
+    await store.close();
+  };
+  return { folder, study: model.studies[0]!, store, db, close };
 }
 
 const jsonl = (records: object[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
 
 test('a corpus whose records carry their own format keeps each one on a re-import; queries keep their split', async () => {
-  const { folder, study, database } = workspace(
+  const { folder, study, store, db, close } = await workspace(
     `study "target" {
   queries "data/q.jsonl" { id: qid  text: question  split: split }
   corpus  "data/tables.jsonl" { id: tid  body: table  format: kind }
@@ -57,22 +66,22 @@ test('a corpus whose records carry their own format keeps each one on a re-impor
       ]),
     },
   );
-  const formats = () => database.db.prepare('SELECT docid, format FROM document ORDER BY docid').raw().all();
+  const formats = () => db.prepare('SELECT docid, format FROM document ORDER BY docid').raw().all();
   const expected = [
     ['t1', 'markdown'],
     ['t2', 'html'],
     ['t3', 'table-json'],
   ];
-  await importDeclaredSources(database, study, folder);
+  await importDeclaredSources(store, study, folder);
   assert.deepEqual(formats(), expected);
-  const again = await importDeclaredSources(database, study, folder);
+  const again = await importDeclaredSources(store, study, folder);
   assert.deepEqual(again.documents, { added: 0, updated: 0, unchanged: 3 });
   assert.deepEqual(formats(), expected);
-  assert.deepEqual(database.db.prepare('SELECT qid, split FROM query ORDER BY qid').raw().all(), [
+  assert.deepEqual(db.prepare('SELECT qid, split FROM query ORDER BY qid').raw().all(), [
     ['q1', 'test'],
     ['q2', 'validation'],
   ]);
-  database.close();
+  await close();
 });
 
 test('a Hugging Face dataset-viewer copy named as the corpus is read as one: ids <source>#<ordinal>', async () => {
@@ -90,7 +99,7 @@ test('a Hugging Face dataset-viewer copy named as the corpus is read as one: ids
     'https://arxiv.org/abs/2501.00001v1',
     '',
   ].join('\n');
-  const { folder, study, database } = workspace(
+  const { folder, study, store, db, close } = await workspace(
     `study "chunks" {
   queries "data/q.jsonl" { id: qid  text: query }
   corpus  "data/chunks.txt" { body: text }
@@ -99,7 +108,7 @@ test('a Hugging Face dataset-viewer copy named as the corpus is read as one: ids
 `,
     { 'q.jsonl': jsonl([{ qid: 'q1', query: 'birds that fly' }]), 'chunks.txt': copy },
   );
-  const report = await importDeclaredSources(database, study, folder);
+  const report = await importDeclaredSources(store, study, folder);
   assert.deepEqual(
     report.files.map((f) => [f.file, f.format, f.records]),
     [
@@ -107,16 +116,16 @@ test('a Hugging Face dataset-viewer copy named as the corpus is read as one: ids
       ['data/chunks.txt', 'hf-viewer', 3],
     ],
   );
-  assert.deepEqual(database.db.prepare('SELECT docid FROM document ORDER BY docid').pluck().all(), [
+  assert.deepEqual(db.prepare('SELECT docid FROM document ORDER BY docid').pluck().all(), [
     'https://arxiv.org/abs/2501.00001v1#0',
     'https://arxiv.org/abs/2505.15817v1#0',
     'https://arxiv.org/abs/2505.15817v1#1',
   ]);
-  database.close();
+  await close();
 });
 
 test('gold ids listed in the queries file (TARGET) are judgments by gold, of kind gold, at the top of the scale', async () => {
-  const { folder, study, database } = workspace(
+  const { folder, study, store, db, close } = await workspace(
     `study "target" {
   queries "data/q.jsonl" { id: qid  text: question  gold: table_ids }
   corpus  "data/tables.jsonl" { id: tid  body: table  format: json }
@@ -138,7 +147,7 @@ test('gold ids listed in the queries file (TARGET) are judgments by gold, of kin
     },
   );
   const gold = () =>
-    database.db
+    db
       .prepare(
         `SELECT p.qid, p.docid, j.label, a.name, a.label_kind FROM judgment AS j
          JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id ORDER BY p.qid, p.docid`,
@@ -150,14 +159,14 @@ test('gold ids listed in the queries file (TARGET) are judgments by gold, of kin
     ['q1', 'singer', 2, 'gold', 'gold'],
     ['q2', '7', 2, 'gold', 'gold'],
   ];
-  const first = await importDeclaredSources(database, study, folder);
+  const first = await importDeclaredSources(store, study, folder);
   assert.equal(first.judgments.added, 3);
   assert.deepEqual(gold(), expected);
   // The gold field is the judgments', not the queries' metadata.
-  assert.deepEqual(database.db.prepare("SELECT metadata FROM query WHERE qid = 'q1'").pluck().get(), null);
+  assert.deepEqual(db.prepare("SELECT metadata FROM query WHERE qid = 'q1'").pluck().get(), null);
   // Importing the study again adds nothing.
-  const again = await importDeclaredSources(database, study, folder);
+  const again = await importDeclaredSources(store, study, folder);
   assert.deepEqual([again.judgments.added, again.judgments.unchanged], [0, 3]);
   assert.deepEqual(gold(), expected);
-  database.close();
+  await close();
 });

@@ -6,8 +6,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { locateNativeBinding, openDatabase } from '../../../core/store/sqliteDatabase.ts';
-import { nativeDir, scratchDir } from '../../helpers.ts';
+import { locateNativeBinding, openDatabase } from '../../../../core/store/sqliteDatabase.ts';
+import { nativeDir, scratchDir } from '../../../helpers.ts';
 
 const nativeBinding = locateNativeBinding(nativeDir);
 const worker = join(import.meta.dirname, 'storeWorker.ts');

@@ -8,8 +8,8 @@ import {
   NativeBindingMissingError,
   nativeBindingFileName,
   openDatabase,
-} from '../../../core/store/sqliteDatabase.ts';
-import { nativeDir, scratchDir } from '../../helpers.ts';
+} from '../../../../core/store/sqliteDatabase.ts';
+import { nativeDir, scratchDir } from '../../../helpers.ts';
 
 test('the shipped binary for this platform is found in dist/native', () => {
   const file = locateNativeBinding(nativeDir);

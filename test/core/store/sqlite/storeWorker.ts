@@ -4,23 +4,23 @@
 //   node storeWorker.ts DB import FILE                 — one import of the documents in FILE (JSONL, _id/text)
 import { writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
-import type { ImportedRecord } from '../../../core/importers/types.ts';
-import { StudyDatabase } from '../../../core/store/studyDatabase.ts';
+import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
+import type { ImportedRecord } from '../../../../core/importers/types.ts';
+import { SqliteStudyStore } from '../../../../core/store/sqlite/sqliteStudyStore.ts';
 
 const [file, mode, ...rest] = process.argv.slice(2);
 const nativeBinding = process.env.QRELS_STUDIO_NATIVE_BINDING!;
 const study =
   'study "s" {\n  queries "q.jsonl" { id: qid text: q }\n  corpus "c.jsonl" { id: _id body: text }\n  scale ordinal { 0 "No" key "0"  1 "Yes" key "1"  2 "Very" key "2" }\n}\n';
 
-const db = StudyDatabase.open(file!, { nativeBinding });
-db.syncStudies(resolveStudies(parseStudyFile(study)));
+const store = await SqliteStudyStore.open(file!, { nativeBinding });
+await store.studies.sync(resolveStudies(parseStudyFile(study)));
 writeSync(1, 'ready\n');
 
 if (mode === 'judgments') {
   const [annotator, count] = rest;
   for (let i = 0; i < Number(count); i++) {
-    const { id } = db.addJudgment({
+    const { id } = await store.labels.addJudgment({
       study: 's',
       qid: `q${i % 50}`,
       docid: `d${i}`,
@@ -49,8 +49,12 @@ if (mode === 'judgments') {
       if (line % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  const report = await db.importRecords('s', records(), { file: 'c.jsonl', target: 'corpus', format: 'jsonl' });
+  const report = await store.imports.importRecords('s', records(), {
+    file: 'c.jsonl',
+    target: 'corpus',
+    format: 'jsonl',
+  });
   writeSync(1, `imported ${report.documents.added}\n`);
 }
-db.close();
+await store.close();
 writeSync(1, 'done\n');
