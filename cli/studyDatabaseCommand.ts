@@ -8,7 +8,7 @@ import type { ReviewModel, StudyFileModel, StudyModel } from '../core/dsl/model.
 import { FileReadError } from '../core/formats/lineReader.ts';
 import { SqliteStudyStore } from '../core/store/sqlite/sqliteStudyStore.ts';
 import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
-import { type StudyDatabase, studyDatabasePath } from '../core/store/studyDatabase.ts';
+import { studyDatabasePath } from '../core/store/studyDatabase.ts';
 import type { StudyStore } from '../core/store/studyStore.ts';
 import { type CliContext, InputError, UsageError } from './cliContext.ts';
 import { studyDiagnostics } from './commands/lint.ts';
@@ -19,10 +19,8 @@ export interface OpenedStudy {
   /** Its folder: the study's relative paths resolve against it. */
   folder: string;
   study: StudyModel;
-  /** The study's record (the storage port). */
+  /** The study's record (the storage port); the command closes it. */
   store: StudyStore;
-  /** Transition (issue 20): the old record object, until every command asks the port. */
-  database: StudyDatabase;
 }
 
 /** Opens the database of study `name` (or the file's only study) of the study file `studyArg`. */
@@ -46,7 +44,6 @@ export async function openReviewDatabase(
     studyFile: opened.studyFile,
     folder: opened.folder,
     store: opened.store,
-    database: opened.database,
     review: opened.block as ReviewModel,
   };
 }
@@ -67,7 +64,7 @@ async function openBlockDatabase(
     await store.close();
     throw error;
   }
-  return { studyFile: studyArg, folder: dirname(path), block: study, store, database: store.database };
+  return { studyFile: studyArg, folder: dirname(path), block: study, store };
 }
 
 /**
