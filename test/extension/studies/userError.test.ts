@@ -4,9 +4,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { lintStudyText, nodeStudyHost } from '../../../core/dsl/index.ts';
 import { FormatError } from '../../../core/formats/formatError.ts';
+import { FileReadError } from '../../../core/formats/lineReader.ts';
 import { ImportError } from '../../../core/importers/types.ts';
 import { ImportRequestError } from '../../../core/store/declaredImport.ts';
+import { SchemaVersionError } from '../../../core/store/migrate.ts';
 import { ImportCancelledError, StoreError } from '../../../core/store/studyDatabase.ts';
+import { deserializeError, serializeError } from '../../../core/worker/workerErrors.ts';
 import { studyErrorsMessage, userErrorMessage } from '../../../extension/studies/userError.ts';
 
 test('errors about the user’s data are shown as their message; unexpected ones are not', () => {
@@ -44,4 +47,27 @@ test("a study file's errors: count, then the first three as line:col message", a
     studyErrorsMessage('s.assess', 'x\nab', [{ range: { start: 4, end: 5 }, message: 'expected y' }]),
     's.assess has 1 error: fix them first — 2:3 expected y',
   );
+});
+
+test('errors from the store worker give the same message as in process (their class crosses the thread)', () => {
+  const known = [
+    new StoreError('x.sqlite is not a Qrels Studio database (not SQLite): move it away, then import again'),
+    new SchemaVersionError(
+      'this database has schema version 99, newer than this Qrels Studio knows (7): update Qrels Studio',
+    ),
+    new ImportError({ file: 'corpus.jsonl', line: 3, column: 7 }, 'a JSON object', '`[`'),
+    new FormatError('run.trec', 2, 5, 'expected 6 fields'),
+    new FileReadError('missing.jsonl', Object.assign(new Error('ENOENT'), { code: 'ENOENT' })),
+    new ImportRequestError('named twice', 'q.jsonl is named twice'),
+    new ImportCancelledError(),
+  ];
+  for (const error of known) {
+    const crossed = deserializeError(structuredClone(serializeError(error)));
+    assert.equal(crossed.constructor, error.constructor, error.name);
+    assert.equal(userErrorMessage(crossed), userErrorMessage(error));
+    assert.ok(userErrorMessage(crossed) !== undefined, error.message);
+  }
+  const crossed = deserializeError(serializeError(known[2]!));
+  assert.deepEqual((crossed as ImportError).at, { file: 'corpus.jsonl', line: 3, column: 7 });
+  assert.equal(userErrorMessage(deserializeError(serializeError(new TypeError('x is undefined')))), undefined);
 });
