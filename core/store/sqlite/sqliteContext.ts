@@ -2,7 +2,7 @@
 // and the change notification its writes send.
 import type { SqliteDatabase } from '../sqliteDatabase.ts';
 import type { StoreChange } from '../studyStore.ts';
-import type { StudyDatabase } from '../studyDatabase.ts';
+import type { StudyDatabase } from './studyDatabase.ts';
 
 export interface SqliteContext {
   readonly db: SqliteDatabase;

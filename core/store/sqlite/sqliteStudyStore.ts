@@ -4,7 +4,6 @@
 // blocks the editor. Other processes writing the same file (the CLI, another window) are noticed through SQLite's
 // `data_version`, which changes when another connection commits.
 import type { SqliteDatabase } from '../sqliteDatabase.ts';
-import { StudyDatabase } from '../studyDatabase.ts';
 import type { StoreChange, StudyStore } from '../studyStore.ts';
 import { SqliteAgreement } from './sqliteAgreement.ts';
 import type { SqliteContext } from './sqliteContext.ts';
@@ -14,6 +13,7 @@ import { SqliteJudge } from './sqliteJudge.ts';
 import { SqliteLabels } from './sqliteLabels.ts';
 import { SqliteReviews } from './sqliteReviews.ts';
 import { SqliteStudies } from './sqliteStudies.ts';
+import { StudyDatabase } from './studyDatabase.ts';
 
 /** How often another process's commits are looked for while someone listens for changes. */
 const externalChangePollMs = 250;

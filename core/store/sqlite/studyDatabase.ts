@@ -1,0 +1,790 @@
+// The SQLite adapter's record object: one SQLite file next to the study file (`wqt-dev.assess` →
+// `.qrels-studio/wqt-dev.sqlite`) holding its studies, queries, documents, runs, pairs and judgments, opened and
+// migrated here; its study-level writes (sync, judgments, imports and pools), one transaction per action. Internal to
+// the adapter (core/store/sqlite/): features ask the storage port (core/store/studyStore.ts).
+//
+// Imports are all-or-nothing without holding the database's write lock while a file is read: records are first
+// streamed into TEMP staging tables (the temp database is the connection's own, so no lock on the study database
+// is taken), checked there, and then moved into the study's tables by a few INSERT … SELECT statements in one
+// short IMMEDIATE transaction. A failing import leaves the database exactly as it was, and another process that
+// labels meanwhile waits at most for that last step.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { StudyFileModel } from '../../dsl/model.ts';
+import type { DocumentRecord, ImportedRecord, SourcePosition } from '../../importers/types.ts';
+import { coarseKindOf } from '../labelKind.ts';
+import { openDatabase, type SqliteDatabase } from '../sqliteDatabase.ts';
+import {
+  type AnswerRules,
+  ImportCancelledError,
+  type ImportOrigin,
+  type ImportReport,
+  type NewJudgment,
+  type PoolInput,
+  type PoolReport,
+  type RowCounts,
+  StoreError,
+  type SyncReport,
+} from '../studyDatabase.ts';
+import { ensureAnnotatorId } from './annotators.ts';
+import { migrateDatabase } from './sqliteMigrate.ts';
+
+/** Documents (10 values each) or judgments (16 each) per multi-row INSERT into the staging tables. */
+const documentsPerStatement = 64;
+
+/** Records collected before they are written to the temp tables in one transaction. */
+const stagingBatch = 10_000;
+
+/** Now, or a millisecond after `latest` (an ISO time) when the clock has not moved past it. */
+function laterThan(latest: string | null): string {
+  const now = Date.now();
+  const after = latest === null ? now : Date.parse(latest) + 1;
+  return new Date(Math.max(now, after)).toISOString();
+}
+
+function describe(at: SourcePosition): string {
+  return `${at.file}:${at.line}${at.column !== undefined ? `:${at.column}` : ''}`;
+}
+
+export class StudyDatabase {
+  readonly file: string;
+  readonly db: SqliteDatabase;
+
+  private constructor(file: string, db: SqliteDatabase) {
+    this.file = file;
+    this.db = db;
+  }
+
+  /** Opens (creating it and its folder if needed) and migrates the database at `file`. */
+  static open(file: string, options: { nativeBinding: string }): StudyDatabase {
+    mkdirSync(dirname(file), { recursive: true });
+    let db: SqliteDatabase | undefined;
+    try {
+      db = openDatabase(file, { nativeBinding: options.nativeBinding });
+      migrateDatabase(db);
+      return new StudyDatabase(file, db);
+    } catch (error) {
+      db?.close();
+      if ((error as { code?: string }).code === 'SQLITE_NOTADB') {
+        throw new StoreError(`${file} is not a Qrels Studio database (not SQLite): move it away, then import again`);
+      }
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /**
+   * Makes the database say what the study file says: studies added or updated (their model, their scale). A scale
+   * value that judgments use cannot be removed: that is an error naming them, and nothing changes.
+   */
+  syncStudies(model: StudyFileModel, now: Date = new Date()): SyncReport {
+    const report: SyncReport = { studies: [], addedScaleValues: {} };
+    const upsertStudy = this.db.prepare(
+      `INSERT INTO study (name, kind, model, synced_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, model = excluded.model, synced_at = excluded.synced_at
+       RETURNING id`,
+    );
+    const scaleOf = this.db.prepare('SELECT value FROM scale_value WHERE study_id = ?').pluck();
+    const upsertScale = this.db.prepare(
+      `INSERT INTO scale_value (study_id, value, label, key, description) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (study_id, value) DO UPDATE SET label = excluded.label, key = excluded.key,
+         description = excluded.description`,
+    );
+    const inUse = this.db.prepare(
+      `SELECT p.qid, p.docid, a.name AS annotator, j.created_at
+       FROM current_judgment AS j JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
+       WHERE p.study_id = ? AND j.label = ? ORDER BY p.qid, p.docid LIMIT 6`,
+    );
+    const removeScale = this.db.prepare('DELETE FROM scale_value WHERE study_id = ? AND value = ?');
+    const judgedStudies = this.db.prepare(
+      `SELECT s.name, count(*) AS judgments FROM study AS s JOIN pair AS p ON p.study_id = s.id
+       JOIN judgment AS j ON j.pair_id = p.id
+       WHERE NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
+       GROUP BY s.id ORDER BY s.name`,
+    );
+    this.db
+      .transaction(() => {
+        // A study no longer in the file that has judgments (renamed, removed): its judgments would be orphaned.
+        const named = new Set([...model.studies, ...model.reviews].map((s) => s.name));
+        for (const { name, judgments } of judgedStudies.all() as { name: string; judgments: number }[]) {
+          if (named.has(name)) continue;
+          throw new StoreError(
+            `study '${name}' is no longer in the study file but has ${judgments} judgment${judgments === 1 ? '' : 's'} ` +
+              'in its database: rename it back (or export its labels with the old file first)',
+          );
+        }
+        for (const study of [...model.studies, ...model.reviews]) {
+          const { id } = upsertStudy.get(study.name, study.kind, JSON.stringify(study), now.toISOString()) as {
+            id: number;
+          };
+          report.studies.push(study.name);
+          if (study.kind !== 'study') continue;
+          const before = new Set(scaleOf.all(id) as number[]);
+          const entries = study.scale?.entries ?? [];
+          const after = new Set(entries.map((entry) => entry.value));
+          for (const value of before) {
+            if (after.has(value)) continue;
+            const users = inUse.all(id, value) as { qid: string; docid: string; annotator: string }[];
+            if (users.length > 0) {
+              const named = users
+                .slice(0, 5)
+                .map((u) => `${u.qid}/${u.docid} by ${u.annotator}`)
+                .join(', ');
+              throw new StoreError(
+                `study '${study.name}': scale value ${value} cannot be removed, judgments use it (${named}` +
+                  `${users.length > 5 ? ', …' : ''}); relabel them or keep the value`,
+              );
+            }
+            removeScale.run(id, value);
+          }
+          for (const entry of entries) {
+            upsertScale.run(id, entry.value, entry.label, entry.key, entry.description ?? null);
+          }
+          const added = entries.map((e) => e.value).filter((value) => !before.has(value));
+          if (added.length > 0) report.addedScaleValues[study.name] = added;
+        }
+      })
+      .immediate();
+    return report;
+  }
+
+  /** The id of study `name`; an error naming the known studies when there is none. */
+  studyId(name: string): number {
+    const row = this.db.prepare('SELECT id FROM study WHERE name = ?').get(name) as { id: number } | undefined;
+    if (row !== undefined) return row.id;
+    const known = (this.db.prepare('SELECT name FROM study ORDER BY name').pluck().all() as string[]).join(', ');
+    throw new StoreError(`no study '${name}' in ${this.file} (it has: ${known || 'none'})`);
+  }
+
+  /** One judgment, committed before this returns (one transaction). */
+  addJudgment(judgment: NewJudgment): { id: number; createdAt: string } {
+    return this.db
+      .transaction(() => {
+        const studyId = this.studyId(judgment.study);
+        this.checkLabel(studyId, judgment.label, judgment.study);
+        const pairId = this.pairId(studyId, judgment.qid, judgment.docid);
+        // The one annotator rule (annotators.ts): a person cannot label under an LLM judge's name, nor a judge a person's.
+        const annotatorId = ensureAnnotatorId(this.db, this.file, judgment.annotator);
+        // Two judgments of a pair by one annotator in the same millisecond (a double key press) stay two, in order.
+        const latest = this.db
+          .prepare('SELECT max(created_at) FROM judgment WHERE pair_id = ? AND annotator_id = ?')
+          .pluck()
+          .get(pairId, annotatorId) as string | null;
+        const createdAt = judgment.createdAt?.toISOString() ?? laterThan(latest);
+        const row = this.db
+          .prepare(
+            `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label)
+             VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+          )
+          .get(
+            pairId,
+            annotatorId,
+            judgment.label,
+            createdAt,
+            judgment.source,
+            judgment.rationale ?? null,
+            judgment.shownLabel ?? null,
+          ) as { id: number };
+        return { id: row.id, createdAt };
+      })
+      .immediate();
+  }
+
+  /** The current label of every (pair, annotator) of a study, ordered by qid, docid, annotator. */
+  currentLabels(study: string): { qid: string; docid: string; annotator: string; label: number }[] {
+    return this.db
+      .prepare(
+        `SELECT p.qid, p.docid, a.name AS annotator, j.label
+         FROM current_judgment AS j JOIN pair AS p ON p.id = j.pair_id JOIN annotator AS a ON a.id = j.annotator_id
+         WHERE p.study_id = ? ORDER BY p.qid, p.docid, a.name`,
+      )
+      .all(this.studyId(study)) as { qid: string; docid: string; annotator: string; label: number }[];
+  }
+
+  /**
+   * Imports files (queries, documents or judgments as records) and pools runs into study `study`, all or nothing:
+   * any error — a malformed record the importer reports, an id twice, a label off the scale — leaves the database
+   * exactly as it was. Queries and documents are matched by id (a changed text is updated); judgments are added
+   * unless the same one is there already (same annotator, pair and time — or, for a file without times, the same
+   * current label). Runs must be read (and so checked) before: `pools` holds their rankings. An aborted `signal`
+   * (checked between staged batches and before the final transaction) rejects with ImportCancelledError.
+   */
+  async importBatch(
+    study: string,
+    files: readonly { records: AsyncIterable<ImportedRecord>; origin: ImportOrigin }[],
+    pools: readonly PoolInput[] = [],
+    signal?: AbortSignal,
+    answers?: AnswerRules,
+  ): Promise<ImportReport> {
+    const studyId = this.studyId(study);
+    const staging = new Staging(this.db);
+    const checkSignal = () => {
+      if (signal?.aborted) throw new ImportCancelledError();
+    };
+    try {
+      const counted: (ImportOrigin & { records: number })[] = [];
+      for (const { records, origin } of files) {
+        staging.startFile(origin);
+        let count = 0;
+        let batch: ImportedRecord[] = [];
+        for await (const record of records) {
+          batch.push(record);
+          count++;
+          if (batch.length >= stagingBatch) {
+            checkSignal();
+            staging.add(batch);
+            batch = [];
+          }
+        }
+        checkSignal();
+        staging.add(batch);
+        counted.push({ ...origin, records: count });
+      }
+      staging.finishFiles();
+      for (const [i, pool] of pools.entries()) {
+        checkSignal();
+        staging.addPool(i, pool.queries);
+      }
+      checkSignal();
+      return this.db
+        .transaction((): ImportReport => {
+          const report = staging.commit(
+            studyId,
+            counted,
+            (label) => this.checkLabel(studyId, label.value, study, label.text),
+            (row) => checkAnswers(row, study, answers),
+          );
+          for (const [i, pool] of pools.entries()) report.pools.push(this.pool(studyId, i, pool));
+          return report;
+        })
+        .immediate();
+    } finally {
+      staging.drop();
+    }
+  }
+
+  /** One file: importBatch with it alone. */
+  importRecords(study: string, records: AsyncIterable<ImportedRecord>, origin: ImportOrigin): Promise<ImportReport> {
+    return this.importBatch(study, [{ records, origin }]);
+  }
+
+  /**
+   * Adds a run's top-`depth` documents per query (trec_eval's order: core/pooling/runRanking.ts) to the study's
+   * pairs, recording the run as their pool origin and keeping each pair's best rank. Pairs are only ever added:
+   * pooling deeper adds pairs, pooling shallower or again removes none, and no judgment is touched.
+   */
+  async addPool(study: string, input: PoolInput): Promise<PoolReport> {
+    const report = await this.importBatch(study, [], [input]);
+    return report.pools[0]!;
+  }
+
+  /** Moves pool `index` (staged by Staging.addPool) into the study's pairs, inside the caller's transaction. */
+  private pool(studyId: number, index: number, { run, queries }: PoolInput): PoolReport {
+    const db = this.db;
+    const count = (sql: string, ...args: unknown[]) =>
+      db
+        .prepare(sql)
+        .pluck()
+        .get(...args) as number;
+    const before = count('SELECT count(*) FROM pair WHERE study_id = ?', studyId);
+    const { id: runId } = db
+      .prepare(
+        `INSERT INTO run (study_id, path, tag, depth) VALUES (?, ?, ?, ?)
+         ON CONFLICT (study_id, path) DO UPDATE SET tag = excluded.tag, depth = excluded.depth RETURNING id`,
+      )
+      .get(studyId, run.path, run.tag, run.depth) as { id: number };
+    db.prepare(
+      `INSERT INTO pair (study_id, qid, docid, best_rank)
+       SELECT ?, qid, docid, rank FROM temp.staged_pool WHERE pool = ?
+       ON CONFLICT (study_id, qid, docid) DO UPDATE
+         SET best_rank = min(coalesce(pair.best_rank, excluded.best_rank), excluded.best_rank)`,
+    ).run(studyId, index);
+    db.prepare(
+      `INSERT INTO pair_origin (pair_id, run_id, rank)
+       SELECT p.id, ?, s.rank FROM temp.staged_pool AS s
+       JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid WHERE s.pool = ?
+       ON CONFLICT (pair_id, run_id) DO UPDATE SET rank = excluded.rank`,
+    ).run(runId, studyId, index);
+    const after = count('SELECT count(*) FROM pair WHERE study_id = ?', studyId);
+    return {
+      run: run.path,
+      depth: run.depth,
+      queries: queries.size,
+      pooled: count('SELECT count(*) FROM temp.staged_pool WHERE pool = ?', index),
+      added: after - before,
+      pairs: after,
+    };
+  }
+
+  /** `at`: where the label was read ("file:line:col"), for the message. */
+  private checkLabel(studyId: number, label: number, study: string, at?: string): void {
+    const values = this.db.prepare('SELECT value FROM scale_value WHERE study_id = ?').pluck().all(studyId) as number[];
+    if (values.length === 0 || values.includes(label)) return;
+    const where = at ? `${at}: ` : '';
+    throw new StoreError(`${where}label ${label} is not on the scale of study '${study}' (${values.join(', ')})`);
+  }
+
+  private pairId(studyId: number, qid: string, docid: string): number {
+    const row = this.db
+      .prepare(
+        `INSERT INTO pair (study_id, qid, docid) VALUES (?, ?, ?)
+         ON CONFLICT (study_id, qid, docid) DO UPDATE SET qid = excluded.qid RETURNING id`,
+      )
+      .get(studyId, qid, docid) as { id: number };
+    return row.id;
+  }
+}
+
+interface StagedAnswerRow {
+  qid: string;
+  conditions: string | null;
+  conditions_at: string | null;
+  aspects: string | null;
+  aspects_at: string | null;
+}
+
+/** A staged judgment's answers, with where each was read, and its query as stored (undefined: not in the study). */
+interface StagedAnswers {
+  qid: string;
+  query:
+    | { qid: string; text: string; instruction: string | null; type: string | null; metadata: string | null }
+    | undefined;
+  conditions: boolean[] | undefined;
+  conditionsAt: string;
+  aspects: Record<string, boolean | number> | undefined;
+  aspectsAt: string;
+}
+
+/** Refuses answers the study does not accept (without `rules`, a study with no conditions and no aspects). */
+function checkAnswers(row: StagedAnswers, study: string, rules: AnswerRules | undefined): void {
+  const aspects = rules?.aspects ?? new Map<string, readonly number[] | undefined>();
+  for (const [name, answer] of Object.entries(row.aspects ?? {})) {
+    if (!aspects.has(name)) {
+      const declared = [...aspects.keys()].join(', ') || 'none';
+      throw new StoreError(`${row.aspectsAt}: expected an aspect of study '${study}' (${declared}), found '${name}'`);
+    }
+    const levels = aspects.get(name);
+    if (levels) {
+      if (typeof answer !== 'number' || !levels.includes(answer)) {
+        throw new StoreError(
+          `${row.aspectsAt}: expected aspect '${name}' to be one of its levels (${levels.join(', ')}), found ${answer}`,
+        );
+      }
+    } else if (typeof answer !== 'boolean') {
+      throw new StoreError(`${row.aspectsAt}: expected aspect '${name}' to be true or false, found ${answer}`);
+    }
+  }
+  const conditions = row.conditions ?? [];
+  if (conditions.length === 0) return;
+  const count = row.query && rules ? rules.conditionCount(row.query) : 0;
+  if (conditions.length !== count) {
+    throw new StoreError(
+      `${row.conditionsAt}: expected ${count} condition answer${count === 1 ? '' : 's'} for query '${row.qid}', ` +
+        `found ${conditions.length}`,
+    );
+  }
+}
+
+/** The values of one staged judgment (temp.staged_judgment's columns). */
+const judgmentColumns = 16;
+
+/** The judgment sources a record may name (the schema's CHECK). */
+const judgmentSources = new Set(['manual', 'suggestion', 'adjudicated', 'imported']);
+
+/**
+ * The TEMP tables one import streams into (the files of one batch; each record keeps its file's place in the
+ * batch, `seq`, its line and its position text). Writes to them lock nothing in the study database; a record id
+ * seen twice — in one file or two — is an error naming both places.
+ */
+class Staging {
+  private readonly db: SqliteDatabase;
+  /** The file whose records are being added, and its place in the batch. */
+  private origin: ImportOrigin = { file: '', target: '', format: '' };
+  private seq = 0;
+  private readonly insertQuery;
+  private readonly insertDocument;
+  /** `documentsPerStatement` documents in one INSERT: a large corpus stages about twice as fast as row by row. */
+  private readonly insertDocuments;
+  private readonly insertJudgment;
+  private readonly insertJudgments;
+  private readonly firstOf;
+
+  constructor(db: SqliteDatabase) {
+    this.db = db;
+    this.drop();
+    // Staged rows are thrown away whatever happens: the temp database needs no rollback journal.
+    db.pragma('temp.journal_mode = OFF');
+    db.exec(`
+      CREATE TEMP TABLE staged_query (qid TEXT PRIMARY KEY, text TEXT NOT NULL, instruction TEXT, parent_qid TEXT,
+        type TEXT, split TEXT, metadata TEXT, file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL,
+        at TEXT NOT NULL) WITHOUT ROWID;
+      -- Documents are appended as they come (a corpus is large: no index to maintain row by row); their ids are
+      -- indexed once all are in (finishFiles), which is also where a repeated id is found.
+      CREATE TEMP TABLE staged_document (docid TEXT NOT NULL, title TEXT, body TEXT NOT NULL, format TEXT NOT NULL,
+        parent_docid TEXT, metadata TEXT, file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL,
+        at TEXT NOT NULL);
+      CREATE TEMP TABLE staged_judgment (qid TEXT NOT NULL, docid TEXT NOT NULL, annotator TEXT NOT NULL,
+        label INTEGER NOT NULL, created_at TEXT, source TEXT NOT NULL, rationale TEXT, shown_label INTEGER,
+        file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL, at TEXT NOT NULL,
+        conditions TEXT, conditions_at TEXT, aspects TEXT, aspects_at TEXT);
+      CREATE TEMP TABLE staged_pool (pool INTEGER NOT NULL, qid TEXT NOT NULL, docid TEXT NOT NULL,
+        rank INTEGER NOT NULL, PRIMARY KEY (pool, qid, docid)) WITHOUT ROWID;
+    `);
+    this.insertQuery = db.prepare(
+      'INSERT INTO temp.staged_query VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (qid) DO NOTHING',
+    );
+    this.insertDocument = db.prepare('INSERT INTO temp.staged_document VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertDocuments = db.prepare(
+      `INSERT INTO temp.staged_document VALUES ${Array(documentsPerStatement).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    );
+    const judgmentRow = `(${Array(judgmentColumns).fill('?').join(', ')})`;
+    this.insertJudgment = db.prepare(`INSERT INTO temp.staged_judgment VALUES ${judgmentRow}`);
+    this.insertJudgments = db.prepare(
+      `INSERT INTO temp.staged_judgment VALUES ${Array(documentsPerStatement).fill(judgmentRow).join(', ')}`,
+    );
+    this.firstOf = { query: db.prepare('SELECT seq, line, at FROM temp.staged_query WHERE qid = ?') };
+  }
+
+  /** The next file's records follow. */
+  startFile(origin: ImportOrigin): void {
+    this.origin = origin;
+    this.seq++;
+  }
+
+  add(batch: readonly ImportedRecord[]): void {
+    if (batch.length === 0) return;
+    const { file } = this.origin;
+    const seq = this.seq;
+    const metadata = (value: Record<string, unknown>) =>
+      Object.keys(value).length === 0 ? null : JSON.stringify(value);
+    const documents: DocumentRecord[] = [];
+    const values: unknown[] = [];
+    const judgmentValues: unknown[] = [];
+    this.db.transaction(() => {
+      for (const record of batch) {
+        if (record.kind === 'query') {
+          const result = this.insertQuery.run(
+            record.qid,
+            record.text,
+            record.instruction ?? null,
+            record.parent ?? null,
+            record.type ?? null,
+            record.split ?? null,
+            metadata(record.metadata),
+            file,
+            seq,
+            record.at.line,
+            describe(record.at),
+          );
+          if (result.changes === 0) this.repeated('query', record.qid, record.at);
+        } else if (record.kind === 'document') {
+          documents.push(record);
+          values.push(
+            record.docid,
+            record.title ?? null,
+            record.body,
+            record.format,
+            record.parent ?? null,
+            metadata(record.metadata),
+            file,
+            seq,
+            record.at.line,
+            describe(record.at),
+          );
+          if (documents.length === documentsPerStatement) {
+            this.insertDocuments.run(values);
+            documents.length = 0;
+            values.length = 0;
+          }
+        } else {
+          const annotator = record.annotator ?? this.origin.annotator;
+          if (annotator === undefined) {
+            throw new StoreError(
+              `${describe(record.at)}: expected an annotator for these judgments (--annotator NAME), found none`,
+            );
+          }
+          const source = record.source ?? 'imported';
+          if (!judgmentSources.has(source)) {
+            throw new StoreError(
+              `${describe(record.at)}: expected a source of ${[...judgmentSources].join(', ')}, found '${source}'`,
+            );
+          }
+          judgmentValues.push(
+            record.qid,
+            record.docid,
+            annotator,
+            record.label,
+            record.createdAt ?? null,
+            source,
+            record.rationale ?? null,
+            record.shownLabel ?? null,
+            file,
+            seq,
+            record.at.line,
+            describe(record.at),
+            record.conditions ? JSON.stringify(record.conditions.values) : null,
+            record.conditions ? describe(record.conditions.at) : null,
+            record.aspects ? JSON.stringify(record.aspects.values) : null,
+            record.aspects ? describe(record.aspects.at) : null,
+          );
+          if (judgmentValues.length === documentsPerStatement * judgmentColumns) {
+            this.insertJudgments.run(judgmentValues);
+            judgmentValues.length = 0;
+          }
+        }
+      }
+      for (let i = 0; i < judgmentValues.length; i += judgmentColumns) {
+        this.insertJudgment.run(judgmentValues.slice(i, i + judgmentColumns));
+      }
+      // The documents of an incomplete last statement, one by one.
+      for (let i = 0; i < documents.length; i++) this.insertDocument.run(values.slice(i * 10, i * 10 + 10));
+    })();
+  }
+
+  /** Stages a run's pooled documents (outside the write lock: commit moves them in). */
+  addPool(pool: number, queries: PoolInput['queries']): void {
+    const stage = this.db.prepare(
+      'INSERT INTO temp.staged_pool VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET rank = min(rank, excluded.rank)',
+    );
+    this.db.transaction(() => {
+      for (const [qid, documents] of queries) for (const d of documents) stage.run(pool, qid, d.docid, d.rank);
+    })();
+  }
+
+  /**
+   * After the last file: indexes the staged document ids (one sort, cheaper than keeping an index up to date row by
+   * row); an id staged twice fails the unique index and becomes the error it is, at its second place.
+   */
+  finishFiles(): void {
+    try {
+      this.db.exec('CREATE UNIQUE INDEX temp.staged_document_id ON staged_document (docid)');
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+      const again = this.secondPlace('staged_document', 'docid') as { docid: string; at: string; first: string };
+      throw new StoreError(
+        `${again.at}: expected a new document id, found '${again.docid}' again (first at ${again.first})`,
+      );
+    }
+    // One judgment per (pair, annotator, time), and per (pair, annotator) in files without times.
+    try {
+      this.db.exec(
+        "CREATE UNIQUE INDEX temp.staged_judgment_key ON staged_judgment (qid, docid, annotator, ifnull(created_at, ''))",
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+      const again = this.secondPlace('staged_judgment', "qid, docid, annotator, ifnull(created_at, '')") as {
+        qid: string;
+        docid: string;
+        annotator: string;
+        created_at: string | null;
+        at: string;
+        first: string;
+      };
+      const when = again.created_at === null ? '' : ` at ${again.created_at}`;
+      throw new StoreError(
+        `${again.at}: expected one judgment of document '${again.docid}' for query '${again.qid}' by ` +
+          `${again.annotator}${when}, found a second (first at ${again.first})`,
+      );
+    }
+  }
+
+  /** The first row of `table` whose `key` an earlier row has, with that earlier row's position (`first`). */
+  private secondPlace(table: string, key: string): unknown {
+    return this.db
+      .prepare(
+        `WITH placed AS (
+           SELECT *, row_number() OVER (PARTITION BY ${key} ORDER BY seq, line) AS n,
+             first_value(at) OVER (PARTITION BY ${key} ORDER BY seq, line) AS first
+           FROM temp.${table}
+         )
+         SELECT * FROM placed WHERE n = 2 ORDER BY seq, line LIMIT 1`,
+      )
+      .get();
+  }
+
+  private repeated(kind: 'query', id: string, at: SourcePosition): never {
+    const first = this.firstOf[kind].get(id) as { seq: number; line: number; at: string };
+    const where = first.seq === this.seq ? `line ${first.line}` : first.at;
+    throw new StoreError(`${describe(at)}: expected a new ${kind} id, found '${id}' again (first at ${where})`);
+  }
+
+  /** Moves the staged rows into the study's tables; runs inside the caller's IMMEDIATE transaction. */
+  commit(
+    studyId: number,
+    files: (ImportOrigin & { records: number })[],
+    checkLabel: (label: { value: number; at: SourcePosition; text: string }) => void,
+    checkAnswers: (row: StagedAnswers) => void,
+  ): ImportReport {
+    const db = this.db;
+    const count = (sql: string, ...args: unknown[]): number =>
+      (db
+        .prepare(sql)
+        .pluck()
+        .get(...args) as number) ?? 0;
+    const report: ImportReport = {
+      files,
+      queries: { added: 0, updated: 0, unchanged: 0 },
+      documents: { added: 0, updated: 0, unchanged: 0 },
+      judgments: { added: 0, updated: 0, unchanged: 0 },
+      pools: [],
+    };
+
+    // Queries and documents: new ids added, changed ones updated, the rest unchanged.
+    const rows = (staged: string, table: string, key: string, same: string): RowCounts => {
+      const total = count(`SELECT count(*) FROM temp.${staged}`);
+      const existing = count(
+        `SELECT count(*) FROM temp.${staged} AS s JOIN ${table} AS t ON t.study_id = ? AND t.${key} = s.${key}`,
+        studyId,
+      );
+      const unchanged = count(
+        `SELECT count(*) FROM temp.${staged} AS s JOIN ${table} AS t ON t.study_id = ? AND t.${key} = s.${key}
+         WHERE ${same}`,
+        studyId,
+      );
+      return { added: total - existing, updated: existing - unchanged, unchanged };
+    };
+    report.queries = rows(
+      'staged_query',
+      'query',
+      'qid',
+      `t.text IS s.text AND t.instruction IS s.instruction AND t.parent_qid IS s.parent_qid AND t.type IS s.type
+       AND t.split IS s.split AND t.metadata IS s.metadata`,
+    );
+    report.documents = rows(
+      'staged_document',
+      'document',
+      'docid',
+      `t.title IS s.title AND t.body IS s.body AND t.format IS s.format AND t.parent_docid IS s.parent_docid
+       AND t.metadata IS s.metadata`,
+    );
+    // Queries in file order: their row ids are the Label view's "by query" order (documents stay in docid order,
+    // which keeps the million-row insert into the docid index sequential).
+    db.prepare(
+      `INSERT INTO query (study_id, qid, text, instruction, parent_qid, type, split, metadata, source)
+       SELECT ?, qid, text, instruction, parent_qid, type, split, metadata, file FROM temp.staged_query WHERE true
+       ORDER BY seq, line
+       ON CONFLICT (study_id, qid) DO UPDATE SET text = excluded.text, instruction = excluded.instruction,
+         parent_qid = excluded.parent_qid, type = excluded.type, split = excluded.split,
+         metadata = excluded.metadata, source = excluded.source`,
+    ).run(studyId);
+    db.prepare(
+      `INSERT INTO document (study_id, docid, title, body, format, parent_docid, metadata, source)
+       SELECT ?, docid, title, body, format, parent_docid, metadata, file FROM temp.staged_document WHERE true
+       ORDER BY docid
+       ON CONFLICT (study_id, docid) DO UPDATE SET title = excluded.title, body = excluded.body,
+         format = excluded.format, parent_docid = excluded.parent_docid, metadata = excluded.metadata,
+         source = excluded.source`,
+    ).run(studyId);
+
+    // Judgments (each unique, checked as staged: see the staging key): every label on the scale (else the first one
+    // off it is the error); then pairs and annotators, then the judgments not already there.
+    const firstWithLabel = db.prepare(
+      'SELECT file, line, at FROM temp.staged_judgment WHERE label = ? ORDER BY seq, line LIMIT 1',
+    );
+    for (const label of db.prepare('SELECT DISTINCT label FROM temp.staged_judgment').pluck().all() as number[]) {
+      const first = firstWithLabel.get(label) as { file: string; line: number; at: string };
+      checkLabel({ value: label, at: { file: first.file, line: first.line }, text: first.at });
+    }
+    // The answers a label file carries, checked against the study (its queries, now in, give the condition counts).
+    const queryRow = db.prepare(
+      'SELECT qid, text, instruction, type, metadata FROM query WHERE study_id = ? AND qid = ?',
+    );
+    for (const row of db
+      .prepare(
+        `SELECT qid, conditions, conditions_at, aspects, aspects_at FROM temp.staged_judgment
+         WHERE conditions IS NOT NULL OR aspects IS NOT NULL ORDER BY seq, line`,
+      )
+      .iterate() as IterableIterator<StagedAnswerRow>) {
+      checkAnswers({
+        qid: row.qid,
+        query: queryRow.get(studyId, row.qid) as StagedAnswers['query'],
+        conditions: row.conditions === null ? undefined : (JSON.parse(row.conditions) as boolean[]),
+        conditionsAt: row.conditions_at ?? '',
+        aspects: row.aspects === null ? undefined : (JSON.parse(row.aspects) as Record<string, boolean | number>),
+        aspectsAt: row.aspects_at ?? '',
+      });
+    }
+    // (An annotator is added with their first judgment: one not in the annotator table has judged nothing.)
+    const judgedBefore = count(
+      'SELECT EXISTS (SELECT 1 FROM annotator WHERE name IN (SELECT DISTINCT annotator FROM temp.staged_judgment))',
+    );
+    // Later than every judgment there is, so that a changed label is the current one even within a millisecond.
+    const now = laterThan(db.prepare('SELECT max(created_at) FROM judgment').pluck().get() as string | null);
+    const lastJudgmentBefore = count('SELECT max(id) FROM judgment');
+    db.prepare(
+      `INSERT INTO pair (study_id, qid, docid) SELECT DISTINCT ?, qid, docid FROM temp.staged_judgment WHERE true
+       ON CONFLICT (study_id, qid, docid) DO NOTHING`,
+    ).run(studyId);
+    db.prepare(
+      `INSERT INTO annotator (name, kind)
+       SELECT DISTINCT annotator, CASE WHEN annotator LIKE 'llm:%' THEN 'llm' ELSE 'human' END FROM temp.staged_judgment
+       WHERE true ON CONFLICT (name) DO NOTHING`,
+    ).run();
+    // A declared kind is the annotators' from now on (file i was staged as seq i + 1).
+    const declareKind = db.prepare(
+      `UPDATE annotator SET kind = ?, label_kind = ?
+       WHERE name IN (SELECT DISTINCT annotator FROM temp.staged_judgment WHERE seq = ?)`,
+    );
+    for (const [i, file] of files.entries()) {
+      if (file.kind !== undefined) declareKind.run(coarseKindOf(file.kind), file.kind, i + 1);
+    }
+    // A file without times (TREC qrels) is stamped with the import time. A row is added only when its label differs
+    // from the latest *imported* judgment (not retracted) of that annotator for the pair: importing the same qrels
+    // again adds nothing, and does not undo a relabel made since in the editor; a changed file adds its changed
+    // labels. (When none of the file's annotators has judged anything in this study yet, there is nothing to compare
+    // with.)
+    const unlessImportedBefore = judgedBefore
+      ? `WHERE NOT (s.created_at IS NULL AND (
+           SELECT i.label FROM judgment AS i
+           WHERE i.pair_id = p.id AND i.annotator_id = a.id AND i.source = 'imported'
+             AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = i.id)
+           ORDER BY i.created_at DESC, i.id DESC LIMIT 1) IS s.label)`
+      : 'WHERE true';
+    const inserted = db
+      .prepare(
+        `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label)
+         SELECT p.id, a.id, s.label, coalesce(s.created_at, ?), s.source, s.rationale, s.shown_label
+         FROM temp.staged_judgment AS s
+         JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid
+         JOIN annotator AS a ON a.name = s.annotator
+         ${unlessImportedBefore}
+         ON CONFLICT (pair_id, annotator_id, created_at) DO NOTHING`,
+      )
+      .run(now, studyId);
+    // The added judgments' answers, stored as the Label view stores them: condition i (1-based) satisfied 1/0, an
+    // aspect's answer 1/0 or its level.
+    const added = `FROM temp.staged_judgment AS s
+       JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid
+       JOIN annotator AS a ON a.name = s.annotator
+       JOIN judgment AS j ON j.pair_id = p.id AND j.annotator_id = a.id AND j.created_at = coalesce(s.created_at, ?)
+         AND j.id > ?`;
+    db.prepare(
+      `INSERT INTO condition_judgment (judgment_id, condition, satisfied)
+       SELECT j.id, e.key + 1, e.value ${added}, json_each(s.conditions) AS e WHERE s.conditions IS NOT NULL`,
+    ).run(studyId, now, lastJudgmentBefore);
+    db.prepare(
+      `INSERT INTO aspect_judgment (judgment_id, aspect, answer)
+       SELECT j.id, e.key, e.value ${added}, json_each(s.aspects) AS e WHERE s.aspects IS NOT NULL`,
+    ).run(studyId, now, lastJudgmentBefore);
+    const judgments = count('SELECT count(*) FROM temp.staged_judgment');
+    report.judgments = { added: inserted.changes, updated: 0, unchanged: judgments - inserted.changes };
+
+    const log = db.prepare(
+      'INSERT INTO import_log (study_id, at, file, target, format, records) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const file of files) log.run(studyId, now, file.file, file.target, file.format, file.records);
+    return report;
+  }
+
+  drop(): void {
+    this.db.exec(`
+      DROP TABLE IF EXISTS temp.staged_query;
+      DROP TABLE IF EXISTS temp.staged_document;
+      DROP TABLE IF EXISTS temp.staged_judgment;
+      DROP TABLE IF EXISTS temp.staged_pool;
+    `);
+  }
+}
