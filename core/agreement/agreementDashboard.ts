@@ -250,6 +250,42 @@ function trendOf(
   return trend;
 }
 
+/** The study's current labels as reliability data (its scale's values), binarised at `threshold` when given. */
+export async function studyReliability(
+  store: StudyStore,
+  studyId: number,
+  study: StudyModel,
+  threshold?: number,
+): Promise<ReliabilityData> {
+  const { data } = await readStudyLabels(
+    store,
+    studyId,
+    study.scale?.entries.map((e) => e.value),
+  );
+  return threshold === undefined ? data : binarise(data, threshold);
+}
+
+/** The confusion matrix of two annotators of the study, over its current labels (binarised at `threshold`). */
+export async function studyConfusion(
+  store: StudyStore,
+  studyId: number,
+  study: StudyModel,
+  pair: { a: string; b: string; threshold?: number },
+): Promise<ConfusionView> {
+  return annotatorConfusion(await studyReliability(store, studyId, study, pair.threshold), pair.a, pair.b);
+}
+
+/** The pair ids of the study an adjudication queue of `selection` holds, its labels binarised at `threshold`. */
+export async function studyAdjudicationPairIds(
+  store: StudyStore,
+  studyId: number,
+  study: StudyModel,
+  selection: AdjudicationSelection,
+  threshold?: number,
+): Promise<number[]> {
+  return adjudicationPairIds(store, studyId, await studyReliability(store, studyId, study, threshold), selection);
+}
+
 /** The confusion matrix of two annotators (by name) over the units both labelled. */
 export function annotatorConfusion(data: ReliabilityData, a: string, b: string): ConfusionView {
   const ia = data.annotators.findIndex((x) => x.name === a);

@@ -1,8 +1,13 @@
 // Work that runs inside the store's worker thread, next to the store, because it is heavy (reading a whole study,
 // a bootstrap) or takes what cannot cross a thread (an import's file streams). Each job is one async function of
 // the worker's own store and plain-data arguments; the extension calls it as `store.jobs.<name>(…)`.
-import { agreementDashboard } from '../agreement/agreementDashboard.ts';
-import type { AgreementDashboard, DashboardOptions } from '../agreement/agreementTypes.ts';
+import { agreementDashboard, studyAdjudicationPairIds, studyConfusion } from '../agreement/agreementDashboard.ts';
+import type {
+  AdjudicationSelection,
+  AgreementDashboard,
+  ConfusionView,
+  DashboardOptions,
+} from '../agreement/agreementTypes.ts';
 import type { StudyModel } from '../dsl/model.ts';
 import type { SqliteStudyStore } from '../store/sqlite/sqliteStudyStore.ts';
 import { type ImportJobs, importJobs } from './importJobs.ts';
@@ -20,6 +25,21 @@ export interface WorkerJobs extends ImportJobs {
     study: StudyModel;
     options?: DashboardOptions;
   }): Promise<AgreementDashboard>;
+  /** The Agreement view's confusion matrix of two annotators (every label read here, not on the host's thread). */
+  agreementConfusion(args: {
+    studyId: number;
+    study: StudyModel;
+    a: string;
+    b: string;
+    threshold?: number;
+  }): Promise<ConfusionView>;
+  /** The pair ids an adjudication queue of `selection` holds (every label read here). */
+  adjudicationPairIds(args: {
+    studyId: number;
+    study: StudyModel;
+    selection: AdjudicationSelection;
+    threshold?: number;
+  }): Promise<number[]>;
 }
 
 export function workerJobs(store: SqliteStudyStore): WorkerJobs {
@@ -30,6 +50,12 @@ export function workerJobs(store: SqliteStudyStore): WorkerJobs {
     },
     agreementDashboard({ studyId, study, options }) {
       return agreementDashboard(store, studyId, study, options);
+    },
+    agreementConfusion({ studyId, study, a, b, threshold }) {
+      return studyConfusion(store, studyId, study, { a, b, ...(threshold !== undefined && { threshold }) });
+    },
+    adjudicationPairIds({ studyId, study, selection, threshold }) {
+      return studyAdjudicationPairIds(store, studyId, study, selection, threshold);
     },
   };
 }

@@ -1,21 +1,21 @@
 // The host's answers to the Agreement view's requests (`agreement/*` in webview/protocol.ts), computed by core from
-// the study's record (its StudyStore). The report (every label read, a bootstrap: up to 3 s on a big study) runs in
-// the store's worker thread when the store is one (core/worker/workerJobs.ts), so the editor never freezes; with a
-// store in process (tests, the CLI) it runs here. No `vscode` here: the panel (agreementPanel.ts) and the Chromium tests serve the
-// view with these same handlers. `source()` is asked on every request: the study file may have been edited (a new
-// target, another adjudicator) and its database re-synced since the last one.
+// the study's record (its StudyStore). The report (every label read, a bootstrap: up to 3 s on a big study), the
+// confusion matrix and an adjudication queue's pairs run in the store's worker thread when the store is one
+// (core/worker/workerJobs.ts), so the editor never freezes; with a store in process (tests, the CLI) they run here.
+// No `vscode` here: the panel (agreementPanel.ts) and the Chromium tests serve the view with these same handlers.
+// `source()` is asked on every request: the study file may have been edited (a new target, another adjudicator) and
+// its database re-synced since the last one.
 import {
-  adjudicationPairIds,
   agreementDashboard,
-  annotatorConfusion,
+  studyAdjudicationPairIds,
+  studyConfusion,
 } from '../../core/agreement/agreementDashboard.ts';
 import type {
   AdjudicationSelection,
   AgreementDashboard,
+  ConfusionView,
   DashboardOptions,
 } from '../../core/agreement/agreementTypes.ts';
-import { binarise, type ReliabilityData } from '../../core/agreement/reliabilityData.ts';
-import { readStudyLabels } from '../../core/agreement/studyLabels.ts';
 import type { StudyModel } from '../../core/dsl/model.ts';
 import type { StudyStore } from '../../core/store/studyStore.ts';
 import type { WorkerJobs } from '../../core/worker/workerJobs.ts';
@@ -75,13 +75,6 @@ function checkedThreshold(threshold: unknown): number | undefined {
   return threshold;
 }
 
-/** The study's current labels as reliability data, binarised at `threshold` when given. */
-async function labelsOf(source: AgreementSource, threshold: number | undefined): Promise<ReliabilityData> {
-  const scale = source.study.scale?.entries.map((e) => e.value);
-  const { data } = await readStudyLabels(source.store, source.studyId, scale);
-  return threshold === undefined ? data : binarise(data, threshold);
-}
-
 /** Only the selection's own fields (the request also carries the threshold). */
 function selectionOf(params: AdjudicationSelection): AdjudicationSelection {
   switch (params.kind) {
@@ -98,15 +91,40 @@ function selectionOf(params: AdjudicationSelection): AdjudicationSelection {
   }
 }
 
+type AnyStore = StudyStore | (StudyStore & { jobs: WorkerJobs });
+
 /** The report, in the store's worker when the store runs in one (`jobs`), else here. */
 function dashboardOf(
-  store: StudyStore | (StudyStore & { jobs: WorkerJobs }),
+  store: AnyStore,
   studyId: number,
   study: StudyModel,
   options: DashboardOptions,
 ): Promise<AgreementDashboard> {
   if ('jobs' in store) return store.jobs.agreementDashboard({ studyId, study, options });
   return agreementDashboard(store, studyId, study, options);
+}
+
+/** A confusion matrix, read and counted in the store's worker when there is one. */
+function confusionOf(
+  { store, studyId, study }: AgreementSource,
+  pair: { a: string; b: string; threshold?: number },
+): Promise<ConfusionView> {
+  const any = store as AnyStore;
+  if ('jobs' in any) return any.jobs.agreementConfusion({ studyId, study, ...pair });
+  return studyConfusion(store, studyId, study, pair);
+}
+
+/** An adjudication queue's pair ids, read and found in the store's worker when there is one. */
+function adjudicationPairsOf(
+  { store, studyId, study }: AgreementSource,
+  selection: AdjudicationSelection,
+  threshold: number | undefined,
+): Promise<number[]> {
+  const any = store as AnyStore;
+  if ('jobs' in any) {
+    return any.jobs.adjudicationPairIds({ studyId, study, selection, ...(threshold !== undefined && { threshold }) });
+  }
+  return studyAdjudicationPairIds(store, studyId, study, selection, threshold);
 }
 
 export function agreementRequestHandlers(
@@ -125,14 +143,13 @@ export function agreementRequestHandlers(
       });
     },
     'agreement/confusion': async ({ a, b, threshold }) => {
-      const data = await labelsOf(await source(), checkedThreshold(threshold));
-      return annotatorConfusion(data, a, b);
+      const at = checkedThreshold(threshold);
+      return confusionOf(await source(), { a, b, ...(at !== undefined && { threshold: at }) });
     },
     'agreement/adjudicate': async (params) => {
       const selection = selectionOf(params);
-      const opened = await source();
-      const data = await labelsOf(opened, checkedThreshold(params.threshold));
-      const pairIds = await adjudicationPairIds(opened.store, opened.studyId, data, selection);
+      const at = checkedThreshold(params.threshold);
+      const pairIds = await adjudicationPairsOf(await source(), selection, at);
       if (pairIds.length === 0) return { pairs: 0 };
       await hooks.onAdjudicate(selection, pairIds, adjudicationTitle(selection, pairIds.length));
       return { pairs: pairIds.length };

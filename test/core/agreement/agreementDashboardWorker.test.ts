@@ -79,17 +79,15 @@ test('the agreement report computed in the worker is the one computed in process
 
     // The handlers hand the report to the worker when the store is one, and compute it here otherwise: same answer.
     const onAdjudicate = async () => {};
-    let jobs = 0;
+    const jobs: string[] = [];
     const counted: typeof worker = {
       ...worker,
-      jobs: {
-        ...worker.jobs,
-        ping: () => worker.jobs.ping(),
-        agreementDashboard: (args) => {
-          jobs++;
-          return worker.jobs.agreementDashboard(args);
+      jobs: new Proxy(worker.jobs, {
+        get: (target, name) => {
+          if (typeof name === 'string') jobs.push(name);
+          return target[name as keyof typeof target];
         },
-      },
+      }),
     };
     const fromWorker = agreementRequestHandlers(() => ({ store: counted, studyId, study }), { seed: 7, onAdjudicate });
     const fromHere = agreementRequestHandlers(() => ({ store: local, studyId, study }), { seed: 7, onAdjudicate });
@@ -97,11 +95,29 @@ test('the agreement report computed in the worker is the one computed in process
       await fromWorker['agreement/report']({ threshold: 1 }),
       await fromHere['agreement/report']({ threshold: 1 }),
     );
-    assert.equal(jobs, 1, 'the report was computed by the worker job');
     assert.deepEqual(
-      await fromWorker['agreement/adjudicate']({ kind: 'all' }),
-      await fromHere['agreement/adjudicate']({ kind: 'all' }),
+      await fromWorker['agreement/confusion']({ a: 'alice', b: 'llm:judge@abc', threshold: 1 }),
+      await fromHere['agreement/confusion']({ a: 'alice', b: 'llm:judge@abc', threshold: 1 }),
     );
+    const adjudicated: number[][] = [];
+    const queueOf = agreementRequestHandlers(() => ({ store: counted, studyId, study }), {
+      onAdjudicate: async (_selection, pairIds) => void adjudicated.push(pairIds),
+    });
+    const queueHere = agreementRequestHandlers(() => ({ store: local, studyId, study }), {
+      onAdjudicate: async (_selection, pairIds) => void adjudicated.push(pairIds),
+    });
+    assert.deepEqual(
+      await queueOf['agreement/adjudicate']({ kind: 'all' }),
+      await queueHere['agreement/adjudicate']({ kind: 'all' }),
+    );
+    assert.ok(adjudicated[0]!.length > 0);
+    assert.deepEqual(adjudicated[0], adjudicated[1]);
+    await assert.rejects(
+      Promise.resolve(queueOf['agreement/adjudicate']({ kind: 'pair', a: 'alice', b: 'zoe' })),
+      /no labels by 'zoe'/,
+    );
+    // Each was computed by the worker's job, not by reading the labels across the thread.
+    assert.deepEqual(jobs, ['agreementDashboard', 'agreementConfusion', 'adjudicationPairIds', 'adjudicationPairIds']);
   } finally {
     await local.close();
     await worker.close();
