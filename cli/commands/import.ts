@@ -190,12 +190,10 @@ async function importVerdicts(
   const { review, store, folder } = await openReviewDatabase(parsed.study, parsed.name, context);
   try {
     await importReviewItems(store, review, folder);
-    const result = await importReviewVerdicts(
-      store,
-      review,
-      resolve(context.cwd, verdicts.file),
-      { shown: verdicts.file, ...(verdicts.reviewer !== undefined && { reviewer: verdicts.reviewer }) },
-    );
+    const result = await importReviewVerdicts(store, review, resolve(context.cwd, verdicts.file), {
+      shown: verdicts.file,
+      ...(verdicts.reviewer !== undefined && { reviewer: verdicts.reviewer }),
+    });
     context.stdout(`${verdicts.file}: ${result.recorded} verdicts recorded, ${result.unchanged} already there\n`);
     return 0;
   } finally {
