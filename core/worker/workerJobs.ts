@@ -9,6 +9,8 @@ import type {
   DashboardOptions,
 } from '../agreement/agreementTypes.ts';
 import type { StudyModel } from '../dsl/model.ts';
+import type { EvaluateReport } from '../metrics/evaluationTypes.ts';
+import { evaluateStudyRuns } from '../metrics/studyEvaluation.ts';
 import type { SqliteStudyStore } from '../store/sqlite/sqliteStudyStore.ts';
 import { type ImportJobs, importJobs } from './importJobs.ts';
 
@@ -40,6 +42,17 @@ export interface WorkerJobs extends ImportJobs {
     selection: AdjudicationSelection;
     threshold?: number;
   }): Promise<number[]>;
+  /**
+   * The Evaluate view's report (core/metrics/studyEvaluation.ts): the labels read and every pooled run evaluated
+   * here, not on the host's thread.
+   */
+  evaluateStudyRuns(args: {
+    studyId: number;
+    study: StudyModel;
+    folder: string;
+    from: string;
+    baseline?: string;
+  }): Promise<EvaluateReport>;
 }
 
 export function workerJobs(store: SqliteStudyStore): WorkerJobs {
@@ -56,6 +69,9 @@ export function workerJobs(store: SqliteStudyStore): WorkerJobs {
     },
     adjudicationPairIds({ studyId, study, selection, threshold }) {
       return studyAdjudicationPairIds(store, studyId, study, selection, threshold);
+    },
+    evaluateStudyRuns({ studyId, study, folder, from, baseline }) {
+      return evaluateStudyRuns(store, studyId, study, folder, from, baseline);
     },
   };
 }

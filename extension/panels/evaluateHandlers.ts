@@ -7,6 +7,7 @@ import type { EvaluateReport } from '../../core/metrics/evaluationTypes.ts';
 import { compareStudyRuns, evaluateStudyRuns } from '../../core/metrics/studyEvaluation.ts';
 import { studyQrelsSource } from '../../core/store/qrelsExportSource.ts';
 import type { StudyStore } from '../../core/store/studyStore.ts';
+import type { WorkerJobs } from '../../core/worker/workerJobs.ts';
 import type { RequestKind } from '../../webview/protocol.ts';
 import type { RequestHandlers } from './hostChannel.ts';
 
@@ -37,7 +38,20 @@ export function evaluateRequestHandlers(
       if (from !== undefined && typeof from !== 'string') throw new Error('expected a label source');
       if (baseline !== undefined && typeof baseline !== 'string') throw new Error('expected a baseline run');
       const { store, studyId, study, folder } = await source();
-      const report = await evaluateStudyRuns(store, studyId, study, folder, from ?? studyQrelsSource(study), baseline);
+      const labels = from ?? studyQrelsSource(study);
+      // In the store's worker when the store runs in one: reading the labels and evaluating every run never block
+      // the editor's thread.
+      const worker = store as StudyStore | (StudyStore & { jobs: WorkerJobs });
+      const report =
+        'jobs' in worker
+          ? await worker.jobs.evaluateStudyRuns({
+              studyId,
+              study,
+              folder,
+              from: labels,
+              ...(baseline !== undefined && { baseline }),
+            })
+          : await evaluateStudyRuns(store, studyId, study, folder, labels, baseline);
       const reportId = nextReportId++;
       reports.set(reportId, report);
       while (reports.size > keptReports) reports.delete(reports.keys().next().value!);
