@@ -17,8 +17,3 @@ export const declaredLabelKinds: readonly LabelKind[] = ['person', 'crowd', 'gol
 export function coarseKindOf(kind: LabelKind): 'human' | 'llm' {
   return kind === 'llm' ? 'llm' : 'human';
 }
-
-/** SQL: an annotator row's (alias `a`) label kind, declared or from its coarse kind. */
-export function labelKindSql(alias = 'a'): string {
-  return `coalesce(${alias}.label_kind, CASE ${alias}.kind WHEN 'llm' THEN 'judge' ELSE 'person' END)`;
-}

@@ -1,6 +1,6 @@
-import { labelKindSql } from '../labelKind.ts';
 import type { ExportsPort, HistoryRow, LabelFileRow, StoredAnswers } from '../port/exportsPort.ts';
 import { judgeSuggestionsWithoutJudgment } from './agreement/judgeSuggestions.ts';
+import { labelKindSql } from './labelKindSql.ts';
 import type { SqliteContext } from './sqliteContext.ts';
 
 interface LabelRowWithIds extends LabelFileRow {
