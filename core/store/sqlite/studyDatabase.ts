@@ -13,6 +13,7 @@ import { dirname } from 'node:path';
 import type { StudyFileModel } from '../../dsl/model.ts';
 import type { DocumentRecord, ImportedRecord, SourcePosition } from '../../importers/types.ts';
 import { coarseKindOf } from '../labelKind.ts';
+import type { AnnotatorKind } from '../port/studiesPort.ts';
 import { openDatabase, type SqliteDatabase } from '../sqliteDatabase.ts';
 import {
   type AnswerRules,
@@ -26,7 +27,7 @@ import {
   StoreError,
   type SyncReport,
 } from '../studyDatabase.ts';
-import { ensureAnnotatorId } from './annotators.ts';
+import { ensureAnnotatorId, impliedAnnotatorKind } from './annotators.ts';
 import { migrateDatabase } from './sqliteMigrate.ts';
 
 /** Documents (10 values each) or judgments (16 each) per multi-row INSERT into the staging tables. */
@@ -220,7 +221,7 @@ export class StudyDatabase {
     answers?: AnswerRules,
   ): Promise<ImportReport> {
     const studyId = this.studyId(study);
-    const staging = new Staging(this.db);
+    const staging = new Staging(this.db, this.file);
     const checkSignal = () => {
       if (signal?.aborted) throw new ImportCancelledError();
     };
@@ -401,6 +402,8 @@ const judgmentSources = new Set(['manual', 'suggestion', 'adjudicated', 'importe
  */
 class Staging {
   private readonly db: SqliteDatabase;
+  /** The database file, for the annotator rule's messages. */
+  private readonly databaseFile: string;
   /** The file whose records are being added, and its place in the batch. */
   private origin: ImportOrigin = { file: '', target: '', format: '' };
   private seq = 0;
@@ -412,8 +415,9 @@ class Staging {
   private readonly insertJudgments;
   private readonly firstOf;
 
-  constructor(db: SqliteDatabase) {
+  constructor(db: SqliteDatabase, databaseFile: string) {
     this.db = db;
+    this.databaseFile = databaseFile;
     this.drop();
     // Staged rows are thrown away whatever happens: the temp database needs no rollback journal.
     db.pragma('temp.journal_mode = OFF');
@@ -718,18 +722,24 @@ class Staging {
       `INSERT INTO pair (study_id, qid, docid) SELECT DISTINCT ?, qid, docid FROM temp.staged_judgment WHERE true
        ON CONFLICT (study_id, qid, docid) DO NOTHING`,
     ).run(studyId);
-    db.prepare(
-      `INSERT INTO annotator (name, kind)
-       SELECT DISTINCT annotator, CASE WHEN annotator LIKE 'llm:%' THEN 'llm' ELSE 'human' END FROM temp.staged_judgment
-       WHERE true ON CONFLICT (name) DO NOTHING`,
-    ).run();
-    // A declared kind is the annotators' from now on (file i was staged as seq i + 1).
-    const declareKind = db.prepare(
-      `UPDATE annotator SET kind = ?, label_kind = ?
-       WHERE name IN (SELECT DISTINCT annotator FROM temp.staged_judgment WHERE seq = ?)`,
-    );
+    // The files' annotators, through the one annotator rule (annotators.ts): a declared kind first (`kind gold`,
+    // `--kind llm`: the name is that kind of source from now on, and a person's name cannot become an LLM's or the
+    // reverse), then the names of files that declare none, added with the kind their name implies when new.
+    const annotatorsOf = db.prepare('SELECT DISTINCT annotator FROM temp.staged_judgment WHERE seq = ?').pluck();
+    const declareKind = db.prepare('UPDATE annotator SET label_kind = ? WHERE id = ?');
+    const recordedKind = db.prepare('SELECT kind FROM annotator WHERE name = ?').pluck();
     for (const [i, file] of files.entries()) {
-      if (file.kind !== undefined) declareKind.run(coarseKindOf(file.kind), file.kind, i + 1);
+      if (file.kind === undefined) continue;
+      for (const name of annotatorsOf.all(i + 1) as string[]) {
+        declareKind.run(file.kind, ensureAnnotatorId(db, this.databaseFile, name, coarseKindOf(file.kind)));
+      }
+    }
+    for (const [i, file] of files.entries()) {
+      if (file.kind !== undefined) continue;
+      for (const name of annotatorsOf.all(i + 1) as string[]) {
+        const kind = recordedKind.get(name) as AnnotatorKind | undefined;
+        ensureAnnotatorId(db, this.databaseFile, name, kind ?? impliedAnnotatorKind(name));
+      }
     }
     // A file without times (TREC qrels) is stamped with the import time. A row is added only when its label differs
     // from the latest *imported* judgment (not retracted) of that annotator for the pair: importing the same qrels

@@ -332,3 +332,31 @@ test('pooling adds pairs with their best rank and origin; pooling deeper never d
   );
   await db.close();
 });
+
+test('imports record annotators by the one rule: a declared kind sticks, a person cannot become an LLM', async () => {
+  const db = await openStudy();
+  const qrels = (annotator: string, kind?: 'llm' | 'gold') => ({
+    file: `${annotator}.qrels`,
+    target: 'qrels',
+    format: 'trec-qrels',
+    annotator,
+    ...(kind && { kind }),
+  });
+  await db.store.imports.importRecords('s', stream([judgment('q1', 'd1', 1, 1)]), qrels('gpt', 'llm'));
+  // Labels by the same name from a file that declares nothing keep the kind it was declared as.
+  await db.store.imports.importRecords('s', stream([judgment('q1', 'd2', 0, 1)]), qrels('gpt'));
+  await db.store.imports.importRecords('s', stream([judgment('q1', 'd1', 2, 1)]), qrels('alice'));
+  const before = snapshot(db);
+  await assert.rejects(
+    db.store.imports.importRecords('s', stream([judgment('q1', 'd3', 1, 1)]), qrels('alice', 'llm')),
+    (error: unknown) =>
+      error instanceof StoreError && /'alice' is a person in .*study\.sqlite, not an LLM judge/.test(error.message),
+  );
+  assert.deepEqual(snapshot(db), before, 'nothing of the refused import is written');
+  await db.store.imports.importRecords('s', stream([judgment('q1', 'd3', 1, 1)]), qrels('alice', 'gold'));
+  assert.deepEqual(db.sql.prepare('SELECT name, kind, label_kind FROM annotator ORDER BY name').raw().all(), [
+    ['alice', 'human', 'gold'],
+    ['gpt', 'llm', 'llm'],
+  ]);
+  await db.close();
+});
