@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchAgreement } from './benchAgreement.ts';
+import { benchEventLoop } from './benchEventLoop.ts';
 import { benchJudge } from './benchJudge.ts';
 import { benchLabelling, percentile } from './benchLabelling.ts';
 import { benchLanguageServer } from './benchLanguageServer.ts';
@@ -195,3 +196,13 @@ console.log(
   `${'  the whole agree summary'.padEnd(44)} ${agreement.summarySeconds.toFixed(3).padStart(7)} s  ` +
     `${(agreement.summarySeconds / agreement.readSeconds).toFixed(3)}× reading`,
 );
+
+// The extension host's event loop (see benchEventLoop.ts): the longest block while a Label view opens on a 1M-pair
+// study and while the Agreement view is computed, with the store in the calling thread (before the storage port)
+// and in the worker thread the extension now uses.
+for (const row of await benchEventLoop(dataDir, root)) {
+  const target = row.name.includes('worker') ? 'target ≤ 50 ms' : '(the thread is blocked: for comparison)';
+  console.log(
+    `${row.name.padEnd(44)} ${row.seconds.toFixed(3).padStart(7)} s  longest event-loop block ${row.longestBlockMs.toFixed(1).padStart(7)} ms   ${target}`,
+  );
+}
