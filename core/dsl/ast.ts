@@ -25,6 +25,21 @@ export interface NumberNode {
 
 export interface StudyFileAst {
   blocks: BlockNode[];
+  /** Top-level `store …` statements (one is valid; the checks report a second). */
+  stores: StoreStatement[];
+}
+
+/**
+ * `store postgres "team-wqt"` or `store sqlite` at the top level of a file: where every study of the file keeps its
+ * record. `name` names the connection the user configures on their side (settings, libpq environment), never a
+ * password.
+ */
+export interface StoreStatement {
+  keyword: TextRange;
+  /** `postgres` or `sqlite`; absent when missing or misspelt (the parser has reported it). */
+  storeKind?: NameNode;
+  name?: StringNode;
+  range: TextRange;
 }
 
 export type BlockKind = 'study' | 'review';

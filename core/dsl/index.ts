@@ -4,6 +4,7 @@ export type {
   BlockNode,
   Expression,
   StatementNode,
+  StoreStatement,
   StudyFileAst,
 } from './ast.ts';
 export type { CheckContext, StudyCheck } from './checks/check.ts';
@@ -29,8 +30,10 @@ export {
   resolveStudies,
   type ScaleEntryModel,
   type ScaleModel,
+  type StoreModel,
   type StudyFileModel,
   type StudyModel,
+  storeOfFile,
 } from './model.ts';
 export { parseStudyFile } from './parser.ts';
 export { type CompletionContext, completionsAt, type DslCompletion } from './services/completion.ts';

@@ -6,6 +6,8 @@ import type { BlockKind, JudgeOptionName, SourceKind } from './ast.ts';
 
 export type KeywordContext =
   | 'block'
+  | 'file-statement'
+  | 'store-kind'
   | 'statement'
   | 'judge-option'
   | 'clause'
@@ -76,6 +78,38 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'review "instructions" {\n  items "gen.jsonl" { id: iid text: instruction }\n}',
   ),
 
+  entry(
+    'file-statement',
+    'store',
+    both,
+    'store (sqlite | postgres "name")',
+    'Where every study and review of this file keeps its record. `store sqlite` (the default, also without a ' +
+      '`store` statement): a task database next to the study file. `store postgres "name"`: a study on a shared ' +
+      "PostgreSQL server; `name` is looked up on each user's side — the `qrelsStudio.stores` setting (host, port, " +
+      "database, user, or `urlEnv`: an environment variable holding a `postgres://` URL), else libpq's " +
+      "environment (`PGHOST`, `PGPORT`, `PGDATABASE`, `PGUSER`). The password comes only from the editor's secret " +
+      'storage ("Set Store Password"), `PGPASSWORD` or `~/.pgpass` — never from this file.',
+    'store postgres "team-wqt"\n\nstudy "dev" {\n  title "Dev"\n}',
+  ),
+  entry(
+    'store-kind',
+    'sqlite',
+    both,
+    'store sqlite',
+    "The embedded default: each study's task database is a SQLite file next to the study file. Nothing to set up; " +
+      'one machine.',
+    'store sqlite',
+  ),
+  entry(
+    'store-kind',
+    'postgres',
+    both,
+    'store postgres "name"',
+    'A PostgreSQL server the whole team shares: many annotators label the same study at once from their own ' +
+      'machines. The quoted name is a connection each user configures (setting `qrelsStudio.stores`, libpq ' +
+      'environment variables or `~/.pgpass`); the study file holds no host and no password.',
+    'store postgres "team-wqt"',
+  ),
   entry(
     'statement',
     'title',
@@ -1000,6 +1034,9 @@ function words(context: KeywordContext, block?: BlockKind): string[] {
 }
 
 export const blockKeywords: readonly BlockKind[] = ['study', 'review'];
+/** What may start a top-level entry of a study file: a block, or a file statement (`store`). */
+export const topLevelWords: readonly string[] = [...blockKeywords, ...words('file-statement')];
+export const storeKinds = words('store-kind');
 export const statementKeywords: Readonly<Record<BlockKind, readonly string[]>> = {
   study: words('statement', 'study'),
   review: words('statement', 'review'),
@@ -1068,6 +1105,10 @@ function describe(context: KeywordContext): string {
   switch (context) {
     case 'block':
       return 'block';
+    case 'file-statement':
+      return 'file statement (top level, for every block of the file)';
+    case 'store-kind':
+      return 'store kind';
     case 'statement':
       return 'statement';
     case 'judge-option':

@@ -1,7 +1,15 @@
 // The studies and reviews of a study file as plain data (no ranges, no tokens): what the task database, the
 // judge and the exporters read. Built from whatever parsed; callers that need a sound study check the
 // diagnostics first (lintStudyText) and refuse a file with errors.
-import type { BinaryOperator, BlockNode, Expression, JudgeOptionName, SourceStatement, StringNode } from './ast.ts';
+import type {
+  BinaryOperator,
+  BlockNode,
+  Expression,
+  JudgeOptionName,
+  SourceStatement,
+  StringNode,
+  StudyFileAst,
+} from './ast.ts';
 import { statementOf, statementsOf } from './ast.ts';
 import { resolveStudyPath } from './fileChecks/fileCheck.ts';
 import { documentFormats } from './keywords.ts';
@@ -140,9 +148,24 @@ export interface ReviewModel extends BlockModelBase {
   verdicts: string[];
 }
 
+/**
+ * Where the file's studies keep their record: the SQLite file next to the study (the default, without a `store`
+ * statement) or a PostgreSQL store the user's side names (`store postgres "team-wqt"`).
+ */
+export type StoreModel = { kind: 'sqlite' } | { kind: 'postgres'; name: string };
+
 export interface StudyFileModel {
   studies: StudyModel[];
   reviews: ReviewModel[];
+  store: StoreModel;
+}
+
+/** The file's `store` statement as data: the first one (a second is an error of its own); none is SQLite. */
+export function storeOfFile(ast: StudyFileAst): StoreModel {
+  const statement = ast.stores[0];
+  if (statement?.storeKind?.text === 'postgres' && statement.name)
+    return { kind: 'postgres', name: statement.name.value };
+  return { kind: 'sqlite' };
 }
 
 /** The file's blocks as plain data; with `studyPath`, file references also carry their absolute path. */
@@ -317,7 +340,7 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
       ),
     });
   }
-  return { studies, reviews };
+  return { studies, reviews, store: storeOfFile(parsed.ast) };
 }
 
 function plainExpression(node: Expression): DeriveExpression {

@@ -21,6 +21,7 @@ import type {
   ScaleEntry,
   SourceKind,
   StatementNode,
+  StoreStatement,
   StringNode,
   StudyFileAst,
   TaxonomyEntry,
@@ -43,6 +44,8 @@ import {
   scaleKinds,
   sourceRoles,
   statementKeywords,
+  storeKinds,
+  topLevelWords,
 } from './keywords.ts';
 import { lex, showCharacters, type Token } from './lexer.ts';
 import type { DslDiagnostic, DslFix, ParsedStudyFile, TextRange } from './types.ts';
@@ -358,8 +361,10 @@ class Parser {
 
   parseFile(): StudyFileAst {
     const blocks: BlockNode[] = [];
+    const stores: StoreStatement[] = [];
     for (;;) {
       this.offerStart('block', blockKeywords);
+      this.offerStart('file-statement', ['store']);
       const token = this.peek();
       if (!token) break;
       if (this.isWord(token, 'study') || this.isWord(token, 'review')) {
@@ -367,13 +372,47 @@ class Parser {
         blocks.push(this.parseBlock(token.text as BlockKind));
         continue;
       }
+      if (this.isWord(token, 'store')) {
+        this.recovering = false;
+        stores.push(this.parseStore());
+        continue;
+      }
       if (!this.recovering) {
-        if (token.kind === 'name') this.unknownKeyword(token, blockKeywords, 'at the top level of a study file');
-        else this.expected('`study "name" { … }` or `review "name" { … }`', undefined, false);
+        if (token.kind === 'name') this.unknownKeyword(token, topLevelWords, 'at the top level of a study file');
+        else this.expected('`study "name" { … }`, `review "name" { … }` or `store …`', undefined, false);
       }
       this.skipOne();
     }
-    return { blocks };
+    return { blocks, stores };
+  }
+
+  /** `store sqlite` or `store postgres "name"`: a file statement, on its own line. */
+  private parseStore(): StoreStatement {
+    this.parenDepth = 0;
+    this.cutAtLine = undefined;
+    const keywordToken = this.advance();
+    this.mark(keywordToken, 'keyword', 'file-statement:store', 'statement');
+    const keyword = this.rangeOf(keywordToken);
+    const statement: StoreStatement = { keyword, range: keyword };
+    const kindToken = this.current();
+    const storeKind = this.expectWord(storeKinds, 'store-kind', 'the store kind (sqlite or postgres) after `store`');
+    if (storeKind) statement.storeKind = storeKind;
+    const kind = storeKind?.text ?? (kindToken?.kind === 'name' ? undefined : 'none');
+    if (kind === 'postgres' || (kind === undefined && this.current()?.kind === 'string')) {
+      const name = this.expectString(
+        'a string with the store name after `store postgres` (the connection each user configures, e.g. "team-wqt")',
+      );
+      if (name) statement.name = name;
+    } else if (kind === 'sqlite' && this.current()?.kind === 'string') {
+      const extra = this.advance();
+      this.report(
+        'unexpected-token',
+        this.rangeOf(extra),
+        `expected the end of the line after \`store sqlite\` (the SQLite store is the file next to the study and takes no name), found ${this.describe(extra)}`,
+      );
+    }
+    statement.range = this.endOfLast(keyword);
+    return statement;
   }
 
   private parseBlock(kind: BlockKind): BlockNode {
@@ -413,6 +452,15 @@ class Parser {
         this.recovering = false;
         const statement = this.parseStatement(token.text);
         if (statement) block.statements.push(statement);
+        continue;
+      }
+      if (this.isWord(token, 'store')) {
+        this.report(
+          'unknown-keyword',
+          this.rangeOf(token),
+          `\`store\` is a file statement, not valid in a ${kind}: write it at the top level of the file, outside every block (it applies to all of them)`,
+        );
+        this.parseStore();
         continue;
       }
       if (this.isStatementWord(token)) {
@@ -1337,7 +1385,7 @@ export function parseStudyFile(text: string): ParsedStudyFile {
     const message = error instanceof Error ? error.message : String(error);
     return {
       text,
-      ast: { blocks: [] },
+      ast: { blocks: [], stores: [] },
       tokens: [],
       diagnostics: [
         {

@@ -30,8 +30,10 @@ import { overlapRange } from './overlapRange.ts';
 import { poolDepth } from './poolDepth.ts';
 import { repeatedJudgeOption } from './repeatedJudgeOption.ts';
 import { repeatedStatement } from './repeatedStatement.ts';
+import { repeatedStore } from './repeatedStore.ts';
 import { rubricLevels } from './rubricLevels.ts';
 import { scaleSize } from './scaleSize.ts';
+import { storePassword } from './storePassword.ts';
 import { unknownRole } from './unknownRole.ts';
 import { verdictKey } from './verdictKey.ts';
 
@@ -70,6 +72,8 @@ export const studyChecks: readonly StudyCheck[] = [
   rubricLevels,
   duplicateVerdict,
   verdictKey,
+  repeatedStore,
+  storePassword,
 ];
 
 export function findStudyCheck(code: string): StudyCheck | undefined {

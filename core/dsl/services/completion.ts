@@ -34,6 +34,7 @@ const valueContexts: ReadonlySet<KeywordContext> = new Set([
   'import-kind',
   'label-source',
   'format',
+  'store-kind',
 ]);
 
 /** A path as it must be written inside a string. */

@@ -349,6 +349,21 @@ const cases: { name: string; text: string; expected: string[] }[] = [
     expected: ['4:15-4:20 adjudicator-annotator'],
   },
   {
+    name: 'two store statements: the second is reported',
+    text: `store sqlite\nstore postgres "team"\n${studyWith()}`,
+    expected: ['2:1-2:6 repeated-store'],
+  },
+  {
+    name: 'a connection URL with a password: a warning on the password',
+    text: `store postgres "postgres://alice:s3cret@db.example/wqt"\n${studyWith()}`,
+    expected: ['1:33-1:40 store-password'],
+  },
+  {
+    name: 'a misspelt store kind: unknown value with a did-you-mean',
+    text: `store postgre "team"\n${studyWith()}`,
+    expected: ['1:7-1:14 unknown-value'],
+  },
+  {
     name: 'CRLF line endings do not shift columns',
     text: studyWith('title "x"', 'guidlines "g"').replace(/\n/g, '\r\n'),
     expected: ['10:3-10:12 unknown-keyword'],

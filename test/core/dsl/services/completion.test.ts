@@ -33,9 +33,9 @@ test('a partly typed keyword: the same list, replacing the word', () => {
   assert.deepEqual(items[0]!.range, { start: at - 4, end: at });
 });
 
-test('at the top level: study and review', () => {
-  assert.deepEqual(labels(complete('', 0)), ['study', 'review']);
-  assert.deepEqual(labels(complete(sketch, offsetOf(sketch, 'review "instructions"'))), ['study', 'review']);
+test('at the top level: study, review and the file statement store', () => {
+  assert.deepEqual(labels(complete('', 0)), ['study', 'review', 'store']);
+  assert.deepEqual(labels(complete(sketch, offsetOf(sketch, 'review "instructions"'))), ['study', 'review', 'store']);
 });
 
 test('after a keyword, only what may follow it', () => {

@@ -7,7 +7,8 @@ import { offsetOf, sketch } from '../dslTestHelpers.ts';
 
 test('every entry of the keyword table has hover text where its example uses it', () => {
   for (const doc of keywordDocs) {
-    const text = doc.context === 'block' ? doc.example : `${doc.blocks[0]} "x" {\n  ${doc.example}\n}\n`;
+    const topLevel = doc.context === 'block' || doc.context === 'file-statement' || doc.context === 'store-kind';
+    const text = topLevel ? doc.example : `${doc.blocks[0]} "x" {\n  ${doc.example}\n}\n`;
     const parsed = parseStudyFile(text);
     assert.deepEqual(parsed.diagnostics, [], `${doc.id}: its example does not parse`);
     const uses = parsed.tokens.filter((t) => t.text === doc.word);
