@@ -53,7 +53,8 @@ await Promise.all([
         ...nodeBundle,
         entryPoints: [join(root, entry)],
         outfile: join(dist, `${name}.cjs`),
-        external: ['vscode'],
+        // pg's optional native client (`require('pg-native')` behind a getter) is never used: pg is bundled pure JS.
+        external: ['vscode', 'pg-native'],
       }),
     ),
   ...webviewEntries.map((name) =>

@@ -1,0 +1,33 @@
+// The PostgreSQL adapter's statements for each version of the migration list (core/store/migrations/registry.ts).
+import type { Migration, MigrationSql } from '../../migrations/migration.ts';
+import { migrations } from '../../migrations/registry.ts';
+import { initialSchema } from './001_initial.ts';
+import { labellingDetail } from './002_labellingDetail.ts';
+import { labellingSession } from './003_labellingSession.ts';
+import { judgeCalls } from './004_judgeCalls.ts';
+import { reviewLineage } from './005_reviewLineage.ts';
+import { gradedAspects } from './006_gradedAspects.ts';
+import { labelKind } from './007_labelKind.ts';
+
+/** Version → PostgreSQL statements. */
+export const postgresMigrationSql: MigrationSql = new Map([
+  [1, initialSchema],
+  [2, labellingDetail],
+  [3, labellingSession],
+  [4, judgeCalls],
+  [5, reviewLineage],
+  [6, gradedAspects],
+  [7, labelKind],
+]);
+
+/** A migration of the list with its PostgreSQL statements. */
+export interface PostgresMigration extends Migration {
+  readonly sql: string;
+}
+
+/** The list, each with its PostgreSQL statements (a version without any is an error when this module loads). */
+export const postgresMigrations: readonly PostgresMigration[] = migrations.map((migration) => {
+  const sql = postgresMigrationSql.get(migration.version);
+  if (sql === undefined) throw new Error(`no PostgreSQL statements for schema version ${migration.version}`);
+  return { ...migration, sql };
+});
