@@ -1,0 +1,328 @@
+// The judge's side of the PostgreSQL record (same tables as SQLite's 004_judgeCalls): the call cache, the record of
+// every call, and the suggestions the Label view shows. A call's record and the suggestion it completes are one
+// transaction; a judge's suggestion for a pair is replaced under a lock on the pair, so two runs judging the same
+// pair at once leave one suggestion, never two.
+import type {
+  CachedCall,
+  DocumentToJudge,
+  JudgeCallRecord,
+  JudgeCallTotals,
+  JudgePort,
+  PairsToJudge,
+  PairToJudge,
+  QueryToJudge,
+  RecordedJudgeCall,
+  StoredSuggestion,
+  SuggestionRecord,
+} from '../port/judgePort.ts';
+import { ensureAnnotatorIdPg } from './judge/pgRules.ts';
+import type { PostgresClient, PostgresContext, TransactionOptions } from './postgresContext.ts';
+
+/** The advisory lock space (first key) of a pair's suggestions; the second key is the pair's id. */
+const suggestionLock = 0x5167_6a01;
+
+/** A read of one statement; a read of several sees one snapshot. */
+const readOnly: TransactionOptions = { readOnly: true };
+const snapshot: TransactionOptions = { isolation: 'repeatable read', readOnly: true };
+
+interface CallRow {
+  id: number;
+  cache_key: string;
+  endpoint: string;
+  model: string;
+  parameters: string;
+  prompt_template_hash: string | null;
+  prompt_hash: string;
+  vote_index: number;
+  study_id: number | null;
+  pair_id: number | null;
+  qid: string | null;
+  docid: string | null;
+  judge: string | null;
+  raw_output: string;
+  parsed_label: number | null;
+  parsed_conditions: string | null;
+  rationale: string | null;
+  error_kind: RecordedJudgeCall['errorKind'];
+  error: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  latency_ms: number | null;
+  attempts: number | null;
+  cost: number | null;
+  created_at: string;
+}
+
+export class PostgresJudge implements JudgePort {
+  protected readonly context: PostgresContext;
+
+  constructor(context: PostgresContext) {
+    this.context = context;
+  }
+
+  async judgeAnnotator(name: string): Promise<number> {
+    const id = await this.context.transaction(async (client) => {
+      const annotator = await ensureAnnotatorIdPg(client, this.context.location, name, 'llm');
+      await this.context.notify(client, { what: 'judge' });
+      return annotator;
+    });
+    this.context.changed({ what: 'judge' });
+    return id;
+  }
+
+  async pairsToJudge(studyId: number, options: { limit?: number; onlyUnlabelled?: boolean }): Promise<PairsToJudge> {
+    return this.context.transaction(async (client): Promise<PairsToJudge> => {
+      // "Labelled by a person": a current (not retracted) judgment by a human annotator.
+      const unlabelled = options.onlyUnlabelled
+        ? `AND NOT EXISTS (
+             SELECT 1 FROM judgment AS j JOIN annotator AS a ON a.id = j.annotator_id AND a.kind = 'human'
+             WHERE j.pair_id = p.id AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id))`
+        : '';
+      // The Label view's query order (core/labelling/labelQueue.ts); text as SQLite orders it (bytes).
+      const { rows } = await client.query<{
+        id: number;
+        qid: string;
+        docid: string;
+        hasQuery: boolean;
+        hasDocument: boolean;
+      }>(
+        `SELECT p.id, p.qid, p.docid, q.id IS NOT NULL AS "hasQuery",
+           EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = p.study_id AND d.docid = p.docid) AS "hasDocument"
+         FROM pair AS p LEFT JOIN query AS q ON q.study_id = p.study_id AND q.qid = p.qid
+         WHERE p.study_id = $1 ${unlabelled}
+         ORDER BY q.id NULLS LAST, p.qid COLLATE "C", p.best_rank NULLS LAST, p.docid COLLATE "C"
+         ${options.limit !== undefined ? 'LIMIT $2' : ''}`,
+        options.limit !== undefined ? [studyId, options.limit] : [studyId],
+      );
+      const pairs: PairToJudge[] = rows.map((row) => ({
+        pairId: row.id,
+        qid: row.qid,
+        docid: row.docid,
+        hasQuery: row.hasQuery,
+        hasDocument: row.hasDocument,
+      }));
+      const qids: string[] = [];
+      const seen = new Set<string>();
+      for (const pair of pairs) {
+        if (!pair.hasQuery || seen.has(pair.qid)) continue;
+        seen.add(pair.qid);
+        qids.push(pair.qid);
+      }
+      if (qids.length === 0) return { pairs, queries: [] };
+      const found = await client.query<QueryToJudge>(
+        'SELECT qid, text, instruction, type, metadata FROM query WHERE study_id = $1 AND qid = ANY($2::text[])',
+        [studyId, qids],
+      );
+      const byQid = new Map(found.rows.map((q) => [q.qid, q]));
+      return { pairs, queries: qids.map((qid) => byQid.get(qid) as QueryToJudge) };
+    }, snapshot);
+  }
+
+  async documentToJudge(studyId: number, docid: string): Promise<DocumentToJudge | undefined> {
+    return this.context.transaction(async (client) => {
+      const { rows } = await client.query<DocumentToJudge>(
+        'SELECT title, body, format, metadata FROM document WHERE study_id = $1 AND docid = $2',
+        [studyId, docid],
+      );
+      return rows[0];
+    }, readOnly);
+  }
+
+  async cachedCall(cacheKey: string): Promise<CachedCall | undefined> {
+    return this.context.transaction(async (client) => {
+      // The WHERE repeats the llm_call_cache index's own, so the lookup is a search of that index.
+      const { rows } = await client.query<CachedCall>(
+        `SELECT id, raw_output AS "rawOutput", input_tokens AS "inputTokens", output_tokens AS "outputTokens"
+         FROM llm_call WHERE cache_key = $1 AND (error_kind IS NULL OR error_kind = 'parse') ORDER BY id LIMIT 1`,
+        [cacheKey],
+      );
+      return rows[0];
+    }, readOnly);
+  }
+
+  async recordCall(call: JudgeCallRecord, suggestion?: SuggestionRecord): Promise<number> {
+    const id = await this.context.transaction(async (client) => {
+      // The judge's name is checked first: a person's name writes nothing, not even the call.
+      const annotatorId =
+        suggestion === undefined
+          ? undefined
+          : await ensureAnnotatorIdPg(client, this.context.location, suggestion.judge, 'llm');
+      const callId = await this.insertCall(client, call);
+      if (suggestion !== undefined) await this.writeSuggestion(client, suggestion, callId, annotatorId);
+      await this.context.notify(client, { what: 'judge' });
+      return callId;
+    });
+    this.context.changed({ what: 'judge' });
+    return id;
+  }
+
+  async replaceSuggestion(suggestion: SuggestionRecord): Promise<number> {
+    const id = await this.context.transaction(async (client) => {
+      const suggestionId = await this.writeSuggestion(client, suggestion, undefined);
+      await this.context.notify(client, { what: 'judge' });
+      return suggestionId;
+    });
+    this.context.changed({ what: 'judge' });
+    return id;
+  }
+
+  async callTotals(studyId: number, judge?: string): Promise<JudgeCallTotals> {
+    return this.context.transaction(async (client) => {
+      const { rows } = await client.query<JudgeCallTotals>(
+        `SELECT count(*)::integer AS calls,
+           count(*) FILTER (WHERE error_kind IS NULL OR error_kind = 'parse')::integer AS answered,
+           count(*) FILTER (WHERE error IS NOT NULL)::integer AS failed,
+           coalesce(sum(input_tokens), 0)::float8 AS "inputTokens",
+           coalesce(sum(output_tokens), 0)::float8 AS "outputTokens",
+           coalesce(sum(cost), 0)::float8 AS cost
+         FROM llm_call WHERE study_id = $1 AND ($2::text IS NULL OR judge = $2::text)`,
+        [studyId, judge ?? null],
+      );
+      return rows[0] as JudgeCallTotals;
+    }, readOnly);
+  }
+
+  async calls(studyId: number, judge?: string): Promise<RecordedJudgeCall[]> {
+    const rows = await this.context.transaction(async (client) => {
+      const result = await client.query<CallRow>(
+        `SELECT c.*, p.qid, p.docid FROM llm_call AS c LEFT JOIN pair AS p ON p.id = c.pair_id
+         WHERE c.study_id = $1 AND ($2::text IS NULL OR c.judge = $2::text) ORDER BY c.id`,
+        [studyId, judge ?? null],
+      );
+      return result.rows;
+    }, readOnly);
+    return rows.map((row) => ({
+      id: row.id,
+      cacheKey: row.cache_key,
+      endpoint: row.endpoint,
+      model: row.model,
+      parameters: row.parameters,
+      promptTemplateHash: row.prompt_template_hash,
+      promptHash: row.prompt_hash,
+      voteIndex: row.vote_index,
+      studyId: row.study_id,
+      pairId: row.pair_id,
+      qid: row.qid,
+      docid: row.docid,
+      judge: row.judge,
+      rawOutput: row.raw_output,
+      parsedLabel: row.parsed_label,
+      parsedConditions: row.parsed_conditions === null ? null : (JSON.parse(row.parsed_conditions) as boolean[]),
+      rationale: row.rationale,
+      errorKind: row.error_kind,
+      error: row.error,
+      inputTokens: row.input_tokens,
+      outputTokens: row.output_tokens,
+      latencyMs: row.latency_ms,
+      attempts: row.attempts,
+      cost: row.cost,
+      createdAt: row.created_at,
+    }));
+  }
+
+  async suggestions(studyId: number, judge: string): Promise<StoredSuggestion[]> {
+    // One statement (one snapshot): each suggestion with its votes, in query order.
+    const rows = await this.context.transaction(async (client) => {
+      const result = await client.query<StoredSuggestion>(
+        `SELECT s.pair_id AS "pairId", p.qid, p.docid, s.label, s.rationale, s.confidence,
+           coalesce((
+             SELECT json_agg(json_build_object('voteIndex', v.vote_index, 'callId', v.llm_call_id, 'label', v.label,
+                 'rawOutput', c.raw_output) ORDER BY v.vote_index)
+             FROM suggestion_vote AS v JOIN llm_call AS c ON c.id = v.llm_call_id WHERE v.suggestion_id = s.id),
+             '[]'::json) AS votes
+         FROM suggestion AS s JOIN pair AS p ON p.id = s.pair_id JOIN annotator AS a ON a.id = s.annotator_id
+         WHERE p.study_id = $1 AND a.name = $2
+         ORDER BY p.qid COLLATE "C", p.best_rank NULLS LAST, p.docid COLLATE "C"`,
+        [studyId, judge],
+      );
+      return result.rows;
+    }, readOnly);
+    return rows;
+  }
+
+  private async insertCall(client: PostgresClient, call: JudgeCallRecord): Promise<number> {
+    const { rows } = await client.query<{ id: number }>(
+      `INSERT INTO llm_call (cache_key, endpoint, model, parameters, prompt_template_hash, prompt_hash, vote_index,
+         study_id, pair_id, judge, raw_output, parsed_label, parsed_conditions, rationale, error_kind, error,
+         input_tokens, output_tokens, latency_ms, attempts, cost, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+       RETURNING id`,
+      [
+        call.cacheKey,
+        call.request.endpoint,
+        call.request.model,
+        call.request.parameters,
+        call.promptTemplateHash,
+        call.request.promptHash,
+        call.request.voteIndex,
+        call.studyId,
+        call.pairId ?? null,
+        call.judge,
+        call.rawOutput,
+        call.failure ? null : (call.parsedLabel ?? null),
+        !call.failure && call.parsedConditions ? JSON.stringify(call.parsedConditions) : null,
+        call.rationale ?? null,
+        call.failure?.kind ?? null,
+        call.failure?.message ?? null,
+        call.inputTokens ?? null,
+        call.outputTokens ?? null,
+        call.latencyMs === undefined ? null : Math.round(call.latencyMs),
+        call.attempts,
+        call.cost ?? null,
+        call.createdAt,
+      ],
+    );
+    return (rows[0] as { id: number }).id;
+  }
+
+  /** Inside a transaction: replaces the judge's suggestion for the pair; `thisCall` stands for the callIds null. */
+  private async writeSuggestion(
+    client: PostgresClient,
+    suggestion: SuggestionRecord,
+    thisCall: number | undefined,
+    judgeId?: number,
+  ): Promise<number> {
+    const callOf = (id: number | null): number => {
+      if (id !== null) return id;
+      if (thisCall === undefined) throw new Error('a suggestion names the call being recorded, but none is');
+      return thisCall;
+    };
+    const shownCall = callOf(suggestion.callId);
+    const votes = suggestion.votes.map((vote) => ({ ...vote, callId: callOf(vote.callId) }));
+    const annotatorId = judgeId ?? (await ensureAnnotatorIdPg(client, this.context.location, suggestion.judge, 'llm'));
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [suggestionLock, suggestion.pairId]);
+    // What the judge said before about the pair, votes first: the calls behind it stay on record.
+    await client.query(
+      `DELETE FROM suggestion_vote WHERE suggestion_id IN (
+         SELECT id FROM suggestion WHERE pair_id = $1 AND annotator_id = $2)`,
+      [suggestion.pairId, annotatorId],
+    );
+    await client.query('DELETE FROM suggestion WHERE pair_id = $1 AND annotator_id = $2', [
+      suggestion.pairId,
+      annotatorId,
+    ]);
+    const inserted = await client.query<{ id: number }>(
+      `INSERT INTO suggestion (pair_id, annotator_id, llm_call_id, label, rationale, created_at, confidence)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [
+        suggestion.pairId,
+        annotatorId,
+        shownCall,
+        suggestion.label,
+        suggestion.rationale ?? null,
+        suggestion.createdAt,
+        suggestion.confidence ?? null,
+      ],
+    );
+    const id = (inserted.rows[0] as { id: number }).id;
+    if (votes.length > 0) {
+      await client.query(
+        `INSERT INTO suggestion_vote (suggestion_id, vote_index, llm_call_id, label)
+         SELECT $1, v.vote_index, v.llm_call_id, v.label
+         FROM unnest($2::integer[], $3::integer[], $4::integer[]) AS v (vote_index, llm_call_id, label)`,
+        [id, votes.map((v) => v.voteIndex), votes.map((v) => v.callId), votes.map((v) => v.label)],
+      );
+    }
+    return id;
+  }
+}
