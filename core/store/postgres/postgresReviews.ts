@@ -209,7 +209,11 @@ export class PostgresReviews implements ReviewsPort {
     await this.context.transaction(async (client) => {
       const studyId = await this.studyId(client, review);
       await client.query('SELECT pg_advisory_xact_lock($1)', [studyId]);
-      for (const v of verdicts) await this.storeVerdict(client, studyId, v, 'human', at);
+      // Every verdict is checked before any is written: a batch refused writes nothing, and takes no id from a
+      // sequence either (ids stay SQLite's).
+      const checked: { item: number; reviewer: number }[] = [];
+      for (const v of verdicts) checked.push(await this.checkVerdict(client, studyId, v, 'human'));
+      for (const [i, v] of verdicts.entries()) await this.writeVerdict(client, v, checked[i]!, at);
       await this.context.notify(client, { what: 'reviews', study: review });
     });
     this.context.changed({ what: 'reviews', study: review });
@@ -236,20 +240,22 @@ export class PostgresReviews implements ReviewsPort {
     await this.context.transaction(async (client) => {
       const studyId = await this.studyId(client, review);
       await client.query('SELECT pg_advisory_xact_lock($1)', [studyId]);
-      await this.storeVerdict(client, studyId, verdict, 'llm', at);
+      await this.writeVerdict(client, verdict, await this.checkVerdict(client, studyId, verdict, 'llm'), at);
       await this.context.notify(client, { what: 'reviews', study: review });
     });
     this.context.changed({ what: 'reviews', study: review });
   }
 
-  /** One verdict (an edit's version first), inside the caller's transaction (which holds the review's lock). */
-  private async storeVerdict(
+  /**
+   * Inside the caller's transaction (which holds the review's lock): the verdict's version is of its item, the item
+   * was not imported again since it was shown (`root`), and the reviewer is of `kind`. Returns the item and reviewer.
+   */
+  private async checkVerdict(
     client: PostgresClient,
     studyId: number,
     v: NewReviewVerdict,
     kind: 'human' | 'llm',
-    at: string,
-  ): Promise<void> {
+  ): Promise<{ item: number; reviewer: number }> {
     const { rows } = await client.query<{ item: number; item_id: string; root: number | null }>(
       reviewSql.versionCheck,
       [v.versionId, studyId],
@@ -264,17 +270,26 @@ export class PostgresReviews implements ReviewsPort {
           'versions you may see): look at it again',
       );
     }
-    const reviewer = await ensureAnnotatorIdPg(client, this.context.location, v.reviewer, kind);
+    return { item: found.item, reviewer: await ensureAnnotatorIdPg(client, this.context.location, v.reviewer, kind) };
+  }
+
+  /** One checked verdict (an edit's version first), inside the caller's transaction. */
+  private async writeVerdict(
+    client: PostgresClient,
+    v: NewReviewVerdict,
+    checked: { item: number; reviewer: number },
+    at: string,
+  ): Promise<void> {
     if (v.text !== undefined) {
       await client.query(
         'INSERT INTO review_item_version (item_id, text, author, created_at, based_on) VALUES ($1, $2, $3, $4, $5)',
-        [found.item, v.text, v.reviewer, at, v.versionId],
+        [checked.item, v.text, v.reviewer, at, v.versionId],
       );
     }
     await client.query(
       `INSERT INTO review_verdict (version_id, annotator_id, verdict, rubric, rationale, created_at)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [v.versionId, reviewer, v.verdict, JSON.stringify(v.rubric), v.reason, at],
+      [v.versionId, checked.reviewer, v.verdict, JSON.stringify(v.rubric), v.reason, at],
     );
   }
 }
