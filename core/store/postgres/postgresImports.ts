@@ -1,0 +1,155 @@
+// The imports port over PostgreSQL: all or nothing, streaming. An import holds one pooled connection of its own from
+// start to end: its records are COPYed into that session's TEMP staging tables (imports/pgStaging.ts) as the files
+// are read — nothing of the study is locked or written meanwhile — then checked there and moved into the study's
+// tables in one short transaction under the study's advisory lock (run again after a serialization failure or a
+// deadlock: the staging is still there). Any error, or a cancel, leaves the record exactly as it was: a connection
+// that failed (mid-COPY, mid-transaction) is closed instead of going back to the pool, and its staging goes with it.
+import type { ImportedRecord } from '../../importers/types.ts';
+import type { ImportsPort, RunCoverage } from '../port/importsPort.ts';
+import {
+  type AnswerRules,
+  ImportCancelledError,
+  type ImportOrigin,
+  type ImportReport,
+  type PoolInput,
+  type PoolReport,
+} from '../studyDatabase.ts';
+import { checkAnswers } from './imports/checkAnswers.ts';
+import { PgStaging } from './imports/pgStaging.ts';
+import { studyIdPg } from './judge/pgRules.ts';
+import { isRetriedFailure, type PostgresClient, type PostgresContext } from './postgresContext.ts';
+
+/** Records collected before they are checked and COPYed into the staging. */
+const stagingBatch = 10_000;
+
+/** Times the final transaction is run again after a serialization failure or a deadlock. */
+const maxAttempts = 8;
+
+export class PostgresImports implements ImportsPort {
+  protected readonly context: PostgresContext;
+
+  constructor(context: PostgresContext) {
+    this.context = context;
+  }
+
+  async importBatch(
+    study: string,
+    files: readonly { records: AsyncIterable<ImportedRecord>; origin: ImportOrigin }[],
+    pools: readonly PoolInput[] = [],
+    signal?: AbortSignal,
+    answers?: AnswerRules,
+  ): Promise<ImportReport> {
+    const { location } = this.context;
+    const client = await this.context.pool.connect();
+    let failed = false;
+    try {
+      const studyId = await studyIdPg(client, location, study);
+      const staging = new PgStaging(client, location);
+      await staging.create();
+      const checkSignal = () => {
+        if (signal?.aborted) throw new ImportCancelledError();
+      };
+      const counted: (ImportOrigin & { records: number })[] = [];
+      for (const { records, origin } of files) {
+        staging.startFile(origin);
+        let count = 0;
+        let batch: ImportedRecord[] = [];
+        for await (const record of records) {
+          batch.push(record);
+          count++;
+          if (batch.length >= stagingBatch) {
+            checkSignal();
+            await staging.add(batch);
+            batch = [];
+          }
+        }
+        checkSignal();
+        await staging.add(batch);
+        counted.push({ ...origin, records: count });
+      }
+      await staging.finishFiles();
+      for (const [i, pool] of pools.entries()) {
+        checkSignal();
+        await staging.addPool(i, pool.queries);
+      }
+      checkSignal();
+      const report = await this.commit(client, async () => {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [studyId]);
+        const report = await staging.commit(studyId, study, counted, (row) => checkAnswers(row, study, answers));
+        for (const [i, pool] of pools.entries()) report.pools.push(await staging.pool(studyId, i, pool));
+        await this.context.notify(client, { what: 'imports', study });
+        return report;
+      });
+      await staging.drop();
+      this.context.changed({ what: 'imports', study });
+      return report;
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      // A failed import's connection is closed: whatever state it is in (a COPY cut short, a transaction aborted),
+      // its session and its TEMP tables end with it.
+      client.release(failed);
+    }
+  }
+
+  /** `fn` in one transaction on the import's own connection, run again after a serialization failure or deadlock. */
+  private async commit<T>(client: PostgresClient, fn: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      await client.query('BEGIN');
+      try {
+        const result = await fn();
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          // The connection is gone: the transaction went with it; the import's error is the one to report.
+          throw error;
+        }
+        if (attempt < maxAttempts && isRetriedFailure(error)) {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** attempt));
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  importRecords(study: string, records: AsyncIterable<ImportedRecord>, origin: ImportOrigin): Promise<ImportReport> {
+    return this.importBatch(study, [{ records, origin }]);
+  }
+
+  async addPool(study: string, input: PoolInput): Promise<PoolReport> {
+    const report = await this.importBatch(study, [], [input]);
+    return report.pools[0]!;
+  }
+
+  pooledNotInCorpus(study: string, runs: readonly string[], examples = 3): Promise<RunCoverage[]> {
+    return this.context.transaction(
+      async (client) => {
+        const studyId = await studyIdPg(client, this.context.location, study);
+        const { rows } = await client.query<{ corpus: number; missing: number; examples: string[] | null }>(
+          `WITH missing AS (
+             SELECT DISTINCT r.path, p.docid FROM pair_origin AS o
+             JOIN run AS r ON r.id = o.run_id JOIN pair AS p ON p.id = o.pair_id
+             WHERE r.study_id = $1 AND r.path = ANY ($2::text[])
+               AND NOT EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = r.study_id AND d.docid = p.docid)
+           ), ranked AS (
+             SELECT path, docid, row_number() OVER (PARTITION BY path ORDER BY docid COLLATE "C") AS place FROM missing
+           )
+           SELECT runs.place, (SELECT count(*)::integer FROM document WHERE study_id = $1) AS corpus,
+             (SELECT count(*)::integer FROM ranked WHERE ranked.path = runs.path) AS missing,
+             (SELECT array_agg(docid ORDER BY place) FROM ranked WHERE ranked.path = runs.path AND place <= $3)
+               AS examples
+           FROM unnest($2::text[]) WITH ORDINALITY AS runs (path, place)
+           ORDER BY runs.place`,
+          [studyId, runs, examples],
+        );
+        return rows.map((row) => ({ corpusSize: row.corpus, missing: row.missing, examples: row.examples ?? [] }));
+      },
+      { isolation: 'repeatable read', readOnly: true },
+    );
+  }
+}
