@@ -1,10 +1,14 @@
 // The Label view on a study of 1,000,000 pairs, in headless Chromium with the real host end (HostChannel + the
-// extension's label handlers over a LabelSession on a real SQLite file): key press → label committed → next pair
+// extension's label handlers over a LabelSession on the study's store, the storage port's SQLite adapter opened with
+// SqliteStudyStore.open on a real file): key press → label committed → next pair
 // painted, over 200 labels, against the same view moving to the next pair with `j` (a repaint with no label write)
 // in the same run, interleaved so both see the same machine.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LabelSession } from '../core/labelling/labelSession.ts';
+import { SqliteStudyStore } from '../core/store/sqlite/sqliteStudyStore.ts';
+import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
+import { studyDatabasePath } from '../core/store/studyDatabase.ts';
 import { labelRequestHandlers } from '../extension/panels/labelHandlers.ts';
 import { buildLargeStudy } from '../test/core/labelling/largeStudy.ts';
 import { launchChromium } from '../test/webview/chromium.ts';
@@ -45,7 +49,7 @@ export async function benchLabelling(dataDir: string, nativeDir: string, labels 
   mkdirSync(folder, { recursive: true });
   let started = performance.now();
   // 10,000 queries × 100 pooled documents; a colleague's labels on every 7th pair and LLM suggestions on every 3rd.
-  const large = buildLargeStudy({
+  const large = await buildLargeStudy({
     folder,
     nativeDir,
     queries: 10_000,
@@ -54,9 +58,14 @@ export async function benchLabelling(dataDir: string, nativeDir: string, labels 
     judgedBy: 'bob',
     suggestedEvery: 3,
   });
+  await large.store.close();
   const buildSeconds = (performance.now() - started) / 1000;
+  // The record through the port, as the CLI opens it (the extension opens the same adapter in a worker thread).
+  const store = await SqliteStudyStore.open(studyDatabasePath(large.studyFile), {
+    nativeBinding: locateNativeBinding(nativeDir),
+  });
   started = performance.now();
-  const session = LabelSession.open(large.database, {
+  const session = await LabelSession.open(store, {
     studyFile: large.studyFile,
     study: large.study,
     annotator: 'alice',
@@ -84,17 +93,20 @@ export async function benchLabelling(dataDir: string, nativeDir: string, labels 
       moveMs.push(await view.page.evaluate(measureInPage, 'j'));
     }
     if (view.errors.length > 0) throw new Error(`the Label view reported errors: ${view.errors.join('; ')}`);
-    const stored = large.database.db
-      .prepare("SELECT count(*) FROM judgment AS j JOIN annotator AS a ON a.id = j.annotator_id WHERE a.name = 'alice'")
-      .pluck()
-      .get() as number;
-    if (stored !== labels + 20) throw new Error(`expected ${labels + 20} judgments by alice, found ${stored}`);
+    // Every label went to a pair of its own (each key press moves on): as many pairs labelled by alice, as the record
+    // counts them.
+    const { judged: stored } = await store.labels.labelProgress({
+      studyId: large.studyId,
+      annotatorId: await store.studies.ensureAnnotator('alice', 'human'),
+      assignedOnly: false,
+    });
+    if (stored !== labels + 20) throw new Error(`expected ${labels + 20} pairs labelled by alice, found ${stored}`);
     await view.close();
     return { pairs: large.pairs, buildSeconds, openSeconds, labelMs, moveMs };
   } finally {
     await browser.close();
     await server.close();
-    large.database.close();
+    await store.close();
     rmSync(folder, { recursive: true, force: true });
   }
 }
