@@ -75,8 +75,9 @@ export class SqliteStudies implements StudiesPort {
         .raw(),
       model: db.prepare('SELECT model FROM study WHERE id = ?').pluck(),
       pairDocuments: db.prepare(
-        `SELECT d.body, d.format FROM (SELECT docid FROM pair WHERE study_id = ? GROUP BY docid ORDER BY min(id) LIMIT ?) AS p
-         JOIN document AS d ON d.study_id = ? AND d.docid = p.docid`,
+        `SELECT d.body, d.format
+         FROM (SELECT docid, min(id) AS first FROM pair WHERE study_id = ? GROUP BY docid ORDER BY min(id) LIMIT ?) AS p
+         JOIN document AS d ON d.study_id = ? AND d.docid = p.docid ORDER BY p.first`,
       ),
       corpusDocuments: db.prepare('SELECT body, format FROM document WHERE study_id = ? ORDER BY id LIMIT ?'),
       queryIds: db.prepare('SELECT qid FROM query WHERE study_id = ?').pluck(),

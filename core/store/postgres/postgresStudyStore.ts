@@ -1,0 +1,197 @@
+// The PostgreSQL adapter of the storage port (core/store/studyStore.ts): a pool of node-postgres connections to a
+// database that a team's editors and CLIs share. Every method is one transaction on a pooled client
+// (postgresContext.ts); the I/O is asynchronous already, so the extension host can hold this store directly, without
+// the SQLite adapter's worker thread.
+//
+// Other processes' commits reach onChange through LISTEN/NOTIFY: every write NOTIFYs on the record's channel inside
+// its transaction (delivered when it commits), and while someone listens a dedicated connection LISTENs, skips this
+// store's own notifications (its listeners heard of those already), and reports the others' as `external` changes,
+// coalesced. When that connection drops (server restarted, network cut) it is opened again, with a growing pause, and
+// one `external` change says that something may have been missed meanwhile.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { StoreChange, StudyStore } from '../studyStore.ts';
+import { PostgresAgreement } from './postgresAgreement.ts';
+import {
+  type ChangePayload,
+  changeChannel,
+  notifyChange,
+  type PostgresContext,
+  postgresTypes,
+  runTransaction,
+} from './postgresContext.ts';
+import { PostgresExports } from './postgresExports.ts';
+import { PostgresImports } from './postgresImports.ts';
+import { PostgresJudge } from './postgresJudge.ts';
+import { PostgresLabels } from './postgresLabels.ts';
+import { migratePostgres } from './postgresMigrate.ts';
+import { PostgresReviews } from './postgresReviews.ts';
+import { PostgresStudies } from './postgresStudies.ts';
+
+export interface PostgresStoreConfig {
+  /** How to connect: host, port, database, user, password (pg's PoolConfig; libpq's PG* variables fill the rest). */
+  connection: pg.PoolConfig;
+  /** Where the record is, for messages (`postgres:<store name>`); by default `postgres:<database>`. */
+  location?: string;
+}
+
+/** How long other processes' notifications are gathered into one change. */
+const coalesceMs = 50;
+const reconnectMinMs = 250;
+const reconnectMaxMs = 5000;
+
+export class PostgresStudyStore implements StudyStore {
+  readonly location: string;
+  readonly studies: PostgresStudies;
+  readonly imports: PostgresImports;
+  readonly labels: PostgresLabels;
+  readonly judge: PostgresJudge;
+  readonly reviews: PostgresReviews;
+  readonly agreement: PostgresAgreement;
+  readonly exports: PostgresExports;
+  /** The pool (tests, the store copy): not part of StudyStore. */
+  readonly pool: pg.Pool;
+  private readonly connection: pg.ClientConfig;
+  /** Tells this store's own notifications from the others'. */
+  private readonly origin = randomUUID();
+  private readonly listeners = new Set<(change: StoreChange) => void>();
+  private listener: pg.Client | undefined;
+  private reconnect: ReturnType<typeof setTimeout> | undefined;
+  private reconnectDelay = reconnectMinMs;
+  private pending: Set<string | undefined> | undefined;
+  private closed = false;
+
+  private constructor(pool: pg.Pool, connection: pg.ClientConfig, location: string) {
+    this.pool = pool;
+    this.connection = connection;
+    this.location = location;
+    const context: PostgresContext = {
+      pool,
+      location,
+      transaction: (fn, options) => runTransaction(pool, fn, options),
+      notify: (client, change) => notifyChange(client, change, this.origin),
+      changed: (change) => this.emit(change),
+    };
+    this.studies = new PostgresStudies(context);
+    this.imports = new PostgresImports(context);
+    this.labels = new PostgresLabels(context);
+    this.judge = new PostgresJudge(context);
+    this.reviews = new PostgresReviews(context);
+    this.agreement = new PostgresAgreement(context);
+    this.exports = new PostgresExports(context);
+  }
+
+  /** Connects to the database `config` names and migrates it to the newest schema. */
+  static async open(config: PostgresStoreConfig): Promise<PostgresStudyStore> {
+    const connection: pg.ClientConfig = {
+      application_name: 'qrels-studio',
+      ...config.connection,
+      types: postgresTypes,
+    };
+    const pool = new pg.Pool({ ...config.connection, ...connection });
+    // An idle pooled connection that breaks (server restarted) is dropped by the pool; the next query opens another.
+    pool.on('error', () => {});
+    try {
+      await migratePostgres(pool);
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    const database = config.connection.database ?? process.env.PGDATABASE ?? 'postgres';
+    return new PostgresStudyStore(pool, connection, config.location ?? `postgres:${database}`);
+  }
+
+  onChange(listener: (change: StoreChange) => void): () => void {
+    this.listeners.add(listener);
+    if (this.listener === undefined && this.reconnect === undefined) this.listen();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stopListening();
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listeners.clear();
+    this.stopListening();
+    await this.pool.end();
+  }
+
+  /** Opens the LISTENing connection (again, after it dropped). */
+  private listen(): void {
+    if (this.closed || this.listeners.size === 0) return;
+    const client = new pg.Client(this.connection);
+    this.listener = client;
+    let lost = false;
+    const onLost = (): void => {
+      if (lost) return;
+      lost = true;
+      client.removeAllListeners('notification');
+      client.end().catch(() => {});
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      if (this.closed || this.listeners.size === 0) return;
+      this.reconnect = setTimeout(() => {
+        this.reconnect = undefined;
+        this.listen();
+      }, this.reconnectDelay);
+      this.reconnect.unref?.();
+      this.reconnectDelay = Math.min(this.reconnectDelay * 2, reconnectMaxMs);
+    };
+    client.on('error', onLost);
+    client.on('end', onLost);
+    client.on('notification', (message) => {
+      if (message.channel !== changeChannel || message.payload === undefined) return;
+      let payload: ChangePayload;
+      try {
+        payload = JSON.parse(message.payload) as ChangePayload;
+      } catch {
+        return;
+      }
+      if (payload.origin === this.origin) return;
+      this.external(payload.study);
+    });
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${changeChannel}`))
+      .then(() => {
+        if (this.listener !== client) return;
+        // After a reconnection, whatever was committed while nobody listened is reported as one change.
+        if (this.reconnectDelay > reconnectMinMs) this.external(undefined);
+        this.reconnectDelay = reconnectMinMs;
+      })
+      .catch(onLost);
+  }
+
+  private stopListening(): void {
+    if (this.reconnect !== undefined) clearTimeout(this.reconnect);
+    this.reconnect = undefined;
+    this.reconnectDelay = reconnectMinMs;
+    const client = this.listener;
+    this.listener = undefined;
+    if (client !== undefined) {
+      client.removeAllListeners('notification');
+      client.end().catch(() => {});
+    }
+  }
+
+  /** Another process's commit: gathered for coalesceMs, then one change per study (and one with none). */
+  private external(study: string | undefined): void {
+    if (this.pending !== undefined) {
+      this.pending.add(study);
+      return;
+    }
+    this.pending = new Set([study]);
+    setTimeout(() => {
+      const studies = this.pending ?? new Set();
+      this.pending = undefined;
+      if (this.closed) return;
+      for (const name of studies)
+        this.emit(name === undefined ? { what: 'external' } : { what: 'external', study: name });
+    }, coalesceMs).unref?.();
+  }
+
+  private emit(change: StoreChange): void {
+    for (const listener of [...this.listeners]) listener(change);
+  }
+}
