@@ -45,7 +45,7 @@ export class PostgresExports implements ExportsPort {
     return this.context.transaction(
       async (client) => {
         const rows = (await client.query<LabelRowWithIds>(labelFileSql, [studyId])).rows;
-        const answers = options.answers ? await this.answers(client, rows) : undefined;
+        const answers = options.answers ? await this.answers(client, studyId, rows) : undefined;
         return rows.map(({ judgment_id, call_id, ...row }): LabelFileRow => {
           if (answers === undefined) return row;
           if (judgment_id !== null) return { ...row, answers: answers.ofJudgment(judgment_id) };
@@ -64,6 +64,7 @@ export class PostgresExports implements ExportsPort {
         const answers = options.answers
           ? await this.answers(
               client,
+              studyId,
               rows.map((row) => ({ judgment_id: row.id, call_id: null })),
             )
           : undefined;
@@ -77,20 +78,20 @@ export class PostgresExports implements ExportsPort {
     );
   }
 
-  /** The stored answers of the rows' judgments and judge calls, read in one statement per table. */
+  /** The stored answers of the study's judgments and of the rows' judge calls, read in one statement per table. */
   private async answers(
     client: PostgresClient,
+    studyId: number,
     rows: readonly { judgment_id: number | null; call_id: number | null }[],
   ): Promise<{ ofJudgment(id: number): StoredAnswers; calls: Map<number, string | null> }> {
-    const judgmentIds = rows.flatMap((row) => (row.judgment_id === null ? [] : [row.judgment_id]));
     const callIds = rows.flatMap((row) => (row.judgment_id === null && row.call_id !== null ? [row.call_id] : []));
     const conditions = new Map<number, [number, number][]>();
     const aspects = new Map<number, [string, number][]>();
     const calls = new Map<number, string | null>();
-    if (judgmentIds.length > 0) {
+    if (rows.some((row) => row.judgment_id !== null)) {
       const condition = await client.query<{ judgment_id: number; condition: number; satisfied: number }>(
         conditionsSql,
-        [judgmentIds],
+        [studyId],
       );
       for (const row of condition.rows) {
         let list = conditions.get(row.judgment_id);
@@ -100,9 +101,7 @@ export class PostgresExports implements ExportsPort {
         }
         list.push([row.condition, row.satisfied]);
       }
-      const aspect = await client.query<{ judgment_id: number; aspect: string; answer: number }>(aspectsSql, [
-        judgmentIds,
-      ]);
+      const aspect = await client.query<{ judgment_id: number; aspect: string; answer: number }>(aspectsSql, [studyId]);
       for (const row of aspect.rows) {
         let list = aspects.get(row.judgment_id);
         if (list === undefined) {

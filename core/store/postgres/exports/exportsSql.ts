@@ -38,15 +38,17 @@ export const historySql = `
   WHERE p.study_id = $1 AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id)
   ORDER BY p.qid COLLATE "C", p.docid COLLATE "C", a.name COLLATE "C", j.created_at COLLATE "C", j.id`;
 
-/** $1: judgment ids. Each judgment's condition rows, by judgment then condition. */
+/** $1: the study's id. The condition rows of its judgments, by judgment then condition. */
 export const conditionsSql = `
-  SELECT judgment_id, condition, satisfied FROM condition_judgment WHERE judgment_id = ANY ($1::integer[])
-  ORDER BY judgment_id, condition`;
+  SELECT c.judgment_id, c.condition, c.satisfied FROM condition_judgment AS c
+  JOIN judgment AS j ON j.id = c.judgment_id JOIN pair AS p ON p.id = j.pair_id
+  WHERE p.study_id = $1 ORDER BY c.judgment_id, c.condition`;
 
-/** $1: judgment ids. Each judgment's aspect rows, by judgment then aspect (bytewise). */
+/** $1: the study's id. The aspect rows of its judgments, by judgment then aspect (bytewise). */
 export const aspectsSql = `
-  SELECT judgment_id, aspect, answer FROM aspect_judgment WHERE judgment_id = ANY ($1::integer[])
-  ORDER BY judgment_id, aspect COLLATE "C"`;
+  SELECT x.judgment_id, x.aspect, x.answer FROM aspect_judgment AS x
+  JOIN judgment AS j ON j.id = x.judgment_id JOIN pair AS p ON p.id = j.pair_id
+  WHERE p.study_id = $1 ORDER BY x.judgment_id, x.aspect COLLATE "C"`;
 
 /** $1: call ids. */
 export const parsedConditionsSql = 'SELECT id, parsed_conditions FROM llm_call WHERE id = ANY ($1::integer[])';

@@ -7,7 +7,6 @@ import { from as copyFrom } from 'pg-copy-streams';
 export function copyValue(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '\\N';
   if (typeof value === 'number') return String(value);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: COPY's text format escapes exactly these.
   return value.replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
 }
 

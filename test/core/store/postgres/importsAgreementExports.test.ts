@@ -26,7 +26,12 @@ import { PostgresImports } from '../../../../core/store/postgres/postgresImports
 import { migratePostgres } from '../../../../core/store/postgres/postgresMigrate.ts';
 import { SqliteStudyStore } from '../../../../core/store/sqlite/sqliteStudyStore.ts';
 import { openDatabase } from '../../../../core/store/sqliteDatabase.ts';
-import { ImportCancelledError, type ImportReport, studyDatabasePath } from '../../../../core/store/studyDatabase.ts';
+import {
+  type AnswerRules,
+  ImportCancelledError,
+  type ImportReport,
+  studyDatabasePath,
+} from '../../../../core/store/studyDatabase.ts';
 import { exportJudgmentsJsonl, exportLabels, exportQrels } from '../../../../core/store/studyExports.ts';
 import type { StoreChange, StudyStore } from '../../../../core/store/studyStore.ts';
 import { scratchDir } from '../../../helpers.ts';
@@ -43,10 +48,10 @@ interface Stores {
   close(): Promise<void>;
 }
 
-async function bothStores(): Promise<Stores> {
+async function bothStores(extra = ''): Promise<Stores> {
   const folder = scratchDir('qrels-studio-pg-imports-');
   const studyFile = join(folder, 's.assess');
-  const text = studyText({ extra: '  annotators alice bob carol' });
+  const text = studyText({ extra: `  annotators alice bob carol\n${extra}` });
   writeFileSync(studyFile, text);
   const sqlite = await SqliteStudyStore.open(studyDatabasePath(studyFile), { nativeBinding });
   await sqlite.studies.sync(resolveStudies(parseStudyFile(text), studyFile));
@@ -106,7 +111,7 @@ async function importInto(
   store: StudyStore,
   folder: string,
   files: ImportFile[],
-  options: { run?: Record<string, string[]>; signal?: AbortSignal } = {},
+  options: { run?: Record<string, string[]>; signal?: AbortSignal; answers?: AnswerRules } = {},
 ): Promise<ImportReport | Error> {
   for (const file of files) writeFileSync(join(folder, file.name), file.content);
   const pools = options.run
@@ -143,6 +148,7 @@ async function importInto(
       })),
       pools,
       options.signal,
+      options.answers,
     );
   } catch (error) {
     return error as Error;
@@ -410,6 +416,95 @@ test('a failing or cancelled import leaves both records as they were, with the s
       "SELECT count(*)::integer AS n FROM pg_class WHERE relpersistence = 't' AND relname LIKE 'staged_%'",
     );
     assert.equal(rows[0].n, 0);
+  } finally {
+    mock.timers.reset();
+    await stores.close();
+  }
+});
+
+test('label files with condition ticks and aspect answers: stored, checked and exported the same on both', async () => {
+  mock.timers.enable({ apis: ['Date'], now: new Date('2026-03-01T12:00:00.000Z') });
+  const stores = await bothStores(
+    '  conditions from instruction\n  aspect topical "On topic?"\n  aspect coverage "Coverage" levels 0 1 2\n',
+  );
+  const answers: AnswerRules = {
+    conditionCount: (query) => (query.instruction?.match(/\d+\./g) ?? []).length,
+    aspects: new Map<string, readonly number[] | undefined>([
+      ['topical', undefined],
+      ['coverage', [0, 1, 2]],
+    ]),
+  };
+  try {
+    const queries = `${JSON.stringify({ qid: 'q1', query: 'medals', instruction: '1. after 2000 2. in Europe' })}\n${JSON.stringify({ qid: 'q2', query: 'rivers', instruction: '1. long' })}\n`;
+    const label = (qid: string, docid: string, at: string, conditions: boolean[], aspects: Record<string, unknown>) =>
+      JSON.stringify({
+        query_id: qid,
+        doc_id: docid,
+        annotator: 'alice',
+        label: 1,
+        created_at: at,
+        conditions,
+        aspects,
+      });
+    const good = [
+      label('q1', 'd1', '2026-01-01T00:00:01.000Z', [true, false], { topical: true, coverage: 2 }),
+      label('q1', 'd1', '2026-01-01T00:00:02.000Z', [true, true], { topical: false, coverage: 0 }),
+      label('q2', 'd1', '2026-01-01T00:00:03.000Z', [false], { coverage: 1 }),
+    ].join('\n');
+    const seed: ImportFile[] = [
+      { name: 'queries.jsonl', target: 'queries', content: queries },
+      { name: 'answers.jsonl', target: 'labels', content: `${good}\n` },
+    ];
+    const reports = [];
+    for (const store of [stores.sqlite, stores.postgres]) {
+      reports.push(await importInto(store, stores.folder, seed, { answers }));
+    }
+    assert.ok(!(reports[0] instanceof Error), String(reports[0]));
+    assert.deepEqual(reports[1], reports[0]);
+    const sqliteRecord = await record(stores.sqlite, stores.studyId, stores.folder, 'sqlite');
+    const postgresRecord = await record(stores.postgres, stores.studyId, stores.folder, 'postgres');
+    assert.deepEqual(sqliteRecord.history[1]?.answers, {
+      conditions: [
+        [1, 1],
+        [2, 1],
+      ],
+      aspects: [
+        ['coverage', 0],
+        ['topical', 0],
+      ],
+    });
+    assert.deepEqual(postgresRecord, sqliteRecord);
+    for (const [content, message] of [
+      [
+        label('q1', 'd2', '2026-01-01T00:00:04.000Z', [true], {}),
+        /^bad\.jsonl:1(:\d+)?: expected 2 condition answers for query 'q1', found 1$/,
+      ],
+      [
+        label('q2', 'd2', '2026-01-01T00:00:04.000Z', [], { coverage: 5 }),
+        /expected aspect 'coverage' to be one of its levels \(0, 1, 2\), found 5$/,
+      ],
+      [
+        label('q2', 'd2', '2026-01-01T00:00:04.000Z', [], { tone: true }),
+        /expected an aspect of study 's' \(topical, coverage\), found 'tone'$/,
+      ],
+    ] as const) {
+      const errors: Error[] = [];
+      for (const store of [stores.sqlite, stores.postgres]) {
+        const result = await importInto(
+          store,
+          stores.folder,
+          [{ name: 'bad.jsonl', target: 'labels', content: `${content}\n` }],
+          {
+            answers,
+          },
+        );
+        assert.ok(result instanceof Error);
+        errors.push(result);
+      }
+      assert.match(errors[0]!.message, message);
+      assert.equal(errors[1]!.message, errors[0]!.message);
+      assert.deepEqual(await record(stores.postgres, stores.studyId, stores.folder, 'postgres-after'), postgresRecord);
+    }
   } finally {
     mock.timers.reset();
     await stores.close();
