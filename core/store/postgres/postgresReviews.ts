@@ -73,6 +73,22 @@ export class PostgresReviews implements ReviewsPort {
         studyId,
       ]);
       const existing = new Map(known.rows.map((r) => [r.item_id, r]));
+      const newIds = new Map<string, number>();
+      // The items the review lacks, in the order the file first names them: one statement (ids in that order).
+      const fresh = new Map<string, ReviewItemInput>();
+      for (const item of items) if (!existing.has(item.id) && !fresh.has(item.id)) fresh.set(item.id, item);
+      if (fresh.size > 0) {
+        const list = [...fresh.values()];
+        const inserted = await client.query<{ id: number; item_id: string }>(reviewSql.insertItems, [
+          studyId,
+          list.map((item) => item.id),
+          list.map((item) => item.parent ?? null),
+          list.map((item) => item.type ?? null),
+          list.map((item) => item.model ?? null),
+          list.map((item) => (item.source !== undefined ? JSON.stringify({ source: item.source }) : null)),
+        ]);
+        for (const row of inserted.rows) newIds.set(row.item_id, row.id);
+      }
       let added = 0;
       let changed = 0;
       let unchanged = 0;
@@ -83,15 +99,7 @@ export class PostgresReviews implements ReviewsPort {
         const author = item.model ?? 'generator';
         let row = existing.get(item.id);
         if (row === undefined) {
-          const inserted = await client.query<{ id: number }>(reviewSql.insertItem, [
-            studyId,
-            item.id,
-            item.parent ?? null,
-            item.type ?? null,
-            item.model ?? null,
-            item.source !== undefined ? JSON.stringify({ source: item.source }) : null,
-          ]);
-          row = { id: (inserted.rows[0] as { id: number }).id, item_id: item.id, text: item.text };
+          row = { id: newIds.get(item.id) as number, item_id: item.id, text: item.text };
           existing.set(item.id, row);
           versions.push({ item: row.id, text: item.text, author });
           added++;

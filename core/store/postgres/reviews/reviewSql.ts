@@ -22,8 +22,13 @@ export const reviewSql = {
       SELECT v.text FROM review_item_version AS v WHERE v.item_id = i.id AND v.based_on IS NULL
       ORDER BY v.id DESC LIMIT 1) AS text
     FROM review_item AS i WHERE i.study_id = $1`,
-  insertItem: `INSERT INTO review_item (study_id, item_id, parent_id, type, model, metadata)
-    VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+  /** $1 study, $2… the new items' ids, parents, types, models, metadata (arrays, in import order). */
+  insertItems: `INSERT INTO review_item (study_id, item_id, parent_id, type, model, metadata)
+    SELECT $1, n.item_id, n.parent_id, n.type, n.model, n.metadata
+    FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY
+      AS n (item_id, parent_id, type, model, metadata, i)
+    ORDER BY n.i
+    RETURNING id, item_id`,
   /** $1 items, $2 texts, $3 authors (arrays, in order), $4 time. */
   insertGeneratedVersions: `INSERT INTO review_item_version (item_id, text, author, created_at, based_on)
     SELECT g.item_id, g.text, g.author, $4, NULL

@@ -197,6 +197,14 @@ async function scenario(reviews: ReviewsPort) {
   );
   await attempt('records after', () => reviews.records('gen'));
   await attempt('records of no review', () => reviews.records('nope'));
+  // A larger file: 300 items, new ones among known ones, each with a table set.
+  const many = Array.from({ length: 300 }, (_, i) => ({ id: `m${(i * 7) % 300}`, text: `item ${i % 50}` }));
+  const manyTables = new Map(many.map((item, i) => [item.id, new Map([[`t${i % 3}`, i % 3]])]));
+  await attempt('a larger import', () =>
+    reviews.importItems('gen', [...many, items[0]!, ...many.slice(0, 10)], manyTables, at),
+  );
+  await attempt('the larger import read back', () => reviews.records('gen'));
+  await attempt('a table set of it', async () => (await reviews.item('gen', 50, { tables: true }))?.tables);
   return log;
 }
 
@@ -224,6 +232,8 @@ test('the reviews port answers the same on SQLite and PostgreSQL, errors include
   assert.equal(answer('stale verdict'), 'rejected');
   assert.equal(answer('a person as critic'), 'rejected');
   assert.equal(answer('records of no review'), 'rejected');
+  assert.deepEqual(answer('a larger import'), { added: 300, changed: 0, unchanged: 11 });
+  assert.equal((answer('the larger import read back') as unknown[]).length, 303);
   assert.ok(changes.some((c) => c.what === 'reviews' && c.study === 'gen'));
 });
 
