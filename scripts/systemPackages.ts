@@ -1,9 +1,9 @@
 // What `npm test` and `npm start` need from the operating system rather than from npm: Debian's Chromium (the
-// webview and end-to-end tests drive it) and the Kerberos headers (code-server builds its `kerberos` module from
-// source). On a bare Debian machine as root they are installed with apt-get, saying so; anyone else is told the
+// webview and end-to-end tests drive it), PostgreSQL (the PostgreSQL store's tests run a throwaway cluster of it,
+// test/pg/pgCluster.ts) and the Kerberos headers (code-server builds its `kerberos` module from source). On a bare Debian machine as root they are installed with apt-get, saying so; anyone else is told the
 // one command to run. `node scripts/systemPackages.ts test|start` is that step on its own.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { isCodeServerInstalled } from './ensureCodeServer.ts';
 
 export interface SystemRequirement {
@@ -33,9 +33,24 @@ const kerberosHeaders: SystemRequirement = {
   present: () => process.platform !== 'linux' || existsSync(kerberosHeader) || isCodeServerInstalled(),
 };
 
+/** Whether PostgreSQL's server programs are here: initdb in Debian's /usr/lib/postgresql/N/bin, or on the PATH. */
+export function hasPostgresServer(): boolean {
+  const debian = '/usr/lib/postgresql';
+  if (existsSync(debian) && readdirSync(debian).some((version) => existsSync(`${debian}/${version}/bin/initdb`))) {
+    return true;
+  }
+  return onPath('initdb');
+}
+
+const postgresql: SystemRequirement = {
+  debianPackage: 'postgresql',
+  neededFor: "the PostgreSQL store's tests start a throwaway cluster of it",
+  present: hasPostgresServer,
+};
+
 /** The requirements of `npm test` (everything) and of `npm start` (code-server only). */
 export function requirementsFor(purpose: Purpose): SystemRequirement[] {
-  return purpose === 'test' ? [chromium, kerberosHeaders] : [kerberosHeaders];
+  return purpose === 'test' ? [chromium, postgresql, kerberosHeaders] : [kerberosHeaders];
 }
 
 export type InstallPlan =

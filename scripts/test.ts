@@ -1,10 +1,11 @@
 // `npm test`: everything CI checks, in order — format/lint, types, the production bundles and the .vsix, then every
 // test (unit, integration, Chromium, end-to-end) in one run of Node's test runner.
 // `npm test -- test/core/metrics` runs only the tests under the given paths (after building).
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { type Cluster, clusterVariable, startCluster } from '../test/pg/pgCluster.ts';
 import { ensureSystemPackages } from './systemPackages.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -25,6 +26,23 @@ function step(
     if (!tolerated) process.exit(result.status ?? 1);
   }
   return result.status ?? 1;
+}
+
+/** The test step running now, so that a signal to `npm test` reaches it. */
+let running: ChildProcess | undefined;
+
+/** A tolerated step run asynchronously (step's rules): a signal meanwhile ends it, then `npm test`, cleaning up. */
+function testStep(title: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  console.log(`\n▶ ${title}`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env });
+    running = child;
+    child.on('close', (status, signal) => {
+      running = undefined;
+      if (status !== 0) console.error(`✗ ${title} failed (exit ${status ?? signal})`);
+      resolve(status ?? 1);
+    });
+  });
 }
 
 function testFiles(paths: string[]): string[] {
@@ -76,19 +94,36 @@ const keepScratch = process.env.QRELS_STUDIO_KEEP_SCRATCH === '1';
 const machineTemp = tmpdir();
 const runTemp = mkdtempSync(join(machineTemp, 'qrels-studio-npm-test-'));
 process.env.TMPDIR = runTemp;
+// One throwaway PostgreSQL cluster for the whole run (test/pg/pgCluster.ts), in the run's temp directory: every
+// test process finds it in QRELS_STUDIO_PG_CLUSTER and makes its own databases in it. Stopped and removed at the end,
+// also when a step ends the run early or a signal stops it.
+let cluster: Cluster | undefined;
 // Also when a step ends the run early (process.exit in step()).
 process.on('exit', () => {
+  cluster?.stop();
   if (keepScratch) console.error(`test scratch folders kept in ${runTemp}`);
   else rmSync(runTemp, { recursive: true, force: true });
 });
+// Ctrl+C or a CI's SIGTERM: the running tests get the signal and end, then the exit handler above cleans up.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    if (running === undefined) process.exit(128 + constants.signals[signal]);
+    running.kill(signal);
+    running.once('close', () => process.exit(128 + constants.signals[signal]));
+  });
+}
+try {
+  console.log('\n▶ a throwaway PostgreSQL cluster for the tests');
+  cluster = await startCluster(runTemp);
+  process.env[clusterVariable] = JSON.stringify({ host: cluster.host, port: cluster.port, user: cluster.user });
+  console.log(`  on ${cluster.host}:${cluster.port}`);
+} catch (error) {
+  console.error(`✗ could not start PostgreSQL for the tests: ${(error as Error).message}`);
+  process.exit(1);
+}
 let failed = 0;
 if (others.length > 0) {
-  failed = step(
-    `tests (${others.length} files)`,
-    process.execPath,
-    ['--test', '--test-concurrency=2', ...others],
-    true,
-  );
+  failed = await testStep(`tests (${others.length} files)`, ['--test', '--test-concurrency=2', ...others]);
 }
 if (endToEnd.length > 0) {
   // Installing code-server (first run on a machine: about a minute and a half) is a step of its own, so that no
@@ -105,9 +140,11 @@ if (endToEnd.length > 0) {
     },
   );
   const title = `end-to-end tests (${endToEnd.length} files, one at a time)`;
-  const status = step(title, process.execPath, ['--test', '--test-concurrency=1', ...endToEnd], true);
+  const status = await testStep(title, ['--test', '--test-concurrency=1', ...endToEnd]);
   failed ||= status;
 }
+cluster.stop();
+cluster = undefined;
 // Node's own compile cache (module.enableCompileCache: npm 11 turns it on, so any npm a test runs writes it) is shared
 // by processes, not a test's leftover.
 const leftovers = readdirSync(runTemp).filter((entry) => entry !== 'node-compile-cache');

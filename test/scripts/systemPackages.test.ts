@@ -43,10 +43,10 @@ test('not root: the message names each package, why, and the sudo command; witho
   assert.match(elsewhere.kind === 'ask' ? elsewhere.message : '', /equivalent of Debian's libkrb5-dev/);
 });
 
-test('npm test needs chromium and the Kerberos headers; npm start only the headers', () => {
+test('npm test needs chromium, postgresql and the Kerberos headers; npm start only the headers', () => {
   assert.deepEqual(
     requirementsFor('test').map((r) => r.debianPackage),
-    ['chromium', 'libkrb5-dev'],
+    ['chromium', 'postgresql', 'libkrb5-dev'],
   );
   assert.deepEqual(
     requirementsFor('start').map((r) => r.debianPackage),
