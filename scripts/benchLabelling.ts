@@ -39,7 +39,9 @@ function measureInPage(key: string): Promise<number> {
       if (settled(before)) done();
     });
     observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-    window.dispatchEvent(new KeyboardEvent('keydown', { key, code: key === 'j' ? 'KeyJ' : `Digit${key}` }));
+    document.dispatchEvent(
+      new KeyboardEvent('keydown', { key, code: key === 'j' ? 'KeyJ' : `Digit${key}`, bubbles: true }),
+    );
   });
 }
 
