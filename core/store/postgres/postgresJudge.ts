@@ -15,7 +15,7 @@ import type {
   StoredSuggestion,
   SuggestionRecord,
 } from '../port/judgePort.ts';
-import { ensureAnnotatorIdPg } from './judge/pgRules.ts';
+import { ensureAnnotatorId } from './annotators.ts';
 import type { PostgresClient, PostgresContext, TransactionOptions } from './postgresContext.ts';
 
 /** The advisory lock space (first key) of a pair's suggestions; the second key is the pair's id. */
@@ -62,7 +62,7 @@ export class PostgresJudge implements JudgePort {
 
   async judgeAnnotator(name: string): Promise<number> {
     const id = await this.context.transaction(async (client) => {
-      const annotator = await ensureAnnotatorIdPg(client, this.context.location, name, 'llm');
+      const annotator = await ensureAnnotatorId(client, this.context.location, name, 'llm');
       await this.context.notify(client, { what: 'judge' });
       return annotator;
     });
@@ -146,7 +146,7 @@ export class PostgresJudge implements JudgePort {
       const annotatorId =
         suggestion === undefined
           ? undefined
-          : await ensureAnnotatorIdPg(client, this.context.location, suggestion.judge, 'llm');
+          : await ensureAnnotatorId(client, this.context.location, suggestion.judge, 'llm');
       const callId = await this.insertCall(client, call);
       if (suggestion !== undefined) await this.writeSuggestion(client, suggestion, callId, annotatorId);
       await this.context.notify(client, { what: 'judge' });
@@ -289,7 +289,7 @@ export class PostgresJudge implements JudgePort {
     };
     const shownCall = callOf(suggestion.callId);
     const votes = suggestion.votes.map((vote) => ({ ...vote, callId: callOf(vote.callId) }));
-    const annotatorId = judgeId ?? (await ensureAnnotatorIdPg(client, this.context.location, suggestion.judge, 'llm'));
+    const annotatorId = judgeId ?? (await ensureAnnotatorId(client, this.context.location, suggestion.judge, 'llm'));
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [suggestionLock, suggestion.pairId]);
     // What the judge said before about the pair, votes first: the calls behind it stay on record.
     await client.query(

@@ -13,8 +13,9 @@ import type {
   ReviewsPort,
 } from '../port/reviewsPort.ts';
 import { StoreError } from '../studyDatabase.ts';
-import { ensureAnnotatorIdPg, studyIdPg } from './judge/pgRules.ts';
+import { ensureAnnotatorId } from './annotators.ts';
 import type { PostgresClient, PostgresContext, TransactionOptions } from './postgresContext.ts';
+import { studyIdIn } from './postgresStudies.ts';
 import { reviewSql } from './reviews/reviewSql.ts';
 
 /** A read (the review's id, then its rows) sees one snapshot. */
@@ -56,7 +57,7 @@ export class PostgresReviews implements ReviewsPort {
   }
 
   private studyId(client: PostgresClient, review: string): Promise<number> {
-    return studyIdPg(client, this.context.location, review);
+    return studyIdIn(client, this.context.location, review);
   }
 
   async importItems(
@@ -278,7 +279,7 @@ export class PostgresReviews implements ReviewsPort {
           'versions you may see): look at it again',
       );
     }
-    return { item: found.item, reviewer: await ensureAnnotatorIdPg(client, this.context.location, v.reviewer, kind) };
+    return { item: found.item, reviewer: await ensureAnnotatorId(client, this.context.location, v.reviewer, kind) };
   }
 
   /** One checked verdict (an edit's version first), inside the caller's transaction. */

@@ -1,74 +1,72 @@
-// The judge's area of the storage port on both adapters: one study seeded through the SQLite store (sync, import,
-// pool, a person's label), the same rows in a fresh PostgreSQL database (same ids), then the same JudgePort calls on
-// each — the pairs and queries to judge, documents, the cache rule (an answer serves, a parse failure serves, a call
-// without an answer never does), a call and the suggestion it completes in one transaction (a bad suggestion leaves
-// no call either), a suggestion replaced with its votes, totals, the calls and the suggestions read back, and the
-// annotator rule (a person is no judge) — give the same answers, errors included. PostgreSQL alone: two runs
-// replacing the same pair's suggestion at once leave one.
+// The judge's area of the storage port on both adapters (test/storeKinds.ts): one study seeded through each store's
+// own port (sync, import, pool, a person's label), then the same JudgePort calls on each — the pairs and queries to
+// judge, documents, the cache rule (an answer serves, a parse failure serves, a call without an answer never does), a
+// call and the suggestion it completes in one transaction (a bad suggestion leaves no call either), a suggestion
+// replaced with its votes, totals, the calls and the suggestions read back, and the annotator rule (a person is no
+// judge) — give the same answers, errors included. PostgreSQL alone: two runs replacing the same pair's suggestion at
+// once leave one.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import pg from 'pg';
+import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
+import type { ImportedRecord } from '../../../../core/importers/types.ts';
 import type { JudgeCallRecord, JudgePort, SuggestionRecord } from '../../../../core/store/port/judgePort.ts';
-import {
-  notifyChange,
-  type PostgresContext,
-  postgresTypes,
-  runTransaction,
-} from '../../../../core/store/postgres/postgresContext.ts';
-import { PostgresJudge } from '../../../../core/store/postgres/postgresJudge.ts';
-import { migratePostgres } from '../../../../core/store/postgres/postgresMigrate.ts';
-import type { SqliteDatabase } from '../../../../core/store/sqliteDatabase.ts';
 import { StoreError } from '../../../../core/store/studyDatabase.ts';
-import type { StoreChange } from '../../../../core/store/studyStore.ts';
-import { testDatabase } from '../../../pg/pgCluster.ts';
-import { labellingStudy, plainStudy } from '../../labelling/labellingStudy.ts';
+import type { StoreChange, StudyStore } from '../../../../core/store/studyStore.ts';
+import { scratchDir } from '../../../helpers.ts';
+import { openTestStore, type StoreKind, storeKinds } from '../../../storeKinds.ts';
+import { type LabellingStudyOptions, plainStudy, studyText } from '../../labelling/labellingStudy.ts';
 
-const seededTables = [
-  'study',
-  'scale_value',
-  'query',
-  'document',
-  'run',
-  'pair',
-  'pair_origin',
-  'annotator',
-  'judgment',
-  'judgment_retraction',
-];
+async function* each(list: ImportedRecord[]): AsyncIterable<ImportedRecord> {
+  yield* list;
+}
 
-/** A fresh PostgreSQL database holding the rows of `db`'s seeded tables, ids kept, and a context on it. */
-async function postgresCopy(db: SqliteDatabase, changes: StoreChange[]) {
-  const pool = new pg.Pool({ ...(await testDatabase()), types: postgresTypes, max: 4 });
-  await migratePostgres(pool);
-  for (const table of seededTables) {
-    const rows = db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
-    for (const row of rows) {
-      const columns = Object.keys(row);
-      await pool.query(
-        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
-        Object.values(row),
-      );
-    }
-    if (rows[0] !== undefined && 'id' in rows[0]) {
-      await pool.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`);
-    }
-  }
-  const context: PostgresContext = {
-    pool,
-    location: 'postgres:test',
-    transaction: (fn, options) => runTransaction(pool, fn, options),
-    notify: (client, change) => notifyChange(client, change, 'test'),
-    changed: (change) => changes.push(change),
+/** Study "s" of `options` in `store`, through its port: synced, queries and documents imported, the run pooled. */
+async function seedStudy(store: StudyStore, options: LabellingStudyOptions) {
+  const text = studyText(options);
+  const model = resolveStudies(parseStudyFile(text), join(scratchDir(), 's.assess'));
+  await store.studies.sync(model);
+  const at = (line: number) => ({ file: 'fixture', line });
+  const records: ImportedRecord[] = [
+    ...options.queries.map(
+      (q, i): ImportedRecord => ({ kind: 'query', qid: q.qid, text: q.text, metadata: {}, at: at(i + 1) }),
+    ),
+    ...options.documents.map(
+      (d, i): ImportedRecord => ({
+        kind: 'document',
+        docid: d.docid,
+        body: d.body,
+        format: 'plain',
+        metadata: {},
+        at: at(i + 1),
+      }),
+    ),
+  ];
+  await store.imports.importBatch('s', [
+    { records: each(records), origin: { file: 'fixture', target: 'x', format: 'x' } },
+  ]);
+  const queries = new Map(
+    Object.entries(options.ranking).map(([qid, docids]) => [qid, docids.map((docid, i) => ({ docid, rank: i + 1 }))]),
+  );
+  const depth = Math.max(1, ...Object.values(options.ranking).map((docids) => docids.length));
+  await store.imports.addPool('s', { run: { path: 'run.trec', tag: 'run', depth }, queries });
+  const studyId = await store.studies.studyId('s');
+  const { pairs } = await store.judge.pairsToJudge(studyId, {});
+  const ids = new Map(pairs.map((p) => [`${p.qid}/${p.docid}`, p.pairId]));
+  return {
+    study: model.studies[0]!,
+    studyId,
+    pairId: (qid: string, docid: string) => ids.get(`${qid}/${docid}`) ?? 999_999,
   };
-  return { context, pool };
 }
 
 /** The study both adapters hold: 3 queries × 3 pooled documents (the corpus lacks d3-3); alice labelled q1/d1-1. */
-async function seededStudy() {
+async function seededStudy(kind: StoreKind) {
+  const store = await openTestStore(kind);
   const options = plainStudy(3, 3);
   options.documents = options.documents.filter((d) => d.docid !== 'd3-3');
-  const study = await labellingStudy({ ...options, extra: '  annotators alice' });
-  await study.store.labels.addJudgment({
+  const seeded = await seedStudy(store, { ...options, extra: '  annotators alice' });
+  await store.labels.addJudgment({
     study: 's',
     qid: 'q1',
     docid: 'd1-1',
@@ -77,7 +75,7 @@ async function seededStudy() {
     source: 'manual',
     createdAt: new Date('2026-01-01T00:00:00.000Z'),
   });
-  return study;
+  return { store, ...seeded };
 }
 
 /** Runs the same calls on `judge`; returns what each answered (errors as their class and message). */
@@ -220,73 +218,80 @@ function withoutLocation(log: unknown[], location: string): unknown {
   return JSON.parse(JSON.stringify(log).replaceAll(location, '<location>'));
 }
 
-test('the judge port answers the same on SQLite and PostgreSQL, errors included', async (t) => {
-  const study = await seededStudy();
-  t.after(() => study.close());
-  const changes: StoreChange[] = [];
-  const { context, pool } = await postgresCopy(study.db, changes);
-  t.after(() => pool.end());
+const logs = new Map<StoreKind, unknown>();
 
-  const onSqlite = await scenario(study.store.judge, study.studyId, study.pairId);
-  const onPostgres = await scenario(new PostgresJudge(context), study.studyId, study.pairId);
-  assert.deepEqual(withoutLocation(onPostgres, context.location), withoutLocation(onSqlite, study.store.location));
+for (const kind of storeKinds) {
+  test(`the judge port: pairs, documents, the cache rule, calls with their suggestions, the annotator rule (${kind})`, async (t) => {
+    const { store, studyId, pairId } = await seededStudy(kind);
+    t.after(() => store.close());
+    const changes: StoreChange[] = [];
+    t.after(store.onChange((change) => changes.push(change)));
+    const log = await scenario(store.judge, studyId, pairId);
+    logs.set(kind, withoutLocation(log, store.location));
 
-  // What the answers are (checked once: both are the same).
-  const answer = (what: string) => (onPostgres.find((entry) => (entry as unknown[])[0] === what) as unknown[])[1];
-  assert.equal(answer('a timeout is not cached'), undefined);
-  assert.equal((answer('a parse failure is cached') as { rawOutput: string }).rawOutput, 'maybe');
-  assert.equal(answer('nothing of the bad suggestion'), undefined);
-  assert.equal(answer('a person is no judge'), 'rejected');
-  assert.deepEqual(
-    (answer('pairs') as { pairs: { docid: string; hasDocument: boolean }[] }).pairs.map((p) => [
-      p.docid,
-      p.hasDocument,
-    ]),
-    [
-      ['d1-1', true],
-      ['d1-2', true],
-      ['d1-3', true],
-      ['d2-1', true],
-      ['d2-2', true],
-      ['d2-3', true],
-      ['d3-1', true],
-      ['d3-2', true],
-      ['d3-3', false],
-    ],
-  );
-  assert.deepEqual(
-    (answer('pairs, unlabelled') as { pairs: { docid: string }[] }).pairs.map((p) => p.docid),
-    ['d1-2', 'd1-3'],
-  );
-  const suggestions = answer('suggestions') as { docid: string; label: number | null; votes: unknown[] }[];
-  assert.deepEqual(
-    suggestions.map((s) => [s.docid, s.label, s.votes.length]),
-    [
-      ['d1-1', 1, 1],
-      ['d1-2', null, 1],
-      ['d2-2', 1, 1],
-    ],
-  );
-  const totals = answer('totals') as { calls: number; answered: number; failed: number };
-  assert.deepEqual([totals.calls, totals.answered, totals.failed], [6, 5, 2]);
-  assert.ok(changes.length > 0 && changes.every((c) => c.what === 'judge'));
+    const answer = (what: string) => (log.find((entry) => (entry as unknown[])[0] === what) as unknown[])[1];
+    assert.equal(answer('a timeout is not cached'), undefined);
+    assert.equal((answer('a parse failure is cached') as { rawOutput: string }).rawOutput, 'maybe');
+    assert.equal(answer('nothing of the bad suggestion'), undefined);
+    assert.equal(answer('a person is no judge'), 'rejected');
+    assert.equal(answer('a person’s suggestion'), 'rejected');
+    assert.deepEqual(
+      (answer('pairs') as { pairs: { docid: string; hasDocument: boolean }[] }).pairs.map((p) => [
+        p.docid,
+        p.hasDocument,
+      ]),
+      [
+        ['d1-1', true],
+        ['d1-2', true],
+        ['d1-3', true],
+        ['d2-1', true],
+        ['d2-2', true],
+        ['d2-3', true],
+        ['d3-1', true],
+        ['d3-2', true],
+        ['d3-3', false],
+      ],
+    );
+    assert.deepEqual(
+      (answer('pairs, unlabelled') as { pairs: { docid: string }[] }).pairs.map((p) => p.docid),
+      ['d1-2', 'd1-3'],
+    );
+    const suggestions = answer('suggestions') as { docid: string; label: number | null; votes: unknown[] }[];
+    assert.deepEqual(
+      suggestions.map((s) => [s.docid, s.label, s.votes.length]),
+      [
+        ['d1-1', 1, 1],
+        ['d1-2', null, 1],
+        ['d2-2', 1, 1],
+      ],
+    );
+    const totals = answer('totals') as { calls: number; answered: number; failed: number };
+    assert.deepEqual([totals.calls, totals.answered, totals.failed], [6, 5, 2]);
+    assert.ok(
+      changes.some((c) => c.what === 'judge'),
+      JSON.stringify(changes),
+    );
+  });
+}
+
+test('the judge port answers the same on SQLite and PostgreSQL, errors included', () => {
+  assert.equal(logs.size, storeKinds.length, 'every kind ran');
+  assert.deepEqual(logs.get('postgres'), logs.get('sqlite'));
 });
 
 test('PostgreSQL: two runs replacing one pair’s suggestion at once leave one suggestion', async (t) => {
-  const study = await seededStudy();
-  t.after(() => study.close());
-  const { context, pool } = await postgresCopy(study.db, []);
-  t.after(() => pool.end());
-  const judge = new PostgresJudge(context);
+  const { store, studyId, pairId: pairOf } = await seededStudy('postgres');
+  t.after(() => store.close());
+  const judge = store.judge;
   const name = 'llm:judge-c@0123abcd';
-  const pairId = study.pairId('q1', 'd1-3');
+  const pairId = pairOf('q1', 'd1-3');
   const calls = await Promise.all(
     [0, 1, 2, 3, 4, 5].map((vote) =>
       judge.recordCall({
         cacheKey: `c${vote}`,
         request: { endpoint: 'e', model: 'm', parameters: '{}', promptHash: 'p', voteIndex: vote },
         promptTemplateHash: 't',
-        studyId: study.studyId,
+        studyId,
         pairId,
         judge: name,
         rawOutput: '1',
@@ -308,7 +313,7 @@ test('PostgreSQL: two runs replacing one pair’s suggestion at once leave one s
       }),
     ),
   );
-  const stored = await judge.suggestions(study.studyId, name);
+  const stored = await judge.suggestions(studyId, name);
   assert.equal(stored.length, 1, JSON.stringify(stored));
   assert.equal(stored[0]!.votes.length, 1);
 });
