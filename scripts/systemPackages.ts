@@ -1,7 +1,8 @@
 // What `npm test` and `npm start` need from the operating system rather than from npm: Debian's Chromium (the
 // webview and end-to-end tests drive it), PostgreSQL (the PostgreSQL store's tests run a throwaway cluster of it,
-// test/pg/pgCluster.ts) and the Kerberos headers (code-server builds its `kerberos` module from source). On a bare Debian machine as root they are installed with apt-get, saying so; anyone else is told the
-// one command to run. `node scripts/systemPackages.ts test|start` is that step on its own.
+// test/pg/pgCluster.ts) and the Kerberos headers (code-server builds its `kerberos` module from source). On a bare
+// Debian machine as root they are installed with apt-get, saying so; anyone else is told the one command to run.
+// `node scripts/systemPackages.ts test|start` is that step on its own.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { isCodeServerInstalled } from './ensureCodeServer.ts';

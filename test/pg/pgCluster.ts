@@ -6,9 +6,20 @@
 // PostgreSQL refuses to run as root: as root the cluster belongs to the `postgres` OS user (Debian's package makes
 // it), initdb and pg_ctl run through `runuser -u postgres`, in a scratch folder it owns; as anyone else they run
 // directly. The server listens on a free port of 127.0.0.1 and on a socket in its folder, trusts every local
-// connection for now (`-A trust`), and its superuser is `owner`.
+// connection (`-A trust`; startCluster's `auth: 'scram-sha-256'` makes a cluster that asks passwords), and its
+// superuser is `owner`. `stopServer('immediate')` and `startServer()` kill and restart it (fault tests).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { constants, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -25,6 +36,8 @@ export interface ClusterAddress {
 }
 
 export interface Cluster extends ClusterAddress {
+  /** The superuser's password, when the cluster asks for one (ClusterOptions.auth). */
+  password?: string;
   /** The scratch folder: data/, the log, the socket. */
   dir: string;
   /** Stops the server (`immediate`: as a crash would) and leaves the folder. */
@@ -83,8 +96,20 @@ function openPathFor(dir: string): void {
   }
 }
 
+export interface ClusterOptions {
+  /**
+   * How the server checks who connects: `trust` (the default) lets anyone be any role; `scram-sha-256` asks every
+   * role its password (role and row-level-security tests), the superuser's being `password`.
+   */
+  auth?: 'trust' | 'scram-sha-256';
+  /** The superuser's password under `scram-sha-256` (default `owner-secret`). */
+  password?: string;
+}
+
 /** Starts a new cluster in a scratch folder of the temp directory (`parent`). */
-export async function startCluster(parent = tmpdir()): Promise<Cluster> {
+export async function startCluster(parent = tmpdir(), options: ClusterOptions = {}): Promise<Cluster> {
+  const auth = options.auth ?? 'trust';
+  const password = auth === 'trust' ? undefined : (options.password ?? 'owner-secret');
   const bin = postgresBinDir();
   if (bin === undefined) throw new Error('no PostgreSQL here (initdb): apt-get install -y postgresql');
   const dir = mkdtempSync(join(parent, 'qrels-studio-pg-'));
@@ -116,18 +141,24 @@ export async function startCluster(parent = tmpdir()): Promise<Cluster> {
       if (ids.status !== 0) throw new Error('no `postgres` OS user (apt-get install -y postgresql makes it)');
       chownSync(dir, Number(ids.stdout.trim()), Number(groups.stdout.trim()));
     }
+    const passwordFile = join(dir, 'password');
+    if (password !== undefined) {
+      writeFileSync(passwordFile, `${password}\n`, { mode: 0o644 });
+    }
     run(bin, 'initdb', [
       '-D',
       join(dir, 'data'),
       '-A',
-      'trust',
+      auth,
       '-U',
       superuser,
+      ...(password === undefined ? [] : [`--pwfile=${passwordFile}`]),
       '-E',
       'UTF8',
       '--locale=C.UTF-8',
       '--no-sync',
     ]);
+    rmSync(passwordFile, { force: true });
     // Another process may take the free port between the look and the start: a few tries.
     for (let attempt = 1; ; attempt++) {
       port = await freePort();
@@ -143,7 +174,16 @@ export async function startCluster(parent = tmpdir()): Promise<Cluster> {
     stop();
     throw error;
   }
-  return { host: '127.0.0.1', port, user: superuser, dir, stopServer, startServer, stop };
+  return {
+    host: '127.0.0.1',
+    port,
+    user: superuser,
+    ...(password !== undefined && { password }),
+    dir,
+    stopServer,
+    startServer,
+    stop,
+  };
 }
 
 let processCluster: Promise<ClusterAddress> | undefined;
