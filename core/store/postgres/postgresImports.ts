@@ -49,6 +49,16 @@ export class PostgresImports implements ImportsPort {
       const checkSignal = () => {
         if (signal?.aborted) throw new ImportCancelledError();
       };
+      // A batch is checked and encoded here, then sent while the next one is read: the server takes one COPY while
+      // this process parses the next batch (one COPY at a time on the connection).
+      let sending: Promise<void> = Promise.resolve();
+      const send = async (batch: readonly ImportedRecord[]) => {
+        const encoded = staging.encode(batch);
+        await sending;
+        sending = staging.send(encoded);
+        // Awaited before the next batch or after the last; a failure meanwhile is not an unhandled rejection.
+        sending.catch(() => {});
+      };
       const counted: (ImportOrigin & { records: number })[] = [];
       for (const { records, origin } of files) {
         staging.startFile(origin);
@@ -59,14 +69,15 @@ export class PostgresImports implements ImportsPort {
           count++;
           if (batch.length >= stagingBatch) {
             checkSignal();
-            await staging.add(batch);
+            await send(batch);
             batch = [];
           }
         }
         checkSignal();
-        await staging.add(batch);
+        await send(batch);
         counted.push({ ...origin, records: count });
       }
+      await sending;
       await staging.finishFiles();
       for (const [i, pool] of pools.entries()) {
         checkSignal();
@@ -74,6 +85,8 @@ export class PostgresImports implements ImportsPort {
       }
       checkSignal();
       const report = await this.commit(client, async () => {
+        // The moves sort whole staged tables (documents by id): in memory, not in temporary files.
+        await client.query("SET LOCAL work_mem = '256MB'");
         await client.query('SELECT pg_advisory_xact_lock($1)', [studyId]);
         const report = await staging.commit(studyId, study, counted, (row) => checkAnswers(row, study, answers));
         for (const [i, pool] of pools.entries()) report.pools.push(await staging.pool(studyId, i, pool));

@@ -35,6 +35,13 @@ export function laterThan(latest: string | null): string {
   return new Date(Math.max(now, after)).toISOString();
 }
 
+/** A batch of records as COPY's text, per staging table. */
+export interface StagedBatch {
+  queries: string;
+  documents: string;
+  judgments: string;
+}
+
 const stagingTables = ['staged_query', 'staged_document', 'staged_judgment', 'staged_pool'] as const;
 
 export class PgStaging {
@@ -85,7 +92,14 @@ export class PgStaging {
 
   /** Checks a batch of records as SQLite's staging does, in record order, and COPYs them into the staging. */
   async add(batch: readonly ImportedRecord[]): Promise<void> {
-    if (batch.length === 0) return;
+    await this.send(this.encode(batch));
+  }
+
+  /**
+   * Checks a batch of records as SQLite's staging does, in record order (a repeated query id, a judgment without an
+   * annotator or with an unknown source is the error), and writes them as COPY's lines for `send`.
+   */
+  encode(batch: readonly ImportedRecord[]): StagedBatch {
     const { file } = this.origin;
     const seq = this.seq;
     const metadata = (value: Record<string, unknown>) =>
@@ -163,6 +177,11 @@ export class PgStaging {
         ]);
       }
     }
+    return { queries, documents, judgments };
+  }
+
+  /** COPYs an encoded batch into the staging tables. */
+  async send({ queries, documents, judgments }: StagedBatch): Promise<void> {
     await copyIn(this.client, 'pg_temp.staged_query', queries);
     await copyIn(this.client, 'pg_temp.staged_document', documents);
     await copyIn(this.client, 'pg_temp.staged_judgment', judgments);
