@@ -57,7 +57,6 @@ test('the disagreements of two annotators, of a query, and all of them are exact
   const study = await disagreeingStudy();
   const { data } = await readStudyLabels(study.store, study.studyId, [0, 1, 2]);
   const ids = (pairs: [string, string][]) => pairs.map(([q, d]) => study.pairId(q, d));
-  const db = study.db;
   assert.deepEqual(
     await adjudicationPairIds(study.store, study.studyId, data, { kind: 'pair', a: 'ann', b: 'ben' }),
     ids([
