@@ -9,7 +9,7 @@ import type { ImportedRecord } from '../../../core/importers/types.ts';
 import { LabelSession } from '../../../core/labelling/labelSession.ts';
 import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
 import { locateNativeBinding, openDatabase, type SqliteDatabase } from '../../../core/store/sqliteDatabase.ts';
-import { type StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import { nativeDir, scratchDir } from '../../helpers.ts';
 
 export const nativeBinding = locateNativeBinding(nativeDir);
@@ -44,8 +44,6 @@ export interface LabellingStudy {
   studyFile: string;
   study: StudyModel;
   store: SqliteStudyStore;
-  /** Transition (issue 20): the store's old record object, for tests not moved to the port yet. */
-  database: StudyDatabase;
   /** A second connection to the study's database file: what tests read (and plant) as rows. */
   db: SqliteDatabase;
   studyId: number;
@@ -129,7 +127,6 @@ export async function labellingStudy(options: LabellingStudyOptions): Promise<La
     studyFile,
     study,
     store,
-    database: store.database,
     db,
     studyId,
     session: (annotator, now) => LabelSession.open(store, { studyFile, study, annotator, ...(now && { now }) }),

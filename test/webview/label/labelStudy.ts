@@ -10,7 +10,7 @@ import { LabelSession } from '../../../core/labelling/labelSession.ts';
 import { importDeclaredSources } from '../../../core/store/declaredImport.ts';
 import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
 import { locateNativeBinding, openDatabase, type SqliteDatabase } from '../../../core/store/sqliteDatabase.ts';
-import { type StudyDatabase, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
+import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import { nativeDir, scratchDir } from '../../helpers.ts';
 
 export interface StudyDocument {
@@ -56,8 +56,6 @@ export interface LabelStudy {
   studyFile: string;
   study: StudyModel;
   store: SqliteStudyStore;
-  /** Transition (issue 20): the store's old record object, for tests not moved to the port yet. */
-  database: StudyDatabase;
   /** A second connection to the study's database file: what tests read (and plant) as rows. */
   db: SqliteDatabase;
   studyId: number;
@@ -117,7 +115,6 @@ ${options.extra ?? ''}
     studyFile,
     study,
     store,
-    database: store.database,
     db,
     studyId: await store.studies.studyId(study.name),
     session: (annotator) => LabelSession.open(store, { studyFile, study, annotator }),
