@@ -187,11 +187,16 @@ test('PostgreSQL: another process commits, the listening store hears it; its own
   const heard: StoreChange[] = [];
   const stop = here.onChange((change) => heard.push(change));
   await listeningPids(there);
-  const started = performance.now();
-  const external = nextChange(here, (change) => change.what === 'external');
+  // From the other store's commit to this store's listeners: within a second (the issue's "about a second").
+  let heardAt = 0;
+  const external = nextChange(here, (change) => change.what === 'external').then((change) => {
+    heardAt = performance.now();
+    return change;
+  });
   await there.studies.sync(model('0 "No" key "0"'));
+  const committedAt = performance.now();
   assert.deepEqual(await external, { what: 'external' });
-  assert.ok(performance.now() - started < 1000, 'within a second');
+  assert.ok(heardAt - committedAt < 1000, `heard ${Math.round(heardAt - committedAt)} ms after the commit`);
   heard.length = 0;
   await here.studies.sync(model('0 "No" key "0"'));
   await new Promise((resolve) => setTimeout(resolve, 200));
