@@ -1,99 +1,59 @@
-// The imports, agreement and exports areas of the storage port on both adapters: one study file synced into SQLite,
-// its study rows copied into a fresh PostgreSQL database; then the same import files (queries, a corpus with chunks,
-// a pooled run, TREC qrels, a long-format label file with people, an LLM judge, gold and adjudications, the qrels
-// again, a changed query file) go into each store through its ImportsPort. Each import's report is the same; every
+// The imports, agreement and exports areas of the storage port on both adapters (test/storeKinds.ts): one study file
+// synced into a fresh store of each kind; then the same import files (queries, a corpus with chunks, a pooled run, TREC
+// qrels, a long-format label file with people, an LLM judge, gold and adjudications, the qrels again, the qrels
+// changed, a changed query file) go into each store through its ImportsPort. Each import's report is the same; every
 // agreement read is the same; the exported qrels (every label source), label file and judgment history are the same
-// byte for byte. A failing import (a label off the scale at line N, an id twice) and a cancelled one reject the same
-// way on both and leave both records exactly as they were; the PostgreSQL import's connection never leaks.
+// byte for byte. A failing import (a label off the scale at line N, an id twice, answers the study does not take) and
+// a cancelled one reject with the same positioned error on both and leave both records exactly as they were; the
+// PostgreSQL import's connection is never left held, nor its staging tables.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mock, test } from 'node:test';
-import pg from 'pg';
+import type pg from 'pg';
 import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
 import type { LabelKind } from '../../../../core/dsl/model.ts';
 import { readImport } from '../../../../core/importers/registry.ts';
 import type { ImportTarget } from '../../../../core/importers/types.ts';
-import { PostgresAgreement } from '../../../../core/store/postgres/postgresAgreement.ts';
-import {
-  notifyChange,
-  type PostgresContext,
-  postgresTypes,
-  runTransaction,
-} from '../../../../core/store/postgres/postgresContext.ts';
-import { PostgresExports } from '../../../../core/store/postgres/postgresExports.ts';
-import { PostgresImports } from '../../../../core/store/postgres/postgresImports.ts';
-import { migratePostgres } from '../../../../core/store/postgres/postgresMigrate.ts';
-import { SqliteStudyStore } from '../../../../core/store/sqlite/sqliteStudyStore.ts';
-import { openDatabase } from '../../../../core/store/sqliteDatabase.ts';
-import {
-  type AnswerRules,
-  ImportCancelledError,
-  type ImportReport,
-  studyDatabasePath,
-} from '../../../../core/store/studyDatabase.ts';
+import { type AnswerRules, ImportCancelledError, type ImportReport } from '../../../../core/store/studyDatabase.ts';
 import { exportJudgmentsJsonl, exportLabels, exportQrels } from '../../../../core/store/studyExports.ts';
-import type { StoreChange, StudyStore } from '../../../../core/store/studyStore.ts';
+import type { StudyStore } from '../../../../core/store/studyStore.ts';
 import { scratchDir } from '../../../helpers.ts';
-import { testDatabase } from '../../../pg/pgCluster.ts';
-import { nativeBinding, studyText } from '../../labelling/labellingStudy.ts';
+import { openTestStore } from '../../../storeKinds.ts';
+import { studyText } from '../../labelling/labellingStudy.ts';
 
 interface Stores {
   folder: string;
   studyId: number;
-  sqlite: SqliteStudyStore;
+  sqlite: StudyStore;
   postgres: StudyStore;
   pool: pg.Pool;
-  changes: StoreChange[];
   close(): Promise<void>;
 }
 
+/** A study file synced into a fresh store of each kind (test/storeKinds.ts). */
 async function bothStores(extra = ''): Promise<Stores> {
   const folder = scratchDir('qrels-studio-pg-imports-');
   const studyFile = join(folder, 's.assess');
   const text = studyText({ extra: `  annotators alice bob carol\n${extra}` });
   writeFileSync(studyFile, text);
-  const sqlite = await SqliteStudyStore.open(studyDatabasePath(studyFile), { nativeBinding });
-  await sqlite.studies.sync(resolveStudies(parseStudyFile(text), studyFile));
-  const studyId = await sqlite.studies.studyId('s');
-  const pool = new pg.Pool({ ...(await testDatabase()), types: postgresTypes, max: 4 });
-  await migratePostgres(pool);
-  // The synced study, ids kept: what the studies area would have written.
-  const db = openDatabase(studyDatabasePath(studyFile), { nativeBinding });
-  for (const table of ['study', 'scale_value']) {
-    for (const row of db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[]) {
-      const columns = Object.keys(row);
-      await pool.query(
-        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
-        Object.values(row),
-      );
-    }
+  const sqlite = await openTestStore('sqlite');
+  const postgres = await openTestStore('postgres');
+  const ids: number[] = [];
+  for (const store of [sqlite, postgres] as StudyStore[]) {
+    await store.studies.sync(resolveStudies(parseStudyFile(text), studyFile));
+    ids.push(await store.studies.studyId('s'));
   }
-  db.close();
-  const changes: StoreChange[] = [];
-  const context: PostgresContext = {
-    pool,
-    location: 'postgres:test',
-    transaction: (fn, options) => runTransaction(pool, fn, options),
-    notify: (client, change) => notifyChange(client, change, 'test'),
-    changed: (change) => changes.push(change),
-  };
-  const postgres = {
-    location: context.location,
-    imports: new PostgresImports(context),
-    agreement: new PostgresAgreement(context),
-    exports: new PostgresExports(context),
-  } as unknown as StudyStore;
+  assert.equal(ids[1], ids[0]);
   return {
     folder,
-    studyId,
+    studyId: ids[0]!,
     sqlite,
     postgres,
-    pool,
-    changes,
+    pool: postgres.pool,
     close: async () => {
       await sqlite.close();
-      await pool.end();
+      await postgres.close();
     },
   };
 }
@@ -301,8 +261,6 @@ test('the same import files give the same reports, reads and exported files on S
     for (const key of Object.keys(sqliteRecord) as (keyof typeof sqliteRecord)[]) {
       assert.deepEqual(postgresRecord[key], sqliteRecord[key], key);
     }
-    assert.ok(stores.changes.every((change) => change.what === 'imports' && change.study === 's'));
-    assert.equal(stores.changes.length, steps.length);
     assert.equal(stores.pool.totalCount - stores.pool.idleCount, 0, 'no connection held after the imports');
   } finally {
     mock.timers.reset();
