@@ -72,6 +72,13 @@ export async function runTransaction<T>(
   for (let attempt = 1; ; attempt++) {
     const client = await pool.connect();
     let broken: Error | undefined;
+    // The pool listens for a connection's errors only while it is idle: a connection that breaks while checked out
+    // (server stopped, connection killed) emits an error nobody would catch, which ends the process. Caught here: the
+    // statement running fails with it, and the connection is not given back.
+    const onError = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', onError);
     try {
       await client.query(begin);
       const result = await fn(client);
@@ -92,6 +99,8 @@ export async function runTransaction<T>(
       throw error;
     } finally {
       client.release(broken);
+      // A broken connection keeps the listener: its socket may still report the reset after it is let go.
+      if (broken === undefined) client.removeListener('error', onError);
     }
   }
 }
