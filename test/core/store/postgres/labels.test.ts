@@ -6,8 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { LabelsPort } from '../../../../core/store/port/labelsPort.ts';
-import { labellingStudy } from '../../labelling/labellingStudy.ts';
-import { postgresCopy } from './labelsFixture.ts';
+import { scratchDir } from '../../../helpers.ts';
+import { storeKinds } from '../../../storeKinds.ts';
+import { type LabellingStudyOptions, labellingStudy } from '../../labelling/labellingStudy.ts';
+import { kindStudy, postgresCopy } from './labelsFixture.ts';
 
 const pools: { end(): Promise<void> }[] = [];
 after(async () => {
@@ -15,27 +17,32 @@ after(async () => {
 });
 
 /** A study of 3 queries, chunked documents, a query-less pair, three annotators and a judge's suggestions. */
-async function sharedStudy() {
-  const study = await labellingStudy({
-    queries: [
-      { qid: 'q2', text: 'second', instruction: '1) a 2) b' },
-      { qid: 'q1', text: 'first', instruction: '1) c 2) d' },
-      { qid: 'Q3', text: 'capital' },
-    ],
-    documents: [
-      { docid: 'a', body: 'A' },
-      { docid: 'B', body: 'b' },
-      { docid: 'p#2', body: 'chunk 2', parent: 'p' },
-      { docid: 'p#1', body: 'chunk 1', parent: 'p', title: 'P' },
-      { docid: 'c', body: 'C' },
-    ],
-    ranking: { q1: ['a', 'B', 'p#2'], q2: ['p#1', 'a'], Q3: ['c', 'B', 'a', 'p#2'] },
-    extra:
-      '  annotators alice bob carol overlap 2\n  aspect topical "On topic?"\n  conditions from instruction\n' +
-      '  adjudicator judy',
-  });
-  // A pair only an imported label names (no query of the study, no rank), and a judge's suggestions.
-  await study.store.labels.addJudgment({
+const sharedOptions: LabellingStudyOptions = {
+  queries: [
+    { qid: 'q2', text: 'second', instruction: '1) a 2) b' },
+    { qid: 'q1', text: 'first', instruction: '1) c 2) d' },
+    { qid: 'Q3', text: 'capital' },
+  ],
+  documents: [
+    { docid: 'a', body: 'A' },
+    { docid: 'B', body: 'b' },
+    { docid: 'p#2', body: 'chunk 2', parent: 'p' },
+    { docid: 'p#1', body: 'chunk 1', parent: 'p', title: 'P' },
+    { docid: 'c', body: 'C' },
+  ],
+  ranking: { q1: ['a', 'B', 'p#2'], q2: ['p#1', 'a'], Q3: ['c', 'B', 'a', 'p#2'] },
+  extra:
+    '  annotators alice bob carol overlap 2\n  aspect topical "On topic?"\n  conditions from instruction\n' +
+    '  adjudicator judy',
+};
+
+/** What the study holds beyond its files: a pair only an imported label names, a judge's suggestions. */
+async function plant(
+  labels: LabelsPort,
+  exec: (sql: string, parameters?: unknown[]) => Promise<unknown[]>,
+  pairId: (qid: string, docid: string) => number,
+) {
+  await labels.addJudgment({
     study: 's',
     qid: 'qx',
     docid: 'a',
@@ -44,18 +51,26 @@ async function sharedStudy() {
     source: 'imported',
     createdAt: new Date('2026-01-01T00:00:00.000Z'),
   });
-  const judge = study.db.prepare("INSERT INTO annotator (name, kind) VALUES ('llm:m@1', 'llm') RETURNING id").get() as {
+  const [judge] = (await exec("INSERT INTO annotator (name, kind) VALUES ('llm:m@1', 'llm') RETURNING id")) as {
     id: number;
-  };
-  study.db.prepare("INSERT INTO annotator (name, kind) VALUES ('gpt', 'llm')").run();
-  const suggest = study.db.prepare(
-    'INSERT INTO suggestion (pair_id, annotator_id, label, rationale, created_at, confidence) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  suggest.run(study.pairId('q1', 'a'), judge.id, 2, 'old', '2026-01-01T00:00:00.000Z', 1);
-  suggest.run(study.pairId('q1', 'a'), judge.id, 1, 'new', '2026-01-02T00:00:00.000Z', 2 / 3);
-  suggest.run(study.pairId('q1', 'B'), judge.id, null, 'unparsed', '2026-01-02T00:00:00.000Z', null);
-  suggest.run(study.pairId('Q3', 'c'), judge.id, 0, 'no', '2026-01-02T00:00:00.000Z', 0.25);
-  return study;
+  }[];
+  await exec("INSERT INTO annotator (name, kind) VALUES ('gpt', 'llm')");
+  const suggest = (
+    qid: string,
+    docid: string,
+    label: number | null,
+    why: string,
+    at: string,
+    confidence: number | null,
+  ) =>
+    exec(
+      'INSERT INTO suggestion (pair_id, annotator_id, label, rationale, created_at, confidence) VALUES ($1, $2, $3, $4, $5, $6)',
+      [pairId(qid, docid), judge!.id, label, why, at, confidence],
+    );
+  await suggest('q1', 'a', 2, 'old', '2026-01-01T00:00:00.000Z', 1);
+  await suggest('q1', 'a', 1, 'new', '2026-01-02T00:00:00.000Z', 2 / 3);
+  await suggest('q1', 'B', null, 'unparsed', '2026-01-02T00:00:00.000Z', null);
+  await suggest('Q3', 'c', 0, 'no', '2026-01-02T00:00:00.000Z', 0.25);
 }
 
 /** What a call answered, or the message it was refused with (the record's location written as <record>). */
@@ -276,8 +291,18 @@ async function script(
   return log;
 }
 
-test('the labelling port answers the same in SQLite and PostgreSQL, call for call', async () => {
-  const study = await sharedStudy();
+test('the labelling port answers the same in SQLite and PostgreSQL, call for call (one record, copied)', async () => {
+  const study = await labellingStudy(sharedOptions);
+  await plant(
+    study.store.labels,
+    async (sql, parameters = []) => {
+      const statement = study.db.prepare(sql.replaceAll(/\$\d+/g, '?'));
+      if (statement.reader) return statement.all(...parameters);
+      statement.run(...parameters);
+      return [];
+    },
+    study.pairId,
+  );
   const copy = await postgresCopy(study.db);
   pools.push(copy.pool);
   const sqliteRows: Rows = {
@@ -301,4 +326,35 @@ test('the labelling port answers the same in SQLite and PostgreSQL, call for cal
   assert.equal(postgresLog.length, sqliteLog.length);
   if (process.env.SHOW_LOG) console.log(JSON.stringify(sqliteLog, null, 1));
   await study.close();
+});
+
+test('the labelling port answers the same in SQLite and PostgreSQL, call for call (each built through the port)', async () => {
+  const logs: [string, unknown][][] = [];
+  const folder = scratchDir('qrels-studio-pg-labels-'); // one study file for both (the synced model names it)
+  for (const kind of storeKinds) {
+    const study = await kindStudy(kind, sharedOptions, folder);
+    const pairs = (await study.rows('SELECT id, qid, docid FROM pair')) as { id: number; qid: string; docid: string }[];
+    const pairId = (qid: string, docid: string) => {
+      const pair = pairs.find((p) => p.qid === qid && p.docid === docid);
+      if (pair !== undefined) return pair.id;
+      throw new Error(`no pair ${qid} ${docid}`);
+    };
+    await plant(study.store.labels, study.rows, pairId);
+    pairs.push(...((await study.rows('SELECT id, qid, docid FROM pair')) as typeof pairs));
+    const rows: Rows = {
+      annotatorId: async (name) => {
+        const [row] = (await study.rows('SELECT id FROM annotator WHERE name = $1', [name])) as { id: number }[];
+        if (row === undefined) throw new Error(`no annotator ${name}`);
+        return row.id;
+      },
+      table: (sql) => study.rows(sql),
+    };
+    logs.push(await script(study.store.labels, rows, study.store.location, study.studyId, pairId));
+    await study.store.close();
+  }
+  const [sqliteLog, postgresLog] = logs as [[string, unknown][], [string, unknown][]];
+  for (const [i, [name, answer]] of sqliteLog.entries()) {
+    assert.deepEqual(postgresLog[i], [name, answer], `step ${i}: ${name}`);
+  }
+  assert.equal(postgresLog.length, sqliteLog.length);
 });

@@ -1,8 +1,14 @@
 // For the labelling tests of the PostgreSQL adapter: the same record in both backends. A study is built the usual
 // way in SQLite (test/core/labelling/labellingStudy.ts: synced, imported, pooled), then copied row for row — same ids —
 // into a fresh PostgreSQL database of the run's cluster (test/pg/pgCluster.ts) migrated by the adapter itself; each
-// backend's LabelsPort then answers the same calls, and the test compares the answers.
+// backend's LabelsPort then answers the same calls, and the test compares the answers. `kindStudy` builds the same
+// study in a store of either kind (test/storeKinds.ts) through the port alone.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
+import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
+import type { ImportedRecord } from '../../../../core/importers/types.ts';
+import { LabelSession } from '../../../../core/labelling/labelSession.ts';
 import {
   notifyChange,
   type PostgresContext,
@@ -11,9 +17,18 @@ import {
 } from '../../../../core/store/postgres/postgresContext.ts';
 import { PostgresLabels } from '../../../../core/store/postgres/postgresLabels.ts';
 import { migratePostgres } from '../../../../core/store/postgres/postgresMigrate.ts';
-import type { SqliteDatabase } from '../../../../core/store/sqliteDatabase.ts';
-import type { StoreChange } from '../../../../core/store/studyStore.ts';
+import { PostgresStudyStore } from '../../../../core/store/postgres/postgresStudyStore.ts';
+import { SqliteStudyStore } from '../../../../core/store/sqlite/sqliteStudyStore.ts';
+import { openDatabase, type SqliteDatabase } from '../../../../core/store/sqliteDatabase.ts';
+import type { StoreChange, StudyStore } from '../../../../core/store/studyStore.ts';
+import { scratchDir } from '../../../helpers.ts';
 import { testDatabase } from '../../../pg/pgCluster.ts';
+import type { StoreKind } from '../../../storeKinds.ts';
+import { type LabellingStudyOptions, nativeBinding, studyText } from '../../labelling/labellingStudy.ts';
+
+async function* records(list: ImportedRecord[]): AsyncIterable<ImportedRecord> {
+  yield* list;
+}
 
 /** A pool over a database, with this adapter's type parsers. */
 export function labelsPool(config: pg.PoolConfig): pg.Pool {
@@ -92,4 +107,91 @@ export async function postgresCopy(db: SqliteDatabase): Promise<{
   await copyRecord(db, pool);
   const context = labelsContext(pool);
   return { pool, config, labels: new PostgresLabels(context), context };
+}
+
+/** labellingStudy (test/core/labelling/labellingStudy.ts) over a store of either kind, through the port only. */
+export async function kindStudy(
+  kind: StoreKind,
+  options: LabellingStudyOptions,
+  folder = scratchDir('qrels-studio-pg-labelling-'),
+) {
+  const studyFile = join(folder, 's.assess');
+  const text = studyText(options);
+  writeFileSync(studyFile, text);
+  const resolved = resolveStudies(parseStudyFile(text), studyFile);
+  const study = resolved.studies[0]!;
+  const sqliteFile = join(folder, 's.sqlite');
+  const connection = kind === 'postgres' ? await testDatabase() : undefined;
+  const open = async (): Promise<StudyStore> =>
+    connection === undefined
+      ? SqliteStudyStore.open(sqliteFile, { nativeBinding })
+      : PostgresStudyStore.open({ connection });
+  const store = await open();
+  await store.studies.sync(resolved);
+  const at = (line: number) => ({ file: 'fixture', line });
+  const imported: ImportedRecord[] = [
+    ...options.queries.map(
+      (q, i): ImportedRecord => ({
+        kind: 'query',
+        qid: q.qid,
+        text: q.text,
+        ...(q.instruction !== undefined && { instruction: q.instruction }),
+        metadata: q.metadata ?? {},
+        at: at(i + 1),
+      }),
+    ),
+    ...options.documents.map(
+      (d, i): ImportedRecord => ({
+        kind: 'document',
+        docid: d.docid,
+        body: d.body,
+        ...(d.title !== undefined && { title: d.title }),
+        ...(d.parent !== undefined && { parent: d.parent }),
+        format: 'plain',
+        metadata: {},
+        at: at(i + 1),
+      }),
+    ),
+  ];
+  await store.imports.importBatch('s', [
+    { records: records(imported), origin: { file: 'fixture', target: 'x', format: 'x' } },
+  ]);
+  const queries = new Map(
+    Object.entries(options.ranking).map(([qid, docids]) => [qid, docids.map((docid, i) => ({ docid, rank: i + 1 }))]),
+  );
+  const depth = Math.max(1, ...Object.values(options.ranking).map((docids) => docids.length));
+  await store.imports.addPool('s', { run: { path: 'run.trec', tag: 'run', depth }, queries });
+  const studyId = await store.studies.studyId('s');
+  /** Rows of the record, read (or written) beside the store, through a second connection; parameters `$1`… in order. */
+  const rows = async (sql: string, parameters: unknown[] = []): Promise<unknown[]> => {
+    if (connection === undefined) {
+      const db = openDatabase(sqliteFile, { nativeBinding });
+      try {
+        const statement = db.prepare(sql.replaceAll(/\$\d+/g, '?'));
+        if (statement.reader) return statement.all(...parameters);
+        statement.run(...parameters);
+        return [];
+      } finally {
+        db.close();
+      }
+    }
+    const client = new pg.Client(connection);
+    await client.connect();
+    try {
+      return (await client.query(sql, parameters)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    kind,
+    store,
+    study,
+    studyFile,
+    studyId,
+    open,
+    rows,
+    session: (annotator: string, now?: () => Date, on: StudyStore = store) =>
+      LabelSession.open(on, { studyFile, study, annotator, ...(now && { now }) }),
+  };
 }

@@ -2,21 +2,11 @@
 // — the same study synced, imported and pooled through the port, the same calls, the same assertions — run on a
 // SQLite file and on a PostgreSQL database; plus two stores on one PostgreSQL record, as two machines would be.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import pg from 'pg';
-import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
-import type { ImportedRecord } from '../../../../core/importers/types.ts';
-import { LabelSession } from '../../../../core/labelling/labelSession.ts';
-import { PostgresStudyStore } from '../../../../core/store/postgres/postgresStudyStore.ts';
-import { SqliteStudyStore } from '../../../../core/store/sqlite/sqliteStudyStore.ts';
-import { openDatabase } from '../../../../core/store/sqliteDatabase.ts';
-import type { StudyStore } from '../../../../core/store/studyStore.ts';
-import { scratchDir } from '../../../helpers.ts';
-import { testDatabase } from '../../../pg/pgCluster.ts';
-import { type StoreKind, storeKinds } from '../../../storeKinds.ts';
-import { type LabellingStudyOptions, nativeBinding, plainStudy, studyText } from '../../labelling/labellingStudy.ts';
+import type { LabelSession } from '../../../../core/labelling/labelSession.ts';
+import { storeKinds } from '../../../storeKinds.ts';
+import { plainStudy } from '../../labelling/labellingStudy.ts';
+import { kindStudy } from './labelsFixture.ts';
 
 /** A clock that stays on one millisecond unless moved: commits within one millisecond must still be ordered. */
 function frozenClock(at = '2026-05-01T12:00:00.000Z') {
@@ -26,81 +16,6 @@ function frozenClock(at = '2026-05-01T12:00:00.000Z') {
     now += ms;
   };
   return clock;
-}
-
-async function* records(list: ImportedRecord[]): AsyncIterable<ImportedRecord> {
-  yield* list;
-}
-
-/** labellingStudy (test/core/labelling/labellingStudy.ts) over a store of either kind, through the port only. */
-async function kindStudy(kind: StoreKind, options: LabellingStudyOptions) {
-  const folder = scratchDir('qrels-studio-pg-labelling-');
-  const studyFile = join(folder, 's.assess');
-  const text = studyText(options);
-  writeFileSync(studyFile, text);
-  const resolved = resolveStudies(parseStudyFile(text), studyFile);
-  const study = resolved.studies[0]!;
-  const sqliteFile = join(folder, 's.sqlite');
-  const connection = kind === 'postgres' ? await testDatabase() : undefined;
-  const open = async (): Promise<StudyStore> =>
-    connection === undefined
-      ? SqliteStudyStore.open(sqliteFile, { nativeBinding })
-      : PostgresStudyStore.open({ connection });
-  const store = await open();
-  await store.studies.sync(resolved);
-  const at = (line: number) => ({ file: 'fixture', line });
-  const imported: ImportedRecord[] = [
-    ...options.queries.map(
-      (q, i): ImportedRecord => ({ kind: 'query', qid: q.qid, text: q.text, metadata: {}, at: at(i + 1) }),
-    ),
-    ...options.documents.map(
-      (d, i): ImportedRecord => ({
-        kind: 'document',
-        docid: d.docid,
-        body: d.body,
-        format: 'plain',
-        metadata: {},
-        at: at(i + 1),
-      }),
-    ),
-  ];
-  await store.imports.importBatch('s', [
-    { records: records(imported), origin: { file: 'fixture', target: 'x', format: 'x' } },
-  ]);
-  const queries = new Map(
-    Object.entries(options.ranking).map(([qid, docids]) => [qid, docids.map((docid, i) => ({ docid, rank: i + 1 }))]),
-  );
-  const depth = Math.max(1, ...Object.values(options.ranking).map((docids) => docids.length));
-  await store.imports.addPool('s', { run: { path: 'run.trec', tag: 'run', depth }, queries });
-  const studyId = await store.studies.studyId('s');
-  /** Rows of the record, read beside the store (a second connection). */
-  const rows = async (sql: string): Promise<unknown[]> => {
-    if (connection === undefined) {
-      const db = openDatabase(sqliteFile, { nativeBinding });
-      try {
-        return db.prepare(sql).all();
-      } finally {
-        db.close();
-      }
-    }
-    const client = new pg.Client(connection);
-    await client.connect();
-    try {
-      return (await client.query(sql)).rows;
-    } finally {
-      await client.end();
-    }
-  };
-  return {
-    store,
-    study,
-    studyFile,
-    studyId,
-    open,
-    rows,
-    session: (annotator: string, now?: () => Date, on: StudyStore = store) =>
-      LabelSession.open(on, { studyFile, study, annotator, ...(now && { now }) }),
-  };
 }
 
 /** Labels the pair at `position` (of the session's current queue). */
