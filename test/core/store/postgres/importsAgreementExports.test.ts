@@ -468,3 +468,61 @@ test('label files with condition ticks and aspect answers: stored, checked and e
     await stores.close();
   }
 });
+
+test('a large import cancelled or failing mid-stream (after batches were COPYed) writes nothing on either store', async () => {
+  const stores = await bothStores();
+  try {
+    const documents = (count: number) =>
+      Array.from({ length: count }, (_, i) =>
+        JSON.stringify({ docid: `doc-${i}`, text: `body ${i}\twith a tab` }),
+      ).join('\n');
+    // An importer's error at line 25,001, after two batches went into the staging.
+    writeFileSync(join(stores.folder, 'broken.jsonl'), `${documents(25_000)}\n{"docid": "x", "text": \n`);
+    const read = () =>
+      readImport(join(stores.folder, 'broken.jsonl'), {
+        target: 'corpus',
+        name: 'broken.jsonl',
+        format: 'jsonl',
+        idsCheckedByCaller: true,
+      });
+    const origin = { file: 'broken.jsonl', target: 'corpus', format: 'jsonl' };
+    const messages: string[] = [];
+    for (const store of [stores.sqlite, stores.postgres]) {
+      const error = await store.imports.importBatch('s', [{ records: read(), origin }]).catch((e: Error) => e);
+      assert.ok(error instanceof Error);
+      messages.push(error.message);
+      // Cancelled while the records stream: after 15,000 of them.
+      const controller = new AbortController();
+      let seen = 0;
+      async function* cancelling() {
+        for await (const record of read()) {
+          if (++seen === 15_000) controller.abort();
+          yield record;
+        }
+      }
+      await assert.rejects(
+        store.imports.importBatch('s', [{ records: cancelling(), origin }], [], controller.signal),
+        ImportCancelledError,
+      );
+      // Nothing of either import is in the study: its corpus is still empty.
+      assert.equal((await store.imports.pooledNotInCorpus('s', ['r']))[0]?.corpusSize, 0);
+    }
+    assert.match(messages[0]!, /^broken\.jsonl:25001/);
+    assert.equal(messages[1], messages[0]);
+    // The study's name is checked first, with the same message but for where the record is.
+    const unknown: string[] = [];
+    for (const store of [stores.sqlite, stores.postgres]) {
+      const error = await store.imports.importBatch('nope', []).catch((e: Error) => e);
+      assert.ok(error instanceof Error);
+      unknown.push(error.message.replace(store.location, 'LOCATION'));
+    }
+    assert.equal(unknown[1], unknown[0]);
+    assert.equal(stores.pool.totalCount - stores.pool.idleCount, 0);
+    const { rows } = await stores.pool.query(
+      "SELECT count(*)::integer AS n FROM pg_class WHERE relpersistence = 't' AND relname LIKE 'staged_%'",
+    );
+    assert.equal(rows[0].n, 0);
+  } finally {
+    await stores.close();
+  }
+});
