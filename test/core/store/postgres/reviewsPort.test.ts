@@ -1,40 +1,27 @@
-// The review area of the storage port on both adapters: one review synced through the SQLite store (with a parent
-// query and two table documents planted as rows), the same rows in a fresh PostgreSQL database (same ids), then the
-// same ReviewsPort calls on each — items imported (new items with their first version, a changed text a new generated
-// version, an item named twice, table sets replaced), read back whole and one at a time (parent text, table set with
-// titles and texts), progress, verdicts with an edit's version, a stale verdict refused with nothing of its batch
-// written, the critic's items and verdicts, and the annotator rule (reviewers are people, the critic an LLM) — give
-// the same answers, errors included. PostgreSQL alone: a verdict racing an import that makes it stale is refused or
-// stored before the import, never stored against the new text.
+// The review area of the storage port on both stores of test/storeKinds.ts: one review synced through each store's
+// port (with a parent query and two table documents planted as rows), then the same ReviewsPort calls on each — items
+// imported (new items with their first version, a changed text a new generated version, an item named twice, table
+// sets replaced, a 300-item file), read back whole and one at a time (parent text, table set with titles and texts),
+// progress, verdicts with an edit's version, a stale verdict refused with nothing of its batch written, the critic's
+// items and verdicts, and the annotator rule (reviewers are people, the critic an LLM) — give the same answers, errors
+// included. PostgreSQL alone: a verdict racing an import that makes it stale is refused or stored before the import,
+// never stored against the new text.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import pg from 'pg';
 import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
 import type { ReviewsPort } from '../../../../core/store/port/reviewsPort.ts';
-import {
-  notifyChange,
-  type PostgresContext,
-  postgresTypes,
-  runTransaction,
-} from '../../../../core/store/postgres/postgresContext.ts';
-import { migratePostgres } from '../../../../core/store/postgres/postgresMigrate.ts';
-import { PostgresReviews } from '../../../../core/store/postgres/postgresReviews.ts';
-import { SqliteStudyStore } from '../../../../core/store/sqlite/sqliteStudyStore.ts';
+import type { PostgresStudyStore } from '../../../../core/store/postgres/postgresStudyStore.ts';
 import { locateNativeBinding, openDatabase } from '../../../../core/store/sqliteDatabase.ts';
 import { StoreError } from '../../../../core/store/studyDatabase.ts';
 import type { StoreChange } from '../../../../core/store/studyStore.ts';
-import { nativeDir, scratchDir } from '../../../helpers.ts';
-import { testDatabase } from '../../../pg/pgCluster.ts';
+import { nativeDir } from '../../../helpers.ts';
+import { openTestStore, type StoreKind, storeKinds } from '../../../storeKinds.ts';
 
-const nativeBinding = locateNativeBinding(nativeDir);
-const seededTables = ['study', 'query', 'document', 'annotator'];
 const at = '2026-01-01T00:00:00.000Z';
 
-/** A review "gen" synced into a SQLite store, a query and two documents planted; and the same rows in PostgreSQL. */
-async function seededReview(changes: StoreChange[]) {
-  const path = join(scratchDir(), 'gen.sqlite');
-  const store = await SqliteStudyStore.open(path, { nativeBinding });
+/** A store of `kind` with review "gen" synced, bob a person, and a query and two documents of the review planted. */
+async function seededReview(kind: StoreKind) {
+  const store = await openTestStore(kind);
   await store.studies.sync(
     resolveStudies(
       parseStudyFile(`review "gen" {
@@ -45,42 +32,31 @@ async function seededReview(changes: StoreChange[]) {
   );
   await store.studies.ensureAnnotator('bob', 'human');
   const studyId = await store.studies.studyId('gen');
-  const db = openDatabase(path, { nativeBinding });
-  db.prepare("INSERT INTO query (study_id, qid, text, source) VALUES (?, 'q1', 'medal tables', 'fixture')").run(
-    studyId,
-  );
-  for (const [docid, title] of [
-    ['t1', 'Medals 2012'],
-    ['t2', null],
-  ]) {
-    db.prepare(
+  const rows: [string, unknown[]][] = [
+    ["INSERT INTO query (study_id, qid, text, source) VALUES (?, 'q1', 'medal tables', 'fixture')", [studyId]],
+    ...[
+      ['t1', 'Medals 2012'],
+      ['t2', null],
+    ].map(([docid, title]): [string, unknown[]] => [
       "INSERT INTO document (study_id, docid, title, body, format, source) VALUES (?, ?, ?, ?, 'plain', 'fixture')",
-    ).run(studyId, docid, title, `table ${docid}`);
-  }
-  const pool = new pg.Pool({ ...(await testDatabase()), types: postgresTypes, max: 4 });
-  await migratePostgres(pool);
-  for (const table of seededTables) {
-    const rows = db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
-    for (const row of rows) {
-      const columns = Object.keys(row);
+      [studyId, docid, title, `table ${docid}`],
+    ]),
+  ];
+  if (kind === 'sqlite') {
+    const db = openDatabase(store.location, { nativeBinding: locateNativeBinding(nativeDir) });
+    for (const [sql, values] of rows) db.prepare(sql).run(...values);
+    db.close();
+  } else {
+    const { pool } = store as PostgresStudyStore;
+    for (const [sql, values] of rows) {
+      let n = 0;
       await pool.query(
-        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
-        Object.values(row),
+        sql.replaceAll('?', () => `$${++n}`),
+        values,
       );
     }
-    if (rows[0] !== undefined) {
-      await pool.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`);
-    }
   }
-  db.close();
-  const context: PostgresContext = {
-    pool,
-    location: 'postgres:test',
-    transaction: (fn, options) => runTransaction(pool, fn, options),
-    notify: (client, change) => notifyChange(client, change, 'test'),
-    changed: (change) => changes.push(change),
-  };
-  return { store, context, pool };
+  return store;
 }
 
 /** Runs the same calls on `reviews`; returns what each answered (errors as their class and message). */
@@ -212,36 +188,46 @@ function withoutLocation(log: unknown[], location: string): unknown {
   return JSON.parse(JSON.stringify(log).replaceAll(location, '<location>'));
 }
 
-test('the reviews port answers the same on SQLite and PostgreSQL, errors included', async (t) => {
-  const changes: StoreChange[] = [];
-  const { store, context, pool } = await seededReview(changes);
-  t.after(() => store.close());
-  t.after(() => pool.end());
-  const onSqlite = await scenario(store.reviews);
-  const onPostgres = await scenario(new PostgresReviews(context));
-  assert.deepEqual(withoutLocation(onPostgres, context.location), withoutLocation(onSqlite, store.location));
+const logs = new Map<StoreKind, unknown>();
 
-  const answer = (what: string) => (onPostgres.find((entry) => (entry as unknown[])[0] === what) as unknown[])[1];
-  assert.deepEqual(answer('import'), { added: 3, changed: 0, unchanged: 0 });
-  assert.deepEqual(answer('import again, i2 changed, i3 twice'), { added: 0, changed: 2, unchanged: 2 });
-  const detail = answer('item with tables') as { parentText: string; tables: unknown[] };
-  assert.equal(detail.parentText, 'medal tables');
-  assert.deepEqual(detail.tables, [{ id: 't1', label: 1, title: 'Medals 2012', text: 'table t1' }]);
-  assert.deepEqual(answer('progress of alice'), { items: 3, reviewed: 2 });
-  assert.deepEqual(answer('progress of bob'), { items: 3, reviewed: 0 });
-  assert.equal(answer('stale verdict'), 'rejected');
-  assert.equal(answer('a person as critic'), 'rejected');
-  assert.equal(answer('records of no review'), 'rejected');
-  assert.deepEqual(answer('a larger import'), { added: 300, changed: 0, unchanged: 11 });
-  assert.equal((answer('the larger import read back') as unknown[]).length, 303);
-  assert.ok(changes.some((c) => c.what === 'reviews' && c.study === 'gen'));
+for (const kind of storeKinds) {
+  test(`the reviews port: imports, records, progress, verdicts, the stale-root check, the critic, the annotator rule (${kind})`, async (t) => {
+    const store = await seededReview(kind);
+    t.after(() => store.close());
+    const changes: StoreChange[] = [];
+    t.after(store.onChange((change) => changes.push(change)));
+    const log = await scenario(store.reviews);
+    logs.set(kind, withoutLocation(log, store.location));
+
+    const answer = (what: string) => (log.find((entry) => (entry as unknown[])[0] === what) as unknown[])[1];
+    assert.deepEqual(answer('import'), { added: 3, changed: 0, unchanged: 0 });
+    assert.deepEqual(answer('import again, i2 changed, i3 twice'), { added: 0, changed: 2, unchanged: 2 });
+    const detail = answer('item with tables') as { parentText: string; tables: unknown[] };
+    assert.equal(detail.parentText, 'medal tables');
+    assert.deepEqual(detail.tables, [{ id: 't1', label: 1, title: 'Medals 2012', text: 'table t1' }]);
+    assert.deepEqual(answer('progress of alice'), { items: 3, reviewed: 2 });
+    assert.deepEqual(answer('progress of bob'), { items: 3, reviewed: 0 });
+    assert.equal(answer('stale verdict'), 'rejected');
+    assert.equal(answer('a person as critic'), 'rejected');
+    assert.equal(answer('records of no review'), 'rejected');
+    assert.deepEqual(answer('a larger import'), { added: 300, changed: 0, unchanged: 11 });
+    assert.equal((answer('the larger import read back') as unknown[]).length, 303);
+    assert.ok(
+      changes.some((c) => c.what === 'reviews' && c.study === 'gen'),
+      JSON.stringify(changes),
+    );
+  });
+}
+
+test('the reviews port answers the same on SQLite and PostgreSQL, errors included', () => {
+  assert.equal(logs.size, storeKinds.length, 'every kind ran');
+  assert.deepEqual(logs.get('postgres'), logs.get('sqlite'));
 });
 
 test('PostgreSQL: a verdict racing the import that replaces its text is refused or stored before it', async (t) => {
-  const { store, context, pool } = await seededReview([]);
+  const store = await seededReview('postgres');
   t.after(() => store.close());
-  t.after(() => pool.end());
-  const reviews = new PostgresReviews(context);
+  const reviews = store.reviews;
   for (let round = 0; round < 10; round++) {
     await reviews.importItems('gen', [{ id: 'r', text: `text ${round}` }], undefined, at);
     const [record] = (await reviews.records('gen')).filter((r) => r.item.itemId === 'r');
