@@ -6,9 +6,8 @@ import { dirname, resolve } from 'node:path';
 import { lintStudyText, nodeStudyHost, parseStudyFile, resolveStudies } from '../core/dsl/index.ts';
 import type { ReviewModel, StudyFileModel, StudyModel } from '../core/dsl/model.ts';
 import { FileReadError } from '../core/formats/lineReader.ts';
-import { SqliteStudyStore } from '../core/store/sqlite/sqliteStudyStore.ts';
+import { openStudyStore, storesFromEnvironment } from '../core/store/openStudyStore.ts';
 import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
-import { studyDatabasePath } from '../core/store/studyDatabase.ts';
 import type { StudyStore } from '../core/store/studyStore.ts';
 import { type CliContext, InputError, UsageError } from './cliContext.ts';
 import { studyDiagnostics } from './commands/lint.ts';
@@ -55,8 +54,13 @@ async function openBlockDatabase(
   kind: 'study' | 'review',
 ): Promise<Omit<OpenedStudy, 'study'> & { block: StudyModel | ReviewModel }> {
   const { path, model, block: study } = await readStudyBlock(studyArg, name, context, kind);
-  const store = await SqliteStudyStore.open(studyDatabasePath(path), {
-    nativeBinding: locateNativeBinding(context.nativeDir),
+  // Where the file's `store` statement says: the SQLite file next to it, or a PostgreSQL store whose connection
+  // comes from the environment (QRELS_STUDIO_STORES, PG* variables, ~/.pgpass).
+  const store = await openStudyStore(path, model, {
+    nativeBinding: () => locateNativeBinding(context.nativeDir),
+    env: process.env,
+    settings: storesFromEnvironment(process.env),
+    onWarning: (message) => context.stderr(`warning: ${message}\n`),
   });
   try {
     await store.studies.sync(model);

@@ -2,10 +2,12 @@ import * as vscode from 'vscode';
 import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
 import { registerLabelKeyCommands } from './commands/labelKeyCommands.ts';
 import { showRuntime } from './commands/showRuntime.ts';
+import { registerStorePasswordCommand } from './commands/storePasswordCommand.ts';
 import { registerStudyCommands } from './commands/studyCommands.ts';
 import { startLanguageClientWhenNeeded, stopLanguageClient } from './languageClient.ts';
 import { registerPanelSerializers } from './panels/panelSerializers.ts';
 import { openRuntimePanel } from './panels/runtimePanel.ts';
+import { postgresStoreOpener } from './studies/postgresStore.ts';
 import { registerStudiesView } from './studies/studiesTree.ts';
 import { StudyFiles } from './studies/studyFiles.ts';
 import { StudyStatusBar } from './studies/studyStatusBar.ts';
@@ -32,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): void {
     {
       nativeBinding: () => locateNativeBinding(vscode.Uri.joinPath(dist, 'native').fsPath),
       workerScript: vscode.Uri.joinPath(dist, 'studyWorker.cjs').fsPath,
+      openPostgres: postgresStoreOpener(context.secrets, output),
     },
     output,
   );
@@ -43,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
     registerStudyCommands({ context, studyFiles, statusBar, output }),
     registerPanelSerializers({ context, studyFiles, statusBar, output }),
     registerLabelKeyCommands(),
+    registerStorePasswordCommand(context),
   );
   startLanguageClientWhenNeeded(context);
 }

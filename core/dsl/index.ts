@@ -33,6 +33,7 @@ export {
   type StoreModel,
   type StudyFileModel,
   type StudyModel,
+  storeKey,
   storeOfFile,
 } from './model.ts';
 export { parseStudyFile } from './parser.ts';

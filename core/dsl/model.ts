@@ -160,6 +160,11 @@ export interface StudyFileModel {
   store: StoreModel;
 }
 
+/** `store`'s identity: 'sqlite', or 'postgres:<name>' (a study file whose store changed needs another store). */
+export function storeKey(store: StoreModel): string {
+  return store.kind === 'sqlite' ? 'sqlite' : `postgres:${store.name}`;
+}
+
 /** The file's `store` statement as data: the first one (a second is an error of its own); none is SQLite. */
 export function storeOfFile(ast: StudyFileAst): StoreModel {
   const statement = ast.stores[0];

@@ -11,7 +11,7 @@ import type {
 import type { StudyModel } from '../dsl/model.ts';
 import type { EvaluateReport } from '../metrics/evaluationTypes.ts';
 import { evaluateStudyRuns } from '../metrics/studyEvaluation.ts';
-import type { SqliteStudyStore } from '../store/sqlite/sqliteStudyStore.ts';
+import type { StudyStore } from '../store/studyStore.ts';
 import { type ImportJobs, importJobs } from './importJobs.ts';
 
 /** The import jobs (importJobs.ts) and the ones below. */
@@ -55,7 +55,8 @@ export interface WorkerJobs extends ImportJobs {
   }): Promise<EvaluateReport>;
 }
 
-export function workerJobs(store: SqliteStudyStore): WorkerJobs {
+/** The jobs over `store`: in the SQLite store's worker, or in process next to a PostgreSQL store (async I/O already). */
+export function workerJobs(store: StudyStore): WorkerJobs {
   return {
     ...importJobs(store),
     async ping() {

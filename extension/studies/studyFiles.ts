@@ -14,8 +14,11 @@ import {
   nodeStudyHost,
   parseStudyFile,
   resolveStudies,
+  type StoreModel,
   type StudyFileModel,
   type StudyModel,
+  storeKey,
+  storeOfFile,
 } from '../../core/dsl/index.ts';
 import type { Progress } from '../../core/labelling/types.ts';
 import type { DeclaredImportOptions } from '../../core/store/declaredImport.ts';
@@ -61,6 +64,8 @@ export type StudyImportOptions = Pick<DeclaredImportOptions, 'pools' | 'sources'
 
 interface Entry {
   store: WorkerStudyStore;
+  /** Which store the file named when it was opened (`sqlite`, `postgres:<name>`): another one needs a new entry. */
+  storeKey: string;
   /** Stops the store's change notifications. */
   stopWatching: () => void;
   /** The study file's text as last synced into the database, and its model; none while never synced. */
@@ -88,6 +93,8 @@ export interface StudyFilesOptions {
   nativeBinding: string | (() => string);
   /** The store worker's script: the extension's dist/studyWorker.cjs. */
   workerScript: string;
+  /** Opens the PostgreSQL store a study file names (`store postgres "name"`); without it such a file is refused. */
+  openPostgres?: (storeName: string) => Promise<WorkerStudyStore>;
 }
 
 export class StudyFiles implements vscode.Disposable {
@@ -99,6 +106,7 @@ export class StudyFiles implements vscode.Disposable {
   private readonly locateNativeBinding: () => string;
   private nativeBinding: string | undefined;
   private readonly workerScript: string;
+  private readonly openPostgres: ((storeName: string) => Promise<WorkerStudyStore>) | undefined;
   private readonly entries = new Map<string, Entry>();
   /** Stores being opened (a worker starting), so that two callers share one. */
   private readonly storeOpening = new Map<string, Promise<Entry>>();
@@ -119,6 +127,7 @@ export class StudyFiles implements vscode.Disposable {
     const { nativeBinding } = options;
     this.locateNativeBinding = typeof nativeBinding === 'string' ? () => nativeBinding : nativeBinding;
     this.workerScript = options.workerScript;
+    this.openPostgres = options.openPostgres;
     this.output = output;
     this.onDidChange = this.changed.event;
     this.onDidStoreLabel = this.stored.event;
@@ -286,7 +295,13 @@ export class StudyFiles implements vscode.Disposable {
       return undefined;
     }
     const model = resolveStudies(parseStudyFile(text), studyFile);
-    const entry = await this.entryOf(studyFile);
+    let entry = await this.entryOf(studyFile, model.store);
+    if (entry.storeKey !== storeKey(model.store)) {
+      // The file's `store` statement changed: its studies live elsewhere now.
+      this.close(entry);
+      this.entries.delete(studyFile);
+      entry = await this.entryOf(studyFile, model.store);
+    }
     await entry.store.studies.sync(model);
     entry.synced = { text, model };
     this.notifyChanged(studyFile);
@@ -323,24 +338,35 @@ export class StudyFiles implements vscode.Disposable {
       .catch((error: unknown) => this.output.appendLine(`[studies] closing a store: ${String(error)}`));
   }
 
-  /** The study file's store: open, or opened now (its worker started; one per study file however many ask). */
-  private entryOf(studyFile: string): Promise<Entry> {
+  /**
+   * The study file's store: open, or opened now (its worker started; one per study file however many ask), where
+   * `store` says — or, without it, where the file on disk says.
+   */
+  private entryOf(studyFile: string, store?: StoreModel): Promise<Entry> {
     const known = this.entries.get(studyFile);
     if (known !== undefined) return Promise.resolve(known);
     let pending = this.storeOpening.get(studyFile);
     if (pending === undefined) {
-      pending = this.openEntry(studyFile).finally(() => this.storeOpening.delete(studyFile));
+      pending = this.openEntry(studyFile, store).finally(() => this.storeOpening.delete(studyFile));
       this.storeOpening.set(studyFile, pending);
     }
     return pending;
   }
 
-  private async openEntry(studyFile: string): Promise<Entry> {
-    this.nativeBinding ??= this.locateNativeBinding();
-    const store = await openWorkerStudyStore(studyDatabasePath(studyFile), {
-      nativeBinding: this.nativeBinding,
-      workerScript: this.workerScript,
-    });
+  private async openEntry(studyFile: string, declared?: StoreModel): Promise<Entry> {
+    const where = declared ?? (await this.storeOfStudyFile(studyFile));
+    let store: WorkerStudyStore;
+    if (where.kind === 'postgres') {
+      // A PostgreSQL store is async I/O already: it runs here, its jobs next to it (studies/postgresStore.ts).
+      if (this.openPostgres === undefined) throw new StoreError('PostgreSQL stores are not available here');
+      store = await this.openPostgres(where.name);
+    } else {
+      this.nativeBinding ??= this.locateNativeBinding();
+      store = await openWorkerStudyStore(studyDatabasePath(studyFile), {
+        nativeBinding: this.nativeBinding,
+        workerScript: this.workerScript,
+      });
+    }
     if (this.disposed) {
       await store.close();
       throw new Error('the extension is stopping');
@@ -348,16 +374,22 @@ export class StudyFiles implements vscode.Disposable {
     // Writes by this window and commits by anyone else (a CLI import, another window): progress is recounted once
     // they pause.
     const stopWatching = store.onChange(() => this.labelsChanged(studyFile));
-    const entry: Entry = { store, stopWatching };
+    const entry: Entry = { store, storeKey: storeKey(where), stopWatching };
     this.entries.set(studyFile, entry);
     return entry;
+  }
+
+  /** Where the study file on disk says its record lives (its `store` statement; SQLite without one). */
+  private async storeOfStudyFile(studyFile: string): Promise<StoreModel> {
+    return storeOfFile(parseStudyFile(await readFile(studyFile, 'utf8')).ast);
   }
 
   private async countProgress(studyFile: string, study: string): Promise<StudyProgressState> {
     try {
       let entry = this.entries.get(studyFile);
       if (entry === undefined) {
-        if (!existsSync(studyDatabasePath(studyFile))) return { kind: 'not imported' };
+        const where = await this.storeOfStudyFile(studyFile);
+        if (where.kind === 'sqlite' && !existsSync(studyDatabasePath(studyFile))) return { kind: 'not imported' };
         entry = await this.entryOf(studyFile);
       }
       if (!(await entry.store.studies.hasImported(study))) return { kind: 'not imported' };
