@@ -526,3 +526,38 @@ test('a large import cancelled or failing mid-stream (after batches were COPYed)
     await stores.close();
   }
 });
+
+test('PostgreSQL: two imports into one study at once both commit, one after the other, nothing lost or doubled', async () => {
+  const stores = await bothStores();
+  try {
+    const queries = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => JSON.stringify({ qid: `q${from + i}`, query: `query ${from + i}` }))
+        .join('\n')
+        .concat('\n');
+    const labels = (name: string) =>
+      `query_id,doc_id,annotator,label,created_at\n${Array.from(
+        { length: 300 },
+        (_, i) =>
+          `q${i},d${i % 7},${name},${i % 3},2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.${String(i).padStart(3, '0')}Z`,
+      ).join('\n')}\n`;
+    const reports = await Promise.all(
+      (['one', 'two'] as const).map((name, i) =>
+        importInto(stores.postgres, stores.folder, [
+          { name: `queries-${name}.jsonl`, target: 'queries', content: queries(i * 100, i * 100 + 200) },
+          { name: `${name}.csv`, target: 'labels', content: labels(name) },
+        ]),
+      ),
+    );
+    for (const report of reports) assert.ok(!(report instanceof Error), String(report));
+    const [one, two] = reports as ImportReport[];
+    // The 100 queries both files hold are added by whichever committed first, and unchanged for the other.
+    assert.equal(one!.queries.added + two!.queries.added, 300);
+    assert.equal(one!.queries.unchanged + two!.queries.unchanged, 100);
+    assert.equal(one!.judgments.added + two!.judgments.added, 600);
+    assert.equal((await stores.postgres.agreement.evaluationQueries(stores.studyId)).length, 300);
+    assert.equal((await stores.postgres.exports.currentLabels('s')).length, 600);
+    assert.deepEqual(await stores.postgres.agreement.knownAnnotators(stores.studyId, 'human'), ['one', 'two']);
+  } finally {
+    await stores.close();
+  }
+});
