@@ -3,6 +3,7 @@
 // of the run's throwaway cluster (test/pg/pgCluster.ts). Close it (`await store.close()`) at the end of the test.
 //   for (const kind of storeKinds) test(`… (${kind})`, async () => { const store = await openTestStore(kind); … });
 import { join } from 'node:path';
+import type pg from 'pg';
 import { PostgresStudyStore } from '../core/store/postgres/postgresStudyStore.ts';
 import { SqliteStudyStore } from '../core/store/sqlite/sqliteStudyStore.ts';
 import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
@@ -17,6 +18,11 @@ export interface TestStoreOptions {
   file?: string;
   /** PostgreSQL: the location messages name (default: `postgres:<database>`). */
   location?: string;
+  /**
+   * PostgreSQL: the database to open (default: a fresh one from testDatabase()) — another store's
+   * `store.connection`, to open a second store on the same record (as `file` does for SQLite).
+   */
+  connection?: pg.ClientConfig;
 }
 
 export type TestStore<K extends StoreKind> = K extends 'sqlite' ? SqliteStudyStore : PostgresStudyStore;
@@ -30,7 +36,7 @@ export async function openTestStore<K extends StoreKind>(
     const file = options.file ?? join(scratchDir(), 'study.sqlite');
     return (await SqliteStudyStore.open(file, { nativeBinding: locateNativeBinding(nativeDir) })) as TestStore<K>;
   }
-  const connection = await testDatabase();
+  const connection = options.connection ?? (await testDatabase());
   return (await PostgresStudyStore.open({
     connection,
     ...(options.location !== undefined && { location: options.location }),

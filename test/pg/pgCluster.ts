@@ -7,7 +7,9 @@
 // it), initdb and pg_ctl run through `runuser -u postgres`, in a scratch folder it owns; as anyone else they run
 // directly. The server listens on a free port of 127.0.0.1 and on a socket in its folder, trusts every local
 // connection (`-A trust`; startCluster's `auth: 'scram-sha-256'` makes a cluster that asks passwords), and its
-// superuser is `owner`. `stopServer('immediate')` and `startServer()` kill and restart it (fault tests).
+// superuser is `owner`. `stopServer('immediate')` and `startServer()` kill and restart it: a test that stops or
+// kills a server starts a cluster of its own with startCluster() (and stops it), never the run's, which the other
+// test processes are using.
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,

@@ -51,7 +51,8 @@ export class PostgresStudyStore implements StudyStore {
   readonly exports: PostgresExports;
   /** The pool (tests, the store copy): not part of StudyStore. */
   readonly pool: pg.Pool;
-  private readonly connection: pg.ClientConfig;
+  /** How this store connects (tests open a second store on the same record with it): not part of StudyStore. */
+  readonly connection: pg.ClientConfig;
   /** Tells this store's own notifications from the others'. */
   private readonly origin = randomUUID();
   private readonly listeners = new Set<(change: StoreChange) => void>();

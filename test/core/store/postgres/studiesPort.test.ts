@@ -230,3 +230,17 @@ test('PostgreSQL: the listening connection is killed; it reconnects and carries 
   for (let i = 0; i < 100 && !(await closed()); i++) await new Promise((resolve) => setTimeout(resolve, 20));
   assert.ok(await closed());
 });
+
+for (const kind of storeKinds) {
+  test(`two stores on one record see each other's commits (${kind})`, async () => {
+    const first = await fresh(kind);
+    const second = await openTestStore(
+      kind,
+      'pool' in first ? { connection: first.connection } : { file: first.location },
+    );
+    open.push(second);
+    await first.studies.sync(model('0 "No" key "0"'));
+    assert.equal(await second.studies.studyId('alpha'), await first.studies.studyId('alpha'));
+    assert.equal(await second.studies.ensureAnnotator('carol'), await first.studies.ensureAnnotator('carol'));
+  });
+}
