@@ -30,6 +30,8 @@ interface Confirmed {
   label: number;
   judgmentId: number;
   createdAt: string;
+  /** How long the commit took, ms. */
+  ms: number;
 }
 
 /** The child: assigns, reads its queue, labels; one JSON line per confirmed label, then `done <assigned>`. */
@@ -51,6 +53,7 @@ async function labeller(task: LabellerTask): Promise<void> {
     for (let i = 0; i < task.labels && queue.length > 0; i++) {
       const pairId = queue[i % queue.length]!;
       const label = (i * 7 + annotatorId) % 3;
+      const sent = performance.now();
       const stored = await labels.commitLabel({
         studyId: task.studyId,
         pairId,
@@ -71,7 +74,13 @@ async function labeller(task: LabellerTask): Promise<void> {
           at: new Date().toISOString(),
         },
       });
-      const confirmed: Confirmed = { pairId, label, judgmentId: stored.judgmentId, createdAt: stored.createdAt };
+      const confirmed: Confirmed = {
+        pairId,
+        label,
+        judgmentId: stored.judgmentId,
+        createdAt: stored.createdAt,
+        ms: performance.now() - sent,
+      };
       lines.push(JSON.stringify(confirmed));
     }
     process.stdout.write(`${lines.join('\n')}\ndone ${assigned}\n`);
@@ -195,7 +204,7 @@ if (process.argv[2] === 'labeller') {
     let confirmedCount = 0;
     for (const [i, { confirmed }] of results.entries()) {
       assert.equal(confirmed.length, labelsEach, `${annotators[i]} confirmed every label it made`);
-      for (const label of confirmed) {
+      for (const { ms: _, ...label } of confirmed) {
         confirmedCount++;
         assert.deepEqual(byId.get(label.judgmentId), {
           id: label.judgmentId,
@@ -213,8 +222,12 @@ if (process.argv[2] === 'labeller') {
        WHERE NOT EXISTS (SELECT 1 FROM assignment AS s WHERE s.pair_id = j.pair_id AND s.annotator_id = j.annotator_id)`,
     );
     assert.deepEqual(outside, []);
+    const latencies = results.flatMap((r) => r.confirmed.map((c) => c.ms)).sort((a, b) => a - b);
+    const percentile = (p: number) =>
+      (latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0).toFixed(1);
     console.log(
-      `${annotatorCount} processes × ${labelsEach} labels, ${totalPairs} pairs: ${confirmedCount} labels in ${elapsed} ms (start included)`,
+      `${annotatorCount} processes × ${labelsEach} labels, ${totalPairs} pairs: ${confirmedCount} labels in ${elapsed} ms ` +
+        `(start included); commit latency p50 ${percentile(0.5)} ms, p95 ${percentile(0.95)} ms`,
     );
   });
 
