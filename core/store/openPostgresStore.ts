@@ -1,7 +1,12 @@
 // Opens the PostgreSQL store a study file names (`store postgres "name"`), connected as the user's side says
 // (postgres/connectionConfig.ts). Apart from openStudyStore.ts so that the extension host, which keeps SQLite in its
 // worker thread, loads no SQLite code to open a PostgreSQL store.
-import { type ConnectionSources, resolveStoreConnection, type StoresSettings } from './postgres/connectionConfig.ts';
+import {
+  type ConnectionSources,
+  resolveStoreConnection,
+  type StoreConnection,
+  type StoresSettings,
+} from './postgres/connectionConfig.ts';
 import { PostgresStudyStore } from './postgres/postgresStudyStore.ts';
 import { StoreError } from './studyDatabase.ts';
 import type { StudyStore } from './studyStore.ts';
@@ -48,5 +53,41 @@ export async function openPostgresStore(storeName: string, sources: PostgresStor
   };
   const resolved = resolveStoreConnection(storeName, connectionSources);
   for (const warning of resolved.warnings) sources.onWarning?.(warning);
-  return PostgresStudyStore.open({ connection: resolved.config, location: resolved.location });
+  try {
+    return await PostgresStudyStore.open({ connection: resolved.config, location: resolved.location });
+  } catch (error) {
+    throw connectionError(storeName, resolved, error);
+  }
+}
+
+const setPassword = 'set it with "Qrels Studio: Set Store Password", in PGPASSWORD or in ~/.pgpass';
+
+/** What a failed connection means for the user, when it is about the connection: a StoreError saying what to fix. */
+function connectionError(storeName: string, resolved: StoreConnection, error: unknown): unknown {
+  const { host, port, user, database } = resolved.config;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  const server = `${host}:${port} (${resolved.sources.host})`;
+  if (code === '28P01') {
+    return new StoreError(
+      `store "${storeName}": the server refused the password of user ${user} (from ${resolved.sources.password}): ${setPassword}`,
+    );
+  }
+  if (resolved.config.password === undefined && /password/i.test(message) && code === undefined) {
+    return new StoreError(
+      `store "${storeName}": the server asks for the password of user ${user} and none was found: ${setPassword}`,
+    );
+  }
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT') {
+    return new StoreError(`store "${storeName}": cannot reach the server at ${server}: ${message}`);
+  }
+  if (code === '3D000') {
+    return new StoreError(
+      `store "${storeName}": the server at ${server} has no database ${database} (from ${resolved.sources.database})`,
+    );
+  }
+  if (code === '28000') {
+    return new StoreError(`store "${storeName}": the server at ${server} does not let user ${user} in: ${message}`);
+  }
+  return error;
 }
