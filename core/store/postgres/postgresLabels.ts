@@ -3,9 +3,10 @@
 // backend adds is concurrency — many annotators' processes on one record:
 // - assignment takes the study's advisory lock (pg_advisory_xact_lock(study id)) before it reads which pairs are
 //   unassigned, so two sessions opening at the same second never both hand out a pair (`overlap k` holds);
-// - a commit locks its pair's row (FOR NO KEY UPDATE) before it reads the annotator's latest judgment of it, so two
-//   commits of one pair by one annotator (two windows) are stamped one after the other instead of colliding on the
-//   (pair, annotator, time) key; other annotators' commits, and other pairs, do not wait on each other;
+// - a commit takes its pair's advisory lock (two-key form: labelLock, pair id) before it reads the annotator's latest
+//   judgment of it, so two commits of one pair by one annotator (two windows) are stamped one after the other instead
+//   of colliding on the (pair, annotator, time) key; other pairs do not wait on each other. An advisory lock rather
+//   than a row lock: it needs no UPDATE right on `pair` (an annotator's database role has none) and writes nothing;
 // - a retraction is an INSERT … ON CONFLICT DO NOTHING: retracted once, whoever retracts at the same time.
 // SQL: labels/labelStatements.ts (per pair) and labels/labelQueueSql.ts (queues, progress, assignment).
 import type { QueryFields } from '../../labelling/queryConditions.ts';
@@ -37,6 +38,12 @@ interface DocumentRow {
   parent_docid: string | null;
   metadata: string | null;
 }
+
+/**
+ * The advisory lock space (first key) of a pair's label commits; the second key is the pair's id. Two-key locks never
+ * meet the one-key locks on a study's id; the judge's suggestion locks and the migrations use other first keys.
+ */
+const labelLock = 0x5167_6c01;
 
 /** The time of a new judgment: `at`, or 1 ms after the annotator's latest judgment of the pair when that is later. */
 function stampAfter(at: number, latest: string | null): string {
@@ -127,9 +134,9 @@ export class PostgresLabels implements LabelsPort {
       }
       const pairId = (pair[0] as { id: number }).id;
       const annotatorId = await this.annotatorId(client, judgment.annotator);
-      // Two judgments of a pair by one annotator in the same millisecond stay two, in order: the pair's row lock
-      // makes a concurrent one wait until this one's time is committed.
-      await client.query('SELECT 1 FROM pair WHERE id = $1 FOR NO KEY UPDATE', [pairId]);
+      // Two judgments of a pair by one annotator in the same millisecond stay two, in order: the pair's lock makes a
+      // concurrent one wait until this one's time is committed.
+      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [labelLock, pairId]);
       const latest = (await client.query<{ latest: string | null }>(labelSql.latestTime, [pairId, annotatorId])).rows[0]
         ?.latest;
       const createdAt = judgment.createdAt?.toISOString() ?? stampAfter(Date.now(), latest ?? null);
@@ -357,7 +364,7 @@ export class PostgresLabels implements LabelsPort {
     return this.write(commit.studyId, async (client) => {
       // Commits of this pair wait for each other here (see the top of the file); the next statement then reads
       // what the one before committed.
-      await client.query('SELECT 1 FROM pair WHERE id = $1 FOR NO KEY UPDATE', [pairId]);
+      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [labelLock, pairId]);
       const before = (
         await client.query<{ labelled: boolean; latest: string | null; suggested: (number | null)[] }>(
           labelSql.beforeCommit,

@@ -31,7 +31,7 @@ export const labelSql = {
      WHERE s.pair_id = $1 AND ${latestSuggestion}
      ORDER BY a.name COLLATE "C"`,
   /**
-   * What a commit decides from ($1 pair, $2 annotator), read after the pair's row lock: whether the annotator has a
+   * What a commit decides from ($1 pair, $2 annotator), read under the pair's commit lock: whether the annotator has a
    * current label of it, the latest time of any of their judgments of it (retracted ones too: the UNIQUE key counts
    * them), and the labels of each judge's latest suggestion for it.
    */
