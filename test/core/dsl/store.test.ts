@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { resolveStudies } from '../../../core/dsl/model.ts';
 import { parseStudyFile } from '../../../core/dsl/parser.ts';
 import { completionsAt } from '../../../core/dsl/services/completion.ts';
+import { formatStudyText } from '../../../core/dsl/services/format.ts';
 import { hoverAt } from '../../../core/dsl/services/hover.ts';
 import { formatRange } from '../../../core/dsl/textPosition.ts';
 import { offsetOf, problems, studyWith } from './dslTestHelpers.ts';
@@ -98,4 +99,9 @@ test('completion after store offers the store kinds', () => {
   const typed = 'store po';
   const items = completionsAt(parseStudyFile(typed), typed.length);
   assert.ok(items.some((c) => c.label === 'postgres'));
+});
+
+test('formatting puts the store statement at the start of its line, words one space apart', () => {
+  const text = `  store   postgres    "team"\n\n${studyWith()}`;
+  assert.equal(formatStudyText(text), `store postgres "team"\n\n${formatStudyText(studyWith())}`);
 });
