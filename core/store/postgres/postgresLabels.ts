@@ -63,13 +63,14 @@ export class PostgresLabels implements LabelsPort {
    */
   private async write<T>(
     studyId: number,
-    work: (client: PostgresClient) => Promise<{ result: T; wrote: boolean }>,
+    work: (client: PostgresClient) => Promise<{ result: T; wrote: boolean; study?: string | null }>,
   ): Promise<T> {
     let study: string | undefined;
     const { result, wrote } = await this.context.transaction(async (client) => {
       const done = await work(client);
       if (done.wrote) {
-        study = await this.studyName(client, studyId);
+        // The study's name, unless `work` read it already (null: there is no such study).
+        study = done.study === undefined ? await this.studyName(client, studyId) : (done.study ?? undefined);
         await this.context.notify(client, { what: 'labels', ...(study !== undefined && { study }) });
       }
       return done;
@@ -365,12 +366,9 @@ export class PostgresLabels implements LabelsPort {
       // Commits of this pair wait for each other here (see the top of the file); the next statement then reads
       // what the one before committed.
       await client.query('SELECT pg_advisory_xact_lock($1, $2)', [labelLock, pairId]);
-      const before = (
-        await client.query<{ labelled: boolean; latest: string | null; suggested: (number | null)[] }>(
-          labelSql.beforeCommit,
-          [pairId, annotatorId],
-        )
-      ).rows[0] as { labelled: boolean; latest: string | null; suggested: (number | null)[] };
+      type Before = { labelled: boolean; latest: string | null; suggested: (number | null)[]; study: string | null };
+      const before = (await client.query<Before>(labelSql.beforeCommit, [pairId, annotatorId, commit.studyId]))
+        .rows[0] as Before;
       const labelledBefore = before.labelled;
       const wanted = commit.suggestion;
       const accepted =
@@ -379,6 +377,7 @@ export class PostgresLabels implements LabelsPort {
         before.suggested.some((suggested) => suggested === wanted.label);
       // Later than the annotator's latest judgment of the pair, even within a millisecond (the UNIQUE key).
       const createdAt = stampAfter(Date.parse(commit.at), before.latest);
+      const cursor = commit.cursor;
       const inserted = await client.query<{ id: number }>(labelSql.insertJudgment, [
         pairId,
         annotatorId,
@@ -390,10 +389,17 @@ export class PostgresLabels implements LabelsPort {
         commit.conditions.map((satisfied) => (satisfied ? 1 : 0)),
         commit.aspects.map((a) => a.aspect),
         commit.aspects.map((a) => a.answer),
+        // The cursor, saved by the same statement (no cursor: no row of `saving`).
+        cursor !== undefined,
+        cursor?.studyId ?? null,
+        cursor?.annotatorId ?? null,
+        cursor?.order ?? null,
+        cursor === undefined ? null : cursor.unlabelledOnly ? 1 : 0,
+        cursor?.pairId ?? null,
+        cursor?.at ?? null,
       ]);
       const judgmentId = (inserted.rows[0] as { id: number }).id;
-      if (commit.cursor) await this.saveCursor(client, commit.cursor);
-      return { result: { judgmentId, createdAt, labelledBefore }, wrote: true };
+      return { result: { judgmentId, createdAt, labelledBefore }, wrote: true, study: before.study };
     });
   }
 

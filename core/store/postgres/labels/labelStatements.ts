@@ -33,17 +33,19 @@ export const labelSql = {
   /**
    * What a commit decides from ($1 pair, $2 annotator), read under the pair's commit lock: whether the annotator has a
    * current label of it, the latest time of any of their judgments of it (retracted ones too: the UNIQUE key counts
-   * them), and the labels of each judge's latest suggestion for it.
+   * them), the labels of each judge's latest suggestion for it, and the name of study $3 (for the notification).
    */
   beforeCommit: `SELECT
        EXISTS (SELECT 1 FROM judgment AS j WHERE j.pair_id = $1 AND j.annotator_id = $2 AND ${notRetracted})
          AS labelled,
        (SELECT max(created_at) FROM judgment WHERE pair_id = $1 AND annotator_id = $2) AS latest,
-       ARRAY(SELECT s.label FROM suggestion AS s WHERE s.pair_id = $1 AND ${latestSuggestion}) AS suggested`,
+       ARRAY(SELECT s.label FROM suggestion AS s WHERE s.pair_id = $1 AND ${latestSuggestion}) AS suggested,
+       (SELECT name FROM study WHERE id = $3) AS study`,
   /**
-   * A judgment with its condition answers (satisfied 0/1 in position order) and aspect answers, in one statement:
-   * $1 pair, $2 annotator, $3 label, $4 time, $5 source, $6 note, $7 label shown, $8 conditions, $9 aspects,
-   * $10 answers.
+   * A judgment with its condition answers (satisfied 0/1 in position order), aspect answers and the annotator's cursor,
+   * in one statement: $1 pair, $2 annotator, $3 label, $4 time, $5 source, $6 note, $7 label shown, $8 conditions,
+   * $9 aspects, $10 answers; $11 whether to save the cursor, $12–$17 its study, annotator, order, unlabelled only
+   * (0/1), pair and time.
    */
   insertJudgment: `WITH j AS (
        INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label)
@@ -55,6 +57,11 @@ export const labelSql = {
      ), a AS (
        INSERT INTO aspect_judgment (judgment_id, aspect, answer)
        SELECT j.id, t.aspect, t.answer FROM j CROSS JOIN unnest($9::text[], $10::integer[]) AS t (aspect, answer)
+     ), saving AS (
+       INSERT INTO label_cursor (study_id, annotator_id, queue_order, unlabelled_only, pair_id, updated_at)
+       SELECT $12::integer, $13::integer, $14::text, $15::integer, $16::integer, $17::text WHERE $11::boolean
+       ON CONFLICT (study_id, annotator_id) DO UPDATE SET queue_order = excluded.queue_order,
+         unlabelled_only = excluded.unlabelled_only, pair_id = excluded.pair_id, updated_at = excluded.updated_at
      )
      SELECT id FROM j`,
   retract:
