@@ -86,6 +86,11 @@ function connectionError(storeName: string, resolved: StoreConnection, error: un
       `store "${storeName}": the server at ${server} has no database ${database} (from ${resolved.sources.database})`,
     );
   }
+  if (code === '3F000' && resolved.schema !== undefined) {
+    return new StoreError(
+      `store "${storeName}": database ${database} at ${server} has no schema ${resolved.schema} (qrelsStudio.stores["${storeName}"].schema): the database's owner creates it, or leave the setting out`,
+    );
+  }
   if (code === '28000') {
     return new StoreError(`store "${storeName}": the server at ${server} does not let user ${user} in: ${message}`);
   }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import pg from 'pg';
 import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import { openStudyStore } from '../../../core/store/openStudyStore.ts';
 import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
@@ -107,6 +108,15 @@ test('store postgres "team": the password from the secret reaches the server; no
     }),
     /^StoreError: store "team": the server at 127\.0\.0\.1:\d+ \(qrelsStudio\.stores\["team"\]\.host\) has no database nope/,
   );
+  await assert.rejects(
+    openStudyStore(path, model, {
+      nativeBinding: nativeBindingNotAsked,
+      settings: { team: { ...settings().team, schema: 'missing_schema' } },
+      env: {},
+      secret: () => 'owner-secret',
+    }),
+    /^StoreError: store "team": database postgres at .* has no schema missing_schema/,
+  );
 });
 
 test('the password from PGPASSWORD (the environment passed in), and from the file PGPASSFILE names', async () => {
@@ -151,4 +161,32 @@ test('a password in the URL is not used, and said so', async () => {
   );
   assert.deepEqual(warnings.length, 1);
   assert.match(warnings[0]!, /^the password in the URL of TEAM_URL is not used/);
+});
+
+test("a schema in the settings: the study's tables live there (the connection's search_path)", async () => {
+  const admin = new pg.Client({ ...settings().team, password: 'owner-secret' });
+  await admin.connect();
+  try {
+    await admin.query('CREATE SCHEMA team_wqt');
+    const path = join(scratchDir(), 'study.assess');
+    const model = resolveStudies(parseStudyFile(studyText('store postgres "team"')), path);
+    const store = await openStudyStore(path, model, {
+      nativeBinding: nativeBindingNotAsked,
+      settings: { team: { ...settings().team, schema: 'team_wqt' } },
+      env: {},
+      secret: () => 'owner-secret',
+    });
+    try {
+      await store.studies.sync(model);
+    } finally {
+      await store.close();
+    }
+    const { rows } = await admin.query<{ name: string }>('SELECT name FROM team_wqt.study');
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      ['s'],
+    );
+  } finally {
+    await admin.end();
+  }
 });
