@@ -19,7 +19,6 @@ import type {
   LabelRetraction,
   LabelScope,
   LabelsPort,
-  MyJudgmentRecord,
   PairRecord,
 } from '../port/labelsPort.ts';
 import type { AnnotatorKind } from '../port/studiesPort.ts';
@@ -244,36 +243,56 @@ export class PostgresLabels implements LabelsPort {
   }
 
   async pairRecord(studyId: number, annotatorId: number, pairId: number): Promise<PairRecord> {
-    return this.context.transaction(
-      async (client) => {
-        const pair = (
-          await client.query<{ id: number; qid: string; docid: string; best_rank: number | null }>(labelSql.pair, [
-            pairId,
-            studyId,
-          ])
-        ).rows[0];
-        if (!pair) throw new StoreError(`pair ${pairId} is not a pair of this study`);
-        // One statement at a time: a pg client runs its queries in turn anyway.
-        const query = await client.query<QueryFields>(labelSql.query, [studyId, pair.qid]);
-        const document = await this.document(client, studyId, pair.docid);
-        const mine = await this.mine(client, pairId, annotatorId);
-        const others = await client.query<PairRecord['others'][number]>(labelSql.others, [pairId, annotatorId]);
-        const suggestions = await client.query<PairRecord['suggestions'][number]>(labelSql.suggestions, [pairId]);
-        const queryRow = query.rows[0];
-        return {
-          pairId,
-          qid: pair.qid,
-          docid: pair.docid,
-          bestRank: pair.best_rank,
-          ...(queryRow && { query: queryRow }),
-          ...(document && { document }),
-          ...(mine && { mine }),
-          others: others.rows,
-          suggestions: suggestions.rows,
-        };
-      },
-      { isolation: 'repeatable read', readOnly: true },
-    );
+    type View = {
+      qid: string;
+      docid: string;
+      best_rank: number | null;
+      query: QueryFields | null;
+      document: (DocumentRow & { siblings: string[] | null }) | null;
+      mine: {
+        id: number;
+        label: number;
+        created_at: string;
+        rationale: string | null;
+        conditions: { condition: number; satisfied: number }[];
+        aspects: { aspect: string; answer: number }[];
+      } | null;
+      others: PairRecord['others'];
+      suggestions: PairRecord['suggestions'];
+    };
+    const view = await this.read<View>(labelSql.pairView, [pairId, studyId, annotatorId]);
+    if (!view) throw new StoreError(`pair ${pairId} is not a pair of this study`);
+    const { document, mine } = view;
+    return {
+      pairId,
+      qid: view.qid,
+      docid: view.docid,
+      bestRank: view.best_rank,
+      ...(view.query && { query: view.query }),
+      ...(document && {
+        document: {
+          docid: document.docid,
+          title: document.title,
+          body: document.body,
+          format: document.format,
+          parentDocid: document.parent_docid,
+          metadata: document.metadata,
+          ...(document.siblings !== null && { siblings: document.siblings }),
+        },
+      }),
+      ...(mine && {
+        mine: {
+          id: mine.id,
+          label: mine.label,
+          createdAt: mine.created_at,
+          rationale: mine.rationale,
+          conditions: mine.conditions.map((c) => ({ condition: c.condition, satisfied: c.satisfied === 1 })),
+          aspects: mine.aspects,
+        },
+      }),
+      others: view.others,
+      suggestions: view.suggestions,
+    };
   }
 
   async pairQuery(studyId: number, pairId: number): Promise<{ qid: string; query?: QueryFields }> {
@@ -312,30 +331,6 @@ export class PostgresLabels implements LabelsPort {
       parentDocid: row.parent_docid,
       metadata: row.metadata,
       ...(siblings !== undefined && { siblings }),
-    };
-  }
-
-  private async mine(
-    client: PostgresClient,
-    pairId: number,
-    annotatorId: number,
-  ): Promise<MyJudgmentRecord | undefined> {
-    const row = (
-      await client.query<{ id: number; label: number; created_at: string; rationale: string | null }>(labelSql.mine, [
-        pairId,
-        annotatorId,
-      ])
-    ).rows[0];
-    if (!row) return undefined;
-    const conditions = await client.query<{ condition: number; satisfied: number }>(labelSql.mineConditions, [row.id]);
-    const aspects = await client.query<{ aspect: string; answer: number }>(labelSql.mineAspects, [row.id]);
-    return {
-      id: row.id,
-      label: row.label,
-      createdAt: row.created_at,
-      rationale: row.rationale,
-      conditions: conditions.rows.map((c) => ({ condition: c.condition, satisfied: c.satisfied === 1 })),
-      aspects: aspects.rows,
     };
   }
 

@@ -20,16 +20,42 @@ export const labelSql = {
   mine: `SELECT id, label, created_at, rationale FROM judgment AS j
      WHERE j.pair_id = $1 AND j.annotator_id = $2 AND ${notRetracted}
      ORDER BY j.created_at DESC, j.id DESC LIMIT 1`,
-  mineConditions: 'SELECT condition, satisfied FROM condition_judgment WHERE judgment_id = $1',
-  mineAspects: 'SELECT aspect, answer FROM aspect_judgment WHERE judgment_id = $1 ORDER BY aspect COLLATE "C"',
-  others: `SELECT a.name AS annotator, a.kind, j.label, j.source, j.rationale, j.created_at AS at
-     FROM current_judgment AS j JOIN annotator AS a ON a.id = j.annotator_id
-     WHERE j.pair_id = $1 AND j.annotator_id != $2 ORDER BY a.kind COLLATE "C", a.name COLLATE "C"`,
-  /** The latest suggestion of each judge for a pair. */
-  suggestions: `SELECT a.name AS judge, s.label, s.rationale, s.confidence
-     FROM suggestion AS s JOIN annotator AS a ON a.id = s.annotator_id
-     WHERE s.pair_id = $1 AND ${latestSuggestion}
-     ORDER BY a.name COLLATE "C"`,
+  /**
+   * Everything a Label view shows of pair $1 of study $2 for annotator $3, in one statement (one round trip): the pair,
+   * and as JSON its query, its document (with its parent's chunks), the annotator's current judgment (with condition
+   * and aspect answers), the others' current labels and each judge's latest suggestion — the same rows, in the same
+   * orders, as SQLite's statements (core/store/sqlite/labels/labelStatements.ts). No row: no such pair in the study.
+   */
+  pairView: `SELECT p.qid, p.docid, p.best_rank,
+       (SELECT row_to_json(q) FROM (
+          SELECT qid, text, instruction, type, metadata FROM query WHERE study_id = $2 AND qid = p.qid) AS q) AS query,
+       (SELECT row_to_json(d) FROM (
+          SELECT doc.docid, doc.title, doc.body, doc.format, doc.parent_docid, doc.metadata,
+            CASE WHEN doc.parent_docid IS NOT NULL THEN ARRAY(
+              SELECT chunk.docid FROM document AS chunk
+              WHERE chunk.study_id = $2 AND chunk.parent_docid = doc.parent_docid ORDER BY chunk.id) END AS siblings
+          FROM document AS doc WHERE doc.study_id = $2 AND doc.docid = p.docid) AS d) AS document,
+       (SELECT row_to_json(m) FROM (
+          SELECT j.id, j.label, j.created_at, j.rationale,
+            coalesce((SELECT json_agg(json_build_object('condition', c.condition, 'satisfied', c.satisfied)
+                        ORDER BY c.condition)
+                      FROM condition_judgment AS c WHERE c.judgment_id = j.id), '[]') AS conditions,
+            coalesce((SELECT json_agg(json_build_object('aspect', x.aspect, 'answer', x.answer)
+                        ORDER BY x.aspect COLLATE "C")
+                      FROM aspect_judgment AS x WHERE x.judgment_id = j.id), '[]') AS aspects
+          FROM judgment AS j
+          WHERE j.pair_id = p.id AND j.annotator_id = $3 AND ${notRetracted}
+          ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS m) AS mine,
+       (SELECT coalesce(json_agg(json_build_object('annotator', a.name, 'kind', a.kind, 'label', j.label,
+                 'source', j.source, 'rationale', j.rationale, 'at', j.created_at)
+                 ORDER BY a.kind COLLATE "C", a.name COLLATE "C"), '[]')
+          FROM current_judgment AS j JOIN annotator AS a ON a.id = j.annotator_id
+          WHERE j.pair_id = p.id AND j.annotator_id != $3) AS others,
+       (SELECT coalesce(json_agg(json_build_object('judge', a.name, 'label', s.label, 'rationale', s.rationale,
+                 'confidence', s.confidence) ORDER BY a.name COLLATE "C"), '[]')
+          FROM suggestion AS s JOIN annotator AS a ON a.id = s.annotator_id
+          WHERE s.pair_id = p.id AND ${latestSuggestion}) AS suggestions
+     FROM pair AS p WHERE p.id = $1 AND p.study_id = $2`,
   /**
    * What a commit decides from ($1 pair, $2 annotator), read under the pair's commit lock: whether the annotator has a
    * current label of it, the latest time of any of their judgments of it (retracted ones too: the UNIQUE key counts

@@ -276,6 +276,15 @@ async function script(
   await step('add judgment: no such study', () =>
     labels.addJudgment({ study: 'nope', qid: 'q1', docid: 'a', annotator: 'erin', label: 1, source: 'manual' }),
   );
+  await step('pair view: no query', () => labels.pairRecord(studyId, alice, pairId('qx', 'a')));
+  await step('pair view: no document', async () => {
+    const [row] = (await rows.table("SELECT id FROM pair WHERE docid = 'new'")) as { id: number }[];
+    return labels.pairRecord(studyId, alice, row!.id);
+  });
+  await step('pair view: a chunk, judged by the adjudicator', () =>
+    labels.pairRecord(studyId, alice, pairId('Q3', 'c')),
+  );
+  await step('pair view: the adjudicator', () => labels.pairRecord(studyId, judy, q1a));
   await queues('at the end');
   for (const table of [
     'SELECT * FROM judgment ORDER BY id',
