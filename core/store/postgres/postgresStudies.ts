@@ -47,12 +47,19 @@ export class PostgresStudies implements StudiesPort {
         );
       }
       for (const study of [...model.studies, ...model.reviews]) {
-        const upserted = await client.query<{ id: number }>(
-          `INSERT INTO study (name, kind, model, synced_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, model = excluded.model, synced_at = excluded.synced_at
-           RETURNING id`,
-          [study.name, study.kind, JSON.stringify(study), now.toISOString()],
+        // Updated when known, else added: an INSERT … ON CONFLICT would spend an identity value on every known study
+        // at every sync, and the next new study's id would no longer be SQLite's. (Syncs hold the lock above.)
+        const values = [study.name, study.kind, JSON.stringify(study), now.toISOString()];
+        let upserted = await client.query<{ id: number }>(
+          'UPDATE study SET kind = $2, model = $3, synced_at = $4 WHERE name = $1 RETURNING id',
+          values,
         );
+        if (upserted.rows.length === 0) {
+          upserted = await client.query<{ id: number }>(
+            'INSERT INTO study (name, kind, model, synced_at) VALUES ($1, $2, $3, $4) RETURNING id',
+            values,
+          );
+        }
         const id = upserted.rows[0]!.id;
         report.studies.push(study.name);
         if (study.kind !== 'study') continue;

@@ -128,6 +128,7 @@ async function studiesScript(store: SqliteStudyStore | PostgresStudyStore): Prom
       ),
     ),
   );
+  seen.push(await outcome(store, () => store.studies.studyId('r')));
   seen.push(await outcome(store, () => store.studies.studyId('nothing')));
   return seen;
 }
