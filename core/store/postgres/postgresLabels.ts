@@ -159,15 +159,16 @@ export class PostgresLabels implements LabelsPort {
   async assignPairs(studyId: number, annotators: readonly string[], overlap: number, at: string): Promise<number> {
     if (annotators.length === 0) return 0;
     const n = annotators.length;
-    if (!Number.isInteger(overlap) || overlap < 1 || overlap > n) {
-      throw new StoreError(`expected 1 to ${n} annotators per pair, found ${overlap}`);
-    }
     return this.write(studyId, async (client) => {
       // One assignment of a study at a time: the next one (its INSERT a new statement, so a new snapshot under
       // READ COMMITTED) sees every pair this one handed out.
       await client.query('SELECT pg_advisory_xact_lock($1)', [studyId]);
       const ids: number[] = [];
       for (const name of annotators) ids.push(await this.annotatorId(client, name));
+      // Checked after the annotators, as SQLite's adapter does (the first refusal is the same); nothing is committed.
+      if (!Number.isInteger(overlap) || overlap < 1 || overlap > n) {
+        throw new StoreError(`expected 1 to ${n} annotators per pair, found ${overlap}`);
+      }
       const { rowCount } = await client.query(assignmentSql, [studyId, at, ids, overlap]);
       const assigned = (rowCount ?? 0) / overlap;
       return { result: assigned, wrote: true };

@@ -107,6 +107,10 @@ async function script(
   await step('assign again: nothing new', () => labels.assignPairs(studyId, ['alice', 'bob', 'carol'], 2, at(1)));
   await step('assign refused', () => labels.assignPairs(studyId, ['alice'], 2, at(1)));
   await step('a judge as an annotator', () => labels.assignPairs(studyId, ['bob', 'gpt'], 1, at(1)));
+  await step('a judge as an annotator, and overlap refused', () =>
+    labels.assignPairs(studyId, ['gpt', 'bob'], 3, at(1)),
+  );
+  await step('overlap not whole', () => labels.assignPairs(studyId, ['alice', 'bob'], 1.5, at(1)));
   await step('a judge labels as a person', () =>
     labels.addJudgment({ study: 's', qid: 'q1', docid: 'a', annotator: 'gpt', label: 0, source: 'manual' }),
   );
