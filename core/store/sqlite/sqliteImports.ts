@@ -6,6 +6,12 @@ import type { SqliteContext } from './sqliteContext.ts';
 export class SqliteImports implements ImportsPort {
   protected readonly context: SqliteContext;
   private statements: ReturnType<SqliteImports['prepare']> | undefined;
+  /**
+   * The import running on this connection, if any. Staging tables are the connection's own TEMP tables, so two
+   * imports on one connection (a review's items and a study's declared sources, both run in the extension's store
+   * worker) take turns instead of sharing them.
+   */
+  private running: Promise<unknown> = Promise.resolve();
 
   constructor(context: SqliteContext) {
     this.context = context;
@@ -37,7 +43,9 @@ export class SqliteImports implements ImportsPort {
     signal?: AbortSignal,
     answers?: AnswerRules,
   ): Promise<ImportReport> {
-    const report = await this.context.database.importBatch(study, files, pools, signal, answers);
+    const turn = this.running.then(() => this.context.database.importBatch(study, files, pools, signal, answers));
+    this.running = turn.catch(() => {});
+    const report = await turn;
     this.context.changed({ what: 'imports', study });
     return report;
   }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
+import type { ImportedRecord } from '../../../core/importers/types.ts';
 import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
 import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
 import { StoreError } from '../../../core/store/studyDatabase.ts';
@@ -114,4 +115,39 @@ test('a worker that cannot open its database rejects with the reason', async () 
     assert.match(error.message, /not a Qrels Studio database/);
     return true;
   });
+});
+
+test('two imports on one store take turns: their staging tables are the connection’s own', async () => {
+  const store = await SqliteStudyStore.open(join(scratchDir(), 'study.sqlite'), { nativeBinding });
+  try {
+    await store.studies.sync(model);
+    const slowQueries = async function* (): AsyncIterable<ImportedRecord> {
+      for (let i = 0; i < 3; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        yield { kind: 'query', qid: `q${i}`, text: `query ${i}`, metadata: {}, at: { file: 'q.jsonl', line: i + 1 } };
+      }
+    };
+    const documents = async function* (): AsyncIterable<ImportedRecord> {
+      for (let i = 0; i < 3; i++) {
+        yield {
+          kind: 'document',
+          docid: `d${i}`,
+          body: `text ${i}`,
+          format: 'plain',
+          metadata: {},
+          at: { file: 'c.jsonl', line: i + 1 },
+        };
+      }
+    };
+    const [first, second] = await Promise.all([
+      store.imports.importRecords('s', slowQueries(), { file: 'q.jsonl', target: 'queries', format: 'jsonl' }),
+      store.imports.importRecords('s', documents(), { file: 'c.jsonl', target: 'corpus', format: 'jsonl' }),
+    ]);
+    assert.equal(first.queries.added, 3);
+    assert.equal(first.documents.added, 0);
+    assert.equal(second.documents.added, 3);
+    assert.equal(second.queries.added, 0);
+  } finally {
+    await store.close();
+  }
 });
