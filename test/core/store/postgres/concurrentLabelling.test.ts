@@ -4,7 +4,12 @@
 // the store confirmed. Then: no pair assigned to more than 2 annotators (each to exactly 2), every confirmed label
 // in the record exactly once with its label and time, and nothing in the record that nobody confirmed. A second case
 // has two windows of one annotator commit the same pairs at the same time: distinct stamps, none lost.
-// Sizes are parameters (QRELS_STUDIO_PG_ANNOTATORS, QRELS_STUDIO_PG_LABELS: labels per annotator), small by default.
+// Sizes are parameters, small by default (about 15 s): QRELS_STUDIO_PG_ANNOTATORS (4), QRELS_STUDIO_PG_LABELS (labels
+// per annotator, 60), QRELS_STUDIO_PG_EXTRA_PAIRS (20000 unlabelled pairs that make an assignment long enough for the
+// processes to collide). The scale, about 50 s here:
+//   QRELS_STUDIO_PG_ANNOTATORS=8 QRELS_STUDIO_PG_LABELS=2000 node --test test/core/store/postgres/concurrentLabelling.test.ts
+// The annotators are recorded before the race: a new name's insert makes the other transactions wait for the first
+// one's commit, which would hide a missing assignment lock (without the lock, both cases below fail).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, test } from 'node:test';
