@@ -106,6 +106,3 @@ export interface AnswerRules {
   }): number;
   aspects: ReadonlyMap<string, readonly number[] | undefined>;
 }
-
-/** Transition (issue 20): the SQLite adapter's record object, for the `database` fields still being removed. */
-export type { StudyDatabase } from './sqlite/studyDatabase.ts';

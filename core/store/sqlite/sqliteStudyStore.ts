@@ -32,8 +32,8 @@ export class SqliteStudyStore implements StudyStore {
   readonly reviews: SqliteReviews;
   readonly agreement: SqliteAgreement;
   readonly exports: SqliteExports;
-  /** Transition (issue 20): the old record object, until every feature asks the port. Not part of StudyStore. */
-  readonly database: StudyDatabase;
+  /** The record's study-level operations; the connection (`db`) is private to the adapter. */
+  private readonly database: StudyDatabase;
   private readonly db: SqliteDatabase;
   private readonly listeners = new Set<(change: StoreChange) => void>();
   private poll: ReturnType<typeof setInterval> | undefined;

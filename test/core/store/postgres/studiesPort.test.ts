@@ -7,7 +7,9 @@ import { after, test } from 'node:test';
 import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
 import { PostgresStudyStore } from '../../../../core/store/postgres/postgresStudyStore.ts';
 import type { SqliteStudyStore } from '../../../../core/store/sqlite/sqliteStudyStore.ts';
+import { locateNativeBinding, openDatabase } from '../../../../core/store/sqliteDatabase.ts';
 import type { StoreChange, StudyStore } from '../../../../core/store/studyStore.ts';
+import { nativeDir } from '../../../helpers.ts';
 import { testDatabase } from '../../../pg/pgCluster.ts';
 import { openTestStore, type StoreKind, storeKinds } from '../../../storeKinds.ts';
 
@@ -25,7 +27,15 @@ async function fresh(kind: StoreKind): Promise<SqliteStudyStore | PostgresStudyS
 /** Runs the same SQL (no parameters) on either adapter's connection: test data beneath the port. */
 async function exec(store: SqliteStudyStore | PostgresStudyStore, sql: string): Promise<void> {
   if ('pool' in store) await store.pool.query(sql);
-  else store.database.db.exec(sql);
+  else {
+    // A second connection to the same file: the adapter's own is private.
+    const db = openDatabase(store.location, { nativeBinding: locateNativeBinding(nativeDir) });
+    try {
+      db.exec(sql);
+    } finally {
+      db.close();
+    }
+  }
 }
 
 const model = (scale: string, extra = '') =>
