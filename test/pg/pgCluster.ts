@@ -123,7 +123,8 @@ export async function startCluster(parent = tmpdir(), options: ClusterOptions = 
     run(bin, 'pg_ctl', ['-D', join(dir, 'data'), '-m', mode, '-w', 'stop']);
   };
   const startServer = (): void => {
-    const options = `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
+    // TCP on 127.0.0.1 only: a Unix socket's path is limited to ~107 bytes, which a nested scratch folder exceeds.
+    const options = `-c unix_socket_directories='' -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
     run(bin, 'pg_ctl', ['-D', join(dir, 'data'), '-o', options, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
     running = true;
   };
