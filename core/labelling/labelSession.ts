@@ -16,6 +16,7 @@
 // (renamed, removed), the session refuses every request but `state` — nothing is shown or stored under rules the file
 // no longer has — and the Label panel opens a new one (`studyChanged`). The same file synced again (another window
 // opening it) changes nothing.
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { AspectAnswer } from '../dsl/evaluateDerive.ts';
@@ -99,6 +100,8 @@ export class LabelSession {
   private progress: Progress = { assigned: 0, judged: 0 };
   /** This session's judgments not yet undone, latest last. */
   private readonly undoable: { judgmentId: number; pairId: number }[] = [];
+  /** The judgments this session's commits stored: a commit sent again with its commitId is not counted twice. */
+  private readonly stored = new Set<number>();
   /** The study as synced into the database when this session opened (see studyChanged). */
   private syncedModel = '';
   /** The adjudication queue on screen (the Agreement view's disagreements), if any: not saved as the cursor. */
@@ -299,6 +302,9 @@ export class LabelSession {
       const aspects = commit.aspects ?? {};
       await this.checkAnswers(pairId, conditions, aspects);
       const note = commit.note !== undefined && commit.note.trim() !== '' ? commit.note : null;
+      if (commit.commitId !== undefined && (typeof commit.commitId !== 'string' || commit.commitId.length > 100)) {
+        throw new StoreError('expected the commit id to be text (a UUID)');
+      }
       const stored = await this.store.labels.commitLabel({
         studyId: this.studyId,
         pairId,
@@ -319,10 +325,15 @@ export class LabelSession {
         })),
         at: this.now().toISOString(),
         ...(!outsideQueue && this.cursorWrite(position + 1)),
+        clientId: commit.commitId ?? randomUUID(),
       });
       if (!outsideQueue) this.position = Math.min(position + 1, this.queue.length);
-      if (!stored.labelledBefore) this.progress.judged++;
-      this.undoable.push({ judgmentId: stored.judgmentId, pairId });
+      // Counted once, even when a commit that was confirmed is sent again with its commitId.
+      if (!this.stored.has(stored.judgmentId)) {
+        this.stored.add(stored.judgmentId);
+        if (!stored.labelledBefore) this.progress.judged++;
+        this.undoable.push({ judgmentId: stored.judgmentId, pairId });
+      }
       return { progress: { ...this.progress }, pair: await this.pairView(pairId, position) };
     });
   }

@@ -140,4 +140,9 @@ export interface CommitLabel {
   aspects?: Record<string, AspectAnswer>;
   /** What the view showed before the decision (a suggestion's label), recorded with the judgment. */
   shownLabel?: number;
+  /**
+   * The commit's own id (a UUID): a caller that retries a commit it got no answer for (the connection to the record
+   * dropped) sends it again with the same id, and the label is stored once. Without one the session draws one.
+   */
+  commitId?: string;
 }

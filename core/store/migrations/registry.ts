@@ -39,4 +39,9 @@ export const migrations: readonly Migration[] = [
     name: 'labelKind',
     description: 'annotator: label_kind, who made the labels when declared (person, crowd, gold, llm)',
   },
+  {
+    version: 8,
+    name: 'labelCommitIds',
+    description: 'judgment: client_id, the id a label commit is sent with, so that a retried commit is stored once',
+  },
 ];

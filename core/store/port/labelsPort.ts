@@ -95,6 +95,12 @@ export interface LabelCommit {
   at: string;
   /** The cursor to save in the same transaction, if any. */
   cursor?: LabelCursorWrite;
+  /**
+   * The commit's own id (a UUID), the same when it is sent again: a judgment already stored with it is returned as it
+   * was stored (labelledBefore: whether the annotator had a current label of the pair before it) and nothing is
+   * written — a commit whose reply was lost can be retried without storing the label twice.
+   */
+  clientId?: string;
 }
 
 /** The retraction of one judgment (undo), with the cursor to save in the same transaction. */

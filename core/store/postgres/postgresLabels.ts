@@ -362,9 +362,26 @@ export class PostgresLabels implements LabelsPort {
       // Commits of this pair wait for each other here (see the top of the file); the next statement then reads
       // what the one before committed.
       await client.query('SELECT pg_advisory_xact_lock($1, $2)', [labelLock, pairId]);
-      type Before = { labelled: boolean; latest: string | null; suggested: (number | null)[]; study: string | null };
-      const before = (await client.query<Before>(labelSql.beforeCommit, [pairId, annotatorId, commit.studyId]))
-        .rows[0] as Before;
+      type Before = {
+        labelled: boolean;
+        latest: string | null;
+        suggested: (number | null)[];
+        study: string | null;
+        replayed: { id: number; createdAt: string; labelledBefore: boolean } | null;
+      };
+      const before = (
+        await client.query<Before>(labelSql.beforeCommit, [
+          pairId,
+          annotatorId,
+          commit.studyId,
+          commit.clientId ?? null,
+        ])
+      ).rows[0] as Before;
+      if (before.replayed !== null) {
+        // Sent again (its reply was lost): what the first one stored; nothing written.
+        const { id, createdAt, labelledBefore } = before.replayed;
+        return { result: { judgmentId: id, createdAt, labelledBefore }, wrote: false };
+      }
       const labelledBefore = before.labelled;
       const wanted = commit.suggestion;
       const accepted =
@@ -393,6 +410,7 @@ export class PostgresLabels implements LabelsPort {
         cursor === undefined ? null : cursor.unlabelledOnly ? 1 : 0,
         cursor?.pairId ?? null,
         cursor?.at ?? null,
+        commit.clientId ?? null,
       ]);
       const judgmentId = (inserted.rows[0] as { id: number }).id;
       return { result: { judgmentId, createdAt, labelledBefore }, wrote: true, study: before.study };

@@ -234,6 +234,13 @@ export class SqliteLabels implements LabelsPort {
     const s = this.statements;
     const { pairId, annotatorId, label } = commit;
     return this.write(commit.studyId, () => {
+      if (commit.clientId !== undefined) {
+        // Sent again (its reply was lost): what the first one stored.
+        const stored = s.byClientId.get(commit.clientId) as { id: number; created_at: string; labelled: number };
+        if (stored !== undefined) {
+          return { judgmentId: stored.id, createdAt: stored.created_at, labelledBefore: stored.labelled === 1 };
+        }
+      }
       const labelledBefore = s.mine.get(pairId, annotatorId) !== undefined;
       const wanted = commit.suggestion;
       const accepted =
@@ -252,6 +259,7 @@ export class SqliteLabels implements LabelsPort {
         accepted ? 'suggestion' : commit.source,
         commit.note,
         commit.shownLabel,
+        commit.clientId ?? null,
       ) as { id: number };
       commit.conditions.forEach((satisfied, i) => {
         s.insertCondition.run(id, i + 1, satisfied ? 1 : 0);

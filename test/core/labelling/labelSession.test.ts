@@ -118,7 +118,9 @@ test('commit stores one judgment with its condition and aspect answers, and move
     aspects: { complete: false, topical: true },
   });
   assert.equal(pair.position, 0);
-  const [judgment] = rows(study, 'SELECT * FROM judgment') as { id: number }[];
+  const [judgment] = rows(study, 'SELECT * FROM judgment') as { id: number; client_id: string }[];
+  // The commit's own id, drawn by the session (a retried commit sends it again: labelSession's commitId).
+  assert.match(judgment!.client_id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   assert.deepEqual(judgment, {
     id: judgment!.id,
     pair_id: first.pairId,
@@ -128,6 +130,7 @@ test('commit stores one judgment with its condition and aspect answers, and move
     source: 'manual',
     rationale: 'medals only until 1996',
     shown_label: null,
+    client_id: judgment!.client_id,
   });
   assert.deepEqual(rows(study, 'SELECT judgment_id, condition, satisfied FROM condition_judgment ORDER BY condition'), [
     { judgment_id: judgment!.id, condition: 1, satisfied: 0 },

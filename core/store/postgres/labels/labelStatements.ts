@@ -59,23 +59,29 @@ export const labelSql = {
   /**
    * What a commit decides from ($1 pair, $2 annotator), read under the pair's commit lock: whether the annotator has a
    * current label of it, the latest time of any of their judgments of it (retracted ones too: the UNIQUE key counts
-   * them), the labels of each judge's latest suggestion for it, and the name of study $3 (for the notification).
+   * them), the labels of each judge's latest suggestion for it, the name of study $3 (for the notification), and the
+   * judgment a commit with id $4 stored already (a retried commit: returned instead of stored again).
    */
   beforeCommit: `SELECT
        EXISTS (SELECT 1 FROM judgment AS j WHERE j.pair_id = $1 AND j.annotator_id = $2 AND ${notRetracted})
          AS labelled,
        (SELECT max(created_at) FROM judgment WHERE pair_id = $1 AND annotator_id = $2) AS latest,
        ARRAY(SELECT s.label FROM suggestion AS s WHERE s.pair_id = $1 AND ${latestSuggestion}) AS suggested,
-       (SELECT name FROM study WHERE id = $3) AS study`,
+       (SELECT name FROM study WHERE id = $3) AS study,
+       (SELECT json_build_object('id', j.id, 'createdAt', j.created_at, 'labelledBefore', EXISTS (
+          SELECT 1 FROM judgment AS o WHERE o.pair_id = j.pair_id AND o.annotator_id = j.annotator_id
+            AND o.created_at < j.created_at
+            AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = o.id)))
+        FROM judgment AS j WHERE j.client_id = $4::text) AS replayed`,
   /**
    * A judgment with its condition answers (satisfied 0/1 in position order), aspect answers and the annotator's cursor,
    * in one statement: $1 pair, $2 annotator, $3 label, $4 time, $5 source, $6 note, $7 label shown, $8 conditions,
    * $9 aspects, $10 answers; $11 whether to save the cursor, $12–$17 its study, annotator, order, unlabelled only
-   * (0/1), pair and time.
+   * (0/1), pair and time; $18 the commit's id.
    */
   insertJudgment: `WITH j AS (
-       INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
+       INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label, client_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $18::text) RETURNING id
      ), c AS (
        INSERT INTO condition_judgment (judgment_id, condition, satisfied)
        SELECT j.id, t.position, t.satisfied

@@ -8,6 +8,7 @@ import { judgeCalls } from './004_judgeCalls.ts';
 import { reviewLineage } from './005_reviewLineage.ts';
 import { gradedAspects } from './006_gradedAspects.ts';
 import { labelKind } from './007_labelKind.ts';
+import { labelCommitIds } from './008_labelCommitIds.ts';
 
 /** Version → PostgreSQL statements. */
 export const postgresMigrationSql: MigrationSql = new Map([
@@ -18,6 +19,7 @@ export const postgresMigrationSql: MigrationSql = new Map([
   [5, reviewLineage],
   [6, gradedAspects],
   [7, labelKind],
+  [8, labelCommitIds],
 ]);
 
 /** A migration of the list with its PostgreSQL statements. */

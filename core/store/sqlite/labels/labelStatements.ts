@@ -49,8 +49,16 @@ export function labelStatements(db: SqliteDatabase) {
     ),
     inStudy: db.prepare('SELECT 1 FROM pair WHERE id = ? AND study_id = ?').pluck(),
     insertJudgment: db.prepare(
-      `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label, client_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ),
+    /** The judgment a commit with this id stored (a retried commit), and whether a label of the pair preceded it. */
+    byClientId: db.prepare(
+      `SELECT j.id, j.created_at, EXISTS (
+         SELECT 1 FROM judgment AS o WHERE o.pair_id = j.pair_id AND o.annotator_id = j.annotator_id
+           AND o.created_at < j.created_at
+           AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = o.id)) AS labelled
+       FROM judgment AS j WHERE j.client_id = ?`,
     ),
     insertCondition: db.prepare('INSERT INTO condition_judgment (judgment_id, condition, satisfied) VALUES (?, ?, ?)'),
     insertAspect: db.prepare('INSERT INTO aspect_judgment (judgment_id, aspect, answer) VALUES (?, ?, ?)'),

@@ -9,6 +9,7 @@ import { judgeCalls } from './004_judgeCalls.ts';
 import { reviewLineage } from './005_reviewLineage.ts';
 import { gradedAspects } from './006_gradedAspects.ts';
 import { labelKind } from './007_labelKind.ts';
+import { labelCommitIds } from './008_labelCommitIds.ts';
 
 /** Version → SQLite statements. */
 export const sqliteMigrationSql: MigrationSql = new Map([
@@ -19,6 +20,7 @@ export const sqliteMigrationSql: MigrationSql = new Map([
   [5, reviewLineage],
   [6, gradedAspects],
   [7, labelKind],
+  [8, labelCommitIds],
 ]);
 
 /** A migration of the list with its SQLite statements. */
