@@ -13,6 +13,7 @@ import { judgeCommand } from './commands/judge.ts';
 import { judgedCommand } from './commands/judged.ts';
 import { lintCommand } from './commands/lint.ts';
 import { poolCommand } from './commands/pool.ts';
+import { storeCommand } from './commands/store.ts';
 import { versionCommand } from './commands/version.ts';
 
 /** Every command, one line each. */
@@ -25,6 +26,7 @@ export const cliCommands: readonly CliCommand[] = [
   judgedCommand,
   judgeCommand,
   agreeCommand,
+  storeCommand,
   versionCommand,
 ];
 

@@ -1,0 +1,114 @@
+// `qrels-studio store copy STUDY.assess --to postgres|sqlite [--store NAME]`: moves a study file's whole record
+// between its stores — from the store its `store` statement names (the SQLite file next to it without one) to the
+// other: a PostgreSQL store (`--store NAME`, or the name the file's `store postgres` statement gives) or the SQLite
+// file next to the study file. Ids are kept; the target must be empty; a failure writes nothing (core/store/storeCopy.ts).
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { lintStudyText, nodeStudyHost, parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
+import type { StoreModel } from '../../core/dsl/model.ts';
+import { FileReadError } from '../../core/formats/lineReader.ts';
+import { openPostgresStore, storesFromEnvironment } from '../../core/store/openStudyStore.ts';
+import { PostgresStudyStore } from '../../core/store/postgres/postgresStudyStore.ts';
+import { PostgresTables } from '../../core/store/postgres/postgresTables.ts';
+import { SqliteTables } from '../../core/store/sqlite/sqliteTables.ts';
+import { locateNativeBinding } from '../../core/store/sqliteDatabase.ts';
+import { copyRecord, type RecordTables } from '../../core/store/storeCopy.ts';
+import { StoreError, studyDatabasePath } from '../../core/store/studyDatabase.ts';
+import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
+import { optionValue } from '../studyDatabaseCommand.ts';
+import { studyDiagnostics } from './lint.ts';
+
+const kinds = ['postgres', 'sqlite'] as const;
+
+export const storeCommand: CliCommand = {
+  name: 'store',
+  summary: "copy a study file's record to its other store (store copy: SQLite file ⇄ PostgreSQL)",
+  usage: 'qrels-studio store copy STUDY.assess --to postgres|sqlite [--store NAME]',
+  details:
+    "Copies every table of the record, ids kept, from the store the study file's `store` statement names (the SQLite\n" +
+    "file next to it without one) to the other: a PostgreSQL store (--store NAME, or the name of the file's\n" +
+    '`store postgres "NAME"`; connection from QRELS_STUDIO_STORES, a urlEnv URL, PG* variables, ~/.pgpass) or\n' +
+    'the SQLite file next to the study file. The target must hold nothing; a failure leaves it as it was.\n' +
+    'The study file is not changed: point its `store` statement at the copy to use it.\n',
+  async run(args, context) {
+    const [action, ...rest] = args;
+    if (action === undefined) throw new UsageError('no action (store copy)');
+    if (action !== 'copy') throw new UsageError(`unknown action '${action}' (expected copy)`);
+    let studyArg: string | undefined;
+    let to: (typeof kinds)[number] | undefined;
+    let storeName: string | undefined;
+    for (let i = 0; i < rest.length; i++) {
+      const arg = rest[i]!;
+      if (arg === '--to') {
+        const value = optionValue(rest, i++, 'a store kind (postgres|sqlite)');
+        if (!(kinds as readonly string[]).includes(value)) {
+          throw new UsageError(`--to takes postgres or sqlite, found '${value}'`);
+        }
+        to = value as (typeof kinds)[number];
+      } else if (arg === '--store') storeName = optionValue(rest, i++, 'a store name');
+      else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`);
+      else if (studyArg === undefined) studyArg = arg;
+      else throw new UsageError(`unexpected argument '${arg}'`);
+    }
+    if (studyArg === undefined) throw new UsageError('no study file');
+    if (to === undefined) throw new UsageError('no target: --to postgres or --to sqlite');
+    const { path, store } = await readStoreStatement(studyArg, context);
+    if (to === 'sqlite' && storeName !== undefined) {
+      throw new UsageError('--store names a PostgreSQL store; --to sqlite copies to the file next to the study file');
+    }
+    if (to === store.kind) {
+      throw new UsageError(
+        to === 'sqlite'
+          ? `${studyArg} already uses the SQLite file next to it (no store statement, or store sqlite): copy --to postgres`
+          : `${studyArg} already uses PostgreSQL store "${(store as { name: string }).name}": copy --to sqlite`,
+      );
+    }
+    const postgresName = to === 'postgres' ? storeName : (store as { name: string }).name;
+    if (postgresName === undefined) {
+      throw new UsageError(`${studyArg} has no store postgres statement: name the target store with --store NAME`);
+    }
+    const nativeBinding = locateNativeBinding(context.nativeDir);
+    const sqlite = new SqliteTables(studyDatabasePath(path), nativeBinding);
+    const opened = await openPostgresStore(postgresName, {
+      env: process.env,
+      settings: storesFromEnvironment(process.env),
+      onWarning: (message) => context.stderr(`warning: ${message}\n`),
+    });
+    try {
+      if (!(opened instanceof PostgresStudyStore)) throw new StoreError(`store "${postgresName}" is not PostgreSQL`);
+      const postgres: RecordTables = new PostgresTables(opened.pool, opened.location);
+      const [from, target] = to === 'postgres' ? [sqlite, postgres] : [postgres, sqlite];
+      const report = await copyRecord(from, target);
+      const rows = [...report.rows.values()].reduce((a, b) => a + b, 0);
+      context.stdout(`copied ${from.location} to ${target.location}: ${rows} rows in ${report.rows.size} tables\n`);
+      context.stdout(
+        to === 'postgres'
+          ? `${studyArg} uses it once it says: store postgres "${postgresName}"\n`
+          : `${studyArg} uses it once its store statement is removed (or says: store sqlite)\n`,
+      );
+      return 0;
+    } finally {
+      await opened.close();
+    }
+  },
+};
+
+/** The study file's `store` statement (SQLite without one); refused, with its errors, when the file has any. */
+async function readStoreStatement(studyArg: string, context: CliContext): Promise<{ path: string; store: StoreModel }> {
+  if (!studyArg.endsWith('.assess')) throw new UsageError(`expected a study file (*.assess), found '${studyArg}'`);
+  const path = resolve(context.cwd, studyArg);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new FileReadError(studyArg, error);
+  }
+  const errors = (await lintStudyText(text, path, nodeStudyHost())).filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    for (const d of studyDiagnostics(studyArg, text, errors)) {
+      context.stderr(`${d.file}:${d.line}:${d.column}: ${d.severity} [${d.rule}] ${d.message}\n`);
+    }
+    throw new InputError(`${studyArg} has errors: fix them first (qrels-studio lint ${studyArg})`);
+  }
+  return { path, store: resolveStudies(parseStudyFile(text), path).store ?? { kind: 'sqlite' } };
+}
