@@ -9,10 +9,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
 import { runCli } from '../../cli/main.ts';
+import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
+import { importReviewItems, ReviewSession } from '../../core/review/reviewSession.ts';
 import { SqliteStudyStore } from '../../core/store/sqlite/sqliteStudyStore.ts';
 import { openDatabase } from '../../core/store/sqliteDatabase.ts';
 import { studyDatabasePath } from '../../core/store/studyDatabase.ts';
 import { labellingStudy, nativeBinding } from '../core/labelling/labellingStudy.ts';
+import { verdictOn } from '../core/review/reviewStudy.ts';
 import { nativeDir } from '../helpers.ts';
 import { testDatabase } from '../pg/pgCluster.ts';
 
@@ -189,6 +192,27 @@ async function labelledStudy() {
     },
   );
   assert.ok(callId > 0);
+  // A review block of the same file: items, and verdicts by two reviewers.
+  writeFileSync(
+    join(study.folder, 'items.jsonl'),
+    '{"iid": "i1", "text": "Find medal tables.", "type": "C1"}\n{"iid": "i2", "text": "Find rivers.", "type": "S1"}\n',
+  );
+  const withReview = `${readFileSync(study.studyFile, 'utf8')}
+review "gen" {
+  items "items.jsonl" { id: iid  text: text  type: type }
+  annotators alice bob
+}
+`;
+  writeFileSync(study.studyFile, withReview);
+  const model = resolveStudies(parseStudyFile(withReview), study.studyFile);
+  await study.store.studies.sync(model);
+  const review = model.reviews[0]!;
+  await importReviewItems(study.store, review, study.folder);
+  for (const annotator of ['alice', 'bob']) {
+    const session = await ReviewSession.open(study.store, { studyFile: study.studyFile, review, annotator });
+    await verdictOn(session, 0, { verdict: 'accept' });
+    await verdictOn(session, 1, { verdict: annotator === 'alice' ? 'accept' : 'reject', reason: 'vague' });
+  }
   // The files the study file names (its linter asks for them; the record is already imported).
   writeFileSync(
     join(study.folder, 'queries.jsonl'),
@@ -224,6 +248,8 @@ test('store copy: SQLite → PostgreSQL → a fresh SQLite file keeps every row 
     'suggestion',
     'llm_call',
     'label_cursor',
+    'review_item',
+    'review_verdict',
     'condition_judgment',
     'aspect_judgment',
   ]) {
@@ -251,13 +277,26 @@ test('store copy: SQLite → PostgreSQL → a fresh SQLite file keeps every row 
   assert.equal(first.status, 0, first.stderr);
   assert.match(first.stdout, /copied .*s\.sqlite to postgres:team: \d+ rows in \d+ tables/);
   assert.deepEqual(await postgresRows(database), rows);
+  const client = new pg.Client(database);
+  await client.connect();
+  try {
+    for (const table of ['study', 'judgment', 'llm_call', 'review_verdict']) {
+      const { rows: next } = await client.query<{ next: number; max: number }>(
+        `SELECT (SELECT MAX(id) FROM ${table}) AS max, nextval(pg_get_serial_sequence('${table}', 'id'))::integer AS next`,
+      );
+      assert.equal(next[0]!.next, next[0]!.max + 1, `${table}'s identity goes on after the copied ids`);
+      await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), $1, false)`, [next[0]!.max + 1]);
+    }
+  } finally {
+    await client.end();
+  }
 
   // Into a store that holds a record: refused, nothing changed.
   const again = await cli(folder, 'store', 'copy', 's.assess', '--to', 'postgres', '--store', 'team');
   assert.equal(again.status, 1);
   assert.match(
     again.stderr,
-    /postgres:team already holds a record \(studies 's'\) — rows: .*judgment \d+.*nothing was copied/,
+    /postgres:team already holds a record \(studies 's', 'gen'\) — rows: .*judgment \d+.*nothing was copied/,
   );
   assert.deepEqual(await postgresRows(database), rows);
 
@@ -273,7 +312,7 @@ test('store copy: SQLite → PostgreSQL → a fresh SQLite file keeps every row 
   assert.deepEqual(sqliteRows(sqliteFile), onPostgres);
   const refused = await cli(folder, 'store', 'copy', 's.assess', '--to', 'sqlite');
   assert.equal(refused.status, 1);
-  assert.match(refused.stderr, /s\.sqlite already holds a record \(studies 's'\)/);
+  assert.match(refused.stderr, /s\.sqlite already holds a record \(studies 's', 'gen'\)/);
   assert.deepEqual(sqliteRows(sqliteFile), onPostgres);
   writeFileSync(study.studyFile, studyText);
   assert.deepEqual(await exports(folder), before);
