@@ -4,8 +4,8 @@
 // for byte the same from each store; a copy into a store that holds a record is refused and changes nothing; a copy
 // that fails half-way (a row the target refuses) leaves the target as it was.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
 import { runCli } from '../../cli/main.ts';
@@ -357,4 +357,43 @@ test('store copy: a copy that fails half-way leaves the PostgreSQL target empty'
   } finally {
     await client.end();
   }
+});
+
+test('store copy: a copy to SQLite that fails half-way leaves no file behind (the temporary file removed)', async () => {
+  const database = await testDatabase();
+  Object.assign(process.env, {
+    PGHOST: String(database.host),
+    PGPORT: String(database.port),
+    PGUSER: String(database.user),
+    PGDATABASE: database.database,
+    PGPASSWORD: '',
+    QRELS_STUDIO_STORES: '',
+  });
+  const study = await labelledStudy();
+  await study.close();
+  const sqliteFile = studyDatabasePath(study.studyFile);
+  const first = await cli(study.folder, 'store', 'copy', 's.assess', '--to', 'postgres', '--store', 'team');
+  assert.equal(first.status, 0, first.stderr);
+  writeFileSync(study.studyFile, `store postgres "team"\n\n${readFileSync(study.studyFile, 'utf8')}`);
+  rmSync(sqliteFile);
+  // A row SQLite's schema refuses, met after most tables were written: a judge call's vote index below 0.
+  const client = new pg.Client(database);
+  await client.connect();
+  try {
+    await client.query('ALTER TABLE llm_call DROP CONSTRAINT llm_call_vote_index_check');
+    await client.query('UPDATE llm_call SET vote_index = -1');
+  } finally {
+    await client.end();
+  }
+  const result = await cli(study.folder, 'store', 'copy', 's.assess', '--to', 'sqlite');
+  assert.equal(result.status, 1, result.stdout);
+  assert.match(
+    result.stderr,
+    /copying postgres:team to .*s\.sqlite failed at table llm_call: CHECK constraint failed.*nothing was copied/,
+  );
+  assert.equal(existsSync(sqliteFile), false);
+  assert.deepEqual(
+    readdirSync(dirname(sqliteFile)).filter((f) => f.includes('.tmp')),
+    [],
+  );
 });
