@@ -7,6 +7,7 @@
 // transaction — other processes LISTENing on the record hear it when it commits, and only then — and
 // `changed(change)` after the commit, for this store's own listeners.
 import pg from 'pg';
+import { StoreError } from '../studyDatabase.ts';
 import type { StoreChange } from '../studyStore.ts';
 
 export type PostgresPool = pg.Pool;
@@ -60,18 +61,85 @@ export function isRetriedFailure(error: unknown): boolean {
   return retriedStates.has((error as { code?: string } | null)?.code ?? '');
 }
 
-/** `transaction` over `pool` (PostgresContext.transaction's rules). */
+/** Node's socket errors that mean the server could not be reached or the connection dropped. */
+const socketCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** SQLSTATEs of a server going away: admin_shutdown, crash_shutdown, cannot_connect_now (and class 08, below). */
+const goneStates = new Set(['57P01', '57P02', '57P03']);
+
+/**
+ * Whether `error` says that the server could not be reached or the connection was lost (server stopped or
+ * restarting, network cut, connection killed) — not that a statement failed.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  if (error instanceof StoreError) return false;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (socketCodes.has(code) || goneStates.has(code) || code.startsWith('08'))) return true;
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection is not queryable|not queryable|timeout exceeded when trying to connect|Client was closed|terminating connection/i.test(
+      message,
+    )
+  );
+}
+
+/**
+ * The StoreError of a port method that lost its connection: the record could not be reached; nothing was saved —
+ * or, when the connection dropped while COMMIT was on its way, that the change may have been saved (a label commit
+ * sent again with its id is stored once: LabelCommit.clientId).
+ */
+export class RecordUnreachableError extends StoreError {
+  /** The connection dropped after COMMIT was sent: the change may be saved. */
+  readonly maybeSaved: boolean;
+  /** The cause's code (ECONNREFUSED, 57P01, …), as on pg's own errors. */
+  readonly code: string | undefined;
+  constructor(location: string, cause: unknown, maybeSaved = false) {
+    const reason = (cause as { message?: unknown } | null)?.message;
+    const why = typeof reason === 'string' && reason !== '' ? ` (${reason})` : '';
+    super(
+      maybeSaved
+        ? `the connection to ${location} was lost while the change was being committed${why}: it may or may not be saved; try again once the server answers`
+        : `${location} could not be reached${why}: nothing was saved; try again once the server answers`,
+      { cause },
+    );
+    this.maybeSaved = maybeSaved;
+    const code = (cause as { code?: unknown } | null)?.code;
+    this.code = typeof code === 'string' ? code : undefined;
+  }
+}
+
+/** `transaction` over `pool` (PostgresContext.transaction's rules); `location` names the record in errors. */
 export async function runTransaction<T>(
   pool: PostgresPool,
   fn: (client: PostgresClient) => Promise<T>,
   options: TransactionOptions = {},
+  location = 'the PostgreSQL record',
 ): Promise<T> {
   const begin = `BEGIN ISOLATION LEVEL ${(options.isolation ?? 'read committed').toUpperCase()}${
     options.readOnly ? ' READ ONLY' : ''
   }`;
+  // A connection lost before COMMIT was sent is tried once more at once, on a new connection: the pool may have
+  // handed out an idle connection that the server closed (it restarted) before the pool heard of it.
+  let reconnected = false;
   for (let attempt = 1; ; attempt++) {
-    const client = await pool.connect();
+    let client: PostgresClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw isConnectionLost(error) ? new RecordUnreachableError(location, error) : error;
+    }
     let broken: Error | undefined;
+    let committing = false;
     // The pool listens for a connection's errors only while it is idle: a connection that breaks while checked out
     // (server stopped, connection killed) emits an error nobody would catch, which ends the process. Caught here: the
     // statement running fails with it, and the connection is not given back.
@@ -82,20 +150,31 @@ export async function runTransaction<T>(
     try {
       await client.query(begin);
       const result = await fn(client);
+      committing = true;
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      try {
-        await client.query('ROLLBACK');
-      } catch (rollbackError) {
-        // The connection is gone (server stopped, connection killed): it is not given back to the pool.
-        broken = rollbackError as Error;
+      const lost = isConnectionLost(error) || (broken !== undefined && !(error instanceof StoreError));
+      if (!lost) {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollbackError) {
+          // The connection is gone (server stopped, connection killed): it is not given back to the pool.
+          broken = rollbackError as Error;
+        }
+      } else {
+        broken ??= error as Error;
       }
       if (attempt < maxAttempts && isRetriedFailure(error)) {
         // A short, growing, jittered pause, so that two transactions that collided do not collide again.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** attempt));
         continue;
       }
+      if (lost && !committing && !reconnected) {
+        reconnected = true;
+        continue;
+      }
+      if (lost) throw new RecordUnreachableError(location, error, committing);
       throw error;
     } finally {
       client.release(broken);

@@ -13,11 +13,18 @@ import {
   type ImportReport,
   type PoolInput,
   type PoolReport,
+  StoreError,
 } from '../studyDatabase.ts';
 import { checkAnswers } from './imports/checkAnswers.ts';
 import { PgStaging } from './imports/pgStaging.ts';
 import { studyIdPg } from './judge/pgRules.ts';
-import { isRetriedFailure, type PostgresClient, type PostgresContext } from './postgresContext.ts';
+import {
+  isConnectionLost,
+  isRetriedFailure,
+  type PostgresClient,
+  type PostgresContext,
+  RecordUnreachableError,
+} from './postgresContext.ts';
 
 /** Records collected before they are checked and COPYed into the staging. */
 const stagingBatch = 10_000;
@@ -40,8 +47,23 @@ export class PostgresImports implements ImportsPort {
     answers?: AnswerRules,
   ): Promise<ImportReport> {
     const { location } = this.context;
-    const client = await this.context.pool.connect();
+    let client: PostgresClient;
+    try {
+      client = await this.context.pool.connect();
+    } catch (error) {
+      throw isConnectionLost(error) ? new RecordUnreachableError(location, error) : error;
+    }
     let failed = false;
+    // The pool listens for a connection's errors only while it is idle: one that breaks while the import holds it
+    // (server stopped, connection killed) would emit an error nobody catches, which ends the process. Caught here:
+    // the statement or COPY running fails with it, and the import rejects.
+    let broken: Error | undefined;
+    const onError = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', onError);
+    /** Set once the final transaction's COMMIT is sent: a connection lost after that may have committed it. */
+    const commitState = { sent: false };
     try {
       const studyId = await studyIdPg(client, location, study);
       const staging = new PgStaging(client, location);
@@ -84,7 +106,7 @@ export class PostgresImports implements ImportsPort {
         await staging.addPool(i, pool.queries);
       }
       checkSignal();
-      const report = await this.commit(client, async () => {
+      const report = await this.commit(client, commitState, async () => {
         // The moves sort whole staged tables (documents by id): in memory, not in temporary files.
         await client.query("SET LOCAL work_mem = '256MB'");
         await client.query('SELECT pg_advisory_xact_lock($1)', [studyId]);
@@ -93,25 +115,37 @@ export class PostgresImports implements ImportsPort {
         await this.context.notify(client, { what: 'imports', study });
         return report;
       });
-      await staging.drop();
+      commitState.sent = false;
+      // The import is committed: if the connection drops now, its staging goes with the session.
+      await staging.drop().catch((error: unknown) => {
+        if (!isConnectionLost(error) && broken === undefined) throw error;
+        failed = true;
+      });
       this.context.changed({ what: 'imports', study });
       return report;
     } catch (error) {
       failed = true;
+      if (isConnectionLost(error) || (broken !== undefined && !(error instanceof StoreError))) {
+        // Lost while the final transaction's COMMIT may have reached the server: it may be committed.
+        throw new RecordUnreachableError(location, error, commitState.sent);
+      }
       throw error;
     } finally {
       // A failed import's connection is closed: whatever state it is in (a COPY cut short, a transaction aborted),
       // its session and its TEMP tables end with it.
-      client.release(failed);
+      client.release(failed ? (broken ?? true) : undefined);
+      // A broken connection keeps the listener: its socket may still report the reset after it is let go.
+      if (!failed) client.removeListener('error', onError);
     }
   }
 
   /** `fn` in one transaction on the import's own connection, run again after a serialization failure or deadlock. */
-  private async commit<T>(client: PostgresClient, fn: () => Promise<T>): Promise<T> {
+  private async commit<T>(client: PostgresClient, state: { sent: boolean }, fn: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       await client.query('BEGIN');
       try {
         const result = await fn();
+        state.sent = true;
         await client.query('COMMIT');
         return result;
       } catch (error) {
@@ -122,6 +156,7 @@ export class PostgresImports implements ImportsPort {
           throw error;
         }
         if (attempt < maxAttempts && isRetriedFailure(error)) {
+          state.sent = false;
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** attempt));
           continue;
         }

@@ -69,7 +69,7 @@ export class PostgresStudyStore implements StudyStore {
     const context: PostgresContext = {
       pool,
       location,
-      transaction: (fn, options) => runTransaction(pool, fn, options),
+      transaction: (fn, options) => runTransaction(pool, fn, options, location),
       notify: (client, change) => notifyChange(client, change, this.origin),
       changed: (change) => this.emit(change),
     };
