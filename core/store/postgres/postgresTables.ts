@@ -4,6 +4,8 @@
 // setval — so a failure anywhere (a bad row, the server gone) leaves the database as it was.
 import type pg from 'pg';
 import type { RecordTables, TableBatch, TableShape } from '../storeCopy.ts';
+import { StoreError } from '../studyDatabase.ts';
+import { isConnectionLost, RecordUnreachableError } from './postgresContext.ts';
 
 /** The migrations' own table: not part of a record. */
 const versionTable = 'schema_version';
@@ -30,8 +32,13 @@ export class PostgresTables implements RecordTables {
   }
 
   async *exportTables(tables: readonly TableShape[], batchRows: number): AsyncIterable<TableBatch> {
-    const client = await this.pool.connect();
+    const client = await connect(this.pool, this.location);
     let broken: Error | undefined;
+    // A checked-out connection that breaks (server stopped) emits an error: caught here, as postgresContext does.
+    const onError = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const keys = await primaryKeys(client);
@@ -50,11 +57,17 @@ export class PostgresTables implements RecordTables {
       }
       await client.query('COMMIT');
     } catch (error) {
-      broken = error instanceof Error ? error : new Error(String(error));
-      await client.query('ROLLBACK').catch(() => {});
+      if (isConnectionLost(error) || broken !== undefined) {
+        broken ??= error as Error;
+        throw new RecordUnreachableError(this.location, error);
+      }
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
       throw error;
     } finally {
       client.release(broken);
+      if (broken === undefined) client.removeListener('error', onError);
     }
   }
 
@@ -62,8 +75,13 @@ export class PostgresTables implements RecordTables {
     batches: AsyncIterable<TableBatch>,
     refuse: (contents: { rows: Map<string, number>; studies: string[] }) => Error | undefined,
   ): Promise<void> {
-    const client = await this.pool.connect();
+    const client = await connect(this.pool, this.location);
     let broken: Error | undefined;
+    let committing = false;
+    const onError = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const tables = await tablesOf(client);
@@ -98,15 +116,32 @@ export class PostgresTables implements RecordTables {
           [ident(table_name), column_name],
         );
       }
+      committing = true;
       await client.query('COMMIT');
     } catch (error) {
-      broken = error instanceof Error ? error : new Error(String(error));
-      await client.query('ROLLBACK').catch(() => {});
+      if (isConnectionLost(error) || (broken !== undefined && !(error instanceof StoreError))) {
+        // The server rolls back a transaction whose connection is gone — unless COMMIT was already on its way.
+        broken ??= error as Error;
+        throw new RecordUnreachableError(this.location, error, committing);
+      }
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
       throw error;
     } finally {
-      // A connection that failed mid-transaction is not given back to the pool.
+      // A connection that broke is not given back to the pool (and keeps its listener: the socket may report late).
       client.release(broken);
+      if (broken === undefined) client.removeListener('error', onError);
     }
+  }
+}
+
+/** A pooled connection, or the StoreError saying the server cannot be reached. */
+async function connect(pool: pg.Pool, location: string): Promise<pg.PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (error) {
+    throw isConnectionLost(error) ? new RecordUnreachableError(location, error) : error;
   }
 }
 
