@@ -91,7 +91,11 @@ export function nonEmptyRefusal(
  * Copies the whole record of `from` into `to`, ids and all. Refused (nothing written) when the two stores' schemas
  * differ, when `from` holds no study, or when `to` holds anything.
  */
-export async function copyRecord(from: RecordTables, to: RecordTables): Promise<CopyReport> {
+export async function copyRecord(
+  from: RecordTables,
+  to: RecordTables,
+  options: { batchRows?: number } = {},
+): Promise<CopyReport> {
   const [source, target] = await Promise.all([from.tables(), to.tables()]);
   const targetByName = new Map(target.map((t) => [t.name, t]));
   const differences: string[] = [];
@@ -126,7 +130,7 @@ export async function copyRecord(from: RecordTables, to: RecordTables): Promise<
   const rows = new Map<string, number>();
   let table: string | undefined;
   async function* counted(): AsyncIterable<TableBatch> {
-    for await (const batch of from.exportTables(ordered, copyBatchRows)) {
+    for await (const batch of from.exportTables(ordered, options.batchRows ?? copyBatchRows)) {
       table = batch.table;
       rows.set(batch.table, (rows.get(batch.table) ?? 0) + batch.rows.length);
       yield batch;

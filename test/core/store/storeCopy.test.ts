@@ -10,6 +10,7 @@ import pg from 'pg';
 import { PostgresStudyStore } from '../../../core/store/postgres/postgresStudyStore.ts';
 import { PostgresTables } from '../../../core/store/postgres/postgresTables.ts';
 import { SqliteTables } from '../../../core/store/sqlite/sqliteTables.ts';
+import { openDatabase } from '../../../core/store/sqliteDatabase.ts';
 import { copyRecord, dependencyOrder, type RecordTables } from '../../../core/store/storeCopy.ts';
 import { StoreError, studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import { type Cluster, clusterVariable, startCluster, testDatabase } from '../../pg/pgCluster.ts';
@@ -102,6 +103,46 @@ test('the server stopped half-way through a copy out of PostgreSQL: no SQLite fi
       readdirSync(dirname(fresh)).filter((f) => f.startsWith('fresh')),
       [],
     );
+  } finally {
+    await store.close();
+  }
+});
+
+/** Every table's rows of a SQLite record, each in a fixed order. */
+function sqliteRows(file: string): Record<string, unknown[]> {
+  const db = openDatabase(file, { nativeBinding });
+  try {
+    const tables = db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .pluck()
+      .all() as string[];
+    return Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}" ORDER BY 1, 2`).raw().all()]));
+  } finally {
+    db.close();
+  }
+}
+
+test('small batches (3 rows): SQLite → PostgreSQL → a new SQLite file gives the same rows, and the counts say so', async () => {
+  const study = await labellingStudy(plainStudy(4, 5));
+  const session = await study.session('alice');
+  for (let position = 0; position < 7; position++) {
+    const version = session.state().queue.version;
+    const pair = (await session.pairAt(position, version, false))!;
+    await session.commit({ position, pairId: pair.pairId, label: position % 3, queueVersion: version });
+  }
+  await study.close();
+  const database = await testDatabase();
+  const store = await PostgresStudyStore.open({ connection: database, location: 'postgres:team' });
+  try {
+    const file = studyDatabasePath(study.studyFile);
+    const postgres = new PostgresTables(store.pool, store.location);
+    const there = await copyRecord(new SqliteTables(file, nativeBinding), postgres, { batchRows: 3 });
+    assert.equal(there.rows.get('pair'), 20);
+    assert.equal(there.rows.get('judgment'), 7);
+    const back = join(dirname(file), 'back.sqlite');
+    const report = await copyRecord(postgres, new SqliteTables(back, nativeBinding), { batchRows: 3 });
+    assert.deepEqual([...report.rows], [...there.rows]);
+    assert.deepEqual(sqliteRows(back), sqliteRows(file));
   } finally {
     await store.close();
   }
