@@ -1,7 +1,8 @@
 // `qrels-studio store copy STUDY.assess --to postgres|sqlite [--store NAME]`: moves a study file's whole record
 // between its stores — from the store its `store` statement names (the SQLite file next to it without one) to the
-// other: a PostgreSQL store (`--store NAME`, or the name the file's `store postgres` statement gives) or the SQLite
-// file next to the study file. Ids are kept; the target must be empty; a failure writes nothing (core/store/storeCopy.ts).
+// other: PostgreSQL store `--store NAME` (from SQLite), or the SQLite file next to the study file (from the
+// PostgreSQL store its `store postgres "NAME"` names). Ids are kept; the target must be empty; a failure writes
+// nothing (core/store/storeCopy.ts).
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { lintStudyText, nodeStudyHost, parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
@@ -25,11 +26,12 @@ export const storeCommand: CliCommand = {
   summary: "copy a study file's record to its other store (store copy: SQLite file ⇄ PostgreSQL)",
   usage: 'qrels-studio store copy STUDY.assess --to postgres|sqlite [--store NAME]',
   details:
-    "Copies every table of the record, ids kept, from the store the study file's `store` statement names (the SQLite\n" +
-    "file next to it without one) to the other: a PostgreSQL store (--store NAME, or the name of the file's\n" +
-    '`store postgres "NAME"`; connection from QRELS_STUDIO_STORES, a urlEnv URL, PG* variables, ~/.pgpass) or\n' +
-    'the SQLite file next to the study file. The target must hold nothing; a failure leaves it as it was.\n' +
-    'The study file is not changed: point its `store` statement at the copy to use it.\n',
+    "Copies every table of the record, ids kept, from the store the study file's `store` statement names to the\n" +
+    'other: --to postgres --store NAME copies a study on the SQLite file next to it (no store statement, or store\n' +
+    'sqlite) to PostgreSQL store NAME (connection from QRELS_STUDIO_STORES, a urlEnv URL, PG* variables,\n' +
+    '~/.pgpass); --to sqlite copies a study whose file says store postgres "NAME" to the SQLite file next to it.\n' +
+    'The target must hold nothing; a failure leaves it as it was. The study file is not changed: point its\n' +
+    '`store` statement at the copy to use it.\n',
   async run(args, context) {
     const [action, ...rest] = args;
     if (action === undefined) throw new UsageError('no action (store copy)');
