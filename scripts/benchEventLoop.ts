@@ -4,7 +4,7 @@
 // queue, progress) and computing the Agreement view (every label read, then a 1,000-sample bootstrap) — once with
 // the store in the calling thread (what the extension host did before the storage port) and once with the store in
 // a worker thread (core/worker/, what it does now). Same study, same run, same machine.
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { agreementDashboard } from '../core/agreement/agreementDashboard.ts';
 import type { ImportedRecord } from '../core/importers/types.ts';
@@ -68,6 +68,7 @@ async function* secondAnnotatorLabels(queries: number, perQuery: number, every: 
 export async function benchEventLoop(dataDir: string, root: string): Promise<EventLoopRow[]> {
   const folder = join(dataDir, 'event-loop-1m');
   rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
   const nativeDir = join(root, 'dist', 'native');
   const nativeBinding = locateNativeBinding(nativeDir);
   const workerScript = join(root, 'dist', 'studyWorker.cjs');
