@@ -334,7 +334,20 @@ export class LabelSession {
         if (!stored.labelledBefore) this.progress.judged++;
         this.undoable.push({ judgmentId: stored.judgmentId, pairId });
       }
-      return { progress: { ...this.progress }, pair: await this.pairView(pairId, position) };
+      let pair: PairView;
+      try {
+        pair = await this.pairView(pairId, position);
+      } catch (error) {
+        // The label is stored and counted: the error must not say otherwise (sent again with its commitId, the
+        // commit answers with the stored label, counted once).
+        if (!(error instanceof StoreError)) throw error;
+        const reason = error.cause instanceof Error ? error.cause.message : error.message;
+        throw new StoreError(
+          `the label was saved, but the pair could not be read back (${reason}): send the commit again (same commit id) to carry on`,
+          { cause: error },
+        );
+      }
+      return { progress: { ...this.progress }, pair };
     });
   }
 
