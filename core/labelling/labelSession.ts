@@ -102,6 +102,8 @@ export class LabelSession {
   private readonly undoable: { judgmentId: number; pairId: number }[] = [];
   /** The judgments this session's commits stored: a commit sent again with its commitId is not counted twice. */
   private readonly stored = new Set<number>();
+  /** The judgment an undo was retracting when it failed: its retraction may have been committed all the same. */
+  private unconfirmedUndo: number | undefined;
   /** The study as synced into the database when this session opened (see studyChanged). */
   private syncedModel = '';
   /** The adjudication queue on screen (the Agreement view's disagreements), if any: not saved as the cursor. */
@@ -373,9 +375,20 @@ export class LabelSession {
             ...(position >= 0 && this.cursorWrite(position)),
           });
         } catch (error) {
-          // Nothing was retracted (a locked database, say): the judgment can still be undone.
+          // Nothing was retracted (a locked database, say) — or, the connection lost with the reply, it was: the
+          // judgment is undone again next time, and then found retracted by this very undo.
           this.undoable.push(last);
+          this.unconfirmedUndo = judgmentId;
           throw error;
+        }
+        const retriedOwn = this.unconfirmedUndo === judgmentId;
+        this.unconfirmedUndo = undefined;
+        if (!undone.retracted && retriedOwn) {
+          // This session's undo that failed went through after all: it is done, not a reason to undo one more.
+          if (position >= 0) this.position = position;
+          const pair = await this.pairView(pairId, position);
+          if (pair.mine === undefined) this.progress.judged--;
+          return { progress: { ...this.progress }, pair };
         }
         // Already retracted (someone changed the database under this session): try the one before.
         if (!undone.retracted) continue;
