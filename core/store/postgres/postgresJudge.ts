@@ -2,6 +2,7 @@
 // every call, and the suggestions the Label view shows. A call's record and the suggestion it completes are one
 // transaction; a judge's suggestion for a pair is replaced under a lock on the pair, so two runs judging the same
 // pair at once leave one suggestion, never two.
+import { type CallRow, judgeCallValues, recordedJudgeCall, suggestionCallOf } from '../adapterShared/judgeRows.ts';
 import type {
   CachedCall,
   DocumentToJudge,
@@ -24,34 +25,6 @@ const suggestionLock = 0x5167_6a01;
 /** A read of one statement; a read of several sees one snapshot. */
 const readOnly: TransactionOptions = { readOnly: true };
 const snapshot: TransactionOptions = { isolation: 'repeatable read', readOnly: true };
-
-interface CallRow {
-  id: number;
-  cache_key: string;
-  endpoint: string;
-  model: string;
-  parameters: string;
-  prompt_template_hash: string | null;
-  prompt_hash: string;
-  vote_index: number;
-  study_id: number | null;
-  pair_id: number | null;
-  qid: string | null;
-  docid: string | null;
-  judge: string | null;
-  raw_output: string;
-  parsed_label: number | null;
-  parsed_conditions: string | null;
-  rationale: string | null;
-  error_kind: RecordedJudgeCall['errorKind'];
-  error: string | null;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  latency_ms: number | null;
-  attempts: number | null;
-  cost: number | null;
-  created_at: string;
-}
 
 export class PostgresJudge implements JudgePort {
   protected readonly context: PostgresContext;
@@ -191,33 +164,7 @@ export class PostgresJudge implements JudgePort {
       );
       return result.rows;
     }, readOnly);
-    return rows.map((row) => ({
-      id: row.id,
-      cacheKey: row.cache_key,
-      endpoint: row.endpoint,
-      model: row.model,
-      parameters: row.parameters,
-      promptTemplateHash: row.prompt_template_hash,
-      promptHash: row.prompt_hash,
-      voteIndex: row.vote_index,
-      studyId: row.study_id,
-      pairId: row.pair_id,
-      qid: row.qid,
-      docid: row.docid,
-      judge: row.judge,
-      rawOutput: row.raw_output,
-      parsedLabel: row.parsed_label,
-      parsedConditions: row.parsed_conditions === null ? null : (JSON.parse(row.parsed_conditions) as boolean[]),
-      rationale: row.rationale,
-      errorKind: row.error_kind,
-      error: row.error,
-      inputTokens: row.input_tokens,
-      outputTokens: row.output_tokens,
-      latencyMs: row.latency_ms,
-      attempts: row.attempts,
-      cost: row.cost,
-      createdAt: row.created_at,
-    }));
+    return rows.map(recordedJudgeCall);
   }
 
   async suggestions(studyId: number, judge: string): Promise<StoredSuggestion[]> {
@@ -247,30 +194,8 @@ export class PostgresJudge implements JudgePort {
          input_tokens, output_tokens, latency_ms, attempts, cost, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
        RETURNING id`,
-      [
-        call.cacheKey,
-        call.request.endpoint,
-        call.request.model,
-        call.request.parameters,
-        call.promptTemplateHash,
-        call.request.promptHash,
-        call.request.voteIndex,
-        call.studyId,
-        call.pairId ?? null,
-        call.judge,
-        call.rawOutput,
-        call.failure ? null : (call.parsedLabel ?? null),
-        !call.failure && call.parsedConditions ? JSON.stringify(call.parsedConditions) : null,
-        call.rationale ?? null,
-        call.failure?.kind ?? null,
-        call.failure?.message ?? null,
-        call.inputTokens ?? null,
-        call.outputTokens ?? null,
-        call.latencyMs === undefined ? null : Math.round(call.latencyMs),
-        call.attempts,
-        call.cost ?? null,
-        call.createdAt,
-      ],
+      // The values in the INSERT's column order, which judgeCallValues keeps.
+      Object.values(judgeCallValues(call)),
     );
     return (rows[0] as { id: number }).id;
   }
@@ -282,11 +207,7 @@ export class PostgresJudge implements JudgePort {
     thisCall: number | undefined,
     judgeId?: number,
   ): Promise<number> {
-    const callOf = (id: number | null): number => {
-      if (id !== null) return id;
-      if (thisCall === undefined) throw new Error('a suggestion names the call being recorded, but none is');
-      return thisCall;
-    };
+    const callOf = suggestionCallOf(thisCall);
     const shownCall = callOf(suggestion.callId);
     const votes = suggestion.votes.map((vote) => ({ ...vote, callId: callOf(vote.callId) }));
     const annotatorId = judgeId ?? (await ensureAnnotatorId(client, this.context.location, suggestion.judge, 'llm'));

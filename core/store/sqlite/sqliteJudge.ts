@@ -2,6 +2,7 @@
 // the record of every call, and the suggestions the Label view shows. Writes are short — a call's record, with the
 // suggestion it completes in the same transaction — so a run that crashes loses at most the calls in flight, and a
 // labelling session in another process waits at most for one of them.
+import { type CallRow, judgeCallValues, recordedJudgeCall, suggestionCallOf } from '../adapterShared/judgeRows.ts';
 import type {
   CachedCall,
   DocumentToJudge,
@@ -58,34 +59,6 @@ function prepareStatements(context: SqliteContext) {
 }
 
 type Statements = ReturnType<typeof prepareStatements>;
-
-interface CallRow {
-  id: number;
-  cache_key: string;
-  endpoint: string;
-  model: string;
-  parameters: string;
-  prompt_template_hash: string | null;
-  prompt_hash: string;
-  vote_index: number;
-  study_id: number | null;
-  pair_id: number | null;
-  qid: string | null;
-  docid: string | null;
-  judge: string | null;
-  raw_output: string;
-  parsed_label: number | null;
-  parsed_conditions: string | null;
-  rationale: string | null;
-  error_kind: RecordedJudgeCall['errorKind'];
-  error: string | null;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  latency_ms: number | null;
-  attempts: number | null;
-  cost: number | null;
-  created_at: string;
-}
 
 export class SqliteJudge implements JudgePort {
   protected readonly context: SqliteContext;
@@ -190,33 +163,7 @@ export class SqliteJudge implements JudgePort {
          WHERE c.study_id = @study AND (@judge IS NULL OR c.judge = @judge) ORDER BY c.id`,
       )
       .all({ study: studyId, judge: judge ?? null }) as CallRow[];
-    return rows.map((row) => ({
-      id: row.id,
-      cacheKey: row.cache_key,
-      endpoint: row.endpoint,
-      model: row.model,
-      parameters: row.parameters,
-      promptTemplateHash: row.prompt_template_hash,
-      promptHash: row.prompt_hash,
-      voteIndex: row.vote_index,
-      studyId: row.study_id,
-      pairId: row.pair_id,
-      qid: row.qid,
-      docid: row.docid,
-      judge: row.judge,
-      rawOutput: row.raw_output,
-      parsedLabel: row.parsed_label,
-      parsedConditions: row.parsed_conditions === null ? null : (JSON.parse(row.parsed_conditions) as boolean[]),
-      rationale: row.rationale,
-      errorKind: row.error_kind,
-      error: row.error,
-      inputTokens: row.input_tokens,
-      outputTokens: row.output_tokens,
-      latencyMs: row.latency_ms,
-      attempts: row.attempts,
-      cost: row.cost,
-      createdAt: row.created_at,
-    }));
+    return rows.map(recordedJudgeCall);
   }
 
   async suggestions(studyId: number, judge: string): Promise<StoredSuggestion[]> {
@@ -249,41 +196,14 @@ export class SqliteJudge implements JudgePort {
   }
 
   private insertCall(call: JudgeCallRecord): number {
-    const result = this.statements.insertCall.run({
-      cacheKey: call.cacheKey,
-      endpoint: call.request.endpoint,
-      model: call.request.model,
-      parameters: call.request.parameters,
-      promptTemplateHash: call.promptTemplateHash,
-      promptHash: call.request.promptHash,
-      voteIndex: call.request.voteIndex,
-      studyId: call.studyId,
-      pairId: call.pairId ?? null,
-      judge: call.judge,
-      rawOutput: call.rawOutput,
-      parsedLabel: call.failure ? null : (call.parsedLabel ?? null),
-      parsedConditions: !call.failure && call.parsedConditions ? JSON.stringify(call.parsedConditions) : null,
-      rationale: call.rationale ?? null,
-      errorKind: call.failure?.kind ?? null,
-      error: call.failure?.message ?? null,
-      inputTokens: call.inputTokens ?? null,
-      outputTokens: call.outputTokens ?? null,
-      latencyMs: call.latencyMs === undefined ? null : Math.round(call.latencyMs),
-      attempts: call.attempts,
-      cost: call.cost ?? null,
-      createdAt: call.createdAt,
-    });
+    const result = this.statements.insertCall.run(judgeCallValues(call));
     return Number(result.lastInsertRowid);
   }
 
   /** Inside a transaction: replaces the judge's suggestion for the pair; `thisCall` stands for the callIds null. */
   private writeSuggestion(suggestion: SuggestionRecord, thisCall: number | undefined): number {
     const s = this.statements;
-    const callOf = (id: number | null): number => {
-      if (id !== null) return id;
-      if (thisCall === undefined) throw new Error('a suggestion names the call being recorded, but none is');
-      return thisCall;
-    };
+    const callOf = suggestionCallOf(thisCall);
     const annotatorId = ensureAnnotatorId(this.context.db, this.context.file, suggestion.judge, 'llm');
     for (const id of s.previousSuggestions.all(suggestion.pairId, annotatorId) as number[]) {
       s.deleteVotes.run(id);

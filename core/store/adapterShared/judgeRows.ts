@@ -1,0 +1,103 @@
+// What both adapters of the judge's port share, backend-independent: an llm_call row as either driver returns it,
+// mapped to the port's RecordedJudgeCall, and a call's record turned into llm_call's values. The SQL stays in each
+// adapter (core/store/sqlite/sqliteJudge.ts, core/store/postgres/postgresJudge.ts).
+import type { JudgeCallRecord, RecordedJudgeCall } from '../port/judgePort.ts';
+
+/** A row of `SELECT c.*, p.qid, p.docid FROM llm_call AS c LEFT JOIN pair AS p …`. */
+export interface CallRow {
+  id: number;
+  cache_key: string;
+  endpoint: string;
+  model: string;
+  parameters: string;
+  prompt_template_hash: string | null;
+  prompt_hash: string;
+  vote_index: number;
+  study_id: number | null;
+  pair_id: number | null;
+  qid: string | null;
+  docid: string | null;
+  judge: string | null;
+  raw_output: string;
+  parsed_label: number | null;
+  parsed_conditions: string | null;
+  rationale: string | null;
+  error_kind: RecordedJudgeCall['errorKind'];
+  error: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  latency_ms: number | null;
+  attempts: number | null;
+  cost: number | null;
+  created_at: string;
+}
+
+export function recordedJudgeCall(row: CallRow): RecordedJudgeCall {
+  return {
+    id: row.id,
+    cacheKey: row.cache_key,
+    endpoint: row.endpoint,
+    model: row.model,
+    parameters: row.parameters,
+    promptTemplateHash: row.prompt_template_hash,
+    promptHash: row.prompt_hash,
+    voteIndex: row.vote_index,
+    studyId: row.study_id,
+    pairId: row.pair_id,
+    qid: row.qid,
+    docid: row.docid,
+    judge: row.judge,
+    rawOutput: row.raw_output,
+    parsedLabel: row.parsed_label,
+    parsedConditions: row.parsed_conditions === null ? null : (JSON.parse(row.parsed_conditions) as boolean[]),
+    rationale: row.rationale,
+    errorKind: row.error_kind,
+    error: row.error,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    latencyMs: row.latency_ms,
+    attempts: row.attempts,
+    cost: row.cost,
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * The values of a call's llm_call row, keyed by parameter name, in the column order of both adapters' INSERT
+ * (cache_key … created_at): a failed call keeps no parsed label or conditions, a latency is whole milliseconds.
+ */
+export function judgeCallValues(call: JudgeCallRecord) {
+  return {
+    cacheKey: call.cacheKey,
+    endpoint: call.request.endpoint,
+    model: call.request.model,
+    parameters: call.request.parameters,
+    promptTemplateHash: call.promptTemplateHash,
+    promptHash: call.request.promptHash,
+    voteIndex: call.request.voteIndex,
+    studyId: call.studyId,
+    pairId: call.pairId ?? null,
+    judge: call.judge,
+    rawOutput: call.rawOutput,
+    parsedLabel: call.failure ? null : (call.parsedLabel ?? null),
+    parsedConditions: !call.failure && call.parsedConditions ? JSON.stringify(call.parsedConditions) : null,
+    rationale: call.rationale ?? null,
+    errorKind: call.failure?.kind ?? null,
+    error: call.failure?.message ?? null,
+    inputTokens: call.inputTokens ?? null,
+    outputTokens: call.outputTokens ?? null,
+    latencyMs: call.latencyMs === undefined ? null : Math.round(call.latencyMs),
+    attempts: call.attempts,
+    cost: call.cost ?? null,
+    createdAt: call.createdAt,
+  };
+}
+
+/** A suggestion's call id: null stands for the call being recorded with it (`thisCall`). */
+export function suggestionCallOf(thisCall: number | undefined): (id: number | null) => number {
+  return (id) => {
+    if (id !== null) return id;
+    if (thisCall === undefined) throw new Error('a suggestion names the call being recorded, but none is');
+    return thisCall;
+  };
+}
