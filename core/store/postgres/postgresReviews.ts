@@ -2,7 +2,20 @@
 // texts and edits, append-only), review_verdict (append-only) and review_table. Reviewers and critics are recorded by
 // the one annotator rule: a person as `human`, the LLM critic as `llm`. Imports and verdicts of a review hold the
 // review's advisory lock, so a verdict's stale-root check and the import that would make it stale never interleave.
-import type { VerdictRecord, VersionRecord } from '../../review/reviewOutcome.ts';
+
+import type { VersionRecord } from '../../review/reviewOutcome.ts';
+import {
+  criticItem,
+  itemChanged,
+  itemRow,
+  noSuchVersion,
+  type RawCriticItem,
+  type RawItem,
+  type RawTableEntry,
+  type RawVerdict,
+  tableEntry,
+  verdictRecord,
+} from '../adapterShared/reviewRows.ts';
 import type {
   CriticItem,
   NewReviewVerdict,
@@ -12,7 +25,6 @@ import type {
   ReviewItemRow,
   ReviewsPort,
 } from '../port/reviewsPort.ts';
-import { StoreError } from '../studyDatabase.ts';
 import { ensureAnnotatorId } from './annotators.ts';
 import type { PostgresClient, PostgresContext, TransactionOptions } from './postgresContext.ts';
 import { studyIdIn } from './postgresStudies.ts';
@@ -20,34 +32,6 @@ import { reviewSql } from './reviews/reviewSql.ts';
 
 /** A read (the review's id, then its rows) sees one snapshot. */
 const snapshot: TransactionOptions = { isolation: 'repeatable read', readOnly: true };
-
-interface RawItem {
-  id: number;
-  item_id: string;
-  parent_id: string | null;
-  type: string | null;
-  model: string | null;
-  metadata: string | null;
-}
-
-type RawVerdict = Omit<VerdictRecord, 'rubric'> & { rubric: string | null };
-
-function itemRow(raw: RawItem): ReviewItemRow {
-  const source = raw.metadata ? (JSON.parse(raw.metadata) as { source?: string }).source : undefined;
-  return {
-    id: raw.id,
-    itemId: raw.item_id,
-    parent: raw.parent_id,
-    type: raw.type,
-    model: raw.model,
-    ...(source !== undefined && { source }),
-  };
-}
-
-const verdictRecord = ({ rubric, ...v }: RawVerdict): VerdictRecord => ({
-  ...v,
-  rubric: rubric ? (JSON.parse(rubric) as Record<string, string>) : {},
-});
 
 export class PostgresReviews implements ReviewsPort {
   protected readonly context: PostgresContext;
@@ -182,7 +166,7 @@ export class PostgresReviews implements ReviewsPort {
           parent_text: string | null;
           versions: VersionRecord[];
           verdicts: RawVerdict[];
-          tables: { id: string; label: number; title: string | null; text: string | null }[] | null;
+          tables: RawTableEntry[] | null;
         }
       >(reviewSql.item, [item, studyId, options.tables === true]);
       const raw = rows[0];
@@ -195,12 +179,7 @@ export class PostgresReviews implements ReviewsPort {
         ...(parentText !== null && { parentText }),
         ...(options.tables &&
           tables !== null && {
-            tables: tables.map((r) => ({
-              id: r.id,
-              label: r.label,
-              ...(r.title !== null && { title: r.title }),
-              ...(r.text !== null && { text: r.text }),
-            })),
+            tables: tables.map(tableEntry),
           }),
       };
     }, snapshot);
@@ -231,18 +210,10 @@ export class PostgresReviews implements ReviewsPort {
   async criticItems(review: string, critic: string): Promise<CriticItem[]> {
     const rows = await this.context.transaction(async (client) => {
       const studyId = await this.studyId(client, review);
-      const result = await client.query<
-        RawItem & { parent_text: string | null; version_id: number; text: string; rated: boolean }
-      >(reviewSql.criticItems, [critic, studyId]);
+      const result = await client.query<RawCriticItem<boolean>>(reviewSql.criticItems, [critic, studyId]);
       return result.rows;
     }, snapshot);
-    return rows.map((r) => ({
-      item: itemRow(r),
-      ...(r.parent_text !== null && { parentText: r.parent_text }),
-      versionId: r.version_id,
-      text: r.text,
-      rated: r.rated,
-    }));
+    return rows.map((r) => criticItem(r, r.rated));
   }
 
   async recordCriticVerdict(review: string, verdict: Omit<NewReviewVerdict, 'text'>, at: string): Promise<void> {
@@ -271,13 +242,10 @@ export class PostgresReviews implements ReviewsPort {
     );
     const found = rows[0];
     if (found === undefined || found.item !== v.item) {
-      throw new StoreError(`no version ${v.versionId} of item ${v.item} in ${this.context.location}`);
+      throw noSuchVersion(v.versionId, v.item, this.context.location);
     }
     if (v.root !== undefined && found.root !== v.root) {
-      throw new StoreError(
-        `item '${found.item_id}' changed since it was shown (the version judged is not one of its current ` +
-          'versions you may see): look at it again',
-      );
+      throw itemChanged(found.item_id);
     }
     return { item: found.item, reviewer: await ensureAnnotatorId(client, this.context.location, v.reviewer, kind) };
   }

@@ -1,7 +1,20 @@
 // The review of generated text in SQLite: review_item, review_item_version (generated texts and edits, append-only),
 // review_verdict (append-only) and review_table. Reviewers and critics are recorded by the one annotator rule
 // (annotators.ts): a person as `human`, the LLM critic as `llm`.
-import type { VerdictRecord, VersionRecord } from '../../review/reviewOutcome.ts';
+
+import type { VersionRecord } from '../../review/reviewOutcome.ts';
+import {
+  criticItem,
+  itemChanged,
+  itemRow,
+  noSuchVersion,
+  type RawCriticItem,
+  type RawItem,
+  type RawTableEntry,
+  type RawVerdict,
+  tableEntry,
+  verdictRecord,
+} from '../adapterShared/reviewRows.ts';
 import type {
   CriticItem,
   NewReviewVerdict,
@@ -11,38 +24,9 @@ import type {
   ReviewItemRow,
   ReviewsPort,
 } from '../port/reviewsPort.ts';
-import { StoreError } from '../studyDatabase.ts';
 import { ensureAnnotatorId } from './annotators.ts';
 import { type ReviewStatements, reviewStatements } from './reviews/reviewStatements.ts';
 import type { SqliteContext } from './sqliteContext.ts';
-
-interface RawItem {
-  id: number;
-  item_id: string;
-  parent_id: string | null;
-  type: string | null;
-  model: string | null;
-  metadata: string | null;
-}
-
-type RawVerdict = Omit<VerdictRecord, 'rubric'> & { rubric: string | null };
-
-function itemRow(raw: RawItem): ReviewItemRow {
-  const source = raw.metadata ? (JSON.parse(raw.metadata) as { source?: string }).source : undefined;
-  return {
-    id: raw.id,
-    itemId: raw.item_id,
-    parent: raw.parent_id,
-    type: raw.type,
-    model: raw.model,
-    ...(source !== undefined && { source }),
-  };
-}
-
-const verdictRecord = ({ rubric, ...v }: RawVerdict): VerdictRecord => ({
-  ...v,
-  rubric: rubric ? (JSON.parse(rubric) as Record<string, string>) : {},
-});
 
 export class SqliteReviews implements ReviewsPort {
   protected readonly context: SqliteContext;
@@ -135,16 +119,7 @@ export class SqliteReviews implements ReviewsPort {
       if (raw === undefined) return undefined;
       const row = itemRow(raw);
       const parentText = row.parent === null ? undefined : (s.queryText.get(studyId, row.parent) as string | undefined);
-      const tables = options.tables
-        ? (
-            s.tableSet.all(studyId, item) as { id: string; label: number; title: string | null; text: string | null }[]
-          ).map((r) => ({
-            id: r.id,
-            label: r.label,
-            ...(r.title !== null && { title: r.title }),
-            ...(r.text !== null && { text: r.text }),
-          }))
-        : undefined;
+      const tables = options.tables ? (s.tableSet.all(studyId, item) as RawTableEntry[]).map(tableEntry) : undefined;
       return {
         item: row,
         versions: s.itemVersions.all(item) as VersionRecord[],
@@ -177,19 +152,8 @@ export class SqliteReviews implements ReviewsPort {
   }
 
   async criticItems(review: string, critic: string): Promise<CriticItem[]> {
-    const rows = this.statements.criticItems.all(critic, this.studyId(review)) as (RawItem & {
-      parent_text: string | null;
-      version_id: number;
-      text: string;
-      rated: number;
-    })[];
-    return rows.map((r) => ({
-      item: itemRow(r),
-      ...(r.parent_text !== null && { parentText: r.parent_text }),
-      versionId: r.version_id,
-      text: r.text,
-      rated: r.rated === 1,
-    }));
+    const rows = this.statements.criticItems.all(critic, this.studyId(review)) as RawCriticItem<number>[];
+    return rows.map((r) => criticItem(r, r.rated === 1));
   }
 
   async recordCriticVerdict(review: string, verdict: Omit<NewReviewVerdict, 'text'>, at: string): Promise<void> {
@@ -202,14 +166,11 @@ export class SqliteReviews implements ReviewsPort {
     const s = this.statements;
     const item = s.itemOfVersion.get(v.versionId, studyId) as number | undefined;
     if (item === undefined || item !== v.item) {
-      throw new StoreError(`no version ${v.versionId} of item ${v.item} in ${this.context.file}`);
+      throw noSuchVersion(v.versionId, v.item, this.context.file);
     }
     if (v.root !== undefined && s.latestGeneratedId.get(item) !== v.root) {
       const itemId = (s.item.get(item, studyId) as RawItem).item_id;
-      throw new StoreError(
-        `item '${itemId}' changed since it was shown (the version judged is not one of its current ` +
-          'versions you may see): look at it again',
-      );
+      throw itemChanged(itemId);
     }
     const reviewer = ensureAnnotatorId(this.context.db, this.context.file, v.reviewer, kind);
     if (v.text !== undefined) s.insertVersion.run(item, v.text, v.reviewer, at, v.versionId);
