@@ -9,8 +9,10 @@
 //   than a row lock: it needs no UPDATE right on `pair` (an annotator's database role has none) and writes nothing;
 // - a retraction is an INSERT … ON CONFLICT DO NOTHING: retracted once, whoever retracts at the same time.
 // SQL: labels/labelStatements.ts (per pair) and labels/labelQueueSql.ts (queues, progress, assignment).
+
 import type { QueryFields } from '../../labelling/queryConditions.ts';
 import type { QueueOrder } from '../../labelling/types.ts';
+import { type DocumentRow, documentRecord, plainJudgmentValues } from '../adapterShared/labelRows.ts';
 import type {
   DocumentRecord,
   LabelCommit,
@@ -27,16 +29,6 @@ import { type NewJudgment, StoreError } from '../studyDatabase.ts';
 import { assignmentSql, progressSql, queueSql } from './labels/labelQueueSql.ts';
 import { labelSql } from './labels/labelStatements.ts';
 import type { PostgresClient, PostgresContext } from './postgresContext.ts';
-
-interface DocumentRow {
-  id: number;
-  docid: string;
-  title: string | null;
-  body: string;
-  format: DocumentRecord['format'];
-  parent_docid: string | null;
-  metadata: string | null;
-}
 
 /**
  * The advisory lock space (first key) of a pair's label commits; the second key is the pair's id. Two-key locks never
@@ -140,15 +132,10 @@ export class PostgresLabels implements LabelsPort {
       const latest = (await client.query<{ latest: string | null }>(labelSql.latestTime, [pairId, annotatorId])).rows[0]
         ?.latest;
       const createdAt = judgment.createdAt?.toISOString() ?? stampAfter(Date.now(), latest ?? null);
-      const row = await client.query<{ id: number }>(labelSql.insertPlainJudgment, [
-        pairId,
-        annotatorId,
-        judgment.label,
-        createdAt,
-        judgment.source,
-        judgment.rationale ?? null,
-        judgment.shownLabel ?? null,
-      ]);
+      const row = await client.query<{ id: number }>(
+        labelSql.insertPlainJudgment,
+        plainJudgmentValues(pairId, annotatorId, judgment, createdAt),
+      );
       await this.context.notify(client, { what: 'labels', study: judgment.study });
       return { id: (row.rows[0] as { id: number }).id, createdAt };
     });
@@ -271,15 +258,7 @@ export class PostgresLabels implements LabelsPort {
       bestRank: view.best_rank,
       ...(view.query && { query: view.query }),
       ...(document && {
-        document: {
-          docid: document.docid,
-          title: document.title,
-          body: document.body,
-          format: document.format,
-          parentDocid: document.parent_docid,
-          metadata: document.metadata,
-          ...(document.siblings !== null && { siblings: document.siblings }),
-        },
+        document: documentRecord(document, document.siblings ?? undefined),
       }),
       ...(mine && {
         mine: {
@@ -324,15 +303,7 @@ export class PostgresLabels implements LabelsPort {
         : (await client.query<{ docid: string }>(labelSql.chunks, [studyId, row.parent_docid])).rows.map(
             (r) => r.docid,
           );
-    return {
-      docid: row.docid,
-      title: row.title,
-      body: row.body,
-      format: row.format,
-      parentDocid: row.parent_docid,
-      metadata: row.metadata,
-      ...(siblings !== undefined && { siblings }),
-    };
+    return documentRecord(row, siblings);
   }
 
   async pairsNotInStudy(studyId: number, pairIds: readonly number[]): Promise<number[]> {

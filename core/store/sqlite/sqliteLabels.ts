@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import type { QueryFields } from '../../labelling/queryConditions.ts';
 import type { QueueOrder } from '../../labelling/types.ts';
+import { type DocumentRow, documentRecord } from '../adapterShared/labelRows.ts';
 import type {
   DocumentRecord,
   LabelCommit,
@@ -22,16 +23,6 @@ import { type LabelStatements, labelStatements } from './labels/labelStatements.
 import type { SqliteContext } from './sqliteContext.ts';
 
 type Statement = Database.Statement<unknown[]>;
-
-interface DocumentRow {
-  id: number;
-  docid: string;
-  title: string | null;
-  body: string;
-  format: DocumentRecord['format'];
-  parent_docid: string | null;
-  metadata: string | null;
-}
 
 export class SqliteLabels implements LabelsPort {
   protected readonly context: SqliteContext;
@@ -181,17 +172,9 @@ export class SqliteLabels implements LabelsPort {
   private document(studyId: number, docid: string): DocumentRecord | undefined {
     const row = this.statements.document.get(studyId, docid) as DocumentRow | undefined;
     if (!row) return undefined;
-    return {
-      docid: row.docid,
-      title: row.title,
-      body: row.body,
-      format: row.format,
-      parentDocid: row.parent_docid,
-      metadata: row.metadata,
-      ...(row.parent_docid !== null && {
-        siblings: this.statements.chunks.all(studyId, row.parent_docid) as string[],
-      }),
-    };
+    const siblings =
+      row.parent_docid === null ? undefined : (this.statements.chunks.all(studyId, row.parent_docid) as string[]);
+    return documentRecord(row, siblings);
   }
 
   private mine(pairId: number, annotatorId: number): MyJudgmentRecord | undefined {

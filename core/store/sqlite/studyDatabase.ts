@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { StudyFileModel } from '../../dsl/model.ts';
 import type { DocumentRecord, ImportedRecord, SourcePosition } from '../../importers/types.ts';
+import { plainJudgmentValues } from '../adapterShared/labelRows.ts';
 import { coarseKindOf } from '../labelKind.ts';
 import type { AnnotatorKind } from '../port/studiesPort.ts';
 import { openDatabase, type SqliteDatabase } from '../sqliteDatabase.ts';
@@ -180,15 +181,7 @@ export class StudyDatabase {
             `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label)
              VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
           )
-          .get(
-            pairId,
-            annotatorId,
-            judgment.label,
-            createdAt,
-            judgment.source,
-            judgment.rationale ?? null,
-            judgment.shownLabel ?? null,
-          ) as { id: number };
+          .get(...plainJudgmentValues(pairId, annotatorId, judgment, createdAt)) as { id: number };
         return { id: row.id, createdAt };
       })
       .immediate();
