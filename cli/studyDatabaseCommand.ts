@@ -81,22 +81,7 @@ export async function readStudyBlock(
   context: CliContext,
   kind: 'study' | 'review',
 ): Promise<{ path: string; model: StudyFileModel; block: StudyModel | ReviewModel }> {
-  if (!studyArg.endsWith('.assess')) throw new UsageError(`expected a study file (*.assess), found '${studyArg}'`);
-  const path = resolve(context.cwd, studyArg);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new FileReadError(studyArg, error);
-  }
-  const errors = (await lintStudyText(text, path, nodeStudyHost())).filter((d) => d.severity === 'error');
-  if (errors.length > 0) {
-    for (const d of studyDiagnostics(studyArg, text, errors)) {
-      context.stderr(`${d.file}:${d.line}:${d.column}: ${d.severity} [${d.rule}] ${d.message}\n`);
-    }
-    throw new InputError(`${studyArg} has errors: fix them first (qrels-studio lint ${studyArg})`);
-  }
-  const model = resolveStudies(parseStudyFile(text), path);
+  const { path, model } = await readStudyFile(studyArg, context);
   const studies: (StudyModel | ReviewModel)[] = kind === 'study' ? model.studies : model.reviews;
   const study =
     name === undefined ? (studies.length === 1 ? studies[0] : undefined) : studies.find((s) => s.name === name);
@@ -135,4 +120,27 @@ export async function namesReview(file: string, name: string | undefined, contex
   return name !== undefined
     ? model.reviews.some((r) => r.name === name)
     : model.studies.length === 0 && model.reviews.length > 0;
+}
+
+/** Reads the study file `studyArg` and resolves its model; refused, with its errors, when it has any. */
+export async function readStudyFile(
+  studyArg: string,
+  context: CliContext,
+): Promise<{ path: string; model: StudyFileModel }> {
+  if (!studyArg.endsWith('.assess')) throw new UsageError(`expected a study file (*.assess), found '${studyArg}'`);
+  const path = resolve(context.cwd, studyArg);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new FileReadError(studyArg, error);
+  }
+  const errors = (await lintStudyText(text, path, nodeStudyHost())).filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    for (const d of studyDiagnostics(studyArg, text, errors)) {
+      context.stderr(`${d.file}:${d.line}:${d.column}: ${d.severity} [${d.rule}] ${d.message}\n`);
+    }
+    throw new InputError(`${studyArg} has errors: fix them first (qrels-studio lint ${studyArg})`);
+  }
+  return { path, model: resolveStudies(parseStudyFile(text), path) };
 }

@@ -3,11 +3,7 @@
 // other: PostgreSQL store `--store NAME` (from SQLite), or the SQLite file next to the study file (from the
 // PostgreSQL store its `store postgres "NAME"` names). Ids are kept; the target must be empty; a failure writes
 // nothing (core/store/storeCopy.ts).
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { lintStudyText, nodeStudyHost, parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
 import type { StoreModel } from '../../core/dsl/model.ts';
-import { FileReadError } from '../../core/formats/lineReader.ts';
 import { openPostgresStore, storesFromEnvironment } from '../../core/store/openStudyStore.ts';
 import { PostgresStudyStore } from '../../core/store/postgres/postgresStudyStore.ts';
 import { PostgresTables } from '../../core/store/postgres/postgresTables.ts';
@@ -15,9 +11,8 @@ import { SqliteTables } from '../../core/store/sqlite/sqliteTables.ts';
 import { locateNativeBinding } from '../../core/store/sqliteDatabase.ts';
 import { copyRecord, type RecordTables } from '../../core/store/storeCopy.ts';
 import { StoreError, studyDatabasePath } from '../../core/store/studyDatabase.ts';
-import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
-import { optionValue } from '../studyDatabaseCommand.ts';
-import { studyDiagnostics } from './lint.ts';
+import { type CliCommand, type CliContext, UsageError } from '../cliContext.ts';
+import { optionValue, readStudyFile } from '../studyDatabaseCommand.ts';
 
 const kinds = ['postgres', 'sqlite'] as const;
 
@@ -97,20 +92,6 @@ export const storeCommand: CliCommand = {
 
 /** The study file's `store` statement (SQLite without one); refused, with its errors, when the file has any. */
 async function readStoreStatement(studyArg: string, context: CliContext): Promise<{ path: string; store: StoreModel }> {
-  if (!studyArg.endsWith('.assess')) throw new UsageError(`expected a study file (*.assess), found '${studyArg}'`);
-  const path = resolve(context.cwd, studyArg);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new FileReadError(studyArg, error);
-  }
-  const errors = (await lintStudyText(text, path, nodeStudyHost())).filter((d) => d.severity === 'error');
-  if (errors.length > 0) {
-    for (const d of studyDiagnostics(studyArg, text, errors)) {
-      context.stderr(`${d.file}:${d.line}:${d.column}: ${d.severity} [${d.rule}] ${d.message}\n`);
-    }
-    throw new InputError(`${studyArg} has errors: fix them first (qrels-studio lint ${studyArg})`);
-  }
-  return { path, store: resolveStudies(parseStudyFile(text), path).store ?? { kind: 'sqlite' } };
+  const { path, model } = await readStudyFile(studyArg, context);
+  return { path, store: model.store ?? { kind: 'sqlite' } };
 }

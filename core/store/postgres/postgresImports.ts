@@ -5,6 +5,7 @@
 // deadlock: the staging is still there). Any error, or a cancel, leaves the record exactly as it was: a connection
 // that failed (mid-COPY, mid-transaction) is closed instead of going back to the pool, and its staging goes with it.
 import type { ImportedRecord } from '../../importers/types.ts';
+import { checkAnswers } from '../importChecks.ts';
 import type { ImportsPort, RunCoverage } from '../port/importsPort.ts';
 import {
   type AnswerRules,
@@ -15,7 +16,6 @@ import {
   type PoolReport,
   StoreError,
 } from '../studyDatabase.ts';
-import { checkAnswers } from './imports/checkAnswers.ts';
 import { PgStaging } from './imports/pgStaging.ts';
 import { studyIdPg } from './judge/pgRules.ts';
 import {

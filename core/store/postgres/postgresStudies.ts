@@ -3,6 +3,7 @@
 // answer comes out in an index's order without an ORDER BY, the order is written out here (PostgreSQL promises none).
 import type { StudyFileModel } from '../../dsl/model.ts';
 import type { DocumentFormat } from '../../labelling/types.ts';
+import { refuseScaleRemoval } from '../importChecks.ts';
 import type { AnnotatorKind, ProgressCounts, StudiesPort } from '../port/studiesPort.ts';
 import { StoreError, type SyncReport } from '../studyDatabase.ts';
 import { ensureAnnotatorId } from './annotators.ts';
@@ -77,16 +78,7 @@ export class PostgresStudies implements StudiesPort {
               [id, value],
             )
           ).rows;
-          if (users.length > 0) {
-            const named = users
-              .slice(0, 5)
-              .map((u) => `${u.qid}/${u.docid} by ${u.annotator}`)
-              .join(', ');
-            throw new StoreError(
-              `study '${study.name}': scale value ${value} cannot be removed, judgments use it (${named}` +
-                `${users.length > 5 ? ', …' : ''}); relabel them or keep the value`,
-            );
-          }
+          refuseScaleRemoval(study.name, value, users);
           await client.query('DELETE FROM scale_value WHERE study_id = $1 AND value = $2', [id, value]);
         }
         for (const entry of entries) {

@@ -13,6 +13,7 @@ import { dirname } from 'node:path';
 import type { StudyFileModel } from '../../dsl/model.ts';
 import type { DocumentRecord, ImportedRecord, SourcePosition } from '../../importers/types.ts';
 import { plainJudgmentValues } from '../adapterShared/labelRows.ts';
+import { checkAnswers, describe, judgmentOrigin, refuseScaleRemoval, type StagedAnswers } from '../importChecks.ts';
 import { coarseKindOf } from '../labelKind.ts';
 import type { AnnotatorKind } from '../port/studiesPort.ts';
 import { openDatabase, type SqliteDatabase } from '../sqliteDatabase.ts';
@@ -42,10 +43,6 @@ function laterThan(latest: string | null): string {
   const now = Date.now();
   const after = latest === null ? now : Date.parse(latest) + 1;
   return new Date(Math.max(now, after)).toISOString();
-}
-
-function describe(at: SourcePosition): string {
-  return `${at.file}:${at.line}${at.column !== undefined ? `:${at.column}` : ''}`;
 }
 
 export class StudyDatabase {
@@ -130,16 +127,7 @@ export class StudyDatabase {
           for (const value of before) {
             if (after.has(value)) continue;
             const users = inUse.all(id, value) as { qid: string; docid: string; annotator: string }[];
-            if (users.length > 0) {
-              const named = users
-                .slice(0, 5)
-                .map((u) => `${u.qid}/${u.docid} by ${u.annotator}`)
-                .join(', ');
-              throw new StoreError(
-                `study '${study.name}': scale value ${value} cannot be removed, judgments use it (${named}` +
-                  `${users.length > 5 ? ', …' : ''}); relabel them or keep the value`,
-              );
-            }
+            refuseScaleRemoval(study.name, value, users);
             removeScale.run(id, value);
           }
           for (const entry of entries) {
@@ -340,53 +328,8 @@ interface StagedAnswerRow {
   aspects_at: string | null;
 }
 
-/** A staged judgment's answers, with where each was read, and its query as stored (undefined: not in the study). */
-interface StagedAnswers {
-  qid: string;
-  query:
-    | { qid: string; text: string; instruction: string | null; type: string | null; metadata: string | null }
-    | undefined;
-  conditions: boolean[] | undefined;
-  conditionsAt: string;
-  aspects: Record<string, boolean | number> | undefined;
-  aspectsAt: string;
-}
-
-/** Refuses answers the study does not accept (without `rules`, a study with no conditions and no aspects). */
-function checkAnswers(row: StagedAnswers, study: string, rules: AnswerRules | undefined): void {
-  const aspects = rules?.aspects ?? new Map<string, readonly number[] | undefined>();
-  for (const [name, answer] of Object.entries(row.aspects ?? {})) {
-    if (!aspects.has(name)) {
-      const declared = [...aspects.keys()].join(', ') || 'none';
-      throw new StoreError(`${row.aspectsAt}: expected an aspect of study '${study}' (${declared}), found '${name}'`);
-    }
-    const levels = aspects.get(name);
-    if (levels) {
-      if (typeof answer !== 'number' || !levels.includes(answer)) {
-        throw new StoreError(
-          `${row.aspectsAt}: expected aspect '${name}' to be one of its levels (${levels.join(', ')}), found ${answer}`,
-        );
-      }
-    } else if (typeof answer !== 'boolean') {
-      throw new StoreError(`${row.aspectsAt}: expected aspect '${name}' to be true or false, found ${answer}`);
-    }
-  }
-  const conditions = row.conditions ?? [];
-  if (conditions.length === 0) return;
-  const count = row.query && rules ? rules.conditionCount(row.query) : 0;
-  if (conditions.length !== count) {
-    throw new StoreError(
-      `${row.conditionsAt}: expected ${count} condition answer${count === 1 ? '' : 's'} for query '${row.qid}', ` +
-        `found ${conditions.length}`,
-    );
-  }
-}
-
 /** The values of one staged judgment (temp.staged_judgment's columns). */
 const judgmentColumns = 16;
-
-/** The judgment sources a record may name (the schema's CHECK). */
-const judgmentSources = new Set(['manual', 'suggestion', 'adjudicated', 'imported']);
 
 /**
  * The TEMP tables one import streams into (the files of one batch; each record keeps its file's place in the
@@ -497,18 +440,7 @@ class Staging {
             values.length = 0;
           }
         } else {
-          const annotator = record.annotator ?? this.origin.annotator;
-          if (annotator === undefined) {
-            throw new StoreError(
-              `${describe(record.at)}: expected an annotator for these judgments (--annotator NAME), found none`,
-            );
-          }
-          const source = record.source ?? 'imported';
-          if (!judgmentSources.has(source)) {
-            throw new StoreError(
-              `${describe(record.at)}: expected a source of ${[...judgmentSources].join(', ')}, found '${source}'`,
-            );
-          }
+          const { annotator, source } = judgmentOrigin(record, this.origin.annotator);
           judgmentValues.push(
             record.qid,
             record.docid,

@@ -5,7 +5,8 @@
 // SQLite's; rows get their ids in SQLite's order (queries in file order, documents and pairs by id bytewise,
 // judgments by their staging key), so that everything read back comes out the same from both backends.
 import type { PoolClient } from 'pg';
-import type { ImportedRecord, SourcePosition } from '../../../importers/types.ts';
+import type { ImportedRecord } from '../../../importers/types.ts';
+import { describe, judgmentOrigin, type StagedAnswers } from '../../importChecks.ts';
 import { coarseKindOf } from '../../labelKind.ts';
 import type { AnnotatorKind } from '../../port/studiesPort.ts';
 import { impliedAnnotatorKind } from '../../sqlite/annotators.ts';
@@ -18,15 +19,7 @@ import {
   StoreError,
 } from '../../studyDatabase.ts';
 import { ensureAnnotatorIdPg } from '../judge/pgRules.ts';
-import type { StagedAnswers } from './checkAnswers.ts';
 import { copyIn, copyLine } from './copyIn.ts';
-
-/** The judgment sources a record may name (the schema's CHECK). */
-const judgmentSources = new Set(['manual', 'suggestion', 'adjudicated', 'imported']);
-
-export function describe(at: SourcePosition): string {
-  return `${at.file}:${at.line}${at.column !== undefined ? `:${at.column}` : ''}`;
-}
 
 /** Now, or a millisecond after `latest` (an ISO time) when the clock has not moved past it. */
 export function laterThan(latest: string | null): string {
@@ -145,18 +138,7 @@ export class PgStaging {
           describe(record.at),
         ]);
       } else {
-        const annotator = record.annotator ?? this.origin.annotator;
-        if (annotator === undefined) {
-          throw new StoreError(
-            `${describe(record.at)}: expected an annotator for these judgments (--annotator NAME), found none`,
-          );
-        }
-        const source = record.source ?? 'imported';
-        if (!judgmentSources.has(source)) {
-          throw new StoreError(
-            `${describe(record.at)}: expected a source of ${[...judgmentSources].join(', ')}, found '${source}'`,
-          );
-        }
+        const { annotator, source } = judgmentOrigin(record, this.origin.annotator);
         judgments += copyLine([
           record.qid,
           record.docid,
