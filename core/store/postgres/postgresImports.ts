@@ -5,15 +5,14 @@
 // deadlock: the staging is still there). Any error, or a cancel, leaves the record exactly as it was: a connection
 // that failed (mid-COPY, mid-transaction) is closed instead of going back to the pool, and its staging goes with it.
 import type { ImportedRecord } from '../../importers/types.ts';
+import { BatchImports, type ImportFiles, stageFiles } from '../batchImports.ts';
 import { checkAnswers } from '../importChecks.ts';
-import type { ImportsPort, RunCoverage } from '../port/importsPort.ts';
+import type { RunCoverage } from '../port/importsPort.ts';
 import {
   type AnswerRules,
   ImportCancelledError,
-  type ImportOrigin,
   type ImportReport,
   type PoolInput,
-  type PoolReport,
   StoreError,
 } from '../studyDatabase.ts';
 import { PgStaging } from './imports/pgStaging.ts';
@@ -32,16 +31,17 @@ const stagingBatch = 10_000;
 /** Times the final transaction is run again after a serialization failure or a deadlock. */
 const maxAttempts = 8;
 
-export class PostgresImports implements ImportsPort {
+export class PostgresImports extends BatchImports {
   protected readonly context: PostgresContext;
 
   constructor(context: PostgresContext) {
+    super();
     this.context = context;
   }
 
   async importBatch(
     study: string,
-    files: readonly { records: AsyncIterable<ImportedRecord>; origin: ImportOrigin }[],
+    files: ImportFiles,
     pools: readonly PoolInput[] = [],
     signal?: AbortSignal,
     answers?: AnswerRules,
@@ -81,24 +81,12 @@ export class PostgresImports implements ImportsPort {
         // Awaited before the next batch or after the last; a failure meanwhile is not an unhandled rejection.
         sending.catch(() => {});
       };
-      const counted: (ImportOrigin & { records: number })[] = [];
-      for (const { records, origin } of files) {
-        staging.startFile(origin);
-        let count = 0;
-        let batch: ImportedRecord[] = [];
-        for await (const record of records) {
-          batch.push(record);
-          count++;
-          if (batch.length >= stagingBatch) {
-            checkSignal();
-            await send(batch);
-            batch = [];
-          }
-        }
-        checkSignal();
-        await send(batch);
-        counted.push({ ...origin, records: count });
-      }
+      const counted = await stageFiles(
+        files,
+        { startFile: (origin) => staging.startFile(origin), add: send },
+        stagingBatch,
+        checkSignal,
+      );
       await sending;
       await staging.finishFiles();
       for (const [i, pool] of pools.entries()) {
@@ -163,15 +151,6 @@ export class PostgresImports implements ImportsPort {
         throw error;
       }
     }
-  }
-
-  importRecords(study: string, records: AsyncIterable<ImportedRecord>, origin: ImportOrigin): Promise<ImportReport> {
-    return this.importBatch(study, [{ records, origin }]);
-  }
-
-  async addPool(study: string, input: PoolInput): Promise<PoolReport> {
-    const report = await this.importBatch(study, [], [input]);
-    return report.pools[0]!;
   }
 
   pooledNotInCorpus(study: string, runs: readonly string[], examples = 3): Promise<RunCoverage[]> {

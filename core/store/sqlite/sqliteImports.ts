@@ -1,9 +1,9 @@
-import type { ImportedRecord } from '../../importers/types.ts';
-import type { ImportsPort, RunCoverage } from '../port/importsPort.ts';
-import type { AnswerRules, ImportOrigin, ImportReport, PoolInput, PoolReport } from '../studyDatabase.ts';
+import { BatchImports, type ImportFiles } from '../batchImports.ts';
+import type { RunCoverage } from '../port/importsPort.ts';
+import type { AnswerRules, ImportReport, PoolInput } from '../studyDatabase.ts';
 import type { SqliteContext } from './sqliteContext.ts';
 
-export class SqliteImports implements ImportsPort {
+export class SqliteImports extends BatchImports {
   protected readonly context: SqliteContext;
   private statements: ReturnType<SqliteImports['prepare']> | undefined;
   /**
@@ -14,6 +14,7 @@ export class SqliteImports implements ImportsPort {
   private running: Promise<unknown> = Promise.resolve();
 
   constructor(context: SqliteContext) {
+    super();
     this.context = context;
   }
 
@@ -38,7 +39,7 @@ export class SqliteImports implements ImportsPort {
 
   async importBatch(
     study: string,
-    files: readonly { records: AsyncIterable<ImportedRecord>; origin: ImportOrigin }[],
+    files: ImportFiles,
     pools: readonly PoolInput[] = [],
     signal?: AbortSignal,
     answers?: AnswerRules,
@@ -48,15 +49,6 @@ export class SqliteImports implements ImportsPort {
     const report = await turn;
     this.context.changed({ what: 'imports', study });
     return report;
-  }
-
-  importRecords(study: string, records: AsyncIterable<ImportedRecord>, origin: ImportOrigin): Promise<ImportReport> {
-    return this.importBatch(study, [{ records, origin }]);
-  }
-
-  async addPool(study: string, input: PoolInput): Promise<PoolReport> {
-    const report = await this.importBatch(study, [], [input]);
-    return report.pools[0]!;
   }
 
   async pooledNotInCorpus(study: string, runs: readonly string[], examples = 3): Promise<RunCoverage[]> {

@@ -13,6 +13,7 @@ import { dirname } from 'node:path';
 import type { StudyFileModel } from '../../dsl/model.ts';
 import type { DocumentRecord, ImportedRecord, SourcePosition } from '../../importers/types.ts';
 import { plainJudgmentValues } from '../adapterShared/labelRows.ts';
+import { type ImportFiles, stageFiles } from '../batchImports.ts';
 import { checkAnswers, describe, judgmentOrigin, refuseScaleRemoval, type StagedAnswers } from '../importChecks.ts';
 import { coarseKindOf } from '../labelKind.ts';
 import type { AnnotatorKind } from '../port/studiesPort.ts';
@@ -196,7 +197,7 @@ export class StudyDatabase {
    */
   async importBatch(
     study: string,
-    files: readonly { records: AsyncIterable<ImportedRecord>; origin: ImportOrigin }[],
+    files: ImportFiles,
     pools: readonly PoolInput[] = [],
     signal?: AbortSignal,
     answers?: AnswerRules,
@@ -207,24 +208,7 @@ export class StudyDatabase {
       if (signal?.aborted) throw new ImportCancelledError();
     };
     try {
-      const counted: (ImportOrigin & { records: number })[] = [];
-      for (const { records, origin } of files) {
-        staging.startFile(origin);
-        let count = 0;
-        let batch: ImportedRecord[] = [];
-        for await (const record of records) {
-          batch.push(record);
-          count++;
-          if (batch.length >= stagingBatch) {
-            checkSignal();
-            staging.add(batch);
-            batch = [];
-          }
-        }
-        checkSignal();
-        staging.add(batch);
-        counted.push({ ...origin, records: count });
-      }
+      const counted = await stageFiles(files, staging, stagingBatch, checkSignal);
       staging.finishFiles();
       for (const [i, pool] of pools.entries()) {
         checkSignal();
