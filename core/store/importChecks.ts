@@ -2,7 +2,7 @@
 // both adapters (core/store/sqlite/studyDatabase.ts; core/store/postgres/imports/pgStaging.ts, postgresStudies.ts):
 // the same rules, the same messages, whichever backend holds the record. Only backend-independent logic lives here; SQL stays in the adapters.
 import type { JudgmentRecord, SourcePosition } from '../importers/types.ts';
-import { type AnswerRules, StoreError } from './studyDatabase.ts';
+import { type AnswerRules, type ImportOrigin, type ImportReport, StoreError } from './studyDatabase.ts';
 
 /** A record's position as import messages name it: `file:line` or `file:line:column`. */
 export function describe(at: SourcePosition): string {
@@ -95,4 +95,38 @@ export function refuseScaleRemoval(
     `study '${study}': scale value ${value} cannot be removed, judgments use it (${named}` +
       `${users.length > 5 ? ', …' : ''}); relabel them or keep the value`,
   );
+}
+
+/** A document id staged a second time (`at`), its first place `first`: the error the import rejects with. */
+export function repeatedDocument(again: { docid: string; at: string; first: string }): StoreError {
+  return new StoreError(
+    `${again.at}: expected a new document id, found '${again.docid}' again (first at ${again.first})`,
+  );
+}
+
+/** A judgment (pair, annotator and time) staged a second time (`at`), its first place `first`: the import's error. */
+export function repeatedJudgment(again: {
+  qid: string;
+  docid: string;
+  annotator: string;
+  created_at: string | null;
+  at: string;
+  first: string;
+}): StoreError {
+  const when = again.created_at === null ? '' : ` at ${again.created_at}`;
+  return new StoreError(
+    `${again.at}: expected one judgment of document '${again.docid}' for query '${again.qid}' by ` +
+      `${again.annotator}${when}, found a second (first at ${again.first})`,
+  );
+}
+
+/** An import's report before its rows are counted: its files, nothing added, updated or pooled yet. */
+export function emptyImportReport(files: (ImportOrigin & { records: number })[]): ImportReport {
+  return {
+    files,
+    queries: { added: 0, updated: 0, unchanged: 0 },
+    documents: { added: 0, updated: 0, unchanged: 0 },
+    judgments: { added: 0, updated: 0, unchanged: 0 },
+    pools: [],
+  };
 }

@@ -14,7 +14,16 @@ import type { StudyFileModel } from '../../dsl/model.ts';
 import type { DocumentRecord, ImportedRecord, SourcePosition } from '../../importers/types.ts';
 import { plainJudgmentValues } from '../adapterShared/labelRows.ts';
 import { type ImportFiles, stageFiles } from '../batchImports.ts';
-import { checkAnswers, describe, judgmentOrigin, refuseScaleRemoval, type StagedAnswers } from '../importChecks.ts';
+import {
+  checkAnswers,
+  describe,
+  emptyImportReport,
+  judgmentOrigin,
+  refuseScaleRemoval,
+  repeatedDocument,
+  repeatedJudgment,
+  type StagedAnswers,
+} from '../importChecks.ts';
 import { coarseKindOf } from '../labelKind.ts';
 import type { AnnotatorKind } from '../port/studiesPort.ts';
 import { openDatabase, type SqliteDatabase } from '../sqliteDatabase.ts';
@@ -477,9 +486,7 @@ class Staging {
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
       const again = this.secondPlace('staged_document', 'docid') as { docid: string; at: string; first: string };
-      throw new StoreError(
-        `${again.at}: expected a new document id, found '${again.docid}' again (first at ${again.first})`,
-      );
+      throw repeatedDocument(again);
     }
     // One judgment per (pair, annotator, time), and per (pair, annotator) in files without times.
     try {
@@ -496,11 +503,7 @@ class Staging {
         at: string;
         first: string;
       };
-      const when = again.created_at === null ? '' : ` at ${again.created_at}`;
-      throw new StoreError(
-        `${again.at}: expected one judgment of document '${again.docid}' for query '${again.qid}' by ` +
-          `${again.annotator}${when}, found a second (first at ${again.first})`,
-      );
+      throw repeatedJudgment(again);
     }
   }
 
@@ -537,13 +540,7 @@ class Staging {
         .prepare(sql)
         .pluck()
         .get(...args) as number) ?? 0;
-    const report: ImportReport = {
-      files,
-      queries: { added: 0, updated: 0, unchanged: 0 },
-      documents: { added: 0, updated: 0, unchanged: 0 },
-      judgments: { added: 0, updated: 0, unchanged: 0 },
-      pools: [],
-    };
+    const report = emptyImportReport(files);
 
     // Queries and documents: new ids added, changed ones updated, the rest unchanged.
     const rows = (staged: string, table: string, key: string, same: string): RowCounts => {

@@ -6,7 +6,14 @@
 // judgments by their staging key), so that everything read back comes out the same from both backends.
 import type { PoolClient } from 'pg';
 import type { ImportedRecord } from '../../../importers/types.ts';
-import { describe, judgmentOrigin, type StagedAnswers } from '../../importChecks.ts';
+import {
+  describe,
+  emptyImportReport,
+  judgmentOrigin,
+  repeatedDocument,
+  repeatedJudgment,
+  type StagedAnswers,
+} from '../../importChecks.ts';
 import { coarseKindOf } from '../../labelKind.ts';
 import type { AnnotatorKind } from '../../port/studiesPort.ts';
 import { impliedAnnotatorKind } from '../../sqlite/annotators.ts';
@@ -195,9 +202,7 @@ export class PgStaging {
         at: string;
         first: string;
       };
-      throw new StoreError(
-        `${again.at}: expected a new document id, found '${again.docid}' again (first at ${again.first})`,
-      );
+      throw repeatedDocument(again);
     }
     try {
       await this.client.query(
@@ -213,11 +218,7 @@ export class PgStaging {
         at: string;
         first: string;
       };
-      const when = again.created_at === null ? '' : ` at ${again.created_at}`;
-      throw new StoreError(
-        `${again.at}: expected one judgment of document '${again.docid}' for query '${again.qid}' by ` +
-          `${again.annotator}${when}, found a second (first at ${again.first})`,
-      );
+      throw repeatedJudgment(again);
     }
     await this.client.query('ANALYZE pg_temp.staged_query, pg_temp.staged_document, pg_temp.staged_judgment');
   }
@@ -248,13 +249,7 @@ export class PgStaging {
     const client = this.client;
     const count = async (sql: string, values: unknown[] = []): Promise<number> =>
       Number(Object.values((await client.query(sql, values)).rows[0] ?? {})[0] ?? 0);
-    const report: ImportReport = {
-      files,
-      queries: { added: 0, updated: 0, unchanged: 0 },
-      documents: { added: 0, updated: 0, unchanged: 0 },
-      judgments: { added: 0, updated: 0, unchanged: 0 },
-      pools: [],
-    };
+    const report = emptyImportReport(files);
 
     // Queries and documents: new ids added, changed ones updated, the rest unchanged (a row whose content is the same
     // is still rewritten when it now comes from another file: its source).
