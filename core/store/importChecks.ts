@@ -9,6 +9,38 @@ export function describe(at: SourcePosition): string {
   return `${at.file}:${at.line}${at.column !== undefined ? `:${at.column}` : ''}`;
 }
 
+/**
+ * The staged values of judgment record `record` of the file at place `seq` of the batch (`file` its source), in the
+ * order of the staging table's columns: its annotator and source as judgmentOrigin checks them, its answers as JSON
+ * with where each was read; what the record leaves out is null.
+ */
+export function stagedJudgment(
+  record: JudgmentRecord,
+  fileAnnotator: string | undefined,
+  file: string,
+  seq: number,
+): (string | number | null)[] {
+  const { annotator, source } = judgmentOrigin(record, fileAnnotator);
+  return [
+    record.qid,
+    record.docid,
+    annotator,
+    record.label,
+    record.createdAt ?? null,
+    source,
+    record.rationale ?? null,
+    record.shownLabel ?? null,
+    file,
+    seq,
+    record.at.line,
+    describe(record.at),
+    record.conditions ? JSON.stringify(record.conditions.values) : null,
+    record.conditions ? describe(record.conditions.at) : null,
+    record.aspects ? JSON.stringify(record.aspects.values) : null,
+    record.aspects ? describe(record.aspects.at) : null,
+  ];
+}
+
 /** The judgment sources a record may name (the schema's CHECK). */
 export const judgmentSources = new Set(['manual', 'suggestion', 'adjudicated', 'imported']);
 
@@ -97,22 +129,32 @@ export function refuseScaleRemoval(
   );
 }
 
-/** A document id staged a second time (`at`), its first place `first`: the error the import rejects with. */
-export function repeatedDocument(again: { docid: string; at: string; first: string }): StoreError {
-  return new StoreError(
-    `${again.at}: expected a new document id, found '${again.docid}' again (first at ${again.first})`,
-  );
+/** A document staged a second time, as the staging's query of second places reads it. */
+export interface SecondDocument {
+  docid: string;
+  at: string;
+  first: string;
 }
 
-/** A judgment (pair, annotator and time) staged a second time (`at`), its first place `first`: the import's error. */
-export function repeatedJudgment(again: {
+/** A judgment staged a second time, as the staging's query of second places reads it. */
+export interface SecondJudgment {
   qid: string;
   docid: string;
   annotator: string;
   created_at: string | null;
   at: string;
   first: string;
-}): StoreError {
+}
+
+/** A document id staged a second time (`at`), its first place `first`: the error the import rejects with. */
+export function repeatedDocument(again: SecondDocument): StoreError {
+  return new StoreError(
+    `${again.at}: expected a new document id, found '${again.docid}' again (first at ${again.first})`,
+  );
+}
+
+/** A judgment (pair, annotator and time) staged a second time (`at`), its first place `first`: the import's error. */
+export function repeatedJudgment(again: SecondJudgment): StoreError {
   const when = again.created_at === null ? '' : ` at ${again.created_at}`;
   return new StoreError(
     `${again.at}: expected one judgment of document '${again.docid}' for query '${again.qid}' by ` +

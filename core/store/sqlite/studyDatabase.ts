@@ -18,11 +18,13 @@ import {
   checkAnswers,
   describe,
   emptyImportReport,
-  judgmentOrigin,
   refuseScaleRemoval,
   repeatedDocument,
   repeatedJudgment,
+  type SecondDocument,
+  type SecondJudgment,
   type StagedAnswers,
+  stagedJudgment,
 } from '../importChecks.ts';
 import { coarseKindOf } from '../labelKind.ts';
 import type { AnnotatorKind } from '../port/studiesPort.ts';
@@ -433,25 +435,7 @@ class Staging {
             values.length = 0;
           }
         } else {
-          const { annotator, source } = judgmentOrigin(record, this.origin.annotator);
-          judgmentValues.push(
-            record.qid,
-            record.docid,
-            annotator,
-            record.label,
-            record.createdAt ?? null,
-            source,
-            record.rationale ?? null,
-            record.shownLabel ?? null,
-            file,
-            seq,
-            record.at.line,
-            describe(record.at),
-            record.conditions ? JSON.stringify(record.conditions.values) : null,
-            record.conditions ? describe(record.conditions.at) : null,
-            record.aspects ? JSON.stringify(record.aspects.values) : null,
-            record.aspects ? describe(record.aspects.at) : null,
-          );
+          judgmentValues.push(...stagedJudgment(record, this.origin.annotator, file, seq));
           if (judgmentValues.length === documentsPerStatement * judgmentColumns) {
             this.insertJudgments.run(judgmentValues);
             judgmentValues.length = 0;
@@ -485,7 +469,7 @@ class Staging {
       this.db.exec('CREATE UNIQUE INDEX temp.staged_document_id ON staged_document (docid)');
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
-      const again = this.secondPlace('staged_document', 'docid') as { docid: string; at: string; first: string };
+      const again = this.secondPlace('staged_document', 'docid') as SecondDocument;
       throw repeatedDocument(again);
     }
     // One judgment per (pair, annotator, time), and per (pair, annotator) in files without times.
@@ -495,14 +479,10 @@ class Staging {
       );
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
-      const again = this.secondPlace('staged_judgment', "qid, docid, annotator, ifnull(created_at, '')") as {
-        qid: string;
-        docid: string;
-        annotator: string;
-        created_at: string | null;
-        at: string;
-        first: string;
-      };
+      const again = this.secondPlace(
+        'staged_judgment',
+        "qid, docid, annotator, ifnull(created_at, '')",
+      ) as SecondJudgment;
       throw repeatedJudgment(again);
     }
   }

@@ -9,10 +9,12 @@ import type { ImportedRecord } from '../../../importers/types.ts';
 import {
   describe,
   emptyImportReport,
-  judgmentOrigin,
   repeatedDocument,
   repeatedJudgment,
+  type SecondDocument,
+  type SecondJudgment,
   type StagedAnswers,
+  stagedJudgment,
 } from '../../importChecks.ts';
 import { coarseKindOf } from '../../labelKind.ts';
 import type { AnnotatorKind } from '../../port/studiesPort.ts';
@@ -145,25 +147,7 @@ export class PgStaging {
           describe(record.at),
         ]);
       } else {
-        const { annotator, source } = judgmentOrigin(record, this.origin.annotator);
-        judgments += copyLine([
-          record.qid,
-          record.docid,
-          annotator,
-          record.label,
-          record.createdAt,
-          source,
-          record.rationale,
-          record.shownLabel,
-          file,
-          seq,
-          record.at.line,
-          describe(record.at),
-          record.conditions ? JSON.stringify(record.conditions.values) : null,
-          record.conditions ? describe(record.conditions.at) : null,
-          record.aspects ? JSON.stringify(record.aspects.values) : null,
-          record.aspects ? describe(record.aspects.at) : null,
-        ]);
+        judgments += copyLine(stagedJudgment(record, this.origin.annotator, file, seq));
       }
     }
     return { queries, documents, judgments };
@@ -197,11 +181,7 @@ export class PgStaging {
       await this.client.query('CREATE UNIQUE INDEX staged_document_id ON pg_temp.staged_document (docid)');
     } catch (error) {
       if ((error as { code?: string }).code !== '23505') throw error;
-      const again = (await this.secondPlace('staged_document', 'docid')) as {
-        docid: string;
-        at: string;
-        first: string;
-      };
+      const again = (await this.secondPlace('staged_document', 'docid')) as SecondDocument;
       throw repeatedDocument(again);
     }
     try {
@@ -210,14 +190,10 @@ export class PgStaging {
       );
     } catch (error) {
       if ((error as { code?: string }).code !== '23505') throw error;
-      const again = (await this.secondPlace('staged_judgment', "qid, docid, annotator, coalesce(created_at, '')")) as {
-        qid: string;
-        docid: string;
-        annotator: string;
-        created_at: string | null;
-        at: string;
-        first: string;
-      };
+      const again = (await this.secondPlace(
+        'staged_judgment',
+        "qid, docid, annotator, coalesce(created_at, '')",
+      )) as SecondJudgment;
       throw repeatedJudgment(again);
     }
     await this.client.query('ANALYZE pg_temp.staged_query, pg_temp.staged_document, pg_temp.staged_judgment');
