@@ -75,18 +75,10 @@ ${options.extra ?? ''}
 `;
 }
 
-export async function labellingStudy(options: LabellingStudyOptions): Promise<LabellingStudy> {
-  const folder = scratchDir('qrels-studio-labelling-');
-  const studyFile = join(folder, 's.assess');
-  const text = studyText(options);
-  writeFileSync(studyFile, text);
-  if (options.guidelines !== undefined) writeFileSync(join(folder, 'guidelines.md'), options.guidelines);
-  const study = resolveStudies(parseStudyFile(text), studyFile).studies[0]!;
-  const store = await SqliteStudyStore.open(studyDatabasePath(studyFile), { nativeBinding });
-  await store.studies.sync(resolveStudies(parseStudyFile(text), studyFile));
-  const db = openDatabase(studyDatabasePath(studyFile), { nativeBinding });
+/** The fixture's queries and documents as an importer gives them (positions `fixture:N`). */
+export function fixtureRecords(options: Pick<LabellingStudyOptions, 'queries' | 'documents'>): ImportedRecord[] {
   const at = (line: number) => ({ file: 'fixture', line });
-  const imported: ImportedRecord[] = [
+  return [
     ...options.queries.map(
       (q, i): ImportedRecord => ({
         kind: 'query',
@@ -110,6 +102,19 @@ export async function labellingStudy(options: LabellingStudyOptions): Promise<La
       }),
     ),
   ];
+}
+
+export async function labellingStudy(options: LabellingStudyOptions): Promise<LabellingStudy> {
+  const folder = scratchDir('qrels-studio-labelling-');
+  const studyFile = join(folder, 's.assess');
+  const text = studyText(options);
+  writeFileSync(studyFile, text);
+  if (options.guidelines !== undefined) writeFileSync(join(folder, 'guidelines.md'), options.guidelines);
+  const study = resolveStudies(parseStudyFile(text), studyFile).studies[0]!;
+  const store = await SqliteStudyStore.open(studyDatabasePath(studyFile), { nativeBinding });
+  await store.studies.sync(resolveStudies(parseStudyFile(text), studyFile));
+  const db = openDatabase(studyDatabasePath(studyFile), { nativeBinding });
+  const imported = fixtureRecords(options);
   await store.imports.importBatch('s', [
     { records: records(imported), origin: { file: 'fixture', target: 'x', format: 'x' } },
   ]);

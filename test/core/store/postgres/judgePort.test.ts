@@ -6,58 +6,20 @@
 // judge) — give the same answers, errors included. PostgreSQL alone: two runs replacing the same pair's suggestion at
 // once leave one.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
-import type { ImportedRecord } from '../../../../core/importers/types.ts';
 import type { JudgeCallRecord, JudgePort, SuggestionRecord } from '../../../../core/store/port/judgePort.ts';
 import { StoreError } from '../../../../core/store/studyDatabase.ts';
 import type { StoreChange, StudyStore } from '../../../../core/store/studyStore.ts';
-import { scratchDir } from '../../../helpers.ts';
 import { openTestStore, type StoreKind, storeKinds } from '../../../storeKinds.ts';
-import { type LabellingStudyOptions, plainStudy, studyText } from '../../labelling/labellingStudy.ts';
+import { type LabellingStudyOptions, plainStudy } from '../../labelling/labellingStudy.ts';
+import { seedStudy } from './seedStudy.ts';
 
-async function* each(list: ImportedRecord[]): AsyncIterable<ImportedRecord> {
-  yield* list;
-}
-
-/** Study "s" of `options` in `store`, through its port: synced, queries and documents imported, the run pooled. */
-async function seedStudy(store: StudyStore, options: LabellingStudyOptions) {
-  const text = studyText(options);
-  const model = resolveStudies(parseStudyFile(text), join(scratchDir(), 's.assess'));
-  await store.studies.sync(model);
-  const at = (line: number) => ({ file: 'fixture', line });
-  const records: ImportedRecord[] = [
-    ...options.queries.map(
-      (q, i): ImportedRecord => ({ kind: 'query', qid: q.qid, text: q.text, metadata: {}, at: at(i + 1) }),
-    ),
-    ...options.documents.map(
-      (d, i): ImportedRecord => ({
-        kind: 'document',
-        docid: d.docid,
-        body: d.body,
-        format: 'plain',
-        metadata: {},
-        at: at(i + 1),
-      }),
-    ),
-  ];
-  await store.imports.importBatch('s', [
-    { records: each(records), origin: { file: 'fixture', target: 'x', format: 'x' } },
-  ]);
-  const queries = new Map(
-    Object.entries(options.ranking).map(([qid, docids]) => [qid, docids.map((docid, i) => ({ docid, rank: i + 1 }))]),
-  );
-  const depth = Math.max(1, ...Object.values(options.ranking).map((docids) => docids.length));
-  await store.imports.addPool('s', { run: { path: 'run.trec', tag: 'run', depth }, queries });
-  const studyId = await store.studies.studyId('s');
-  const { pairs } = await store.judge.pairsToJudge(studyId, {});
+/** seedStudy, and each pair's id by `qid/docid` (999999 for one the study lacks). */
+async function seedWithPairIds(store: StudyStore, options: LabellingStudyOptions) {
+  const seeded = await seedStudy(store, options);
+  const { pairs } = await store.judge.pairsToJudge(seeded.studyId, {});
   const ids = new Map(pairs.map((p) => [`${p.qid}/${p.docid}`, p.pairId]));
-  return {
-    study: model.studies[0]!,
-    studyId,
-    pairId: (qid: string, docid: string) => ids.get(`${qid}/${docid}`) ?? 999_999,
-  };
+  return { ...seeded, pairId: (qid: string, docid: string) => ids.get(`${qid}/${docid}`) ?? 999_999 };
 }
 
 /** The study both adapters hold: 3 queries × 3 pooled documents (the corpus lacks d3-3); alice labelled q1/d1-1. */
@@ -65,7 +27,7 @@ async function seededStudy(kind: StoreKind) {
   const store = await openTestStore(kind);
   const options = plainStudy(3, 3);
   options.documents = options.documents.filter((d) => d.docid !== 'd3-3');
-  const seeded = await seedStudy(store, { ...options, extra: '  annotators alice' });
+  const seeded = await seedWithPairIds(store, { ...options, extra: '  annotators alice' });
   await store.labels.addJudgment({
     study: 's',
     qid: 'q1',

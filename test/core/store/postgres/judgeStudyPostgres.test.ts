@@ -4,59 +4,20 @@
 // the next run and only it, a finished run asks nothing when run again (0 requests), and both stores end with the
 // same suggestions, calls and totals.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
-import type { ImportedRecord } from '../../../../core/importers/types.ts';
 import { createChatClient } from '../../../../core/judge/chatClient.ts';
 import { judgeStudy } from '../../../../core/judge/judgeStudy.ts';
 import { promptTemplate } from '../../../../core/judge/promptTemplate.ts';
 import type { JudgePort } from '../../../../core/store/port/judgePort.ts';
-import type { StudyStore } from '../../../../core/store/studyStore.ts';
-import { scratchDir } from '../../../helpers.ts';
 import { openTestStore, type StoreKind, storeKinds } from '../../../storeKinds.ts';
 import { startOpenAiServer } from '../../judge/openAiServer.ts';
-import { type LabellingStudyOptions, plainStudy, studyText } from '../../labelling/labellingStudy.ts';
+import { plainStudy } from '../../labelling/labellingStudy.ts';
+import { seedStudy } from './seedStudy.ts';
 
 const prompt = {
   ...promptTemplate('prompts/judge.md', 'Query: {{query}}\nDocument: {{document}}\n{{scale}}\n'),
   output: 'label' as const,
 };
-
-async function* each(list: ImportedRecord[]): AsyncIterable<ImportedRecord> {
-  yield* list;
-}
-
-/** Study "s" of `options` in `store`, through its port: synced, queries and documents imported, the run pooled. */
-async function seedStudy(store: StudyStore, options: LabellingStudyOptions) {
-  const model = resolveStudies(parseStudyFile(studyText(options)), join(scratchDir(), 's.assess'));
-  await store.studies.sync(model);
-  const at = (line: number) => ({ file: 'fixture', line });
-  const records: ImportedRecord[] = [
-    ...options.queries.map(
-      (q, i): ImportedRecord => ({ kind: 'query', qid: q.qid, text: q.text, metadata: {}, at: at(i + 1) }),
-    ),
-    ...options.documents.map(
-      (d, i): ImportedRecord => ({
-        kind: 'document',
-        docid: d.docid,
-        body: d.body,
-        format: 'plain',
-        metadata: {},
-        at: at(i + 1),
-      }),
-    ),
-  ];
-  await store.imports.importBatch('s', [
-    { records: each(records), origin: { file: 'fixture', target: 'x', format: 'x' } },
-  ]);
-  const queries = new Map(
-    Object.entries(options.ranking).map(([qid, docids]) => [qid, docids.map((docid, i) => ({ docid, rank: i + 1 }))]),
-  );
-  const depth = Math.max(1, ...Object.values(options.ranking).map((docids) => docids.length));
-  await store.imports.addPool('s', { run: { path: 'run.trec', tag: 'run', depth }, queries });
-  return { study: model.studies[0]!, studyId: await store.studies.studyId('s') };
-}
 
 /**
  * A judge's suggestions and calls as both backends must have them: call ids and times aside (calls end in any

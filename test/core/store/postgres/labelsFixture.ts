@@ -24,7 +24,12 @@ import type { StoreChange, StudyStore } from '../../../../core/store/studyStore.
 import { scratchDir } from '../../../helpers.ts';
 import { testDatabase } from '../../../pg/pgCluster.ts';
 import type { StoreKind } from '../../../storeKinds.ts';
-import { type LabellingStudyOptions, nativeBinding, studyText } from '../../labelling/labellingStudy.ts';
+import {
+  fixtureRecords,
+  type LabellingStudyOptions,
+  nativeBinding,
+  studyText,
+} from '../../labelling/labellingStudy.ts';
 
 async function* records(list: ImportedRecord[]): AsyncIterable<ImportedRecord> {
   yield* list;
@@ -128,31 +133,7 @@ export async function kindStudy(
       : PostgresStudyStore.open({ connection });
   const store = await open();
   await store.studies.sync(resolved);
-  const at = (line: number) => ({ file: 'fixture', line });
-  const imported: ImportedRecord[] = [
-    ...options.queries.map(
-      (q, i): ImportedRecord => ({
-        kind: 'query',
-        qid: q.qid,
-        text: q.text,
-        ...(q.instruction !== undefined && { instruction: q.instruction }),
-        metadata: q.metadata ?? {},
-        at: at(i + 1),
-      }),
-    ),
-    ...options.documents.map(
-      (d, i): ImportedRecord => ({
-        kind: 'document',
-        docid: d.docid,
-        body: d.body,
-        ...(d.title !== undefined && { title: d.title }),
-        ...(d.parent !== undefined && { parent: d.parent }),
-        format: 'plain',
-        metadata: {},
-        at: at(i + 1),
-      }),
-    ),
-  ];
+  const imported = fixtureRecords(options);
   await store.imports.importBatch('s', [
     { records: records(imported), origin: { file: 'fixture', target: 'x', format: 'x' } },
   ]);
