@@ -144,6 +144,11 @@ function resolveImport(from: string, specifier: string): string | undefined {
   return undefined;
 }
 
+/** Node's own modules and the SQLite driver: nothing a webview may load. */
+function isNodeOrSqlite(specifier: string): boolean {
+  return specifier.startsWith('node:') || packageName(specifier) === 'better-sqlite3';
+}
+
 function relativePath(root: string, file: string): string {
   return relative(root, file).split(sep).join('/');
 }
@@ -186,45 +191,38 @@ function webviewViolations(root: string, files: readonly string[]): HouseRuleVio
         });
       }
     }
-    // Everything its code pulls in at run time (value imports, followed): no store, no Node.
-    const queue: { file: string; root: ModuleImport }[] = [];
-    const seen = new Set([start]);
-    for (const imported of importsOf(startSource)) {
-      if (!imported.typeOnly) queue.push({ file: start, root: imported });
-    }
+    // Everything its code pulls in at run time (value imports, followed): no store, no Node. Each module reached is
+    // reported at the webview file's import that first led to it.
     const report = (first: ModuleImport, what: string) =>
       found.push({ ...position(root, startSource, first.node), rule: 'webviews-import-no-store-code', found: what });
-    const visited: { file: string; first: ModuleImport }[] = [];
-    for (const { root: first } of queue.splice(0)) {
+    const seen = new Set([start]);
+    const visiting: { file: string; first: ModuleImport }[] = [];
+    for (const first of importsOf(startSource)) {
+      if (first.typeOnly) continue;
       const target = resolveImport(start, first.specifier);
-      if (first.specifier.startsWith('node:') || packageName(first.specifier) === 'better-sqlite3') {
-        report(first, `an import of '${first.specifier}'`);
-      } else if (target !== undefined && !seen.has(target)) {
+      if (isNodeOrSqlite(first.specifier)) report(first, `an import of '${first.specifier}'`);
+      else if (target !== undefined && !seen.has(target)) {
         seen.add(target);
-        visited.push({ file: target, first });
+        // Store code the webview file imports itself was reported above, by what it names.
+        if (!isStoreCode(target)) visiting.push({ file: target, first });
       }
     }
-    while (visited.length > 0) {
-      const { file, first } = visited.shift()!;
+    while (visiting.length > 0) {
+      const { file, first } = visiting.shift()!;
       const path = relativePath(root, file);
-      if (isStoreCode(file)) {
-        if (first.node.getSourceFile() === startSource && resolveImport(start, first.specifier) === file) continue; // said above
-        report(
-          first,
-          `store code ${path} at run time (through ${relativePath(root, resolveImport(start, first.specifier) ?? file)})`,
-        );
-        continue;
-      }
       for (const imported of importsOf(sourceOf(file))) {
         if (imported.typeOnly) continue;
-        if (imported.specifier.startsWith('node:') || packageName(imported.specifier) === 'better-sqlite3') {
+        if (isNodeOrSqlite(imported.specifier)) {
           report(first, `'${imported.specifier}' at run time (imported by ${path})`);
           continue;
         }
         const target = resolveImport(file, imported.specifier);
         if (target === undefined || seen.has(target)) continue;
         seen.add(target);
-        visited.push({ file: target, first });
+        if (isStoreCode(target)) {
+          const through = relativePath(root, resolveImport(start, first.specifier) ?? file);
+          report(first, `store code ${relativePath(root, target)} at run time (through ${through})`);
+        } else visiting.push({ file: target, first });
       }
     }
   }
