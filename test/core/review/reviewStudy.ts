@@ -1,15 +1,15 @@
 // A real review for the review tests (core and Chromium): generated instructions and a MultiConIR-style rewrite of
-// the Section 420 sentence, a `review` block over them, its record (a SQLite store) synced and its items imported.
+// the Section 420 sentence, a `review` block over them, its record (a store of either kind: a SQLite file beside the
+// study, or a fresh database of the test cluster) synced and its items imported.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import type { ReviewModel } from '../../../core/dsl/model.ts';
 import { importReviewItems, type ReviewCommit, ReviewSession } from '../../../core/review/reviewSession.ts';
-import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
-import { locateNativeBinding } from '../../../core/store/sqliteDatabase.ts';
 import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import type { StudyStore } from '../../../core/store/studyStore.ts';
-import { nativeDir, scratchDir } from '../../helpers.ts';
+import { scratchDir } from '../../helpers.ts';
+import { openTestStore, type StoreKind } from '../../storeKinds.ts';
 
 export const reviewItems = [
   {
@@ -46,12 +46,15 @@ export interface ReviewStudy {
   session(annotator: string): Promise<ReviewSession>;
 }
 
-/** The review study file `text` written to `folder` as gen.assess, its record synced and its items imported. */
-export async function openReviewFile(folder: string, text: string) {
+/**
+ * The review study file `text` written to `folder` as gen.assess, its record (a store of `kind`: SQLite's file
+ * beside the study, or a fresh PostgreSQL database) synced and its items imported.
+ */
+export async function openReviewFile(folder: string, text: string, kind: StoreKind = 'sqlite') {
   const file = join(folder, 'gen.assess');
   writeFileSync(file, text);
   const model = resolveStudies(parseStudyFile(text), file);
-  const store = await SqliteStudyStore.open(studyDatabasePath(file), { nativeBinding: locateNativeBinding(nativeDir) });
+  const store: StudyStore = await openTestStore(kind, { file: studyDatabasePath(file) });
   await store.studies.sync(model);
   const review = model.reviews[0]!;
   const imported = await importReviewItems(store, review, folder);
@@ -59,7 +62,11 @@ export async function openReviewFile(folder: string, text: string) {
 }
 
 /** The review with `statements` added to its block (annotators, blind, a title, …) and `files` beside it. */
-export async function createReviewStudy(statements = '', files: Record<string, string> = {}): Promise<ReviewStudy> {
+export async function createReviewStudy(
+  statements = '',
+  files: Record<string, string> = {},
+  kind: StoreKind = 'sqlite',
+): Promise<ReviewStudy> {
   const folder = scratchDir('qrels-studio-review-');
   writeFileSync(join(folder, 'items.jsonl'), reviewItems.map((i) => `${JSON.stringify(i)}\n`).join(''));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
@@ -70,7 +77,7 @@ export async function createReviewStudy(statements = '', files: Record<string, s
   verdicts accept edit reject
 ${statements}}
 `;
-  const { file, store, review, imported } = await openReviewFile(folder, text);
+  const { file, store, review, imported } = await openReviewFile(folder, text, kind);
   return {
     folder,
     file,
