@@ -44,4 +44,9 @@ export const migrations: readonly Migration[] = [
     name: 'labelCommitIds',
     description: 'judgment: client_id, the id a label commit is sent with, so that a retried commit is stored once',
   },
+  {
+    version: 9,
+    name: 'annotatorRoles',
+    description: 'annotator_role: which database role acts for which annotator (store grant: row-level security)',
+  },
 ];

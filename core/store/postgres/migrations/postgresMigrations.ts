@@ -9,6 +9,7 @@ import { reviewLineage } from './005_reviewLineage.ts';
 import { gradedAspects } from './006_gradedAspects.ts';
 import { labelKind } from './007_labelKind.ts';
 import { labelCommitIds } from './008_labelCommitIds.ts';
+import { annotatorRoles } from './009_annotatorRoles.ts';
 
 /** Version → PostgreSQL statements. */
 export const postgresMigrationSql: MigrationSql = new Map([
@@ -20,6 +21,7 @@ export const postgresMigrationSql: MigrationSql = new Map([
   [6, gradedAspects],
   [7, labelKind],
   [8, labelCommitIds],
+  [9, annotatorRoles],
 ]);
 
 /** A migration of the list with its PostgreSQL statements. */

