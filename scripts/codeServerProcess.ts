@@ -23,6 +23,11 @@ export interface CodeServerOptions {
   extensions?: string[];
   /** VS Code user settings (merged over quiet defaults). */
   settings?: Record<string, unknown>;
+  /**
+   * The remote machine's user settings (user-data/Machine/settings.json, "Preferences: Open Remote Settings"): where
+   * code-server reads settings of scope `machine` and `machine-overridable`, which it ignores in the user settings.
+   */
+  machineSettings?: Record<string, unknown>;
   /** The user's keybindings.json entries (none by default). */
   keybindings?: readonly Record<string, unknown>[];
   startTimeoutMs?: number;
@@ -79,6 +84,10 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     join(dirs.userData, 'User', 'settings.json'),
     JSON.stringify({ ...defaultSettings, ...options.settings }, null, 2),
   );
+  if (options.machineSettings) {
+    mkdirSync(join(dirs.userData, 'Machine'), { recursive: true });
+    writeFileSync(join(dirs.userData, 'Machine', 'settings.json'), JSON.stringify(options.machineSettings, null, 2));
+  }
   if (options.keybindings) {
     writeFileSync(join(dirs.userData, 'User', 'keybindings.json'), JSON.stringify(options.keybindings, null, 2));
   }

@@ -114,6 +114,16 @@ export interface WorkbenchTestOptions {
   copyFrom?: string;
   /** The user's keybindings.json, in place before VS Code starts. */
   keybindings?: readonly Record<string, unknown>[];
+  /**
+   * The user's settings.json entries (over code-server's quiet defaults), in place before VS Code starts; a function
+   * is asked when the test starts (after the file's `before` hooks: a server's port known by then).
+   */
+  settings?: Record<string, unknown> | (() => Record<string, unknown>);
+  /**
+   * The remote machine's settings (user-data/Machine/settings.json): where code-server reads settings of scope
+   * `machine-overridable` (`qrelsStudio.stores`); a function, as for `settings`.
+   */
+  machineSettings?: Record<string, unknown> | (() => Record<string, unknown>);
   /** The test's time limit (default two minutes). */
   timeoutMs?: number;
   /** The file opened in an editor before `body` runs, and a piece of its text that shows it is displayed. */
@@ -175,6 +185,13 @@ export function workbenchTest(
         folder,
         extensions: [vsix],
         ...(options.keybindings && { keybindings: options.keybindings }),
+        ...(options.settings && {
+          settings: typeof options.settings === 'function' ? options.settings() : options.settings,
+        }),
+        ...(options.machineSettings && {
+          machineSettings:
+            typeof options.machineSettings === 'function' ? options.machineSettings() : options.machineSettings,
+        }),
       });
       browser = await launchChromium(join(scratch, 'chromium'), { viewport: { width: 1280, height: 720 } });
       page = browser.page;
