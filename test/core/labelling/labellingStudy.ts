@@ -1,16 +1,20 @@
-// A small real study for the labelling tests: a study file in a scratch folder, its store (the storage port, SQLite)
-// synced from it, and queries, documents and a pooled run imported through the store's importBatch (the path every
-// import takes). `db` is a second connection to the same file, for tests that look at the rows themselves.
+// A small real study for the labelling tests: a study file in a scratch folder, its store (the storage port, of either
+// kind — test/storeKinds.ts: SQLite by default, or PostgreSQL in a fresh database of the run's cluster) synced from it,
+// and queries, documents and a pooled run imported through the store's importBatch (the path every import takes).
+// `rows` reads (or plants) rows through a second connection to the same record, for tests that look at the rows
+// themselves — SQL both dialects run, `?` parameters; `db` is that connection for SQLite only.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { parseStudyFile, resolveStudies } from '../../../core/dsl/index.ts';
 import type { StudyModel } from '../../../core/dsl/model.ts';
 import type { ImportedRecord } from '../../../core/importers/types.ts';
 import { LabelSession } from '../../../core/labelling/labelSession.ts';
-import { SqliteStudyStore } from '../../../core/store/sqlite/sqliteStudyStore.ts';
+import { postgresTypes } from '../../../core/store/postgres/postgresContext.ts';
 import { locateNativeBinding, openDatabase, type SqliteDatabase } from '../../../core/store/sqliteDatabase.ts';
 import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import { nativeDir, scratchDir } from '../../helpers.ts';
+import { openTestStore, type StoreKind, type TestStore } from '../../storeKinds.ts';
 
 export const nativeBinding = locateNativeBinding(nativeDir);
 
@@ -39,16 +43,29 @@ export interface LabellingStudyOptions {
   guidelines?: string;
 }
 
-export interface LabellingStudy {
+// biome-ignore lint/suspicious/noExplicitAny: rows of any table, as the tests read them
+type Row = Record<string, any>;
+
+export interface LabellingStudy<K extends StoreKind = StoreKind> {
+  kind: K;
   folder: string;
   studyFile: string;
   study: StudyModel;
-  store: SqliteStudyStore;
-  /** A second connection to the study's database file: what tests read (and plant) as rows. */
-  db: SqliteDatabase;
+  store: TestStore<K>;
+  /** SQLite: a second connection to the study's database file (undefined for PostgreSQL: use `rows`). */
+  db: K extends 'sqlite' ? SqliteDatabase : undefined;
+  /**
+   * Runs `sql` (both dialects' SQL, `?` parameters in order) through a second connection to the record and returns
+   * its rows (none for a statement that returns none): what tests read, and plant, as rows.
+   */
+  rows(sql: string, ...parameters: unknown[]): Promise<Row[]>;
+  /** The first column of the first row of `sql` (undefined when it has none). */
+  value(sql: string, ...parameters: unknown[]): Promise<unknown>;
+  /** A second store on the same record (as another process or machine opens it); the caller closes it. */
+  reopen(): Promise<TestStore<K>>;
   studyId: number;
   session(annotator: string, now?: () => Date): Promise<LabelSession>;
-  /** The pair id of (qid, docid). */
+  /** The pair id of (qid, docid) (of the pairs pooled so far). */
   pairId(qid: string, docid: string): number;
   /** Pools a run of `ranking` again (a deeper pool adds pairs). */
   pool(ranking: Record<string, string[]>, path?: string): Promise<void>;
@@ -104,45 +121,82 @@ export function fixtureRecords(options: Pick<LabellingStudyOptions, 'queries' | 
   ];
 }
 
-export async function labellingStudy(options: LabellingStudyOptions): Promise<LabellingStudy> {
+export async function labellingStudy<K extends StoreKind = 'sqlite'>(
+  options: LabellingStudyOptions,
+  kind: K = 'sqlite' as K,
+): Promise<LabellingStudy<K>> {
   const folder = scratchDir('qrels-studio-labelling-');
   const studyFile = join(folder, 's.assess');
   const text = studyText(options);
   writeFileSync(studyFile, text);
   if (options.guidelines !== undefined) writeFileSync(join(folder, 'guidelines.md'), options.guidelines);
   const study = resolveStudies(parseStudyFile(text), studyFile).studies[0]!;
-  const store = await SqliteStudyStore.open(studyDatabasePath(studyFile), { nativeBinding });
+  const store = await openTestStore(kind, { file: studyDatabasePath(studyFile) });
   await store.studies.sync(resolveStudies(parseStudyFile(text), studyFile));
-  const db = openDatabase(studyDatabasePath(studyFile), { nativeBinding });
+  const sqlite = kind === 'sqlite' ? openDatabase(studyDatabasePath(studyFile), { nativeBinding }) : undefined;
+  const postgres =
+    kind === 'postgres'
+      ? new pg.Pool({ ...(store as TestStore<'postgres'>).connection, max: 1, types: postgresTypes })
+      : undefined;
+  const rows = async (sql: string, ...parameters: unknown[]): Promise<Row[]> => {
+    if (sqlite !== undefined) {
+      const statement = sqlite.prepare(sql);
+      if (statement.reader) return statement.all(...parameters) as Row[];
+      statement.run(...parameters);
+      return [];
+    }
+    let n = 0;
+    return (
+      await postgres!.query(
+        sql.replaceAll('?', () => `$${++n}`),
+        parameters,
+      )
+    ).rows;
+  };
+  const value = async (sql: string, ...parameters: unknown[]) => {
+    const [first] = await rows(sql, ...parameters);
+    return first === undefined ? undefined : Object.values(first)[0];
+  };
   const imported = fixtureRecords(options);
   await store.imports.importBatch('s', [
     { records: records(imported), origin: { file: 'fixture', target: 'x', format: 'x' } },
   ]);
+  const studyId = await store.studies.studyId('s');
+  const pairIds = new Map<string, number>();
   const pool = async (ranking: Record<string, string[]>, path = 'run.trec') => {
     const queries = new Map(
       Object.entries(ranking).map(([qid, docids]) => [qid, docids.map((docid, i) => ({ docid, rank: i + 1 }))]),
     );
     const depth = Math.max(1, ...Object.values(ranking).map((docids) => docids.length));
     await store.imports.addPool('s', { run: { path, tag: 'run', depth }, queries });
+    for (const pair of await rows('SELECT id, qid, docid FROM pair WHERE study_id = ?', studyId)) {
+      pairIds.set(`${pair.qid}\u0000${pair.docid}`, pair.id);
+    }
   };
   await pool(options.ranking);
-  const studyId = await store.studies.studyId('s');
   return {
+    kind,
     folder,
     studyFile,
     study,
     store,
-    db,
+    db: sqlite as LabellingStudy<K>['db'],
+    rows,
+    value,
+    reopen: () =>
+      kind === 'sqlite'
+        ? openTestStore(kind, { file: studyDatabasePath(studyFile) })
+        : openTestStore(kind, {
+            connection: (store as TestStore<'postgres'>).connection,
+            location: store.location,
+          }),
     studyId,
     session: (annotator, now) => LabelSession.open(store, { studyFile, study, annotator, ...(now && { now }) }),
-    pairId: (qid, docid) =>
-      db
-        .prepare('SELECT id FROM pair WHERE study_id = ? AND qid = ? AND docid = ?')
-        .pluck()
-        .get(studyId, qid, docid) as number,
+    pairId: (qid, docid) => pairIds.get(`${qid}\u0000${docid}`) as number,
     pool,
     close: async () => {
-      db.close();
+      sqlite?.close();
+      await postgres?.end();
       await store.close();
     },
   };
