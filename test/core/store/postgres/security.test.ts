@@ -232,3 +232,140 @@ test('the app as the roles: overlap-2 sessions, blind hides others, adjudication
     await s.owner.close();
   }
 });
+
+/** Runs `sql` through plain `psql` (not our code) logged in as `role` with its password; what psql printed. */
+function psql(r: Record, role: string, sql: string, secret = password(role)) {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PG')) env[key] = value;
+  Object.assign(env, {
+    PGHOST: cluster.host,
+    PGPORT: String(cluster.port),
+    PGUSER: role,
+    PGPASSWORD: secret,
+    PGDATABASE: r.database,
+  });
+  const result = spawnSync(
+    join(postgresBinDir()!, 'psql'),
+    ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', sql],
+    {
+      env,
+      encoding: 'utf8',
+    },
+  );
+  return { status: result.status, out: result.stdout.trim(), err: result.stderr.trim() };
+}
+
+test('psql as an annotator: writing as someone else, an adjudicated label, reading hidden labels — refused by PostgreSQL', async () => {
+  const s = await grantedStudy(true);
+  const opened: PostgresStudyStore[] = [];
+  try {
+    const studyFile = join(scratchDir(), 's.assess');
+    const aliceStore = await openAs(s, s.role('alice'));
+    opened.push(aliceStore);
+    const alice = await LabelSession.open(aliceStore, { studyFile, study: s.study, annotator: 'alice' });
+    const alicePairs = await labelAll(alice, 2);
+    const id = async (name: string) =>
+      (await s.owner.pool.query('SELECT id FROM annotator WHERE name = $1', [name])).rows[0].id as number;
+    const aliceId = await id('alice');
+    const bobId = await id('bob');
+    const carolId = await id('carol');
+    const assignedTo = async (annotator: number) =>
+      (
+        await s.owner.pool.query('SELECT pair_id FROM assignment WHERE annotator_id = $1 ORDER BY pair_id', [annotator])
+      ).rows.map((row) => row.pair_id as number);
+    const bobPair = (await assignedTo(bobId)).find((p) => alicePairs.includes(p))!;
+    const carolShared = (await assignedTo(carolId)).filter((p) => alicePairs.includes(p));
+    assert.ok(bobPair !== undefined && carolShared.length > 0);
+    const bob = s.role('bob');
+    const carol = s.role('carol');
+    const at = "'2026-05-01T12:00:00.000Z'";
+
+    // Control: bob may store his own label on his pair (what the Label view does), from psql too.
+    assert.deepEqual(
+      psql(
+        s,
+        bob,
+        `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source) VALUES (${bobPair}, ${bobId}, 1, ${at}, 'manual')`,
+      ),
+      { status: 0, out: '', err: '' },
+    );
+
+    // Writing as someone else: a label under alice's name, changing or removing alice's label.
+    const asAlice = psql(
+      s,
+      bob,
+      `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source) VALUES (${bobPair}, ${aliceId}, 0, ${at}, 'manual')`,
+    );
+    assert.equal(asAlice.status, 1);
+    assert.match(asAlice.err, /ERROR: {2}new row violates row-level security policy for table "judgment"/);
+    const update = psql(s, bob, `UPDATE judgment SET label = 0 WHERE annotator_id = ${aliceId}`);
+    assert.match(update.err, /ERROR: {2}permission denied for table judgment/);
+    const remove = psql(s, bob, `DELETE FROM judgment WHERE annotator_id = ${aliceId}`);
+    assert.match(remove.err, /ERROR: {2}permission denied for table judgment/);
+    const undo = psql(
+      s,
+      bob,
+      `INSERT INTO judgment_retraction (judgment_id, retracted_at) SELECT id, ${at} FROM judgment WHERE annotator_id = ${aliceId}`,
+    );
+    // bob labelled the pair alice labelled, so he sees her label of it (blind) — and may not retract it (undo).
+    assert.match(undo.err, /new row violates row-level security policy for table "judgment_retraction"/);
+    const cursor = psql(
+      s,
+      bob,
+      `INSERT INTO label_cursor (study_id, annotator_id, queue_order, unlabelled_only, pair_id, updated_at)
+       VALUES (${s.studyId}, ${aliceId}, 'query', 0, NULL, ${at})`,
+    );
+    assert.match(cursor.err, /new row violates row-level security policy for table "label_cursor"/);
+
+    // An adjudicated label, by an annotator (under their own name).
+    const adjudicated = psql(
+      s,
+      bob,
+      `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale)
+       VALUES (${bobPair}, ${bobId}, 2, '2026-05-01T12:00:01.000Z', 'adjudicated', 'I decide')`,
+    );
+    assert.match(adjudicated.err, /ERROR: {2}new row violates row-level security policy for table "judgment"/);
+
+    // Reading hidden labels in a blind study: carol has labelled nothing, and sees none of alice's labels (nor the
+    // current_judgment view's) though the owner sees them; once she labels a pair she shares with alice, she sees
+    // alice's label of that pair only.
+    const aliceCount = `SELECT count(*) FROM judgment WHERE annotator_id = ${aliceId}`;
+    assert.equal(psql(s, carol, aliceCount).out, '0');
+    assert.equal(psql(s, carol, `SELECT count(*) FROM current_judgment WHERE annotator_id = ${aliceId}`).out, '0');
+    assert.equal(psql(s, carol, 'SELECT count(*) FROM judgment').out, '0');
+    const owners = (await s.owner.pool.query(aliceCount)).rows[0].count;
+    assert.equal(owners, alicePairs.length);
+    assert.equal(
+      psql(
+        s,
+        carol,
+        `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source) VALUES (${carolShared[0]}, ${carolId}, 0, ${at}, 'manual')`,
+      ).status,
+      0,
+    );
+    assert.equal(
+      psql(s, carol, `SELECT pair_id, label FROM judgment WHERE annotator_id = ${aliceId}`).out,
+      `${carolShared[0]}|2`,
+    );
+
+    // The judge's part, the mapping and the policies themselves are out of an annotator's reach.
+    const call = psql(
+      s,
+      bob,
+      `INSERT INTO llm_call (cache_key, endpoint, model, parameters, prompt_hash, raw_output, created_at)
+       VALUES ('k', 'e', 'm', '{}', 'h', 'out', ${at})`,
+    );
+    assert.match(call.err, /ERROR: {2}permission denied for table llm_call/);
+    const stranger = psql(s, bob, "INSERT INTO annotator (name, kind) VALUES ('mallory', 'human')");
+    assert.match(stranger.err, /new row violates row-level security policy for table "annotator"/);
+    const remap = psql(s, bob, `UPDATE annotator_role SET role = '${bob}' WHERE duty = 'adjudicator'`);
+    assert.match(remap.err, /permission denied for table annotator_role/);
+    const disable = psql(s, bob, 'ALTER TABLE judgment DISABLE ROW LEVEL SECURITY');
+    assert.match(disable.err, /must be owner of table judgment/);
+    const wrong = psql(s, bob, 'SELECT 1', 'not-the-password');
+    assert.match(wrong.err, /password authentication failed for user/);
+  } finally {
+    for (const store of opened) await store.close();
+    await s.owner.close();
+  }
+});
