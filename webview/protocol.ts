@@ -38,7 +38,15 @@ export type TaggedComparison = RunComparison & { reportId: number };
 /** What a failed request carries back: something to show the user, not a stack. */
 export interface ErrorValue {
   message: string;
+  /**
+   * The request is not wrong, the study's record could not take it now: `unreachable` (the server is gone, the
+   * connection dropped) or `busy` (another writer holds the database). Sent again unchanged (a label commit with the
+   * same commitId) it may succeed; the Label view retries its commit and never shows it saved meanwhile.
+   */
+  retry?: RetryReason;
 }
+
+export type RetryReason = 'unreachable' | 'busy';
 
 /** The outcome of a request: the value, or the error as a value. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
@@ -169,5 +177,8 @@ export function isHostToWebviewMessage(value: unknown): value is HostToWebviewMe
 
 /** A thrown anything, as an error value. */
 export function errorValue(error: unknown): ErrorValue {
-  return { message: error instanceof Error ? error.message : String(error) };
+  if (!(error instanceof Error)) return { message: String(error) };
+  // Set by the host's handler that classified the failure (extension/panels/labelHandlers.ts).
+  const retry = (error as { retry?: unknown }).retry;
+  return { message: error.message, ...((retry === 'unreachable' || retry === 'busy') && { retry }) };
 }

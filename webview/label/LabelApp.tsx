@@ -212,6 +212,7 @@ export function LabelApp({ controller }: { controller: LabelController }) {
   return (
     <main className="label-view" data-testid="label-view">
       <Header state={state} snapshot={snapshot} controller={controller} />
+      {snapshot.unsaved && <CannotSave state={state} snapshot={snapshot} />}
       {error && (
         <div role="alert" className="error-message" data-testid="error">
           {error}
@@ -229,10 +230,34 @@ export function LabelApp({ controller }: { controller: LabelController }) {
         </section>
       )}
       <p className="status" aria-live="polite" data-testid="status">
-        {snapshot.busy ? 'Saving…' : (snapshot.status ?? '')}
+        {snapshot.unsaved ? 'Not saved yet' : snapshot.busy ? 'Saving…' : (snapshot.status ?? '')}
       </p>
       {snapshot.showHelp && <HelpOverlay state={state} snapshot={snapshot} controller={controller} pair={pair} />}
     </main>
+  );
+}
+
+/**
+ * The label chosen for the pair on screen is not stored: the record could not take it (LabelController.commit sends
+ * it again until it does). Shown for as long as that lasts, above the pair; all of it is text (the host's message
+ * included), never markup.
+ */
+function CannotSave({ state, snapshot }: { state: SessionState; snapshot: LabelSnapshot }) {
+  const unsaved = snapshot.unsaved!;
+  const name = state.study.scale.find((e) => e.value === unsaved.label)?.label ?? '';
+  const what = unsaved.reason === 'busy' ? 'busy (another process is writing to it)' : 'unreachable';
+  return (
+    <div role="alert" className="error-message cannot-save" data-testid="cannot-save" data-reason={unsaved.reason}>
+      <strong data-testid="cannot-save-title">Cannot save — the study's database is {what}; retrying…</strong>
+      <p className="description">
+        Your label {unsaved.label}
+        {name ? ` · ${name}` : ''} is not saved yet. It is sent again until the database takes it; this pair stays on
+        screen until then. Attempts: {unsaved.attempts}.
+      </p>
+      <p className="description cannot-save-detail" data-testid="cannot-save-detail">
+        {unsaved.message}
+      </p>
+    </div>
   );
 }
 
@@ -442,7 +467,10 @@ function PairPane({
             {state.study.scale.map((entry) => (
               <VscodeButton
                 key={entry.value}
-                secondary={pair.mine?.label !== entry.value}
+                secondary={
+                  (snapshot.unsaved?.pairId === pair.pairId ? snapshot.unsaved.label : pair.mine?.label) !== entry.value
+                }
+                data-chosen={snapshot.unsaved?.pairId === pair.pairId && snapshot.unsaved.label === entry.value}
                 disabled={snapshot.busy}
                 title={entry.description ?? entry.label}
                 data-testid={`scale-${entry.value}`}
@@ -481,6 +509,7 @@ function PairPane({
               data-testid="note"
               rows={3}
               value={draft.note}
+              readOnly={snapshot.unsaved !== undefined}
               placeholder={
                 adjudicating ? 'Why this is the final label (stored with it)' : 'Why this label (saved with it)'
               }

@@ -9,14 +9,54 @@
 // were), only the latest navigation paints (an earlier fetch may resolve after a later cache hit), a neighbouring
 // chunk is shown only while its pair is, and `busy` is owned by the action that set it (commit, undo, reorder,
 // load), never cleared by an unrelated failure.
+//
+// A label decision has one commit id (a UUID made here) until the host confirms it. When the study's record cannot
+// take the commit now (the PostgreSQL server is gone, SQLite is busy: the reply's `retry`), the view stays on the
+// pair with the choice shown, says it cannot save (`unsaved`, until it can), refuses to move on, and sends the same
+// commit — same id, so it is stored once even if an earlier attempt was committed without its reply — again with
+// backoff until the host confirms it; then it says saved and goes on as after any commit. Any other failure is shown
+// as it is and not retried.
 import type { AspectAnswer } from '../../core/dsl/evaluateDerive.ts';
 import type { CommitLabel, DocumentView, PairView, QueueSettings, SessionState } from '../../core/labelling/types.ts';
 import type { HostMessenger } from '../common/hostMessenger.ts';
-import type { ReplyValue, RequestKind, RequestParams } from '../protocol.ts';
+import type { ReplyValue, RequestKind, RequestParams, RetryReason } from '../protocol.ts';
 import type { KeyAction } from './keyMap.ts';
 
 /** Pairs fetched ahead of the one shown. */
 const prefetchAhead = 3;
+
+/** Milliseconds before attempt `attempt + 1` of a commit that failed `attempt` times: 0.25 s doubling up to 4 s. */
+export function commitRetryDelay(attempt: number): number {
+  return Math.min(250 * 2 ** Math.max(0, attempt - 1), 4000);
+}
+
+/** A random (version 4) UUID: crypto.randomUUID where the page has it (secure contexts), else built the same way. */
+export function newCommitId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A label decision the host has not confirmed because the record could not take it: being sent again. */
+export interface UnsavedCommit {
+  pairId: number;
+  label: number;
+  /** The decision's commit id: every attempt sends this one. */
+  commitId: string;
+  reason: RetryReason;
+  /** What the host said on the last attempt. */
+  message: string;
+  /** Attempts that failed so far. */
+  attempts: number;
+}
+
+export interface LabelControllerOptions {
+  /** Milliseconds to wait after the `attempt`-th failed attempt of a commit (default commitRetryDelay). */
+  retryDelay?(attempt: number): number;
+}
 
 export interface Draft {
   /** Aspect answers as ticked (unticked aspects are false); a graded aspect's level (unset: its lowest level). */
@@ -38,6 +78,11 @@ export interface LabelSnapshot {
   neighbour?: DocumentView;
   /** A commit or undo is on its way to the host: keys that label are ignored until it is stored. */
   busy: boolean;
+  /**
+   * The label chosen for the pair on screen that the record could not store yet (unreachable, busy): retried until
+   * stored; meanwhile the view stays on the pair (busy) and its answers are not edited.
+   */
+  unsaved?: UnsavedCommit;
   /** The last error the host sent back (shown until the next successful action). */
   error?: string;
   /** A short confirmation ("Saved 2 · Relevant"). */
@@ -69,9 +114,11 @@ export class LabelController {
   #navigation = 0;
   /** Where the latest navigation is going (moves step from there, not from the pair painted so far). */
   #target = 0;
+  readonly #retryDelay: (attempt: number) => number;
 
-  constructor(messenger: HostMessenger) {
+  constructor(messenger: HostMessenger, options: LabelControllerOptions = {}) {
     this.#messenger = messenger;
+    this.#retryDelay = options.retryDelay ?? commitRetryDelay;
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -143,7 +190,8 @@ export class LabelController {
   async #load(state: SessionState): Promise<void> {
     const epoch = ++this.#epoch;
     this.#cache = new Map();
-    this.#update({ state, error: undefined, busy: true, neighbour: undefined });
+    // A commit still being retried belongs to the old session (its queue): it stops, never shown as saved.
+    this.#update({ state, error: undefined, busy: true, neighbour: undefined, unsaved: undefined });
     await this.#show(state.position, true);
     if (epoch === this.#epoch) this.#update({ busy: false });
   }
@@ -253,14 +301,30 @@ export class LabelController {
         ),
       }),
       ...(!pair.hidden && visible?.label != null && { shownLabel: visible.label }),
+      // One id for this decision, kept until the host confirms it: every attempt below sends the same one.
+      commitId: newCommitId(),
     };
-    const reply = await this.#messenger.request('label/commit', commit);
-    // A new session is on screen (reset): it has its own state and nothing of this one is shown any more.
-    if (epoch !== this.#epoch) return;
-    if (!reply.ok) {
-      this.#update({ busy: false, error: reply.error.message });
-      return;
+    let reply = await this.#messenger.request('label/commit', commit);
+    for (let attempts = 1; ; attempts++) {
+      // A new session is on screen (reset): it has its own state and nothing of this one is shown any more.
+      if (epoch !== this.#epoch) return;
+      if (reply.ok) break;
+      const { message, retry } = reply.error;
+      if (retry === undefined) {
+        // Wrong in itself (a refusal the annotator must act on): said as it is, not sent again.
+        this.#update({ busy: false, unsaved: undefined, error: message });
+        return;
+      }
+      // Not stored (or not known to be): stay on the pair, say so until it is, and send the same commit again.
+      this.#update({
+        unsaved: { pairId: pair.pairId, label, commitId: commit.commitId!, reason: retry, message, attempts },
+        error: undefined,
+      });
+      await new Promise((resolve) => setTimeout(resolve, this.#retryDelay(attempts)));
+      if (epoch !== this.#epoch) return;
+      reply = await this.#messenger.request('label/commit', commit);
     }
+    this.#update({ unsaved: undefined });
     const stored = reply.value;
     const name = state.study.scale.find((s) => s.value === label)?.label ?? '';
     this.#update({
@@ -344,6 +408,7 @@ export class LabelController {
   /** A yes/no aspect flips; a graded aspect goes to its next level, after the highest back to the lowest. */
   toggleAspect(name: string): void {
     const { draft } = this.#snapshot;
+    if (this.#snapshot.unsaved) return;
     const levels = this.#snapshot.state?.study.aspects.find((a) => a.name === name)?.levels;
     if (levels && levels.length > 0) {
       const current = draft.aspects[name];
@@ -357,11 +422,13 @@ export class LabelController {
   /** A graded aspect's level, as clicked. */
   setAspectLevel(name: string, level: number): void {
     const { draft } = this.#snapshot;
+    if (this.#snapshot.unsaved) return; // the answers being retried are the ones shown
     this.#update({ draft: { ...draft, aspects: { ...draft.aspects, [name]: level } } });
   }
 
   toggleCondition(index: number): void {
     const { draft } = this.#snapshot;
+    if (this.#snapshot.unsaved) return;
     if (index < 0 || index >= draft.conditions.length) return;
     const conditions = draft.conditions.slice();
     conditions[index] = !conditions[index];
@@ -376,6 +443,7 @@ export class LabelController {
   }
 
   setNote(note: string): void {
+    if (this.#snapshot.unsaved) return;
     this.#update({ draft: { ...this.#snapshot.draft, note } });
   }
 
