@@ -7,6 +7,7 @@ import { LabelSession } from '../../../core/labelling/labelSession.ts';
 import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import { openWorkerStudyStore } from '../../../core/worker/workerStudyStore.ts';
 import { repoRoot } from '../../helpers.ts';
+import { storeKinds } from '../../storeKinds.ts';
 import { labellingStudy, nativeBinding, plainStudy } from './labellingStudy.ts';
 
 const workerScript = join(repoRoot, 'core', 'worker', 'studyWorker.ts');
@@ -64,12 +65,14 @@ test('a session on a store in a worker labels, undoes and reopens where the anno
   }
 });
 
-test("an LLM judge's name cannot label: the annotator rule of the store, in its words", async () => {
-  const study = await labellingStudy(plainStudy(1, 2));
-  await study.store.studies.ensureAnnotator('llm-judge', 'llm');
-  await assert.rejects(
-    () => LabelSession.open(study.store, { studyFile: study.studyFile, study: study.study, annotator: 'llm-judge' }),
-    { name: 'StoreError', message: `'llm-judge' is an LLM judge in ${study.store.location}, not a person` },
-  );
-  await study.close();
-});
+// (The store of the first test is SQLite's worker thread, which opens a study file; this one needs no worker.)
+for (const kind of storeKinds)
+  test(`an LLM judge's name cannot label: the annotator rule of the store, in its words (${kind})`, async () => {
+    const study = await labellingStudy(plainStudy(1, 2), kind);
+    await study.store.studies.ensureAnnotator('llm-judge', 'llm');
+    await assert.rejects(
+      () => LabelSession.open(study.store, { studyFile: study.studyFile, study: study.study, annotator: 'llm-judge' }),
+      { name: 'StoreError', message: `'llm-judge' is an LLM judge in ${study.store.location}, not a person` },
+    );
+    await study.close();
+  });
