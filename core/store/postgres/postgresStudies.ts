@@ -7,6 +7,7 @@ import { refuseScaleRemoval } from '../importChecks.ts';
 import type { AnnotatorKind, ProgressCounts, StudiesPort } from '../port/studiesPort.ts';
 import { StoreError, type SyncReport } from '../studyDatabase.ts';
 import { ensureAnnotatorId } from './annotators.ts';
+import { maySyncStudies, teamSync } from './grants/teamSync.ts';
 import type { PostgresClient, PostgresContext } from './postgresContext.ts';
 
 /** Syncs take this lock (two-key form, apart from the one-key study locks): one sync of the record at a time. */
@@ -29,7 +30,11 @@ export class PostgresStudies implements StudiesPort {
   }
 
   async sync(model: StudyFileModel, now: Date = new Date()): Promise<SyncReport> {
+    let wrote = true;
     const report = await this.context.transaction(async (client) => {
+      // A team member's role (store grant) syncs read-only: the study's definition is its owner's.
+      wrote = await maySyncStudies(client);
+      if (!wrote) return teamSync(client, this.context.location, model);
       const report: SyncReport = { studies: [], addedScaleValues: {} };
       await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...syncLock]);
       // A study no longer in the file that has judgments (renamed, removed): its judgments would be orphaned.
@@ -95,7 +100,7 @@ export class PostgresStudies implements StudiesPort {
       await this.context.notify(client, { what: 'studies' });
       return report;
     });
-    this.context.changed({ what: 'studies' });
+    if (wrote) this.context.changed({ what: 'studies' });
     return report;
   }
 

@@ -13,12 +13,13 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
+import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
 import { LabelSession } from '../../../../core/labelling/labelSession.ts';
 import { type GrantPlan, grantRoles } from '../../../../core/store/postgres/grants/grantRoles.ts';
 import { PostgresStudyStore } from '../../../../core/store/postgres/postgresStudyStore.ts';
 import { scratchDir } from '../../../helpers.ts';
 import { type Cluster, postgresBinDir, startCluster } from '../../../pg/pgCluster.ts';
-import { plainStudy } from '../../labelling/labellingStudy.ts';
+import { plainStudy, studyText } from '../../labelling/labellingStudy.ts';
 import { seedStudy } from './seedStudy.ts';
 
 let cluster: Cluster;
@@ -58,15 +59,13 @@ type Record = Awaited<ReturnType<typeof record>>;
 async function grantedStudy(blind: boolean) {
   const r = await record();
   const owner = await PostgresStudyStore.open({ connection: r.connection });
-  const seeded = await seedStudy(owner, {
-    ...plainStudy(2, 3),
-    extra: `  annotators ${team.join(' ')}\n  overlap 2\n  adjudicator dana\n${blind ? '  blind\n' : ''}`,
-  });
+  const extra = `  annotators ${team.join(' ')}\n  overlap 2\n  adjudicator dana\n${blind ? '  blind\n' : ''}`;
+  const seeded = await seedStudy(owner, { ...plainStudy(2, 3), extra });
   const report = await grantRoles(owner.pool, owner.location, r.plan);
   for (const { role } of report.roles) {
     await owner.pool.query(`ALTER ROLE ${pg.escapeIdentifier(role)} PASSWORD '${password(role)}'`);
   }
-  return { ...r, owner, report, ...seeded };
+  return { ...r, owner, report, extra, ...seeded };
 }
 
 function openAs(r: Record, role: string): Promise<PostgresStudyStore> {
@@ -129,6 +128,15 @@ test('the app as the roles: overlap-2 sessions, blind hides others, adjudication
       opened.push(store);
       stores.set(name, store);
     }
+    // Each window syncs its study file first, as the extension does: a team role's sync writes nothing (the study's
+    // definition is the owner's) and answers as a sync does.
+    const model = resolveStudies(parseStudyFile(studyText({ extra: s.extra })), studyFile);
+    assert.deepEqual(await stores.get('bob')!.studies.sync(model), { studies: ['s'], addedScaleValues: {} });
+    const renamed = { ...model, studies: [{ ...model.studies[0]!, name: 'other' }] };
+    await assert.rejects(
+      () => stores.get('bob')!.studies.sync(renamed),
+      /'other' is not in postgres:.* yet, and bob_sec_\d+_\d+ may not add it/,
+    );
     const sessions = new Map<string, LabelSession>();
     for (const name of team) {
       sessions.set(name, await LabelSession.open(stores.get(name)!, { studyFile, study: s.study, annotator: name }));
