@@ -7,7 +7,7 @@ import { registerStudyCommands } from './commands/studyCommands.ts';
 import { startLanguageClientWhenNeeded, stopLanguageClient } from './languageClient.ts';
 import { registerPanelSerializers } from './panels/panelSerializers.ts';
 import { openRuntimePanel } from './panels/runtimePanel.ts';
-import { postgresStoreOpener } from './studies/postgresStore.ts';
+import { postgresStoreOpener, storeConnectionChanges } from './studies/postgresStore.ts';
 import { registerStudiesView } from './studies/studiesTree.ts';
 import { StudyFiles } from './studies/studyFiles.ts';
 import { StudyStatusBar } from './studies/studyStatusBar.ts';
@@ -35,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
       nativeBinding: () => locateNativeBinding(vscode.Uri.joinPath(dist, 'native').fsPath),
       workerScript: vscode.Uri.joinPath(dist, 'studyWorker.cjs').fsPath,
       openPostgres: postgresStoreOpener(context.secrets, output),
+      onDidChangeConnections: storeConnectionChanges(context.secrets),
     },
     output,
   );

@@ -33,6 +33,26 @@ export function withInProcessJobs(store: StudyStore): WorkerStudyStore {
   };
 }
 
+/**
+ * Fires when what a PostgreSQL store connects with may have changed: a store password set or removed ("Qrels
+ * Studio: Set Store Password") or the `qrelsStudio.stores` setting edited. A store that could not connect (the
+ * Studies view's "database unavailable") is tried again then, instead of after the next click or Refresh.
+ */
+export function storeConnectionChanges(secrets: vscode.SecretStorage): vscode.Event<void> {
+  return (listener, thisArgs, disposables) => {
+    const fire = () => listener.call(thisArgs);
+    const subscription = vscode.Disposable.from(
+      // Any of the extension's secrets (the judge's API key too): rare, and a recount is cheap.
+      secrets.onDidChange(() => fire()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('qrelsStudio.stores')) fire();
+      }),
+    );
+    disposables?.push(subscription);
+    return subscription;
+  };
+}
+
 /** Opens PostgreSQL stores by name with the user's settings, environment and stored password. */
 export function postgresStoreOpener(
   secrets: vscode.SecretStorage,

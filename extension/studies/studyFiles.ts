@@ -95,6 +95,8 @@ export interface StudyFilesOptions {
   workerScript: string;
   /** Opens the PostgreSQL store a study file names (`store postgres "name"`); without it such a file is refused. */
   openPostgres?: (storeName: string) => Promise<WorkerStudyStore>;
+  /** Fires when a store's connection may have changed (a password set, the stores setting edited): recount. */
+  onDidChangeConnections?: vscode.Event<void>;
 }
 
 export class StudyFiles implements vscode.Disposable {
@@ -144,6 +146,8 @@ export class StudyFiles implements vscode.Disposable {
       databaseWatcher,
       databaseWatcher.onDidCreate((uri) => this.labelsChanged(studyFileOfDatabase(uri.fsPath))),
     );
+    // A store that could not connect is tried again (progress counted anew) once its connection may work.
+    if (options.onDidChangeConnections) this.disposables.push(options.onDidChangeConnections(() => this.refresh()));
   }
 
   /**
