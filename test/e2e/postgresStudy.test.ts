@@ -127,6 +127,8 @@ workbenchTest(
     await page
       .locator('.notifications-toasts', { hasText: 'the password of store "team" is stored' })
       .waitFor({ timeout: 10_000 });
+    // The Studies view tries again with it at once: the server lets alice in, nothing is imported yet.
+    await studyRow.filter({ hasText: 'not imported' }).waitFor({ timeout: 15_000 });
 
     // Opening the study connects with it, imports the study's sources into PostgreSQL and opens the Label view.
     const opened = Date.now();
