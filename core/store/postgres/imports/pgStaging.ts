@@ -44,6 +44,46 @@ export interface StagedBatch {
   judgments: string;
 }
 
+/**
+ * A record holding a NUL character (U+0000) where PostgreSQL stores text, which cannot hold one (SQLite can): the
+ * error at the record's place, naming the field, before anything is sent — COPY would fail with no place at all.
+ * (Metadata and answers are stored as JSON, where a NUL is written \u0000: they keep it.)
+ */
+function nulCharacter(record: ImportedRecord): StoreError {
+  const fields: Record<string, unknown> =
+    record.kind === 'query'
+      ? {
+          'query id': record.qid,
+          text: record.text,
+          instruction: record.instruction,
+          parent: record.parent,
+          type: record.type,
+          split: record.split,
+        }
+      : record.kind === 'document'
+        ? {
+            'document id': record.docid,
+            title: record.title,
+            body: record.body,
+            parent: record.parent,
+            format: record.format,
+          }
+        : {
+            'query id': record.qid,
+            'document id': record.docid,
+            annotator: record.annotator,
+            created_at: record.createdAt,
+            source: record.source,
+            rationale: record.rationale,
+            'aspect name': Object.keys(record.aspects?.values ?? {}).find((name) => name.includes('\0')),
+          };
+  const field = Object.entries(fields).find(([, value]) => typeof value === 'string' && value.includes('\0'))?.[0];
+  return new StoreError(
+    `${describe(record.at)}: expected text without NUL characters (PostgreSQL cannot store U+0000), ` +
+      `found one in the ${record.kind}'s ${field ?? (record.kind === 'judgment' ? 'annotator or file name' : 'file name')}`,
+  );
+}
+
 const stagingTables = ['staged_query', 'staged_document', 'staged_judgment', 'staged_pool'] as const;
 
 export class PgStaging {
@@ -120,7 +160,7 @@ export class PgStaging {
         }
         const at = describe(record.at);
         this.queries.set(record.qid, { seq, line: record.at.line, at });
-        queries += copyLine([
+        const line = copyLine([
           record.qid,
           record.text,
           record.instruction,
@@ -133,8 +173,10 @@ export class PgStaging {
           record.at.line,
           at,
         ]);
+        if (line.includes('\0')) throw nulCharacter(record);
+        queries += line;
       } else if (record.kind === 'document') {
-        documents += copyLine([
+        const line = copyLine([
           record.docid,
           record.title,
           record.body,
@@ -146,8 +188,15 @@ export class PgStaging {
           record.at.line,
           describe(record.at),
         ]);
+        if (line.includes('\0')) throw nulCharacter(record);
+        documents += line;
       } else {
-        judgments += copyLine(stagedJudgment(record, this.origin.annotator, file, seq));
+        const line = copyLine(stagedJudgment(record, this.origin.annotator, file, seq));
+        // An aspect's name is JSON in the line (escaped), but becomes text when the answers are stored.
+        if (line.includes('\0') || Object.keys(record.aspects?.values ?? {}).some((name) => name.includes('\0'))) {
+          throw nulCharacter(record);
+        }
+        judgments += line;
       }
     }
     return { queries, documents, judgments };
