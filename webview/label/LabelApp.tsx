@@ -470,7 +470,11 @@ function PairPane({
                 secondary={
                   (snapshot.unsaved?.pairId === pair.pairId ? snapshot.unsaved.label : pair.mine?.label) !== entry.value
                 }
-                data-chosen={snapshot.unsaved?.pairId === pair.pairId && snapshot.unsaved.label === entry.value}
+                data-chosen={
+                  snapshot.unsaved?.pairId === pair.pairId && snapshot.unsaved.label === entry.value
+                    ? 'true'
+                    : undefined
+                }
                 disabled={snapshot.busy}
                 title={entry.description ?? entry.label}
                 data-testid={`scale-${entry.value}`}
