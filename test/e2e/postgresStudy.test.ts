@@ -7,7 +7,9 @@
 // annotator, bob — a store of this test process, another connection to the server — labels other pairs, and the
 // Studies view shows the changed progress within seconds (LISTEN/NOTIFY), without a reload.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before } from 'node:test';
 import pg from 'pg';
 import type { Frame, Page } from 'playwright-core';
@@ -15,7 +17,7 @@ import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
 import { LabelSession } from '../../core/labelling/labelSession.ts';
 import { openPostgresStore } from '../../core/store/openPostgresStore.ts';
 import { type Cluster, startCluster } from '../pg/pgCluster.ts';
-import { runFromPalette, workbenchTest } from './codeServer.ts';
+import { type CodeServer, runFromPalette, workbenchTest } from './codeServer.ts';
 
 const studyText = `# A study on the team's PostgreSQL server: the connection is each user's (settings, secret storage).
 store postgres "team"
@@ -99,6 +101,21 @@ async function labelFrame(page: Page, timeoutMs = 60_000): Promise<Frame> {
   }
 }
 
+/** Waits until the "Qrels Studio" output channel (its log file in code-server's user data) shows `pattern`. */
+async function waitForOutput(server: CodeServer, pattern: RegExp, timeoutMs = 10_000): Promise<void> {
+  const logs = join(server.userDataDir, 'logs');
+  const read = (): string =>
+    readdirSync(logs, { withFileTypes: true, recursive: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('Qrels Studio.log'))
+      .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+      .join('');
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(read())) {
+    if (Date.now() > deadline) assert.fail(`the Qrels Studio output never said ${pattern}:\n${read().slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 workbenchTest(
   'a study on PostgreSQL: password set in the palette, labelled with the keyboard, stored on the server, others’ labels shown live',
   {
@@ -110,11 +127,12 @@ workbenchTest(
     machineSettings: () => ({ 'qrelsStudio.stores': teamSetting('alice') }),
     timeoutMs: 240_000,
   },
-  async ({ page, folder }, t) => {
+  async ({ page, server, folder }, t) => {
     await page.locator('.activitybar .action-item a[aria-label^="Qrels Studio"]').click();
     const studyRow = page.locator('.pane-body .monaco-list-row').filter({ hasText: 'pg-dev' }).first();
-    // No password yet: the server refuses alice, and the Studies view says so.
+    // No password yet: the server refuses alice, and the Studies view says so (the log says why).
     await studyRow.filter({ hasText: 'database unavailable' }).waitFor({ timeout: 30_000 });
+    await waitForOutput(server, /store "team": the server asks for the password of user alice and none was found/);
 
     // The password, as a user sets it: the palette command, the store named in the study file, a password box.
     await runFromPalette(page, '>Qrels Studio: Set Store Password', 'Qrels Studio: Set Store Password');
