@@ -9,7 +9,7 @@ import { importReviewItems, type ReviewCommit, ReviewSession } from '../../../co
 import { studyDatabasePath } from '../../../core/store/studyDatabase.ts';
 import type { StudyStore } from '../../../core/store/studyStore.ts';
 import { scratchDir } from '../../helpers.ts';
-import { openTestStore, type StoreKind } from '../../storeKinds.ts';
+import { openTestStore, type StoreKind, type TestStoreOptions } from '../../storeKinds.ts';
 
 export const reviewItems = [
   {
@@ -48,13 +48,19 @@ export interface ReviewStudy {
 
 /**
  * The review study file `text` written to `folder` as gen.assess, its record (a store of `kind`: SQLite's file
- * beside the study, or a fresh PostgreSQL database) synced and its items imported.
+ * beside the study, or a fresh PostgreSQL database — `postgres.connection`'s, when given) synced and its items
+ * imported.
  */
-export async function openReviewFile(folder: string, text: string, kind: StoreKind = 'sqlite') {
+export async function openReviewFile(
+  folder: string,
+  text: string,
+  kind: StoreKind = 'sqlite',
+  postgres: Pick<TestStoreOptions, 'connection'> = {},
+) {
   const file = join(folder, 'gen.assess');
   writeFileSync(file, text);
   const model = resolveStudies(parseStudyFile(text), file);
-  const store: StudyStore = await openTestStore(kind, { file: studyDatabasePath(file) });
+  const store: StudyStore = await openTestStore(kind, { file: studyDatabasePath(file), ...postgres });
   await store.studies.sync(model);
   const review = model.reviews[0]!;
   const imported = await importReviewItems(store, review, folder);
