@@ -13,24 +13,28 @@ import { copyRecord, type RecordTables } from '../../core/store/storeCopy.ts';
 import { StoreError, studyDatabasePath } from '../../core/store/studyDatabase.ts';
 import { type CliCommand, type CliContext, UsageError } from '../cliContext.ts';
 import { optionValue, readStudyFile } from '../studyDatabaseCommand.ts';
+import { grantDetails, grantUsage, runStoreGrant } from './storeGrant.ts';
 
 const kinds = ['postgres', 'sqlite'] as const;
 
 export const storeCommand: CliCommand = {
   name: 'store',
-  summary: "copy a study file's record to its other store (store copy: SQLite file ⇄ PostgreSQL)",
-  usage: 'qrels-studio store copy STUDY.assess --to postgres|sqlite [--store NAME]',
+  summary:
+    "copy a study file's record to its other store (store copy: SQLite file ⇄ PostgreSQL); give its team database roles (store grant)",
+  usage: `qrels-studio store copy STUDY.assess --to postgres|sqlite [--store NAME]\n       ${grantUsage}`,
   details:
     "Copies every table of the record, ids kept, from the store the study file's `store` statement names to the\n" +
     'other: --to postgres --store NAME copies a study on the SQLite file next to it (no store statement, or store\n' +
     'sqlite) to PostgreSQL store NAME (connection from QRELS_STUDIO_STORES, a urlEnv URL, PG* variables,\n' +
     '~/.pgpass); --to sqlite copies a study whose file says store postgres "NAME" to the SQLite file next to it.\n' +
     'The target must hold nothing; a failure leaves it as it was. The study file is not changed: point its\n' +
-    '`store` statement at the copy to use it.\n',
+    '`store` statement at the copy to use it.\n' +
+    grantDetails,
   async run(args, context) {
     const [action, ...rest] = args;
-    if (action === undefined) throw new UsageError('no action (store copy)');
-    if (action !== 'copy') throw new UsageError(`unknown action '${action}' (expected copy)`);
+    if (action === undefined) throw new UsageError('no action (store copy, store grant)');
+    if (action === 'grant') return runStoreGrant(rest, context);
+    if (action !== 'copy') throw new UsageError(`unknown action '${action}' (expected copy or grant)`);
     let studyArg: string | undefined;
     let to: (typeof kinds)[number] | undefined;
     let storeName: string | undefined;

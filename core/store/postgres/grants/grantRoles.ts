@@ -14,7 +14,8 @@ export type Duty = 'annotator' | 'adjudicator' | 'judge';
 /** Who gets a role: each person (annotator or adjudicator) with the role that acts for them, and the judge role. */
 export interface GrantPlan {
   people: readonly { name: string; duty: Exclude<Duty, 'judge'>; role: string }[];
-  judgeRole: string;
+  /** The role that runs the study's LLM judges; by default `<database>_judge`. */
+  judgeRole?: string;
 }
 
 export interface GrantReport {
@@ -40,9 +41,15 @@ export function roleNameProblem(role: string): string | undefined {
 
 /** Applies `plan` to the record `pool` connects to, as its owner. */
 export async function grantRoles(pool: PostgresPool, location: string, plan: GrantPlan): Promise<GrantReport> {
-  for (const role of [...plan.people.map((p) => p.role), plan.judgeRole]) {
+  const acting = new Map<string, string>();
+  for (const { name, role } of plan.people) {
     const problem = roleNameProblem(role);
     if (problem !== undefined) throw new StoreError(problem);
+    const other = acting.get(role);
+    if (other !== undefined && other !== name) {
+      throw new StoreError(`role '${role}' cannot act for both ${other} and ${name}: one role per person`);
+    }
+    acting.set(role, name);
   }
   const ident = (name: string): string => pg.escapeIdentifier(name);
   return runTransaction(
@@ -58,6 +65,14 @@ export async function grantRoles(pool: PostgresPool, location: string, plan: Gra
           `store grant is run by the owner of ${location}'s tables (${owner}), not ${me}: connect as ${owner}`,
         );
       }
+      const judgeRole = plan.judgeRole ?? `${where.database}_judge`;
+      const problem = roleNameProblem(judgeRole);
+      if (problem !== undefined) throw new StoreError(problem);
+      if (acting.has(judgeRole)) {
+        throw new StoreError(
+          `the judge role '${judgeRole}' is ${acting.get(judgeRole)}'s role: give the judges a role of their own`,
+        );
+      }
       const roles = new Map<string, { acts: string[]; created: boolean }>();
       const add = (role: string, acts: string): void => {
         const entry = roles.get(role) ?? { acts: [], created: false };
@@ -66,7 +81,7 @@ export async function grantRoles(pool: PostgresPool, location: string, plan: Gra
       };
       for (const person of plan.people)
         add(person.role, person.duty === 'adjudicator' ? `${person.name} (adjudicator)` : person.name);
-      add(plan.judgeRole, 'the LLM judges');
+      add(judgeRole, 'the LLM judges');
       for (const [role, entry] of roles) {
         if ((await client.query(grantStatements.roleExists, [role])).rows.length > 0) continue;
         if (role === owner) continue;
@@ -79,18 +94,14 @@ export async function grantRoles(pool: PostgresPool, location: string, plan: Gra
         const id = await ensureAnnotatorId(client, location, person.name, 'human');
         await client.query(grantStatements.addMapping, [person.role, person.duty, id]);
       }
-      await client.query(grantStatements.addMapping, [plan.judgeRole, 'judge', null]);
+      await client.query(grantStatements.addMapping, [judgeRole, 'judge', null]);
       const schema = ident(where.schema);
       await client.query(functionsSql(schema));
       await client.query(policiesSql());
       const granted = [...roles.keys()].filter((role) => role !== owner);
       if (granted.length > 0) {
         await client.query(
-          privilegesSql(
-            schema,
-            granted.map(ident).join(', '),
-            plan.judgeRole === owner ? undefined : ident(plan.judgeRole),
-          ),
+          privilegesSql(schema, granted.map(ident).join(', '), judgeRole === owner ? undefined : ident(judgeRole)),
         );
       }
       const revoked = before.filter((role) => !roles.has(role) && role !== owner);
