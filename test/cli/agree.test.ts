@@ -1,14 +1,20 @@
 // `qrels-studio agree` as users run it (real processes): the JSON keys the issue spells, the published examples
 // through a label file, thresholds, seeded intervals, a study file with an LLM judge, degenerate inputs (null and a
-// note, never NaN), positioned errors, and the round trip export --labels → agree.
+// note, never NaN), positioned errors, and the round trip export --labels → agree. A study file is one of each store
+// kind (cliStore.ts).
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCliProcess, scratchDir } from '../helpers.ts';
+import { storeKinds } from '../storeKinds.ts';
+import { type CliStore, cliStore } from './cliStore.ts';
+
+/** The store of each study workspace (its study file's record); a folder not in it holds only label files. */
+const workspaceStores = new Map<string, CliStore>();
 
 function cli(cwd: string, ...args: string[]) {
-  const result = runCliProcess(args, { cwd });
+  const result = runCliProcess(args, { cwd, env: workspaceStores.get(cwd)?.env ?? {} });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -186,9 +192,10 @@ test('bad label files: positioned errors, both lines for a unit labelled twice b
   assert.doesNotMatch(missing.stderr + twice.stderr, /at .*\.ts:\d+/, 'no stack trace');
 });
 
-/** A study with alice and bob labelling (imported label file) and an LLM judge's suggestions. */
-function studyWorkspace(): string {
+/** A study (its record in `store`) with alice and bob labelling (imported label file) and an LLM judge's suggestions. */
+function studyWorkspace(store: CliStore): string {
   const root = scratchDir();
+  workspaceStores.set(root, store);
   mkdirSync(join(root, 'data'));
   writeFileSync(
     join(root, 'data', 'queries.jsonl'),
@@ -201,7 +208,7 @@ function studyWorkspace(): string {
   writeFileSync(join(root, 'alice.qrels'), 'q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d4 2\n');
   writeFileSync(join(root, 'bob.qrels'), 'q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 1\nq2 0 d4 0\n');
   writeFileSync(join(root, 'judge.qrels'), 'q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d4 2\n');
-  writeFileSync(
+  store.writeStudy(
     join(root, 'wqt.assess'),
     `study "wqt" {
   queries "data/queries.jsonl" { id: qid  text: query }
@@ -216,120 +223,122 @@ function studyWorkspace(): string {
   return root;
 }
 
-test('a study file: its current labels, people and the LLM judge; export --labels → agree gives the same numbers', () => {
-  const root = studyWorkspace();
-  const imported = cli(root, 'import', 'wqt.assess');
-  assert.equal(imported.status, 0, imported.stderr);
-  const study = agreeJson(root, 'wqt.assess');
-  assert.equal(study.n_units, 4);
-  assert.equal(study.n_annotators, 2, 'the people');
-  assert.deepEqual(
-    study.cohen.map((p: { a: string; b: string; kind: string; n: number }) => [p.a, p.b, p.kind, p.n]),
-    [
-      ['alice', 'bob', 'human-human', 4],
-      ['alice', 'llm:gpt-4.1-mini', 'human-llm', 4],
-      ['bob', 'llm:gpt-4.1-mini', 'human-llm', 4],
-    ],
-  );
-  assert.ok(study.notes.some((n: string) => /LLM judge\(s\) llm:gpt-4\.1-mini appear in the pairwise/.test(n)));
-  const everyone = agreeJson(root, 'wqt.assess', '--include-llm');
-  assert.equal(everyone.n_annotators, 3);
+for (const kind of storeKinds)
+  test(`a study file: its current labels, people and the LLM judge; export --labels → agree gives the same numbers (${kind})`, async () => {
+    const root = studyWorkspace(await cliStore(kind));
+    const imported = cli(root, 'import', 'wqt.assess');
+    assert.equal(imported.status, 0, imported.stderr);
+    const study = agreeJson(root, 'wqt.assess');
+    assert.equal(study.n_units, 4);
+    assert.equal(study.n_annotators, 2, 'the people');
+    assert.deepEqual(
+      study.cohen.map((p: { a: string; b: string; kind: string; n: number }) => [p.a, p.b, p.kind, p.n]),
+      [
+        ['alice', 'bob', 'human-human', 4],
+        ['alice', 'llm:gpt-4.1-mini', 'human-llm', 4],
+        ['bob', 'llm:gpt-4.1-mini', 'human-llm', 4],
+      ],
+    );
+    assert.ok(study.notes.some((n: string) => /LLM judge\(s\) llm:gpt-4\.1-mini appear in the pairwise/.test(n)));
+    const everyone = agreeJson(root, 'wqt.assess', '--include-llm');
+    assert.equal(everyone.n_annotators, 3);
 
-  assert.equal(cli(root, 'export', 'wqt.assess', '--labels', 'labels.csv').status, 0);
-  const fromFile = agreeJson(root, 'labels.csv');
-  // The file knows no scale: the labels seen are 0 1 2, the same categories as the study's scale here.
-  for (const key of ['n_units', 'n_annotators', 'percent_agreement', 'krippendorff', 'fleiss', 'cohen']) {
-    assert.deepEqual(fromFile[key], study[key], key);
-  }
-});
+    assert.equal(cli(root, 'export', 'wqt.assess', '--labels', 'labels.csv').status, 0);
+    const fromFile = agreeJson(root, 'labels.csv');
+    // The file knows no scale: the labels seen are 0 1 2, the same categories as the study's scale here.
+    for (const key of ['n_units', 'n_annotators', 'percent_agreement', 'krippendorff', 'fleiss', 'cohen']) {
+      assert.deepEqual(fromFile[key], study[key], key);
+    }
+  });
 
-test('export --labels writes each current label once (a change of mind, an adjudication with its source); agree reads it as the study', () => {
-  const root = studyWorkspace();
-  assert.equal(cli(root, 'import', 'wqt.assess').status, 0);
-  // Alice changes her mind about q1/d2 and judy adjudicates it, both after the qrels were imported.
-  writeFileSync(
-    join(root, 'more.csv'),
-    'query_id,doc_id,annotator,label,created_at,source\n' +
-      'q1,d2,alice,1,2030-01-01T00:00:00Z,manual\nq1,d2,judy,1,2030-01-02T00:00:00Z,adjudicated\n',
-  );
-  const merged = cli(root, 'import', 'wqt.assess', '--labels', 'more.csv');
-  assert.equal(merged.status, 0, merged.stderr);
-  const study = agreeJson(root, 'wqt.assess');
-  assert.deepEqual(
-    study.all_annotators.map((a: { name: string }) => a.name).sort(),
-    ['alice', 'bob', 'llm:gpt-4.1-mini'],
-    'the adjudicator is no annotator to agree with',
-  );
-  assert.equal(study.cohen[0].percent_agreement, 0.75, 'alice now agrees with bob on q1/d2');
+for (const kind of storeKinds)
+  test(`export --labels writes each current label once (a change of mind, an adjudication with its source); agree reads it as the study (${kind})`, async () => {
+    const root = studyWorkspace(await cliStore(kind));
+    assert.equal(cli(root, 'import', 'wqt.assess').status, 0);
+    // Alice changes her mind about q1/d2 and judy adjudicates it, both after the qrels were imported.
+    writeFileSync(
+      join(root, 'more.csv'),
+      'query_id,doc_id,annotator,label,created_at,source\n' +
+        'q1,d2,alice,1,2030-01-01T00:00:00Z,manual\nq1,d2,judy,1,2030-01-02T00:00:00Z,adjudicated\n',
+    );
+    const merged = cli(root, 'import', 'wqt.assess', '--labels', 'more.csv');
+    assert.equal(merged.status, 0, merged.stderr);
+    const study = agreeJson(root, 'wqt.assess');
+    assert.deepEqual(
+      study.all_annotators.map((a: { name: string }) => a.name).sort(),
+      ['alice', 'bob', 'llm:gpt-4.1-mini'],
+      'the adjudicator is no annotator to agree with',
+    );
+    assert.equal(study.cohen[0].percent_agreement, 0.75, 'alice now agrees with bob on q1/d2');
 
-  assert.equal(cli(root, 'export', 'wqt.assess', '--labels', 'labels.csv', '--jsonl', 'all.jsonl').status, 0);
-  // Two qrels files from two sources in one run: each --from goes with its --qrels.
-  const two = cli(
-    root,
-    'export',
-    'wqt.assess',
-    ...['--qrels', 'maj.qrels', '--from', 'majority'],
-    '--qrels',
-    'adj.qrels',
-    '--from',
-    'adjudicated',
-  );
-  assert.equal(two.stdout, 'maj.qrels: 4 judgments (majority)\nadj.qrels: 1 judgments (adjudicated)\n', two.stderr);
-  assert.equal(readFileSync(join(root, 'adj.qrels'), 'utf8'), 'q1 0 d2 1\n');
-  const three = cli(
-    root,
-    'export',
-    'wqt.assess',
-    ...['--qrels', 'a', '--qrels', 'b', '--qrels', 'c'],
-    '--from',
-    'majority',
-    '--from',
-    'adjudicated',
-  );
-  assert.equal(three.status, 2);
-  assert.match(three.stderr, /2 --from options for 3 --qrels outputs: give one --from for all, or one per --qrels/);
-  const rows = readFileSync(join(root, 'labels.csv'), 'utf8').trim().split('\n').slice(1);
-  assert.equal(rows.length, 13, '4 pairs × 3 annotators, and the adjudication');
-  assert.deepEqual(
-    rows.filter((row) => row.startsWith('q1,d2,')),
-    [
-      'q1,d2,alice,1,2030-01-01T00:00:00.000Z,manual,,,person',
-      expectMatch(rows, /^q1,d2,bob,1,/),
-      'q1,d2,judy,1,2030-01-02T00:00:00.000Z,adjudicated,,,person',
-      expectMatch(rows, /^q1,d2,llm:gpt-4\.1-mini,0,/),
-    ],
-  );
-  const history = readFileSync(join(root, 'all.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line))
-    .filter((j) => j.doc_id === 'd2' && j.annotator === 'alice');
-  assert.deepEqual(
-    history.map((j) => [j.label, j.current]),
-    [
-      [0, false],
-      [1, true],
-    ],
-    '--jsonl keeps the history',
-  );
-  const fromFile = agreeJson(root, 'labels.csv');
-  for (const key of ['n_units', 'n_annotators', 'percent_agreement', 'krippendorff', 'fleiss', 'cohen']) {
-    assert.deepEqual(fromFile[key], study[key], key);
-  }
-  // The label file merges back into a fresh study: the same current labels, the same numbers.
-  const fresh = studyWorkspace();
-  writeFileSync(
-    join(fresh, 'wqt.assess'),
-    readFileSync(join(fresh, 'wqt.assess'), 'utf8').replace(/ {2}import .*\n/g, ''),
-  );
-  writeFileSync(join(fresh, 'labels.csv'), readFileSync(join(root, 'labels.csv')));
-  const back = cli(fresh, 'import', 'wqt.assess', '--labels', 'labels.csv');
-  assert.equal(back.status, 0, back.stderr);
-  const again = agreeJson(fresh, 'wqt.assess');
-  for (const key of ['n_units', 'n_annotators', 'percent_agreement', 'krippendorff', 'fleiss', 'cohen']) {
-    assert.deepEqual(again[key], study[key], key);
-  }
-});
+    assert.equal(cli(root, 'export', 'wqt.assess', '--labels', 'labels.csv', '--jsonl', 'all.jsonl').status, 0);
+    // Two qrels files from two sources in one run: each --from goes with its --qrels.
+    const two = cli(
+      root,
+      'export',
+      'wqt.assess',
+      ...['--qrels', 'maj.qrels', '--from', 'majority'],
+      '--qrels',
+      'adj.qrels',
+      '--from',
+      'adjudicated',
+    );
+    assert.equal(two.stdout, 'maj.qrels: 4 judgments (majority)\nadj.qrels: 1 judgments (adjudicated)\n', two.stderr);
+    assert.equal(readFileSync(join(root, 'adj.qrels'), 'utf8'), 'q1 0 d2 1\n');
+    const three = cli(
+      root,
+      'export',
+      'wqt.assess',
+      ...['--qrels', 'a', '--qrels', 'b', '--qrels', 'c'],
+      '--from',
+      'majority',
+      '--from',
+      'adjudicated',
+    );
+    assert.equal(three.status, 2);
+    assert.match(three.stderr, /2 --from options for 3 --qrels outputs: give one --from for all, or one per --qrels/);
+    const rows = readFileSync(join(root, 'labels.csv'), 'utf8').trim().split('\n').slice(1);
+    assert.equal(rows.length, 13, '4 pairs × 3 annotators, and the adjudication');
+    assert.deepEqual(
+      rows.filter((row) => row.startsWith('q1,d2,')),
+      [
+        'q1,d2,alice,1,2030-01-01T00:00:00.000Z,manual,,,person',
+        expectMatch(rows, /^q1,d2,bob,1,/),
+        'q1,d2,judy,1,2030-01-02T00:00:00.000Z,adjudicated,,,person',
+        expectMatch(rows, /^q1,d2,llm:gpt-4\.1-mini,0,/),
+      ],
+    );
+    const history = readFileSync(join(root, 'all.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((j) => j.doc_id === 'd2' && j.annotator === 'alice');
+    assert.deepEqual(
+      history.map((j) => [j.label, j.current]),
+      [
+        [0, false],
+        [1, true],
+      ],
+      '--jsonl keeps the history',
+    );
+    const fromFile = agreeJson(root, 'labels.csv');
+    for (const key of ['n_units', 'n_annotators', 'percent_agreement', 'krippendorff', 'fleiss', 'cohen']) {
+      assert.deepEqual(fromFile[key], study[key], key);
+    }
+    // The label file merges back into a fresh study: the same current labels, the same numbers.
+    const fresh = studyWorkspace(await cliStore(kind));
+    writeFileSync(
+      join(fresh, 'wqt.assess'),
+      readFileSync(join(fresh, 'wqt.assess'), 'utf8').replace(/ {2}import .*\n/g, ''),
+    );
+    writeFileSync(join(fresh, 'labels.csv'), readFileSync(join(root, 'labels.csv')));
+    const back = cli(fresh, 'import', 'wqt.assess', '--labels', 'labels.csv');
+    assert.equal(back.status, 0, back.stderr);
+    const again = agreeJson(fresh, 'wqt.assess');
+    for (const key of ['n_units', 'n_annotators', 'percent_agreement', 'krippendorff', 'fleiss', 'cohen']) {
+      assert.deepEqual(again[key], study[key], key);
+    }
+  });
 
 /** The one row matching `pattern`. */
 function expectMatch(rows: readonly string[], pattern: RegExp): string {
@@ -362,8 +371,9 @@ test('--per-query: the same statistics over each query’s units', () => {
 });
 
 /** alice and bob on 4 pairs under a target; with `judge`, an LLM judge also on those and on 4 pairs no person labelled. */
-function targetWorkspace(judge: boolean): string {
+function targetWorkspace(store: CliStore, judge: boolean): string {
   const root = scratchDir();
+  workspaceStores.set(root, store);
   mkdirSync(join(root, 'data'));
   writeFileSync(
     join(root, 'data', 'queries.jsonl'),
@@ -377,7 +387,7 @@ function targetWorkspace(judge: boolean): string {
   writeFileSync(join(root, 'alice.qrels'), 'q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d4 2\n');
   writeFileSync(join(root, 'bob.qrels'), 'q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d4 2\n');
   writeFileSync(join(root, 'judge.qrels'), 'q1 0 d1 1\nq1 0 d5 0\nq1 0 d6 2\nq2 0 d4 2\nq2 0 d7 1\nq2 0 d8 0\n');
-  writeFileSync(
+  store.writeStudy(
     join(root, 'wqt.assess'),
     `study "wqt" {
   queries "data/queries.jsonl" { id: qid  text: query }
@@ -394,44 +404,53 @@ ${judge ? '  import qrels "judge.qrels" as "llm:gpt-4.1-mini"\n' : ''}}
   return root;
 }
 
-test("a study's target is met only when the interval's lower bound reaches it: 4 units are not yet", () => {
-  const root = targetWorkspace(false);
-  const json = agreeJson(root, 'wqt.assess');
-  const [alpha] = json.targets;
-  assert.equal(alpha.title, "Krippendorff's α (ordinal)");
-  assert.ok(alpha.value >= 0.5, `the point estimate clears the target: ${alpha.value}`);
-  assert.equal(alpha.verdict.state, 'not-yet');
-  assert.equal(alpha.verdict.units, 4);
-  assert.ok(alpha.verdict.interval[0] < 0.5, `lower bound ${alpha.verdict.interval[0]}`);
-  const text = cli(root, 'agree', 'wqt.assess');
-  assert.equal(text.status, 0, text.stderr);
-  const [low, high] = alpha.verdict.interval.map((v: number) => v.toFixed(4));
-  assert.ok(
-    text.stdout.includes(
-      `Krippendorff's α (ordinal)    ${alpha.value.toFixed(4)}  target 0.5000: not yet (n = 4, 95 % interval [${low}, ${high}])`,
-    ),
-    text.stdout,
-  );
-  assert.match(
-    text.stdout,
-    /targets \(met only when the 95 % interval's lower bound reaches the target; 1000 bootstrap samples, seed 1\)/,
-  );
-  assert.doesNotMatch(text.stdout, /meets target|: met /);
-});
+for (const kind of storeKinds)
+  test(`a study's target is met only when the interval's lower bound reaches it: 4 units are not yet (${kind})`, async () => {
+    const root = targetWorkspace(await cliStore(kind), false);
+    const json = agreeJson(root, 'wqt.assess');
+    const [alpha] = json.targets;
+    assert.equal(alpha.title, "Krippendorff's α (ordinal)");
+    assert.ok(alpha.value >= 0.5, `the point estimate clears the target: ${alpha.value}`);
+    assert.equal(alpha.verdict.state, 'not-yet');
+    assert.equal(alpha.verdict.units, 4);
+    assert.ok(alpha.verdict.interval[0] < 0.5, `lower bound ${alpha.verdict.interval[0]}`);
+    const text = cli(root, 'agree', 'wqt.assess');
+    assert.equal(text.status, 0, text.stderr);
+    const [low, high] = alpha.verdict.interval.map((v: number) => v.toFixed(4));
+    assert.ok(
+      text.stdout.includes(
+        `Krippendorff's α (ordinal)    ${alpha.value.toFixed(4)}  target 0.5000: not yet (n = 4, 95 % interval [${low}, ${high}])`,
+      ),
+      text.stdout,
+    );
+    assert.match(
+      text.stdout,
+      /targets \(met only when the 95 % interval's lower bound reaches the target; 1000 bootstrap samples, seed 1\)/,
+    );
+    assert.doesNotMatch(text.stdout, /meets target|: met /);
+  });
 
-test("an LLM judge's labels on other units move neither the people's α nor its interval; --include-llm counts them", () => {
-  const people = agreeJson(targetWorkspace(false), 'wqt.assess', '--bootstrap', '300', '--seed', '3');
-  const judgedRoot = targetWorkspace(true);
-  const judged = agreeJson(judgedRoot, 'wqt.assess', '--bootstrap', '300', '--seed', '3');
-  assert.ok(judged.all_annotators.some((a: { kind: string }) => a.kind === 'llm'));
-  assert.deepEqual(judged.krippendorff, people.krippendorff);
-  assert.deepEqual(judged.ci.krippendorff, people.ci.krippendorff);
-  assert.deepEqual(judged.ci.percent_agreement, people.ci.percent_agreement);
-  assert.equal(judged.n_units, people.n_units);
-  assert.deepEqual(judged.targets, people.targets);
-  const counted = agreeJson(judgedRoot, 'wqt.assess', '--bootstrap', '300', '--seed', '3', '--include-llm');
-  assert.notDeepEqual(counted.ci.krippendorff, people.ci.krippendorff);
-});
+for (const kind of storeKinds)
+  test(`an LLM judge's labels on other units move neither the people's α nor its interval; --include-llm counts them (${kind})`, async () => {
+    const people = agreeJson(
+      targetWorkspace(await cliStore(kind), false),
+      'wqt.assess',
+      '--bootstrap',
+      '300',
+      '--seed',
+      '3',
+    );
+    const judgedRoot = targetWorkspace(await cliStore(kind), true);
+    const judged = agreeJson(judgedRoot, 'wqt.assess', '--bootstrap', '300', '--seed', '3');
+    assert.ok(judged.all_annotators.some((a: { kind: string }) => a.kind === 'llm'));
+    assert.deepEqual(judged.krippendorff, people.krippendorff);
+    assert.deepEqual(judged.ci.krippendorff, people.ci.krippendorff);
+    assert.deepEqual(judged.ci.percent_agreement, people.ci.percent_agreement);
+    assert.equal(judged.n_units, people.n_units);
+    assert.deepEqual(judged.targets, people.targets);
+    const counted = agreeJson(judgedRoot, 'wqt.assess', '--bootstrap', '300', '--seed', '3', '--include-llm');
+    assert.notDeepEqual(counted.ci.krippendorff, people.ci.krippendorff);
+  });
 
 test('agree --help states the conventions: pooled percent, weighted κ categories, the seed, undefined resamples', () => {
   const help = cli(scratchDir(), 'agree', '--help');
