@@ -11,6 +11,7 @@ import { benchEventLoop } from './benchEventLoop.ts';
 import { benchJudge } from './benchJudge.ts';
 import { benchLabelling, percentile } from './benchLabelling.ts';
 import { benchLanguageServer } from './benchLanguageServer.ts';
+import { benchPostgres } from './benchPostgres.ts';
 import { benchStore } from './benchStore.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -151,6 +152,9 @@ for (const row of store) {
     `${row.name.padEnd(44)} ${row.seconds.toFixed(3).padStart(7)} s  ${memory} MiB  ${Math.round(rate).toLocaleString('en').padStart(10)} rows/s ${ratio}   ${target}`,
   );
 }
+
+// PostgreSQL (see benchPostgres.ts): import against psql \copy, 8 annotator processes' commit latency.
+for (const line of await benchPostgres(dataDir)) console.log(line);
 
 // The Label view (see benchLabelling.ts): key press → label stored → next pair painted on a 1M-pair study, against a
 // move to the next pair with no label written, interleaved in the same run.
