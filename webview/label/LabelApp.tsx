@@ -245,18 +245,23 @@ export function LabelApp({ controller }: { controller: LabelController }) {
 function CannotSave({ state, snapshot }: { state: SessionState; snapshot: LabelSnapshot }) {
   const unsaved = snapshot.unsaved!;
   const name = state.study.scale.find((e) => e.value === unsaved.label)?.label ?? '';
-  const what = unsaved.reason === 'busy' ? 'busy (another process is writing to it)' : 'unreachable';
+  const title =
+    unsaved.reason === 'no-answer'
+      ? "Not saved yet — the study's database has not answered; waiting…"
+      : `Cannot save — the study's database is ${unsaved.reason === 'busy' ? 'busy (another process is writing to it)' : 'unreachable'}; retrying…`;
   return (
     <div role="alert" className="error-message cannot-save" data-testid="cannot-save" data-reason={unsaved.reason}>
-      <strong data-testid="cannot-save-title">Cannot save — the study's database is {what}; retrying…</strong>
+      <strong data-testid="cannot-save-title">{title}</strong>
       <p className="description">
         Your label {unsaved.label}
         {name ? ` · ${name}` : ''} is not saved yet. It is sent again until the database takes it; this pair stays on
-        screen until then. Attempts: {unsaved.attempts}.
+        screen until then.{unsaved.attempts > 0 ? ` Attempts: ${unsaved.attempts}.` : ''}
       </p>
-      <p className="description cannot-save-detail" data-testid="cannot-save-detail">
-        {unsaved.message}
-      </p>
+      {unsaved.message !== '' && (
+        <p className="description cannot-save-detail" data-testid="cannot-save-detail">
+          {unsaved.message}
+        </p>
+      )}
     </div>
   );
 }

@@ -40,14 +40,20 @@ export function newCommitId(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** A label decision the host has not confirmed because the record could not take it: being sent again. */
+/** Milliseconds a commit may go unanswered before the view says it is not saved yet (a network cut: no reply). */
+export const unansweredAfter = 2000;
+
+/**
+ * A label decision the host has not confirmed: the record could not take it (being sent again), or the host has not
+ * answered for a while (`no-answer`: the attempt is still on its way, nothing is sent again while it is).
+ */
 export interface UnsavedCommit {
   pairId: number;
   label: number;
   /** The decision's commit id: every attempt sends this one. */
   commitId: string;
-  reason: RetryReason;
-  /** What the host said on the last attempt. */
+  reason: RetryReason | 'no-answer';
+  /** What the host said on the last attempt ('' before any answer). */
   message: string;
   /** Attempts that failed so far. */
   attempts: number;
@@ -56,6 +62,8 @@ export interface UnsavedCommit {
 export interface LabelControllerOptions {
   /** Milliseconds to wait after the `attempt`-th failed attempt of a commit (default commitRetryDelay). */
   retryDelay?(attempt: number): number;
+  /** Milliseconds without an answer to a commit before the view says it is not saved yet (default unansweredAfter). */
+  unansweredAfter?: number;
 }
 
 export interface Draft {
@@ -115,10 +123,12 @@ export class LabelController {
   /** Where the latest navigation is going (moves step from there, not from the pair painted so far). */
   #target = 0;
   readonly #retryDelay: (attempt: number) => number;
+  readonly #unansweredAfter: number;
 
   constructor(messenger: HostMessenger, options: LabelControllerOptions = {}) {
     this.#messenger = messenger;
     this.#retryDelay = options.retryDelay ?? commitRetryDelay;
+    this.#unansweredAfter = options.unansweredAfter ?? unansweredAfter;
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -304,25 +314,43 @@ export class LabelController {
       // One id for this decision, kept until the host confirms it: every attempt below sends the same one.
       commitId: newCommitId(),
     };
-    let reply = await this.#messenger.request('label/commit', commit);
+    const commitId = commit.commitId!;
+    const send = async () => {
+      // No answer for a while (the connection hangs: a network cut): said at once, never as saved; the attempt is
+      // still on its way, so nothing is sent again until it is answered.
+      const timer = setTimeout(() => {
+        if (epoch === this.#epoch && this.#snapshot.unsaved === undefined) {
+          this.#update({
+            unsaved: { pairId: pair.pairId, label, commitId, reason: 'no-answer', message: '', attempts: 0 },
+          });
+        }
+      }, this.#unansweredAfter);
+      try {
+        return await this.#messenger.request('label/commit', commit);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    let reply = await send();
     for (let attempts = 1; ; attempts++) {
       // A new session is on screen (reset): it has its own state and nothing of this one is shown any more.
       if (epoch !== this.#epoch) return;
       if (reply.ok) break;
       const { message, retry } = reply.error;
       if (retry === undefined) {
-        // Wrong in itself (a refusal the annotator must act on): said as it is, not sent again.
+        // Wrong in itself (a refusal the annotator must act on): said as it is, not sent again. (Were it answering an
+        // attempt after one the record could not take, that one stored nothing: the refusal stands for both.)
         this.#update({ busy: false, unsaved: undefined, error: message });
         return;
       }
       // Not stored (or not known to be): stay on the pair, say so until it is, and send the same commit again.
       this.#update({
-        unsaved: { pairId: pair.pairId, label, commitId: commit.commitId!, reason: retry, message, attempts },
+        unsaved: { pairId: pair.pairId, label, commitId, reason: retry, message, attempts },
         error: undefined,
       });
       await new Promise((resolve) => setTimeout(resolve, this.#retryDelay(attempts)));
       if (epoch !== this.#epoch) return;
-      reply = await this.#messenger.request('label/commit', commit);
+      reply = await send();
     }
     this.#update({ unsaved: undefined });
     const stored = reply.value;

@@ -169,6 +169,48 @@ test('a commit stored whose reply was lost: sent again with its id, stored and c
   }
 });
 
+test('a commit the host does not answer for a while: not saved yet, said at once, nothing sent again while it is on its way', {
+  timeout: 60_000,
+}, async () => {
+  const s = await kindStudy('postgres', plainStudy(1, 2));
+  try {
+    const session = await s.session('alice');
+    const handlers = labelRequestHandlers(() => session);
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const host = await controllerHost(
+      {
+        ...handlers,
+        // A connection that hangs (a network cut with no reset): the answer comes when the test says.
+        'label/commit': async (commit) => {
+          await answered;
+          return handlers['label/commit'](commit);
+        },
+      },
+      { retryDelay, unansweredAfter: 100 },
+    );
+    void host.controller.commit(1);
+    const waiting = await host.until((snap) => snap.unsaved !== undefined, 5000, 'not saved yet');
+    assert.equal(waiting.unsaved!.reason, 'no-answer');
+    assert.equal(waiting.status, undefined);
+    assert.equal(waiting.busy, true);
+    host.controller.move(1);
+    await sleep(400);
+    assert.equal(host.controller.snapshot().position, 0);
+    assert.equal(host.sent('label/commit').length, 1, 'nothing sent again while the attempt is on its way');
+    answer();
+    const saved = await host.until((snap) => !snap.busy, 10_000, 'saved');
+    assert.equal(saved.unsaved, undefined);
+    assert.match(saved.status ?? '', /^Saved 1/);
+    assert.equal(saved.position, 1);
+    assert.equal(((await s.rows('SELECT id FROM judgment')) as unknown[]).length, 1);
+  } finally {
+    await s.store.close();
+  }
+});
+
 test('a refusal that is not the record’s is shown as it is and not sent again', { timeout: 60_000 }, async () => {
   const s = await kindStudy('postgres', plainStudy(1, 2));
   try {
