@@ -1,6 +1,7 @@
-// A labelling session over a real store of each kind (SQLite file, PostgreSQL database), as the Label view drives it: commits that are rows in judgment,
-// condition_judgment and aspect_judgment; undo as retraction (and exports without undone labels); blind mode;
-// queue versions and orders; the cursor restored by a new session on a reopened database; two annotators at once.
+// A labelling session over a real store of each kind (a SQLite file, a PostgreSQL database), as the Label view drives
+// it: commits that are rows in judgment, condition_judgment and aspect_judgment; undo as retraction (and exports
+// without undone labels); blind mode; queue versions and orders; the cursor restored by a new session on a reopened
+// store; two annotators at once through two connections.
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
