@@ -54,7 +54,11 @@ export async function openPostgresStore(storeName: string, sources: PostgresStor
   const resolved = resolveStoreConnection(storeName, connectionSources);
   for (const warning of resolved.warnings) sources.onWarning?.(warning);
   try {
-    return await PostgresStudyStore.open({ connection: resolved.config, location: resolved.location });
+    return await PostgresStudyStore.open({
+      connection: resolved.config,
+      location: resolved.location,
+      responseTimeoutMs: resolved.timeouts.responseTimeoutMs,
+    });
   } catch (error) {
     throw connectionError(storeName, resolved, error);
   }

@@ -15,8 +15,12 @@
 //   settings object or the study file (both are workspace files others read), nor from a URL: a password in the
 //   URL is dropped and said so in `warnings`.
 //   schema — the settings entry's `schema` (a plain identifier), as the connection's search_path.
+//   timeouts — the settings entry's connectTimeoutMs, keepAliveMs, responseTimeoutMs, idleInTransactionTimeoutMs,
+//   statementTimeoutMs (whole milliseconds, 0 turns one off), each defaulting to postgresContext.ts's
+//   defaultTimeouts: how a network cut with no reset becomes an error in seconds instead of the OS's minutes.
 import type { ClientConfig } from 'pg';
 import { StoreError } from '../studyDatabase.ts';
+import { type ConnectionTimeouts, defaultTimeouts, timeoutConfig } from './postgresContext.ts';
 
 /** One store name's entry of the `qrelsStudio.stores` setting: never a password. */
 export interface StoreSettings {
@@ -28,7 +32,20 @@ export interface StoreSettings {
   schema?: string;
   /** The name of an environment variable holding a `postgres://user@host:port/database` URL. */
   urlEnv?: string;
+  /** Timeouts in milliseconds (0: off), each defaulting to defaultTimeouts: see ConnectionTimeouts. */
+  connectTimeoutMs?: number;
+  keepAliveMs?: number;
+  responseTimeoutMs?: number;
+  idleInTransactionTimeoutMs?: number;
+  statementTimeoutMs?: number;
 }
+
+/** The timeout fields of a settings entry. */
+export const timeoutFields = Object.keys(defaultTimeouts) as (keyof ConnectionTimeouts)[];
+/** Every field a settings entry may have. */
+export const entryFields = ['host', 'port', 'database', 'user', 'schema', 'urlEnv', ...timeoutFields] as const;
+/** The largest timeout: PostgreSQL's settings are 32-bit integers of milliseconds. */
+const maxTimeoutMs = 2_147_483_647;
 
 /** `{ [storeName]: { host?, port?, database?, user?, schema?, urlEnv? } }`. */
 export type StoresSettings = Readonly<Record<string, StoreSettings | undefined>>;
@@ -55,6 +72,8 @@ export interface StoreConnection {
   warnings: string[];
   /** `postgres:<store name>`, for StudyStore.location. */
   location: string;
+  /** Every timeout, from the entry or its default (those pg knows are in `config` too). */
+  timeouts: ConnectionTimeouts;
 }
 
 const settingName = 'qrelsStudio.stores';
@@ -113,6 +132,24 @@ export function resolveStoreConnection(storeName: string, sources: ConnectionSou
     warnings.push(
       `${entryName}.password is not used: a password comes from "Qrels Studio: Set Store Password", PGPASSWORD or ~/.pgpass, never from settings`,
     );
+  }
+  for (const key of Object.keys(entry ?? {})) {
+    if (key === 'password' || (entryFields as readonly string[]).includes(key)) continue;
+    const near = entryFields.find((field) => field.toLowerCase() === key.toLowerCase());
+    warnings.push(
+      `${entryName}.${key} is not used: ${near !== undefined ? `did you mean ${near}? ` : ''}an entry has ${entryFields.join(', ')}`,
+    );
+  }
+  const timeouts = { ...defaultTimeouts };
+  for (const field of timeoutFields) {
+    const value: unknown = entry?.[field];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > maxTimeoutMs) {
+      throw new StoreError(
+        `store "${storeName}": expected ${entryName}.${field} to be a whole number of milliseconds from 0 (off) to ${maxTimeoutMs}, found ${JSON.stringify(value)}`,
+      );
+    }
+    timeouts[field] = value;
   }
 
   let url: ReturnType<typeof parseUrl> | undefined;
@@ -192,6 +229,7 @@ export function resolveStoreConnection(storeName: string, sources: ConnectionSou
     user: user!.value,
     ...(password !== undefined && { password }),
     ...(schema !== undefined && { options: `-c search_path=${schema}` }),
+    ...timeoutConfig(timeouts),
   };
   return {
     config,
@@ -205,5 +243,6 @@ export function resolveStoreConnection(storeName: string, sources: ConnectionSou
     },
     warnings,
     location: `postgres:${storeName}`,
+    timeouts,
   };
 }

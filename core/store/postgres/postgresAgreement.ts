@@ -26,11 +26,11 @@ export class PostgresAgreement implements AgreementPort {
   }
 
   private async rows<T>(sql: string, values: unknown[]): Promise<T[]> {
-    return (await this.context.pool.query(sql, values)).rows as T[];
+    return (await this.context.query(sql, values)).rows as T[];
   }
 
   private async arrays<T>(sql: string, values: unknown[]): Promise<T[]> {
-    return (await this.context.pool.query({ text: sql, values, rowMode: 'array' })).rows as T[];
+    return (await this.context.query({ text: sql, values, rowMode: 'array' })).rows as T[];
   }
 
   async studyLabelRows(studyId: number): Promise<StudyLabelRow[]> {

@@ -28,6 +28,11 @@ export interface PostgresContext {
   readonly location: string;
   /** Runs `fn` in one transaction on one pooled client (see above); resolves once it is committed. */
   transaction<T>(fn: (client: PostgresClient) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** One read statement outside a transaction, a lost connection reported as RecordUnreachableError (runQuery). */
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    query: string | pg.QueryConfig | pg.QueryArrayConfig,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>>;
   /** Inside a write's transaction: tells the other processes on the record what it changed, when it commits. */
   notify(client: PostgresClient, change: StoreChange): Promise<void>;
   /** Tells this store's listeners what a committed write changed. */
@@ -115,6 +120,168 @@ export class RecordUnreachableError extends StoreError {
     this.maybeSaved = maybeSaved;
     const code = (cause as { code?: unknown } | null)?.code;
     this.code = typeof code === 'string' ? code : undefined;
+  }
+}
+
+/**
+ * How a store copes with a network that fails without a reset (a cable cut, a dropped NAT entry, a stalled proxy),
+ * where no error ever comes and a query would wait until the OS gives up (minutes): each has a default, a store's
+ * `qrelsStudio.stores` entry may change it (connectionConfig.ts), 0 turns it off.
+ */
+export interface ConnectionTimeouts {
+  /** A new connection that has not been set up within this long fails (pg's connectionTimeoutMillis). */
+  connectTimeoutMs: number;
+  /** TCP keepalive probes on every connection after this long idle (pg's keepAlive, keepAliveInitialDelayMillis). */
+  keepAliveMs: number;
+  /**
+   * A query unanswered for this long has the server checked on a connection of its own: when that connection
+   * cannot be opened (within connectTimeoutMs), or the server is not running the query (its reply was lost), the
+   * silent connection is dropped and the port method fails with RecordUnreachableError. A statement the server is
+   * still running (a big import) is waited for.
+   */
+  responseTimeoutMs: number;
+  /** The server ends a session left idle inside a transaction this long, releasing its locks (server setting). */
+  idleInTransactionTimeoutMs: number;
+  /** The server cancels a statement running this long (server setting; off by default: imports run long ones). */
+  statementTimeoutMs: number;
+}
+
+export const defaultTimeouts: Readonly<ConnectionTimeouts> = {
+  connectTimeoutMs: 10_000,
+  keepAliveMs: 10_000,
+  responseTimeoutMs: 15_000,
+  idleInTransactionTimeoutMs: 60_000,
+  statementTimeoutMs: 0,
+};
+
+/** The pg ClientConfig fields of `timeouts` (all but responseTimeoutMs, which runTransaction keeps). */
+export function timeoutConfig(timeouts: ConnectionTimeouts): pg.ClientConfig {
+  return {
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    keepAlive: timeouts.keepAliveMs > 0,
+    keepAliveInitialDelayMillis: timeouts.keepAliveMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+    statement_timeout: timeouts.statementTimeoutMs,
+  };
+}
+
+interface ClientInternals {
+  processID: number | null;
+  connection?: { stream?: { bytesRead?: number; destroy?: (error?: Error) => void } };
+  _activeQuery?: unknown;
+  _queryQueue?: unknown[];
+}
+
+/** What the server says of the session `pid` on a connection of its own: running a statement, idle, or gone. */
+async function sessionState(config: pg.ClientConfig, pid: number): Promise<'active' | 'waiting' | 'unreachable'> {
+  const probe = new pg.Client({ ...config, application_name: 'qrels-studio probe' });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    const { rows } = await probe.query<{ state: string | null }>('SELECT state FROM pg_stat_activity WHERE pid = $1', [
+      pid,
+    ]);
+    // A session the server no longer has, or one idle while we wait for its answer: the answer is not coming.
+    return rows[0]?.state === 'active' ? 'active' : 'waiting';
+  } catch {
+    return 'unreachable';
+  } finally {
+    probe.end().catch(() => {});
+  }
+}
+
+/**
+ * Watches `client` while it is checked out: when a query has had no byte back for `responseTimeoutMs`, the server
+ * is checked (sessionState); a connection whose answer is not coming is destroyed, so the query fails as a lost
+ * connection. Returns the function that stops watching.
+ */
+function watchResponses(client: PostgresClient, config: pg.ClientConfig, responseTimeoutMs: number): () => void {
+  const internals = client as unknown as ClientInternals;
+  const stream = internals.connection?.stream;
+  if (responseTimeoutMs <= 0 || stream === undefined || typeof stream.bytesRead !== 'number') return () => {};
+  const busy = () => internals._activeQuery != null || (internals._queryQueue?.length ?? 0) > 0;
+  let stopped = false;
+  let bytes = stream.bytesRead;
+  let timer: ReturnType<typeof setTimeout>;
+  const check = async (): Promise<void> => {
+    if (stopped) return;
+    const now = stream.bytesRead ?? 0;
+    if (now !== bytes || !busy() || internals.processID === null) {
+      bytes = now;
+      arm();
+      return;
+    }
+    const state = await sessionState(config, internals.processID);
+    if (stopped) return;
+    if (state === 'active' || stream.bytesRead !== bytes) {
+      // Still running (a long statement), or its answer came meanwhile.
+      bytes = stream.bytesRead ?? 0;
+      arm();
+      return;
+    }
+    const error = Object.assign(
+      new Error(
+        state === 'unreachable'
+          ? `no answer for ${responseTimeoutMs} ms and the server cannot be reached (connection timeout exceeded)`
+          : `no answer for ${responseTimeoutMs} ms and the server is not running the query: the connection was lost`,
+      ),
+      { code: 'ETIMEDOUT' },
+    );
+    stream.destroy?.(error);
+  };
+  const arm = (): void => {
+    timer = setTimeout(() => void check(), responseTimeoutMs);
+    timer.unref?.();
+  };
+  arm();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
+/**
+ * Every connection `pool` hands out (to a transaction, a single query, an import, a copy) is watched while it is
+ * out (watchResponses): a query unanswered for `responseTimeoutMs` has the server checked, and fails when its
+ * answer is not coming. 0: not watched.
+ */
+export function watchPool(pool: PostgresPool, responseTimeoutMs: number): void {
+  if (responseTimeoutMs <= 0) return;
+  const config = (pool as unknown as { options: pg.ClientConfig }).options;
+  const watching = new WeakMap<PostgresClient, () => void>();
+  pool.on('acquire', (client) => {
+    watching.get(client)?.();
+    watching.set(client, watchResponses(client, config, responseTimeoutMs));
+  });
+  pool.on('release', (_error, client) => {
+    watching.get(client)?.();
+    watching.delete(client);
+  });
+  pool.on('remove', (client) => {
+    watching.get(client)?.();
+    watching.delete(client);
+  });
+}
+
+/**
+ * One statement outside a transaction (a read that needs no snapshot of several), on a pooled connection; a
+ * connection found lost is tried once more on a new one (a read is safe to repeat), then reported as
+ * RecordUnreachableError like a transaction's.
+ */
+export async function runQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  pool: PostgresPool,
+  query: string | pg.QueryConfig | pg.QueryArrayConfig,
+  values?: unknown[],
+  location = 'the PostgreSQL record',
+): Promise<pg.QueryResult<R>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await pool.query(query as pg.QueryConfig, values)) as pg.QueryResult<R>;
+    } catch (error) {
+      if (!isConnectionLost(error)) throw error;
+      if (attempt === 1) continue;
+      throw new RecordUnreachableError(location, error);
+    }
   }
 }
 

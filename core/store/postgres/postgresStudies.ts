@@ -113,7 +113,7 @@ export class PostgresStudies implements StudiesPort {
   }
 
   async hasImported(name: string): Promise<boolean> {
-    const { rows } = await this.context.pool.query<{ imported: boolean }>(
+    const { rows } = await this.context.query<{ imported: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM pair WHERE study_id = s.id) OR EXISTS (SELECT 1 FROM document WHERE study_id = s.id)
          AS imported
        FROM study AS s WHERE s.name = $1`,

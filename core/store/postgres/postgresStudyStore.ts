@@ -15,10 +15,14 @@ import { PostgresAgreement } from './postgresAgreement.ts';
 import {
   type ChangePayload,
   changeChannel,
+  defaultTimeouts,
   notifyChange,
   type PostgresContext,
   postgresTypes,
+  runQuery,
   runTransaction,
+  timeoutConfig,
+  watchPool,
 } from './postgresContext.ts';
 import { PostgresExports } from './postgresExports.ts';
 import { PostgresImports } from './postgresImports.ts';
@@ -33,6 +37,11 @@ export interface PostgresStoreConfig {
   connection: pg.PoolConfig;
   /** Where the record is, for messages (`postgres:<store name>`); by default `postgres:<database>`. */
   location?: string;
+  /**
+   * How long a query may go unanswered before the server is checked (ConnectionTimeouts.responseTimeoutMs; 0: never).
+   * The other timeouts are `connection` fields, defaulting to defaultTimeouts (postgresContext.ts).
+   */
+  responseTimeoutMs?: number;
 }
 
 /** How long other processes' notifications are gathered into one change. */
@@ -70,6 +79,7 @@ export class PostgresStudyStore implements StudyStore {
       pool,
       location,
       transaction: (fn, options) => runTransaction(pool, fn, options, location),
+      query: (query, values) => runQuery(pool, query, values, location),
       notify: (client, change) => notifyChange(client, change, this.origin),
       changed: (change) => this.emit(change),
     };
@@ -86,12 +96,14 @@ export class PostgresStudyStore implements StudyStore {
   static async open(config: PostgresStoreConfig): Promise<PostgresStudyStore> {
     const connection: pg.ClientConfig = {
       application_name: 'qrels-studio',
+      ...timeoutConfig(defaultTimeouts),
       ...config.connection,
       types: postgresTypes,
     };
     const pool = new pg.Pool({ ...config.connection, ...connection });
     // An idle pooled connection that breaks (server restarted) is dropped by the pool; the next query opens another.
     pool.on('error', () => {});
+    watchPool(pool, config.responseTimeoutMs ?? defaultTimeouts.responseTimeoutMs);
     try {
       await migratePostgres(pool);
     } catch (error) {

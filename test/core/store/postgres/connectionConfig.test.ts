@@ -4,14 +4,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolveStoreConnection } from '../../../../core/store/postgres/connectionConfig.ts';
+import { defaultTimeouts, timeoutConfig } from '../../../../core/store/postgres/postgresContext.ts';
 import { StoreError } from '../../../../core/store/studyDatabase.ts';
+
+/** A resolved config without its timeout fields (checked on their own below). */
+function where(config: object): object {
+  const timeoutKeys = new Set(Object.keys(timeoutConfig(defaultTimeouts)));
+  return Object.fromEntries(Object.entries(config).filter(([key]) => !timeoutKeys.has(key)));
+}
 
 test('from the settings entry of the store name', () => {
   const resolved = resolveStoreConnection('team-wqt', {
     settings: { 'team-wqt': { host: 'db.example', port: 6543, database: 'wqt', user: 'alice', schema: 'study1' } },
     env: {},
   });
-  assert.deepEqual(resolved.config, {
+  assert.deepEqual(where(resolved.config), {
     host: 'db.example',
     port: 6543,
     database: 'wqt',
@@ -27,7 +34,7 @@ test('from the settings entry of the store name', () => {
 
 test("from libpq's environment, the port defaulting to 5432", () => {
   const resolved = resolveStoreConnection('x', { env: { PGHOST: '/run/pg', PGDATABASE: 'd', PGUSER: 'u' } });
-  assert.deepEqual(resolved.config, { host: '/run/pg', port: 5432, database: 'd', user: 'u' });
+  assert.deepEqual(where(resolved.config), { host: '/run/pg', port: 5432, database: 'd', user: 'u' });
   assert.equal(resolved.sources.port, 'the default port');
   const withPort = resolveStoreConnection('x', { env: { PGHOST: 'h', PGPORT: '5499', PGDATABASE: 'd', PGUSER: 'u' } });
   assert.equal(withPort.config.port, 5499);
@@ -39,7 +46,7 @@ test('settings win over the URL, the URL over the environment', () => {
     settings: { team: { user: 'bob', urlEnv: 'TEAM_DB' } },
     env: { TEAM_DB: 'postgresql://carol@db.example:7000/wqt%20dev', PGHOST: 'other', PGUSER: 'dave', PGDATABASE: 'x' },
   });
-  assert.deepEqual(resolved.config, { host: 'db.example', port: 7000, database: 'wqt dev', user: 'bob' });
+  assert.deepEqual(where(resolved.config), { host: 'db.example', port: 7000, database: 'wqt dev', user: 'bob' });
   assert.equal(resolved.sources.host, 'the URL in TEAM_DB');
   assert.equal(resolved.sources.user, 'qrelsStudio.stores["team"].user');
 });
@@ -99,4 +106,67 @@ test('a clear error naming every missing piece and where to set it', () => {
     () => resolveStoreConnection('t', { settings: { t: { host: 'h', database: 'd', user: 'u', schema: 'a;b' } } }),
     /expected qrelsStudio.stores\["t"\].schema to be a plain name/,
   );
+});
+
+test('timeouts: defaults, each overridable in the entry, 0 turning one off', () => {
+  const base = { host: 'h', database: 'd', user: 'u' };
+  const byDefault = resolveStoreConnection('t', { settings: { t: base } });
+  assert.deepEqual(byDefault.timeouts, defaultTimeouts);
+  assert.equal(byDefault.config.connectionTimeoutMillis, 10_000);
+  assert.equal(byDefault.config.keepAlive, true);
+  assert.equal(byDefault.config.keepAliveInitialDelayMillis, 10_000);
+  assert.equal(byDefault.config.idle_in_transaction_session_timeout, 60_000);
+  assert.equal(byDefault.config.statement_timeout, 0);
+
+  const tuned = resolveStoreConnection('t', {
+    settings: {
+      t: {
+        ...base,
+        connectTimeoutMs: 2500,
+        keepAliveMs: 0,
+        responseTimeoutMs: 4000,
+        idleInTransactionTimeoutMs: 0,
+        statementTimeoutMs: 300_000,
+      },
+    },
+  });
+  assert.deepEqual(tuned.timeouts, {
+    connectTimeoutMs: 2500,
+    keepAliveMs: 0,
+    responseTimeoutMs: 4000,
+    idleInTransactionTimeoutMs: 0,
+    statementTimeoutMs: 300_000,
+  });
+  assert.equal(tuned.config.connectionTimeoutMillis, 2500);
+  assert.equal(tuned.config.keepAlive, false);
+  assert.equal(tuned.config.statement_timeout, 300_000);
+  assert.equal(tuned.config.idle_in_transaction_session_timeout, 0);
+  assert.equal((tuned.config as Record<string, unknown>).responseTimeoutMs, undefined, 'not a pg field');
+});
+
+test('a timeout that is not whole milliseconds is a clear error naming the field; an unknown field a warning', () => {
+  const base = { host: 'h', database: 'd', user: 'u' };
+  for (const [value, found] of [
+    ['10s', '"10s"'],
+    [-1, '-1'],
+    [1.5, '1.5'],
+    [2 ** 31, '2147483648'],
+  ] as const) {
+    assert.throws(
+      () => resolveStoreConnection('t', { settings: { t: { ...base, connectTimeoutMs: value as never } } }),
+      (error: unknown) => {
+        assert.ok(error instanceof StoreError);
+        assert.equal(
+          error.message,
+          `store "t": expected qrelsStudio.stores["t"].connectTimeoutMs to be a whole number of milliseconds from 0 (off) to 2147483647, found ${found}`,
+        );
+        return true;
+      },
+    );
+  }
+  const misspelt = resolveStoreConnection('t', { settings: { t: { ...base, connecttimeoutms: 5 } as never } });
+  assert.equal(misspelt.timeouts.connectTimeoutMs, defaultTimeouts.connectTimeoutMs);
+  assert.deepEqual(misspelt.warnings, [
+    'qrelsStudio.stores["t"].connecttimeoutms is not used: did you mean connectTimeoutMs? an entry has host, port, database, user, schema, urlEnv, connectTimeoutMs, keepAliveMs, responseTimeoutMs, idleInTransactionTimeoutMs, statementTimeoutMs',
+  ]);
 });

@@ -13,6 +13,7 @@ import {
   notifyChange,
   type PostgresContext,
   postgresTypes,
+  runQuery,
   runTransaction,
 } from '../../../../core/store/postgres/postgresContext.ts';
 import { PostgresLabels } from '../../../../core/store/postgres/postgresLabels.ts';
@@ -48,6 +49,7 @@ export function labelsContext(pool: pg.Pool, origin = 'test'): PostgresContext &
     location: 'postgres:test',
     changes,
     transaction: (fn, options) => runTransaction(pool, fn, options),
+    query: (query, values) => runQuery(pool, query, values),
     notify: (client, change) => notifyChange(client, change, origin),
     changed: (change) => {
       changes.push(change);
