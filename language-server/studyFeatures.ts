@@ -78,6 +78,7 @@ const symbolKinds: Record<string, SymbolKind> = {
   annotator: SymbolKind.Variable,
   judge: SymbolKind.Object,
   source: SymbolKind.File,
+  store: SymbolKind.Package,
 };
 
 export function isStudyDocument(document: TextDocument): boolean {
@@ -188,6 +189,7 @@ export class StudyFeatures {
   symbols(document: TextDocument): DocumentSymbol[] {
     const convert = (symbol: DslSymbol): DocumentSymbol => ({
       name: symbol.name,
+      ...(symbol.detail !== undefined && { detail: symbol.detail }),
       kind: symbolKinds[symbol.kind] ?? SymbolKind.Field,
       range: toRange(document, symbol.range),
       selectionRange: toRange(document, symbol.selectionRange),

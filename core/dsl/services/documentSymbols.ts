@@ -1,6 +1,6 @@
-// The outline of a study file: studies and reviews, and inside them their data sources, pools, scale (with its
-// values), aspects, judges, exports, taxonomy codes and rubric dimensions.
-import type { BlockNode, StatementNode } from '../ast.ts';
+// The outline of a study file: where its record lives (`store`), studies and reviews, and inside them their data
+// sources, pools, scale (with its values), aspects, judges, exports, taxonomy codes and rubric dimensions.
+import type { BlockNode, StatementNode, StoreStatement } from '../ast.ts';
 import type { ParsedStudyFile, TextRange } from '../types.ts';
 
 export type DslSymbolKind =
@@ -23,7 +23,8 @@ export type DslSymbolKind =
   | 'rubric'
   | 'dimension'
   | 'verdicts'
-  | 'setting';
+  | 'setting'
+  | 'store';
 
 export interface DslSymbol {
   name: string;
@@ -149,6 +150,20 @@ function blockSymbol(block: BlockNode): DslSymbol {
   };
 }
 
+/** `store postgres "team-wqt"`: `store`, detailed `postgres "team-wqt"` (or `sqlite`), its name selected. */
+function storeSymbol(statement: StoreStatement): DslSymbol {
+  const where = [statement.storeKind?.text, statement.name && JSON.stringify(statement.name.value)];
+  const detail = where.filter((part) => part !== undefined && part !== '').join(' ');
+  return leaf(
+    'store',
+    'store',
+    statement.range,
+    statement.name?.range ?? statement.storeKind?.range ?? statement.keyword,
+    detail === '' ? undefined : detail,
+  );
+}
+
 export function documentSymbols(parsed: ParsedStudyFile): DslSymbol[] {
-  return parsed.ast.blocks.map(blockSymbol);
+  const { stores = [], blocks } = parsed.ast;
+  return [...stores.map(storeSymbol), ...blocks.map(blockSymbol)].sort((a, b) => a.range.start - b.range.start);
 }
