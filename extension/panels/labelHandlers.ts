@@ -21,7 +21,11 @@ export function labelRequestHandlers(
 ): RequestHandlers<LabelRequestKind> {
   return {
     'label/session': () => session().currentState(),
-    'label/pairAt': ({ position, queueVersion, current }) => session().pairAt(position, queueVersion, current),
+    // A commit and the pair after it: the view retries these when the record could not take them (retryReason).
+    'label/pairAt': ({ position, queueVersion, current }) =>
+      session()
+        .pairAt(position, queueVersion, current)
+        .catch((error: unknown) => Promise.reject(retryable(error))),
     'label/commit': async (commit) => {
       let stored: Awaited<ReturnType<LabelSession['commit']>>;
       try {

@@ -213,6 +213,15 @@ export function LabelApp({ controller }: { controller: LabelController }) {
     <main className="label-view" data-testid="label-view">
       <Header state={state} snapshot={snapshot} controller={controller} />
       {snapshot.unsaved && <CannotSave state={state} snapshot={snapshot} />}
+      {snapshot.unloaded && !snapshot.unsaved && (
+        <div role="alert" className="error-message cannot-save" data-testid="cannot-load">
+          <strong>
+            Cannot show the pair — the study's database is{' '}
+            {snapshot.unloaded.reason === 'busy' ? 'busy' : 'unreachable'}; retrying…
+          </strong>
+          <p className="description cannot-save-detail">{snapshot.unloaded.message}</p>
+        </div>
+      )}
       {error && (
         <div role="alert" className="error-message" data-testid="error">
           {error}
@@ -230,7 +239,7 @@ export function LabelApp({ controller }: { controller: LabelController }) {
         </section>
       )}
       <p className="status" aria-live="polite" data-testid="status">
-        {snapshot.unsaved ? 'Not saved yet' : snapshot.busy ? 'Saving…' : (snapshot.status ?? '')}
+        {snapshot.unsaved ? 'Not saved yet' : snapshot.busy && !snapshot.unloaded ? 'Saving…' : (snapshot.status ?? '')}
       </p>
       {snapshot.showHelp && <HelpOverlay state={state} snapshot={snapshot} controller={controller} pair={pair} />}
     </main>

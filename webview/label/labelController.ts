@@ -91,6 +91,11 @@ export interface LabelSnapshot {
    * stored; meanwhile the view stays on the pair (busy) and its answers are not edited.
    */
   unsaved?: UnsavedCommit;
+  /**
+   * The pair the view is going to (the next one after a label, say) could not be read: the record is unreachable or
+   * busy. Asked again with backoff until it answers or the annotator goes elsewhere; the pair before stays on screen.
+   */
+  unloaded?: { reason: RetryReason; message: string; attempts: number };
   /** The last error the host sent back (shown until the next successful action). */
   error?: string;
   /** A short confirmation ("Saved 2 · Relevant"). */
@@ -201,7 +206,14 @@ export class LabelController {
     const epoch = ++this.#epoch;
     this.#cache = new Map();
     // A commit still being retried belongs to the old session (its queue): it stops, never shown as saved.
-    this.#update({ state, error: undefined, busy: true, neighbour: undefined, unsaved: undefined });
+    this.#update({
+      state,
+      error: undefined,
+      busy: true,
+      neighbour: undefined,
+      unsaved: undefined,
+      unloaded: undefined,
+    });
     await this.#show(state.position, true);
     if (epoch === this.#epoch) this.#update({ busy: false });
   }
@@ -218,7 +230,7 @@ export class LabelController {
           if (reply.ok) return reply.value;
           // From the cache it was put in: a reload meanwhile has a cache of its own.
           cache.delete(position);
-          throw new Error(reply.error.message);
+          throw Object.assign(new Error(reply.error.message), { retry: reply.error.retry });
         });
       cache.set(position, pending);
     }
@@ -239,16 +251,27 @@ export class LabelController {
     this.#target = clamped;
     const superseded = () => navigation !== this.#navigation || epoch !== this.#epoch;
     let pair: PairView | null;
-    try {
-      pair = await this.#fetch(clamped);
-    } catch (error) {
-      if (superseded()) return;
-      this.#target = this.#snapshot.position;
-      this.#update({ error: (error as Error).message });
-      return;
+    for (let attempts = 1; ; attempts++) {
+      try {
+        pair = await this.#fetch(clamped);
+        break;
+      } catch (error) {
+        if (superseded()) return;
+        const { message, retry } = error as Error & { retry?: RetryReason };
+        if (retry === undefined) {
+          this.#target = this.#snapshot.position;
+          this.#update({ error: message, unloaded: undefined });
+          return;
+        }
+        // The record could not answer: the pair before stays, and the view asks again until it can (a label just
+        // confirmed is saved: this is only about showing the next pair).
+        this.#update({ unloaded: { reason: retry, message, attempts } });
+        await new Promise((resolve) => setTimeout(resolve, this.#retryDelay(attempts)));
+        if (superseded()) return;
+      }
     }
     if (superseded()) return;
-    this.#update({ pair, position: clamped, draft: emptyDraft(pair), neighbour: undefined });
+    this.#update({ pair, position: clamped, draft: emptyDraft(pair), neighbour: undefined, unloaded: undefined });
     if (recordCursor && pair) {
       // The reply is the same pair; only the cursor write matters. A failure is shown, the view stays usable.
       void this.#request('label/pairAt', { position: clamped, queueVersion: state.queue.version, current: true });

@@ -211,6 +211,53 @@ test('a commit the host does not answer for a while: not saved yet, said at once
   }
 });
 
+test('the label is stored but the next pair cannot be read: saved, the pair asked for again until it comes, then shown', {
+  timeout: 60_000,
+}, async () => {
+  const s = await kindStudy('postgres', plainStudy(1, 3));
+  try {
+    const session = await s.session('alice');
+    const handlers = labelRequestHandlers(() => session);
+    let down = true;
+    let refused = 0;
+    const host = await controllerHost(
+      {
+        ...handlers,
+        // The pairs after the first cannot be read (the prefetch fails too) until the record is back.
+        'label/pairAt': (params) => {
+          if (down && params.position >= 1) {
+            refused++;
+            return Promise.reject(
+              Object.assign(new Error('postgres:x could not be reached'), { retry: 'unreachable' }),
+            );
+          }
+          return handlers['label/pairAt'](params);
+        },
+      },
+      { retryDelay },
+    );
+    void host.controller.commit(2);
+    const waiting = await host.until((snap) => snap.unloaded !== undefined, 10_000, 'cannot show the pair');
+    assert.equal(waiting.unloaded!.reason, 'unreachable');
+    assert.equal(waiting.unsaved, undefined, 'the label is saved');
+    assert.match(waiting.status ?? '', /^Saved 2/);
+    assert.equal(waiting.position, 0);
+    assert.equal(waiting.busy, true, 'no label for the pair before while the next one is on its way');
+    await host.until((snap) => snap.unloaded!.attempts >= 3, 10_000, 'asked again');
+    down = false;
+    const shown = await host.until((snap) => !snap.busy, 10_000, 'the next pair');
+    assert.equal(shown.position, 1);
+    assert.equal(shown.pair!.position, 1);
+    assert.equal(shown.unloaded, undefined);
+    assert.equal(shown.error, undefined);
+    assert.ok(refused >= 3);
+    assert.equal(host.sent('label/commit').length, 1);
+    assert.equal(((await s.rows('SELECT id FROM judgment')) as unknown[]).length, 1);
+  } finally {
+    await s.store.close();
+  }
+});
+
 test('a refusal that is not the record’s is shown as it is and not sent again', { timeout: 60_000 }, async () => {
   const s = await kindStudy('postgres', plainStudy(1, 2));
   try {
