@@ -34,7 +34,7 @@ export function activate(context: vscode.ExtensionContext): void {
     {
       nativeBinding: () => locateNativeBinding(vscode.Uri.joinPath(dist, 'native').fsPath),
       workerScript: vscode.Uri.joinPath(dist, 'studyWorker.cjs').fsPath,
-      openPostgres: postgresStoreOpener(context.secrets, output),
+      openPostgres: postgresStoreOpener(context.secrets, output, context.subscriptions),
       onDidChangeConnections: storeConnectionChanges(context.secrets),
     },
     output,

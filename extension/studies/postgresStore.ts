@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { openPostgresStore } from '../../core/store/openPostgresStore.ts';
 import type { StoresSettings } from '../../core/store/postgres/connectionConfig.ts';
+import { changedStoreNames, ReconnectingStore } from '../../core/store/postgres/reconnectingStore.ts';
 import type { StudyStore } from '../../core/store/studyStore.ts';
 import { workerJobs } from '../../core/worker/workerJobs.ts';
 import type { WorkerStudyStore } from '../../core/worker/workerStudyStore.ts';
@@ -53,18 +54,63 @@ export function storeConnectionChanges(secrets: vscode.SecretStorage): vscode.Ev
   };
 }
 
-/** Opens PostgreSQL stores by name with the user's settings, environment and stored password. */
+/**
+ * Opens PostgreSQL stores by name with the user's settings, environment and stored password. Each store follows
+ * them: when its `qrelsStudio.stores` entry changes (changedStoreNames) or its password is set or removed, it
+ * connects again with the new ones (ReconnectingStore) — the same store object for the Studies view, the status bar
+ * and an open Label view, whose listeners hear one `external` change once it is done. Subscribed at once (before
+ * StudyFiles' own recount on the same events), ended with `disposables`.
+ */
 export function postgresStoreOpener(
   secrets: vscode.SecretStorage,
   output: vscode.OutputChannel,
+  disposables?: vscode.Disposable[],
 ): (storeName: string) => Promise<WorkerStudyStore> {
+  const open = new Map<string, Set<ReconnectingStore>>();
+  let settings = storesSetting();
+  const reconnect = (names: readonly string[], why: string): void => {
+    for (const name of names) {
+      for (const store of open.get(name) ?? []) {
+        output.appendLine(`[stores] store "${name}": ${why}, connecting again`);
+        void store.reconnect();
+      }
+    }
+  };
+  disposables?.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!event.affectsConfiguration('qrelsStudio.stores')) return;
+      const now = storesSetting();
+      const changed = changedStoreNames(settings, now);
+      settings = now;
+      reconnect(changed, 'its qrelsStudio.stores entry changed');
+    }),
+    secrets.onDidChange((event) => {
+      reconnect(
+        [...open.keys()].filter((name) => storePasswordKey(name) === event.key),
+        'its password was set or removed',
+      );
+    }),
+  );
   return async (storeName) => {
-    const store = await openPostgresStore(storeName, {
-      settings: storesSetting(),
-      env: process.env,
-      secret: async (name) => await secrets.get(storePasswordKey(name)),
-      onWarning: (message) => output.appendLine(`[stores] ${message}`),
-    });
-    return withInProcessJobs(store);
+    const store = await ReconnectingStore.open(() =>
+      openPostgresStore(storeName, {
+        settings: storesSetting(),
+        env: process.env,
+        secret: async (name) => await secrets.get(storePasswordKey(name)),
+        onWarning: (message) => output.appendLine(`[stores] ${message}`),
+      }),
+    );
+    const stores = open.get(storeName) ?? new Set();
+    stores.add(store);
+    open.set(storeName, stores);
+    const inProcess = withInProcessJobs(store);
+    return {
+      ...inProcess,
+      close: async () => {
+        stores.delete(store);
+        if (stores.size === 0) open.delete(storeName);
+        await store.close();
+      },
+    };
   };
 }
