@@ -1,11 +1,12 @@
 // The Label view's commit when the study's record cannot take it (issue 21 item 6), at the controller level: the real
 // LabelController (webview/label/labelController.ts) over the real host end and label handlers, a LabelSession over a
 // real store — PostgreSQL on a cluster of this file's own (its server is stopped and started again; never the run's
-// shared cluster), and SQLite with a second connection holding the write lock. What is checked: the label decision
-// has one commit id, sent again unchanged on every attempt until the host confirms it; meanwhile the controller says
-// it cannot save (never saved), stays on the pair and refuses to move on; once stored it says saved and goes on, and
-// the record holds the label once under that id. A refusal that is not the record's (a label off the scale) is shown
-// as it is, not retried.
+// shared cluster), and SQLite in a worker thread as the extension runs it, a second connection holding the write lock.
+// What is checked: the label decision has one commit id, sent again unchanged on every attempt until the host confirms
+// it; meanwhile the controller says it cannot save (never saved), stays on the pair and refuses to move on; once
+// stored it says saved and goes on, and the record holds the label once under that id. A commit unanswered for a while
+// is said as not saved yet, and not sent again while it is on its way. A refusal that is not the record's (the queue
+// changed) is shown as it is, not retried.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -13,11 +14,12 @@ import type { LabelSession } from '../../../core/labelling/labelSession.ts';
 import { RecordUnreachableError } from '../../../core/store/postgres/postgresContext.ts';
 import { openDatabase } from '../../../core/store/sqliteDatabase.ts';
 import type { StudyStore } from '../../../core/store/studyStore.ts';
+import { openWorkerStudyStore } from '../../../core/worker/workerStudyStore.ts';
 import { labelRequestHandlers, retryReason } from '../../../extension/panels/labelHandlers.ts';
 import { commitRetryDelay } from '../../../webview/label/labelController.ts';
 import { nativeBinding, plainStudy } from '../../core/labelling/labellingStudy.ts';
 import { kindStudy } from '../../core/store/postgres/labelsFixture.ts';
-import { scratchDir } from '../../helpers.ts';
+import { repoRoot, scratchDir } from '../../helpers.ts';
 import { type Cluster, clusterVariable, startCluster } from '../../pg/pgCluster.ts';
 import { controllerHost } from './controllerHost.ts';
 
@@ -284,14 +286,20 @@ test('a refusal that is not the record’s is shown as it is and not sent again'
   }
 });
 
-test('SQLite busy (another connection holds the write lock): never saved before it is stored, the same commit sent again', {
+test('SQLite busy, the store in a worker as the extension runs it (another connection holds the write lock): never saved before it is stored, the same commit sent again', {
   timeout: 60_000,
 }, async () => {
   const folder = scratchDir('qrels-studio-label-busy-');
   const s = await kindStudy('sqlite', plainStudy(1, 3), folder);
-  const other = openDatabase(join(folder, 's.sqlite'), { nativeBinding });
+  await s.store.close();
+  const file = join(folder, 's.sqlite');
+  const worker = await openWorkerStudyStore(file, {
+    nativeBinding,
+    workerScript: join(repoRoot, 'core', 'worker', 'studyWorker.ts'),
+  });
+  const other = openDatabase(file, { nativeBinding });
   try {
-    const session = await s.session('alice');
+    const session = await s.session('alice', undefined, worker);
     const host = await controllerHost(
       labelRequestHandlers(() => session),
       { retryDelay: () => 300 },
@@ -300,8 +308,11 @@ test('SQLite busy (another connection holds the write lock): never saved before 
     let locked = true;
     try {
       void host.controller.commit(1);
-      // The store waits out its busy timeout, then refuses.
-      const waiting = await host.until((snap) => snap.unsaved !== undefined, 30_000, 'cannot save');
+      // The store waits out its busy timeout (5 s: the view says meanwhile that it has no answer), then refuses.
+      const unanswered = await host.until((snap) => snap.unsaved !== undefined, 30_000, 'not saved yet');
+      assert.equal(unanswered.unsaved!.reason, 'no-answer');
+      assert.equal(unanswered.status, undefined, 'never said saved');
+      const waiting = await host.until((snap) => snap.unsaved?.reason !== 'no-answer', 30_000, 'cannot save');
       other.exec('ROLLBACK');
       locked = false;
       assert.equal(waiting.unsaved!.reason, 'busy');
@@ -320,6 +331,6 @@ test('SQLite busy (another connection holds the write lock): never saved before 
     assert.deepEqual(rows, [{ label: 1, client_id: sent[0]!.commitId }]);
   } finally {
     other.close();
-    await s.store.close();
+    await worker.close();
   }
 });
