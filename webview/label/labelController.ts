@@ -361,8 +361,9 @@ export class LabelController {
       if (reply.ok) break;
       const { message, retry } = reply.error;
       if (retry === undefined) {
-        // Wrong in itself (a refusal the annotator must act on): said as it is, not sent again. (Were it answering an
-        // attempt after one the record could not take, that one stored nothing: the refusal stands for both.)
+        // Wrong in itself (a refusal the annotator must act on): said as it is, not sent again, never as saved. (After
+        // an attempt lost while its COMMIT was on its way the label may be stored all the same: the pair shows it as
+        // the annotator's label once it is read again.)
         this.#update({ busy: false, unsaved: undefined, error: message });
         return;
       }
