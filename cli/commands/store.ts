@@ -27,7 +27,8 @@ export const storeCommand: CliCommand = {
     'other: --to postgres --store NAME copies a study on the SQLite file next to it (no store statement, or store\n' +
     'sqlite) to PostgreSQL store NAME (connection from QRELS_STUDIO_STORES, a urlEnv URL, PG* variables,\n' +
     '~/.pgpass); --to sqlite copies a study whose file says store postgres "NAME" to the SQLite file next to it.\n' +
-    'The target must hold nothing; a failure leaves it as it was. The study file is not changed: point its\n' +
+    'The target must hold nothing (on PostgreSQL: the schema the store entry names, one per study file); a failure\n' +
+    'leaves it as it was. The study file is not changed: point its\n' +
     '`store` statement at the copy to use it.\n' +
     grantDetails,
   async run(args, context) {
@@ -79,7 +80,13 @@ export const storeCommand: CliCommand = {
       if (!(opened instanceof PostgresStudyStore)) throw new StoreError(`store "${postgresName}" is not PostgreSQL`);
       const postgres: RecordTables = new PostgresTables(opened.pool, opened.location);
       const [from, target] = to === 'postgres' ? [sqlite, postgres] : [postgres, sqlite];
-      const report = await copyRecord(from, target);
+      // A PostgreSQL target is one schema: another study file's record there is refused, saying where and what to do.
+      const where = to === 'postgres' ? await opened.where() : undefined;
+      const report = await copyRecord(from, target, {
+        ...(where !== undefined && {
+          targetAdvice: `It is in schema ${where.schema} of database ${where.database}: a schema holds the record of one study file — give this one a store whose entry names an empty schema (qrelsStudio.stores / QRELS_STUDIO_STORES: { "schema": "…" }, created by the database's owner with CREATE SCHEMA)`,
+        }),
+      });
       const rows = [...report.rows.values()].reduce((a, b) => a + b, 0);
       context.stdout(`copied ${from.location} to ${target.location}: ${rows} rows in ${report.rows.size} tables\n`);
       context.stdout(

@@ -3,6 +3,8 @@
 // (sqlite/sqliteTables.ts, postgres/postgresTables.ts); this module puts the tables in dependency order (a table
 // after every table it references) and streams the rows across in batches, so a record is never held in memory
 // whole. The target refuses when it already holds anything (naming what), and writes nothing unless it writes all.
+// On PostgreSQL the record is the tables of one schema (the connection's current_schema(): the store entry's
+// `schema`, or the default one), so one database holds the records of several study files, one schema each.
 import { StoreError } from './studyDatabase.ts';
 
 /** One table as a store's catalogue describes it. */
@@ -74,16 +76,20 @@ export function dependencyOrder(tables: readonly TableShape[]): TableShape[] {
   return ordered;
 }
 
-/** What `contents` says is already in `location`, as the refusal a copy gives, or nothing when it is empty. */
+/**
+ * What `contents` says is already in `location`, as the refusal a copy gives, or nothing when it is empty;
+ * `advice` (where exactly the record was found, and what to do instead) ends it.
+ */
 export function nonEmptyRefusal(
   location: string,
   contents: { rows: Map<string, number>; studies: string[] },
+  advice?: string,
 ): StoreError | undefined {
   if (contents.rows.size === 0) return undefined;
   const tables = [...contents.rows].map(([table, n]) => `${table} ${n}`).join(', ');
   const studies = contents.studies.map((s) => `'${s}'`).join(', ');
   return new StoreError(
-    `${location} already holds a record${studies === '' ? '' : ` (studies ${studies})`} — rows: ${tables}; a copy goes into an empty store only, nothing was copied`,
+    `${location} already holds a record${studies === '' ? '' : ` (studies ${studies})`} — rows: ${tables}; a copy goes into an empty store only, nothing was copied${advice === undefined ? '' : `. ${advice}`}`,
   );
 }
 
@@ -94,7 +100,11 @@ export function nonEmptyRefusal(
 export async function copyRecord(
   from: RecordTables,
   to: RecordTables,
-  options: { batchRows?: number } = {},
+  options: {
+    batchRows?: number;
+    /** Ends the refusal of a target that holds a record: where it was found, what to do instead. */
+    targetAdvice?: string;
+  } = {},
 ): Promise<CopyReport> {
   const [source, target] = await Promise.all([from.tables(), to.tables()]);
   const targetByName = new Map(target.map((t) => [t.name, t]));
@@ -137,7 +147,7 @@ export async function copyRecord(
     }
   }
   try {
-    await to.importTables(counted(), (contents) => nonEmptyRefusal(to.location, contents));
+    await to.importTables(counted(), (contents) => nonEmptyRefusal(to.location, contents, options.targetAdvice));
   } catch (error) {
     if (error instanceof StoreError) throw error;
     const message = error instanceof Error ? error.message : String(error);

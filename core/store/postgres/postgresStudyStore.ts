@@ -114,6 +114,17 @@ export class PostgresStudyStore implements StudyStore {
     return new PostgresStudyStore(pool, connection, config.location ?? `postgres:${database}`);
   }
 
+  /** The database and schema the record is in (the schema a `qrelsStudio.stores` entry names, or the default one). */
+  async where(): Promise<{ database: string; schema: string }> {
+    const { rows } = await runQuery<{ database: string; schema: string }>(
+      this.pool,
+      'SELECT current_database() AS database, current_schema() AS schema',
+      [],
+      this.location,
+    );
+    return rows[0]!;
+  }
+
   onChange(listener: (change: StoreChange) => void): () => void {
     this.listeners.add(listener);
     if (this.listener === undefined && this.reconnect === undefined) this.listen();
