@@ -167,7 +167,14 @@ export class PostgresLabels implements LabelsPort {
     const values: number[] = [scope.studyId];
     if (scope.assignedOnly || scope.unlabelledOnly) values.push(scope.annotatorId);
     const rows = await this.context.transaction(
-      async (client) => (await client.query<unknown[]>({ text: sql, values, rowMode: 'array' })).rows,
+      async (client) => {
+        // The unlabelled-only filter is an anti join against the annotator's judgments. Right after a burst of
+        // commits the statistics still say the annotator has none, and the planner then checks every pair of the
+        // queue against all of their judgments in a nested loop: seconds on 100,000 pairs once 1,000 are labelled,
+        // growing with both. A queue reads every pair of the study anyway, so hash joins are always right here.
+        if (scope.unlabelledOnly) await client.query('SET LOCAL enable_nestloop = off');
+        return (await client.query<unknown[]>({ text: sql, values, rowMode: 'array' })).rows;
+      },
       { readOnly: true },
     );
     // Pair ids are integer identities handed out one by one: far below 2^31.
