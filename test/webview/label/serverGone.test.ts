@@ -3,7 +3,8 @@
 // PostgreSQL store in a cluster this file starts itself (its server is stopped and killed; never the run's shared
 // cluster). The annotator labels by keyboard while the server is stopped (or its backends SIGKILLed): the view says at
 // once that it cannot save, never says saved, keeps the pair and the choice, does not move on; the server comes back
-// and the view stores the label by itself and carries on. Afterwards the database holds every label once.
+// and the view stores the label by itself and carries on. Afterwards the database holds every label once. A commit the
+// host does not answer (a connection that hangs) is said as not saved yet; the host's message shows as text.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -237,6 +238,53 @@ test('the reason the host gives is shown as text, never as markup', { timeout: 6
     assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
     assert.equal((await judgments(s)).length, 1);
     assert.deepEqual(await view.cspViolations(), []);
+  } finally {
+    await view.close();
+    await s.store.close();
+  }
+});
+
+test('a commit the host does not answer (a connection that hangs): not saved yet, said within seconds, saved once answered', {
+  timeout: 60_000,
+}, async () => {
+  const s = await kindStudy('postgres', plainStudy(1, 2));
+  const session = await s.session('alice');
+  const handlers = labelRequestHandlers(() => session);
+  let answer: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  const view = await openWebview(browser, server, {
+    name: 'label',
+    handlers: {
+      ...handlers,
+      'label/commit': async (commit) => {
+        await answered;
+        return handlers['label/commit'](commit);
+      },
+    },
+  });
+  const { page } = view;
+  try {
+    await page.locator('[data-testid="pair"]').waitFor();
+    const first = await pairId(page);
+    await page.keyboard.press('1');
+    await page.locator('[data-testid="status"]').filter({ hasText: 'Saving…' }).waitFor();
+    await page.locator('[data-testid="cannot-save"]').waitFor({ timeout: 5000 });
+    assert.equal(
+      await text(page, 'cannot-save-title'),
+      "Not saved yet — the study's database has not answered; waiting…",
+    );
+    assert.equal(await text(page, 'status'), 'Not saved yet');
+    await page.keyboard.press('j');
+    await page.waitForTimeout(300);
+    assert.equal(await pairId(page), first);
+    answer();
+    await page.locator('[data-testid="progress"]').filter({ hasText: '1 / 2 judged' }).waitFor();
+    await page.locator('[data-testid="cannot-save"]').waitFor({ state: 'detached' });
+    assert.match(await text(page, 'status'), /^Saved 1 · Relevant/);
+    assert.equal((await judgments(s)).length, 1);
+    assert.deepEqual(view.errors, []);
   } finally {
     await view.close();
     await s.store.close();
