@@ -51,32 +51,56 @@ const secured = [
 
 export const grantTables = { readOnly, secured } as const;
 
+/** Whether current_user may see others' labels, suggestions and judge calls of pair `column` (functionsSql). */
+const seesPair = (table: string): string =>
+  `((SELECT qrels_sees_all(current_user)) OR qrels_labelled_by(${table}.pair_id, current_user)
+     OR (NOT (SELECT qrels_all_blind()) AND qrels_pair_open(${table}.pair_id)))`;
+
 /** The annotator ids current_user acts for (any duty but the judge's). */
 const mine = `(SELECT r.annotator_id FROM annotator_role AS r WHERE r.role = current_user AND r.annotator_id IS NOT NULL)`;
 
 /**
- * The functions the policies call. qrels_sees_pair and qrels_sees_item are SECURITY DEFINER (they run as the
- * owner, who is not subject to row-level security, so a policy of `judgment` may look at `judgment` without
- * recursing); the role they answer for is passed in (the policies pass current_user). qrels_judgment_of is VOLATILE
- * so that it sees a judgment inserted earlier in the same statement (a commit writes a judgment and its answers in
- * one statement; a STABLE function would read the statement's snapshot, taken before the judgment).
+ * The functions the policies call. All but qrels_has_duty are SECURITY DEFINER: they run as the owner, who is not
+ * subject to row-level security, so a policy of `judgment` may look at `judgment` without recursing; the role they
+ * answer for is passed in (the policies pass current_user). Whether a pair's labels are visible is asked in the
+ * cheapest order: once per statement (a sub-SELECT, evaluated once) whether the role sees everything (no study of
+ * the record is blind, or it is the adjudicator's or the judge's role); else whether the pair is one the role has
+ * labelled (per row, an index lookup); and, only in a record that mixes blind and open studies, per row whether the
+ * pair's study is blind. qrels_judgment_of is VOLATILE so that it sees a judgment inserted earlier in the same
+ * statement (a commit writes a judgment and its answers in one statement; a STABLE function would read the
+ * statement's snapshot).
  */
 export function functionsSql(schema: string): string {
   const path = `SET search_path = ${schema}, pg_catalog, pg_temp`;
+  const blind = `coalesce((s.model::jsonb ->> 'blind')::boolean, false)`;
   return `
 CREATE OR REPLACE FUNCTION qrels_has_duty(duty text) RETURNS boolean
 LANGUAGE sql STABLE ${path} AS $$
   SELECT EXISTS (SELECT 1 FROM annotator_role AS r WHERE r.role = current_user AND r.duty = qrels_has_duty.duty)
 $$;
 
-CREATE OR REPLACE FUNCTION qrels_sees_pair(pair integer, who name) RETURNS boolean
+CREATE OR REPLACE FUNCTION qrels_sees_all(who name) RETURNS boolean
 LANGUAGE sql STABLE SECURITY DEFINER ${path} AS $$
-  SELECT NOT coalesce((SELECT (s.model::jsonb ->> 'blind')::boolean FROM pair AS p JOIN study AS s ON s.id = p.study_id
-                       WHERE p.id = qrels_sees_pair.pair), false)
-    OR EXISTS (SELECT 1 FROM annotator_role AS r WHERE r.role = who AND r.duty IN ('adjudicator', 'judge'))
-    OR EXISTS (SELECT 1 FROM judgment AS j JOIN annotator_role AS r ON r.annotator_id = j.annotator_id AND r.role = who
-               WHERE j.pair_id = qrels_sees_pair.pair
-                 AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS x WHERE x.judgment_id = j.id))
+  SELECT EXISTS (SELECT 1 FROM annotator_role AS r WHERE r.role = who AND r.duty IN ('adjudicator', 'judge'))
+    OR NOT EXISTS (SELECT 1 FROM study AS s WHERE ${blind})
+$$;
+
+CREATE OR REPLACE FUNCTION qrels_all_blind() RETURNS boolean
+LANGUAGE sql STABLE SECURITY DEFINER ${path} AS $$
+  SELECT NOT EXISTS (SELECT 1 FROM study AS s WHERE NOT ${blind})
+$$;
+
+CREATE OR REPLACE FUNCTION qrels_labelled_by(pair integer, who name) RETURNS boolean
+LANGUAGE sql STABLE SECURITY DEFINER ${path} AS $$
+  SELECT EXISTS (SELECT 1 FROM judgment AS j JOIN annotator_role AS r ON r.annotator_id = j.annotator_id AND r.role = who
+                 WHERE j.pair_id = qrels_labelled_by.pair
+                   AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS x WHERE x.judgment_id = j.id))
+$$;
+
+CREATE OR REPLACE FUNCTION qrels_pair_open(pair integer) RETURNS boolean
+LANGUAGE sql STABLE SECURITY DEFINER ${path} AS $$
+  SELECT NOT coalesce((SELECT ${blind} FROM pair AS p JOIN study AS s ON s.id = p.study_id
+                       WHERE p.id = qrels_pair_open.pair), false)
 $$;
 
 CREATE OR REPLACE FUNCTION qrels_sees_item(version integer, who name) RETURNS boolean
@@ -105,7 +129,7 @@ export function policiesSql(): string {
     ['annotator', 'read', 'SELECT', 'USING (true)'],
     ['annotator', 'judge_adds', 'INSERT', `WITH CHECK (kind = 'llm' AND qrels_has_duty('judge'))`],
 
-    ['judgment', 'read', 'SELECT', `USING (annotator_id IN ${mine} OR qrels_sees_pair(pair_id, current_user))`],
+    ['judgment', 'read', 'SELECT', `USING (annotator_id IN ${mine} OR ${seesPair('judgment')})`],
     [
       'judgment',
       'own_labels',
@@ -131,14 +155,9 @@ export function policiesSql(): string {
     ],
     ['label_cursor', 'own_cursor', 'ALL', `USING (annotator_id IN ${mine}) WITH CHECK (annotator_id IN ${mine})`],
 
-    [
-      'llm_call',
-      'read',
-      'SELECT',
-      `USING (qrels_has_duty('judge') OR pair_id IS NULL OR qrels_sees_pair(pair_id, current_user))`,
-    ],
+    ['llm_call', 'read', 'SELECT', `USING (pair_id IS NULL OR ${seesPair('llm_call')})`],
     ['llm_call', 'judge_writes', 'INSERT', `WITH CHECK (qrels_has_duty('judge'))`],
-    ['suggestion', 'read', 'SELECT', `USING (qrels_has_duty('judge') OR qrels_sees_pair(pair_id, current_user))`],
+    ['suggestion', 'read', 'SELECT', `USING (${seesPair('suggestion')})`],
     ['suggestion', 'judge_writes', 'INSERT', `WITH CHECK (qrels_has_duty('judge'))`],
     ['suggestion', 'judge_replaces', 'DELETE', `USING (qrels_has_duty('judge'))`],
     ['suggestion_vote', 'read', 'SELECT', 'USING (EXISTS (SELECT 1 FROM suggestion AS s WHERE s.id = suggestion_id))'],
@@ -156,7 +175,7 @@ export function policiesSql(): string {
       'review_verdict',
       'read',
       'SELECT',
-      `USING (annotator_id IN ${mine} OR qrels_sees_item(version_id, current_user))`,
+      `USING (annotator_id IN ${mine} OR (SELECT qrels_sees_all(current_user)) OR qrels_sees_item(version_id, current_user))`,
     ],
     ['review_verdict', 'own_verdicts', 'INSERT', `WITH CHECK (annotator_id IN ${mine})`],
   ];
@@ -193,7 +212,8 @@ GRANT INSERT ON annotator, judgment, aspect_judgment, condition_judgment, judgme
   label_cursor, review_item_version, review_verdict TO ${roles};
 GRANT UPDATE ON label_cursor TO ${roles};
 ${judgeWrites}
-GRANT EXECUTE ON FUNCTION qrels_has_duty(text), qrels_sees_pair(integer, name), qrels_sees_item(integer, name),
+GRANT EXECUTE ON FUNCTION qrels_has_duty(text), qrels_sees_all(name), qrels_all_blind(),
+  qrels_labelled_by(integer, name), qrels_pair_open(integer), qrels_sees_item(integer, name),
   qrels_judgment_of(integer, name) TO ${roles};
 `;
 }

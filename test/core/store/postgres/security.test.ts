@@ -433,6 +433,23 @@ test('psql as an annotator: writing as someone else, an adjudicated label, readi
       `${carolShared[0]}|2`,
     );
 
+    // A record that holds a blind study and one that is not: the open study's labels are readable, the blind one's
+    // still only where carol labelled.
+    const open = await s.owner.pool.query<{ id: number }>(
+      `WITH study AS (INSERT INTO study (name, kind, model, synced_at) VALUES ('open', 'study', '{"blind":false}', ${at})
+                      RETURNING id)
+       INSERT INTO pair (study_id, qid, docid) SELECT id, 'q1', 'd1-1' FROM study RETURNING id`,
+    );
+    const openPair = open.rows[0]!.id;
+    await s.owner.pool.query(
+      `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source) VALUES ($1, $2, 1, ${at}, 'manual')`,
+      [openPair, aliceId],
+    );
+    assert.equal(
+      psql(s, carol, `SELECT pair_id, label FROM judgment WHERE annotator_id = ${aliceId} ORDER BY pair_id`).out,
+      `${carolShared[0]}|2\n${openPair}|1`,
+    );
+
     // The judge's part, the mapping and the policies themselves are out of an annotator's reach.
     const call = psql(
       s,
