@@ -46,6 +46,10 @@ q1,d3,llm:gpt-4.1-mini,2,2026-01-01T12:00:01Z,suggestion,said so,,judge
 q2,d5,llm:gpt-4.1-mini,0,2026-01-01T12:00:02Z,suggestion,,,judge
 q1,d1,gold,2,2025-12-31T23:59:59.999Z,imported,,,gold
 q2,d4,gold,2,2025-12-31T23:59:59.999Z,imported,,,gold
+q2,d5,alice,1,2026-01-01T10:04:00.123456Z,manual,"line one
+line two\ttab ✓ 😀 ""quoted""",,person
+q3,d6,carol,0,1969-07-20T20:17:40-05:30,manual,  spaces kept  ,2,person
+q3,d6,carol,2,2026-01-01T10:04:00.1239Z,manual,,,person
 `;
 
 function workspace(store: CliStore): string {
@@ -55,7 +59,7 @@ function workspace(store: CliStore): string {
   store.writeStudy(join(root, 'wqt.assess'), studyText);
   writeFileSync(
     join(root, 'data', 'queries.jsonl'),
-    '{"qid": "q1", "query": "medal tables"}\n{"qid": "q2", "query": "rivers of Asia"}\n{"qid": "q3", "query": "none"}\n',
+    '{"qid": "q1", "query": "medal tables"}\n{"qid": "q2", "query": "rivers of Asia"}\n{"qid": "q3", "query": "Straße ✓"}\n',
   );
   writeFileSync(
     join(root, 'data', 'corpus.jsonl'),
