@@ -5,7 +5,8 @@
 //  (2) 8 annotator processes × 2,000 labels on one study with overlap 2 (test/core/store/postgres/labellerRace.ts,
 //      the worker the concurrency test runs): commit latency p50/p95, and the lost/duplicate checks.
 // Without PostgreSQL (no initdb, no psql) it says so and returns no rows.
-// Alone: node scripts/benchPostgres.ts  (QRELS_STUDIO_BENCH_PG_DOCUMENTS, …_ROUNDS, …_ANNOTATORS, …_LABELS to scale)
+// Alone: node scripts/benchPostgres.ts  (QRELS_STUDIO_BENCH_PG_DOCUMENTS, …_ROUNDS, …_ANNOTATORS, …_LABELS to scale;
+// 0 documents or 0 annotators leaves that part out)
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -14,13 +15,7 @@ import pg from 'pg';
 import { parseStudyFile, resolveStudies } from '../core/dsl/index.ts';
 import { readImport } from '../core/importers/registry.ts';
 import { PostgresStudyStore } from '../core/store/postgres/postgresStudyStore.ts';
-import {
-  latencyPercentile,
-  type RaceCounts,
-  raceCounts,
-  raceStudy,
-  runRace,
-} from '../test/core/store/postgres/labellerRace.ts';
+import type { RaceCounts } from '../test/core/store/postgres/labellerRace.ts';
 import { type Cluster, clusterVariable, postgresBinDir, startCluster } from '../test/pg/pgCluster.ts';
 
 async function writeLines(file: string, count: number, line: (i: number) => string): Promise<void> {
@@ -167,6 +162,8 @@ export interface PostgresLabellingBench {
 
 /** (2): `annotators` processes × `labelsEach` labels on one study, overlap 2 (labellerRace.ts, as the test runs it). */
 export async function benchPostgresLabelling(annotators: number, labelsEach: number): Promise<PostgresLabellingBench> {
+  // Loaded here: its SQLite fixture needs dist/native (npm run build), which the import bench does not.
+  const { raceCounts, raceStudy, runRace } = await import('../test/core/store/postgres/labellerRace.ts');
   const race = await raceStudy(annotators, labelsEach, 20_000);
   try {
     const pairs = (await race.pool.query<{ n: number }>('SELECT count(*)::integer AS n FROM pair')).rows[0]!.n;
@@ -208,41 +205,46 @@ export async function benchPostgres(dataDir: string): Promise<string[]> {
   process.once('exit', stop);
   try {
     const lines: string[] = [];
-    const imported = await benchPostgresImport(cluster, join(dataDir, 'postgres'), documents, rounds);
-    const rate = (seconds: number[]) => documents / median(seconds);
-    const row = (name: string, seconds: number[], rest: string) =>
-      `${name.padEnd(44)} ${median(seconds).toFixed(3).padStart(7)} s  ${Math.round(rate(seconds)).toLocaleString('en').padStart(10)} rows/s  ${rest}`;
-    const all = (seconds: number[]) => `(all: ${seconds.map((s) => s.toFixed(1)).join(', ')} s)`;
-    const count = documents.toLocaleString('en');
-    lines.push(`PostgreSQL 15, throwaway cluster; ${count} documents, median of ${rounds} interleaved rounds:`);
-    lines.push(row('  baseline: psql \\copy, table like document', imported.psql, all(imported.psql)));
-    lines.push(
-      row(
-        `  PG import ${count} JSONL documents`,
-        imported.ours,
-        `${(rate(imported.ours) / rate(imported.psql)).toFixed(2)}× psql \\copy rows/s   target ≥ 0.5×  ${all(imported.ours)}`,
-      ),
-    );
-    lines.push(
-      row(
-        '  psql \\copy, the same without its FK',
-        imported.psqlNoForeignKey,
-        `import at ${(rate(imported.ours) / rate(imported.psqlNoForeignKey)).toFixed(2)}× of it, for reference`,
-      ),
-    );
-    // The labelling race needs the study's SQLite fixture (dist/native) and a database of this cluster.
-    process.env[clusterVariable] = JSON.stringify({ host: cluster.host, port: cluster.port, user: cluster.user });
-    const labelling = await benchPostgresLabelling(annotators, labelsEach);
-    const { counts } = labelling;
-    lines.push(
-      `${`PG ${annotators} annotators × ${labelsEach.toLocaleString('en')} labels, overlap 2`.padEnd(44)} ` +
-        `commit p50 ${latencyPercentile(labelling.commitMs, 0.5).toFixed(1)} ms  p95 ${latencyPercentile(labelling.commitMs, 0.95).toFixed(1)} ms  ` +
-        `(${counts.confirmed.toLocaleString('en')} labels on ${labelling.pairs.toLocaleString('en')} pairs in ${(labelling.elapsedMs / 1000).toFixed(1)} s)`,
-    );
-    lines.push(
-      `${'  checks'.padEnd(44)} ${counts.lost} lost, ${counts.duplicate} duplicate, ${counts.unconfirmed} unconfirmed, ` +
-        `${counts.misassigned} pairs not assigned to exactly 2   target all 0`,
-    );
+    if (documents > 0) {
+      const imported = await benchPostgresImport(cluster, join(dataDir, 'postgres'), documents, rounds);
+      const rate = (seconds: number[]) => documents / median(seconds);
+      const row = (name: string, seconds: number[], rest: string) =>
+        `${name.padEnd(44)} ${median(seconds).toFixed(3).padStart(7)} s  ${Math.round(rate(seconds)).toLocaleString('en').padStart(10)} rows/s  ${rest}`;
+      const all = (seconds: number[]) => `(all: ${seconds.map((s) => s.toFixed(1)).join(', ')} s)`;
+      const count = documents.toLocaleString('en');
+      lines.push(`PostgreSQL 15, throwaway cluster; ${count} documents, median of ${rounds} interleaved rounds:`);
+      lines.push(row('  baseline: psql \\copy, table like document', imported.psql, all(imported.psql)));
+      lines.push(
+        row(
+          `  PG import ${count} JSONL documents`,
+          imported.ours,
+          `${(rate(imported.ours) / rate(imported.psql)).toFixed(2)}× psql \\copy rows/s   target ≥ 0.5×  ${all(imported.ours)}`,
+        ),
+      );
+      lines.push(
+        row(
+          '  psql \\copy, the same without its FK',
+          imported.psqlNoForeignKey,
+          `import at ${(rate(imported.ours) / rate(imported.psqlNoForeignKey)).toFixed(2)}× of it, for reference`,
+        ),
+      );
+    }
+    if (annotators > 0) {
+      // The labelling race needs the study's SQLite fixture (dist/native) and a database of this cluster.
+      process.env[clusterVariable] = JSON.stringify({ host: cluster.host, port: cluster.port, user: cluster.user });
+      const labelling = await benchPostgresLabelling(annotators, labelsEach);
+      const { latencyPercentile } = await import('../test/core/store/postgres/labellerRace.ts');
+      const { counts } = labelling;
+      lines.push(
+        `${`PG ${annotators} annotators × ${labelsEach.toLocaleString('en')} labels, overlap 2`.padEnd(44)} ` +
+          `commit p50 ${latencyPercentile(labelling.commitMs, 0.5).toFixed(1)} ms  p95 ${latencyPercentile(labelling.commitMs, 0.95).toFixed(1)} ms  ` +
+          `(${counts.confirmed.toLocaleString('en')} labels on ${labelling.pairs.toLocaleString('en')} pairs in ${(labelling.elapsedMs / 1000).toFixed(1)} s)`,
+      );
+      lines.push(
+        `${'  checks'.padEnd(44)} ${counts.lost} lost, ${counts.duplicate} duplicate, ${counts.unconfirmed} unconfirmed, ` +
+          `${counts.misassigned} pairs not assigned to exactly 2   target all 0`,
+      );
+    }
     return lines;
   } finally {
     process.removeListener('exit', stop);
