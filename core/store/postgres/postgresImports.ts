@@ -6,10 +6,10 @@
 // that failed (mid-COPY, mid-transaction) is closed instead of going back to the pool, and its staging goes with it.
 //
 // Speed (issue 21: ≥ 0.5× `psql \copy`; scripts/benchPostgres.ts measures it). The staging stays. Measured on 1M
-// documents (scratch runs, EXPLAIN ANALYZE): the move `INSERT … SELECT` from the staging costs about what `psql \copy` of the same rows
-// into a table like `document` costs (the planner reads the staging in docid order through its unique index, no
-// sort); most of either is the foreign key's check of every row (study_id → study), which `document` has. The import
-// as a whole reached 0.64–1.0× of that `\copy` in single runs on a busy 2-core machine (0.68× as the median of 3
+// documents (scratch runs, EXPLAIN ANALYZE): the move `INSERT … SELECT` from the staging costs about what `psql \copy`
+// of the same rows into a table like `document` costs (the planner reads the staging in docid order through its unique
+// index, no sort); most of either is the foreign key's check of every row (study_id → study), which `document` has. The
+// import as a whole reached 0.64–1.0× of that `\copy` in single runs on a busy 2-core machine (0.68× as the median of 3
 // interleaved rounds; 0.31× of a `\copy` into the same table without the foreign key). Not taken: COPY straight into
 // `document` would give ids in file order, not docid order as SQLite (a parent's chunks and the corpus sample are read
 // in id order), and would hold the study's lock while the files are read; dropping and rebuilding indexes or the
