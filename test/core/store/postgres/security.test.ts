@@ -6,8 +6,10 @@
 //   labelled, the adjudicator adjudicates, the judge role records judge calls — and the owner's exports and
 //   agreement numbers are what the owner computes without any grant;
 // - plain `psql` (not our code) as an annotator's role is refused what the UI would never do: writing a label as
-//   someone else, an adjudicated label, reading hidden labels in a blind study.
-// Roles exist cluster-wide: their names carry this test's tag.
+//   someone else, an adjudicated label, reading hidden labels in a blind study;
+// - in a blind review, verdicts and edits go only under one's own name, and others' verdicts on an item stay hidden
+//   until one gives a verdict on it.
+// Roles exist cluster-wide: their names carry the test database's name.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -469,5 +471,124 @@ test('psql as an annotator: writing as someone else, an adjudicated label, readi
   } finally {
     for (const store of opened) await store.close();
     await s.owner.close();
+  }
+});
+
+test("a blind review as the roles: verdicts and edits only under one's own name; others' verdicts hidden until one gives one", async () => {
+  const r = await record();
+  const owner = await PostgresStudyStore.open({ connection: r.connection });
+  const opened: PostgresStudyStore[] = [];
+  try {
+    const at = '2026-01-01T00:00:00.000Z';
+    await owner.studies.sync(
+      resolveStudies(
+        parseStudyFile(
+          `review "gen" {\n  items "items.jsonl" { id: iid  text: text }\n  annotators alice bob\n  blind\n}\n`,
+        ),
+      ),
+    );
+    await owner.reviews.importItems(
+      'gen',
+      [
+        { id: 'i1', text: 'Find medal tables.' },
+        { id: 'i2', text: 'Find rivers.' },
+      ],
+      undefined,
+      at,
+    );
+    const plan: GrantPlan = {
+      people: ['alice', 'bob'].map((name) => ({ name, duty: 'annotator', role: r.role(name) })),
+    };
+    const report = await grantRoles(owner.pool, owner.location, plan);
+    for (const { role } of report.roles) {
+      await owner.pool.query(`ALTER ROLE ${pg.escapeIdentifier(role)} PASSWORD '${password(role)}'`);
+    }
+    const alice = await openAs(r, r.role('alice'));
+    const bob = await openAs(r, r.role('bob'));
+    opened.push(alice, bob);
+    const [i1, i2] = await alice.reviews.records('gen');
+    await alice.reviews.recordVerdicts(
+      'gen',
+      [
+        {
+          item: i1!.item.id,
+          versionId: i1!.versions[0]!.id,
+          reviewer: 'alice',
+          verdict: 'edit',
+          rubric: {},
+          reason: 'vague',
+          text: 'Find Olympic medal tables.',
+          root: i1!.versions[0]!.id,
+        },
+        {
+          item: i2!.item.id,
+          versionId: i2!.versions[0]!.id,
+          reviewer: 'alice',
+          verdict: 'reject',
+          rubric: {},
+          reason: null,
+        },
+      ],
+      at,
+    );
+    // Through our own code, as bob: alice's verdicts are hidden until bob gives one on the item; his is stored.
+    const verdictsOf = async (store: PostgresStudyStore) =>
+      (await store.reviews.records('gen')).map((item) => item.verdicts.map((v) => `${v.annotator}:${v.verdict}`));
+    assert.deepEqual(await verdictsOf(bob), [[], []]);
+    await assert.rejects(
+      () =>
+        bob.reviews.recordVerdicts(
+          'gen',
+          [
+            {
+              item: i2!.item.id,
+              versionId: i2!.versions[0]!.id,
+              reviewer: 'alice',
+              verdict: 'accept',
+              rubric: {},
+              reason: null,
+            },
+          ],
+          at,
+        ),
+      /new row violates row-level security policy for table "review_verdict"/,
+    );
+    await bob.reviews.recordVerdicts(
+      'gen',
+      [
+        {
+          item: i2!.item.id,
+          versionId: i2!.versions[0]!.id,
+          reviewer: 'bob',
+          verdict: 'accept',
+          rubric: {},
+          reason: null,
+        },
+      ],
+      at,
+    );
+    assert.deepEqual(await verdictsOf(bob), [[], ['alice:reject', 'bob:accept']]);
+    assert.deepEqual(await verdictsOf(owner), [['alice:edit'], ['alice:reject', 'bob:accept']]);
+
+    // Through psql, as bob: a verdict or an edit under alice's name is refused.
+    const aliceId = (await owner.pool.query("SELECT id FROM annotator WHERE name = 'alice'")).rows[0].id;
+    const verdict = psql(
+      r,
+      r.role('bob'),
+      `INSERT INTO review_verdict (version_id, annotator_id, verdict, created_at)
+       VALUES (${i1!.versions[0]!.id}, ${aliceId}, 'accept', '2026-01-02T00:00:00.000Z')`,
+    );
+    assert.match(verdict.err, /ERROR: {2}new row violates row-level security policy for table "review_verdict"/);
+    const edit = psql(
+      r,
+      r.role('bob'),
+      `INSERT INTO review_item_version (item_id, text, author, created_at)
+       VALUES (${i1!.item.id}, 'Find nothing.', 'alice', '2026-01-02T00:00:00.000Z')`,
+    );
+    assert.match(edit.err, /ERROR: {2}new row violates row-level security policy for table "review_item_version"/);
+    assert.equal(psql(r, r.role('bob'), 'SELECT count(*) FROM review_verdict').out, '2');
+  } finally {
+    for (const store of opened) await store.close();
+    await owner.close();
   }
 });
