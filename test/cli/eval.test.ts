@@ -5,6 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cliLauncher, fixturesDir, runCliProcess, scratchDir } from '../helpers.ts';
+import { storeKinds } from '../storeKinds.ts';
+import { cliStore } from './cliStore.ts';
 
 const suite = join(fixturesDir, 'trec_eval');
 const qrels = join(suite, 'qrels.test');
@@ -219,56 +221,61 @@ test("--gains: a study's scale gives nDCG its gains (FollowTable: a violating ta
   assert.match(unread.stderr, /--gains: only ndcg and ndcg_cut read it/);
 });
 
-test('eval --study: nDCG takes the gains the study\'s scale declares (FollowTable: `1 "Violates" … gain 0`)', () => {
-  const dir = scratchDir();
-  // As above: a compliant (2), b violating (1), c off-topic (0); the run puts b first.
-  writeFileSync(join(dir, 'qrels'), 'q 0 a 2\nq 0 b 1\nq 0 c 0\n');
-  writeFileSync(join(dir, 'run'), 'q Q0 b 1 3 r\nq Q0 a 2 2 r\nq Q0 c 3 1 r\n');
-  writeFileSync(join(dir, 'q.jsonl'), '{"qid":"q","query":"sales by region"}\n');
-  writeFileSync(join(dir, 'c.jsonl'), '{"did":"a","text":"t"}\n{"did":"b","text":"t"}\n{"did":"c","text":"t"}\n');
-  const studyWith = (scale: string) =>
-    `  queries "q.jsonl" { id: qid  text: query }\n  corpus "c.jsonl" { id: did  body: text }\n  scale ordinal {\n${scale}  }\n`;
-  writeFileSync(
-    join(dir, 'ft.assess'),
-    `study "followtable" {\n${studyWith('    0 "Off-topic" key "0"\n    1 "Violates" key "1" gain 0\n    2 "Follows" key "2"\n')}}\n` +
-      `study "graded" {\n${studyWith('    0 "No" key "0"\n    1 "Partly" key "1"\n    2 "Yes" key "2"\n')}}\n`,
-  );
-  const ndcg = (...options: string[]) => {
-    const result = runCliProcess(['eval', '-m', 'ndcg_cut.1,3', ...options, 'qrels', 'run'], { cwd: dir });
-    assert.equal(result.status, 0, result.stderr);
-    return result.stdout;
-  };
-  // Gains 0, 0, 2 (2 not declared: it gains itself): ndcg_cut_1 = 0; ndcg_cut_3 = (2/log2 3) / 2 = 0.6309, the
-  // numbers of --gains 0:0,1:0,2:1 (nDCG is scale-free).
-  const followTable = 'ndcg_cut_1            \tall\t0.0000\nndcg_cut_3            \tall\t0.6309\n';
-  assert.equal(ndcg('--study', 'ft.assess', '--name', 'followtable'), followTable);
-  assert.equal(ndcg('--study', 'ft.assess', '--name', 'followtable'), ndcg('--gains', '0:0,1:0,2:1'));
-  // --gains, when given, is the gains: then nothing reads --study without MaxP.
-  const both = runCliProcess(
-    ['eval', '--study', 'ft.assess', '--name', 'followtable', '--gains', '1:1', 'qrels', 'run'],
-    {
+for (const kind of storeKinds)
+  test(`eval --study: nDCG takes the gains the study's scale declares (FollowTable: \`1 "Violates" … gain 0\`) (${kind})`, async () => {
+    const kindStore = await cliStore(kind);
+    const dir = scratchDir();
+    // As above: a compliant (2), b violating (1), c off-topic (0); the run puts b first.
+    writeFileSync(join(dir, 'qrels'), 'q 0 a 2\nq 0 b 1\nq 0 c 0\n');
+    writeFileSync(join(dir, 'run'), 'q Q0 b 1 3 r\nq Q0 a 2 2 r\nq Q0 c 3 1 r\n');
+    writeFileSync(join(dir, 'q.jsonl'), '{"qid":"q","query":"sales by region"}\n');
+    writeFileSync(join(dir, 'c.jsonl'), '{"did":"a","text":"t"}\n{"did":"b","text":"t"}\n{"did":"c","text":"t"}\n');
+    const studyWith = (scale: string) =>
+      `  queries "q.jsonl" { id: qid  text: query }\n  corpus "c.jsonl" { id: did  body: text }\n  scale ordinal {\n${scale}  }\n`;
+    kindStore.writeStudy(
+      join(dir, 'ft.assess'),
+      `study "followtable" {\n${studyWith('    0 "Off-topic" key "0"\n    1 "Violates" key "1" gain 0\n    2 "Follows" key "2"\n')}}\n` +
+        `study "graded" {\n${studyWith('    0 "No" key "0"\n    1 "Partly" key "1"\n    2 "Yes" key "2"\n')}}\n`,
+    );
+    const ndcg = (...options: string[]) => {
+      const result = kindStore.cli(['eval', '-m', 'ndcg_cut.1,3', ...options, 'qrels', 'run'], { cwd: dir });
+      assert.equal(result.status, 0, result.stderr);
+      return result.stdout;
+    };
+    // Gains 0, 0, 2 (2 not declared: it gains itself): ndcg_cut_1 = 0; ndcg_cut_3 = (2/log2 3) / 2 = 0.6309, the
+    // numbers of --gains 0:0,1:0,2:1 (nDCG is scale-free).
+    const followTable = 'ndcg_cut_1            \tall\t0.0000\nndcg_cut_3            \tall\t0.6309\n';
+    assert.equal(ndcg('--study', 'ft.assess', '--name', 'followtable'), followTable);
+    assert.equal(ndcg('--study', 'ft.assess', '--name', 'followtable'), ndcg('--gains', '0:0,1:0,2:1'));
+    // --gains, when given, is the gains: then nothing reads --study without MaxP.
+    const both = kindStore.cli(
+      ['eval', '--study', 'ft.assess', '--name', 'followtable', '--gains', '1:1', 'qrels', 'run'],
+      {
+        cwd: dir,
+      },
+    );
+    assert.equal(both.status, 2);
+    assert.match(
+      both.stderr,
+      /--study is read for MaxP, and for the gains of ndcg and ndcg_cut when --gains is not given/,
+    );
+    const none = kindStore.cli(['eval', '-m', 'ndcg', '--study', 'ft.assess', '--name', 'graded', 'qrels', 'run'], {
       cwd: dir,
-    },
-  );
-  assert.equal(both.status, 2);
-  assert.match(
-    both.stderr,
-    /--study is read for MaxP, and for the gains of ndcg and ndcg_cut when --gains is not given/,
-  );
-  const none = runCliProcess(['eval', '-m', 'ndcg', '--study', 'ft.assess', '--name', 'graded', 'qrels', 'run'], {
-    cwd: dir,
+    });
+    assert.equal(none.status, 2);
+    assert.match(
+      none.stderr,
+      /--study is read for MaxP and for the gains its scale declares, and ft\.assess declares none/,
+    );
+    const unread = kindStore.cli(
+      ['eval', '-m', 'map', '--study', 'ft.assess', '--name', 'followtable', 'qrels', 'run'],
+      {
+        cwd: dir,
+      },
+    );
+    assert.equal(unread.status, 2);
+    assert.match(unread.stderr, /--study is read for MaxP/);
   });
-  assert.equal(none.status, 2);
-  assert.match(
-    none.stderr,
-    /--study is read for MaxP and for the gains its scale declares, and ft\.assess declares none/,
-  );
-  const unread = runCliProcess(['eval', '-m', 'map', '--study', 'ft.assess', '--name', 'followtable', 'qrels', 'run'], {
-    cwd: dir,
-  });
-  assert.equal(unread.status, 2);
-  assert.match(unread.stderr, /--study is read for MaxP/);
-});
 
 test("trec_eval and instruction measures in one eval: TARGET's R@10 next to capped R@10", () => {
   const dir = scratchDir();

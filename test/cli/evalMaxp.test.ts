@@ -7,6 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCliProcess, scratchDir } from '../helpers.ts';
+import { storeKinds } from '../storeKinds.ts';
+import { cliStore } from './cliStore.ts';
 
 function mixedTasks(): string {
   const dir = scratchDir();
@@ -103,37 +105,44 @@ test("a table's database through --parent-field; the instruction measures read t
   );
 });
 
-test("--study: the parents and the query types are the ones the study's corpus and queries declare", () => {
-  const dir = mixedTasks();
-  // The study names its own fields: the chunk's document is in `doc`, the query's task in `kind`.
-  writeFileSync(
-    join(dir, 'mixed.assess'),
-    `study "mixed" {
+for (const kind of storeKinds)
+  test(`--study: the parents and the query types are the ones the study's corpus and queries declare (${kind})`, async () => {
+    const kindStore = await cliStore(kind);
+    const dir = mixedTasks();
+    // The study names its own fields: the chunk's document is in `doc`, the query's task in `kind`.
+    kindStore.writeStudy(
+      join(dir, 'mixed.assess'),
+      `study "mixed" {
   queries "q.jsonl" { id: qid  text: query  type: kind }
   corpus  "c.jsonl" { id: cid  body: text  parent: doc }
   scale ordinal { 0 "No" key "0"  1 "Yes" key "1" }
 }
 `,
-  );
-  writeFileSync(
-    join(dir, 'q.jsonl'),
-    '{"qid":"legal-1","query":"a lease","kind":"legal"}\n{"qid":"table-1","query":"sales","kind":"table"}\n',
-  );
-  const chunks = [
-    ['doc7#0', 'doc7'],
-    ['doc7#1', 'doc7'],
-    ['doc9#0', 'doc9'],
-    ['t1', 'db1'],
-    ['t2', 'db1'],
-    ['t3', 'db2'],
-  ];
-  writeFileSync(
-    join(dir, 'c.jsonl'),
-    chunks.map(([cid, doc]) => `${JSON.stringify({ cid, text: `text of ${cid}`, doc })}\n`).join(''),
-  );
-  // As with --parents and --queries: legal-1 rolled up (AP 1/2), table-1 as ranked (AP 1/2).
-  assert.equal(evalIn(dir, '--study', 'mixed.assess', '--maxp-type', 'legal'), perTask);
-  const unread = runCliProcess(['eval', '--study', 'mixed.assess', 'qrels', 'run'], { cwd: dir });
-  assert.equal(unread.status, 2);
-  assert.match(unread.stderr, /--study is read for MaxP/);
-});
+    );
+    writeFileSync(
+      join(dir, 'q.jsonl'),
+      '{"qid":"legal-1","query":"a lease","kind":"legal"}\n{"qid":"table-1","query":"sales","kind":"table"}\n',
+    );
+    const chunks = [
+      ['doc7#0', 'doc7'],
+      ['doc7#1', 'doc7'],
+      ['doc9#0', 'doc9'],
+      ['t1', 'db1'],
+      ['t2', 'db1'],
+      ['t3', 'db2'],
+    ];
+    writeFileSync(
+      join(dir, 'c.jsonl'),
+      chunks.map(([cid, doc]) => `${JSON.stringify({ cid, text: `text of ${cid}`, doc })}\n`).join(''),
+    );
+    // As with --parents and --queries: legal-1 rolled up (AP 1/2), table-1 as ranked (AP 1/2).
+    const viaStudy = kindStore.cli(
+      ['eval', '-q', '-m', 'map', '--study', 'mixed.assess', '--maxp-type', 'legal', 'qrels', 'run'],
+      { cwd: dir },
+    );
+    assert.equal(viaStudy.status, 0, viaStudy.stderr);
+    assert.equal(viaStudy.stdout, perTask);
+    const unread = kindStore.cli(['eval', '--study', 'mixed.assess', 'qrels', 'run'], { cwd: dir });
+    assert.equal(unread.status, 2);
+    assert.match(unread.stderr, /--study is read for MaxP/);
+  });
