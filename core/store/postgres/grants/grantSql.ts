@@ -6,11 +6,13 @@
 // What a mapped role may do (the owner of the tables is not subject to row-level security and sees everything):
 // - read the study, its scale, queries, documents, runs, pairs, annotators, review items and tables, and every
 //   assignment (assignment with `overlap k` counts everyone's);
-// - assign pairs (insert assignment rows, for the record's mapped annotators only) — the first Label view to open
-//   hands out the unassigned pairs round-robin, whoever's it is;
+// - assign pairs no one is assigned yet (insert assignment rows, for the record's mapped annotators only) — the
+//   first Label view to open hands out the unassigned pairs round-robin, whoever's it is (the rows of one pair go
+//   in one statement, whose check sees the assignments as they were before it);
 // - write judgments (labels, with their notes, condition and aspect answers, retractions), label cursors, review
-//   verdicts and edits only under its own annotator name; source 'adjudicated' only as the adjudicator, 'imported'
-//   never; nothing is updated or deleted, but its own cursor;
+//   verdicts and edits only under its own annotator name; an annotator labels only pairs assigned to them (as the
+//   Label view does), source 'adjudicated' only as the adjudicator (who labels any pair), 'imported' never; nothing
+//   is updated or deleted, but its own cursor;
 // - in a `blind` study (or review), read others' judgments, suggestions and judge calls of a pair (others' verdicts
 //   of an item) only once it has a label of that pair (a verdict on that item) — the adjudicator and the judge role
 //   read everything;
@@ -136,7 +138,10 @@ export function policiesSql(): string {
       'INSERT',
       `WITH CHECK (EXISTS (SELECT 1 FROM annotator_role AS r
          WHERE r.role = current_user AND r.annotator_id = judgment.annotator_id
-           AND (judgment.source IN ('manual', 'suggestion') OR (judgment.source = 'adjudicated' AND r.duty = 'adjudicator'))))`,
+           AND ((r.duty = 'annotator' AND judgment.source IN ('manual', 'suggestion')
+                 AND EXISTS (SELECT 1 FROM assignment AS a
+                             WHERE a.pair_id = judgment.pair_id AND a.annotator_id = judgment.annotator_id))
+             OR (r.duty = 'adjudicator' AND judgment.source IN ('manual', 'suggestion', 'adjudicated')))))`,
     ],
     ['aspect_judgment', 'read', 'SELECT', 'USING (EXISTS (SELECT 1 FROM judgment AS j WHERE j.id = judgment_id))'],
     ['aspect_judgment', 'own_labels', 'INSERT', 'WITH CHECK (qrels_judgment_of(judgment_id, current_user))'],
@@ -151,7 +156,8 @@ export function policiesSql(): string {
       'assign_team',
       'INSERT',
       `WITH CHECK (annotator_id IN (SELECT r.annotator_id FROM annotator_role AS r WHERE r.duty = 'annotator')
-         AND EXISTS (SELECT 1 FROM annotator_role AS r WHERE r.role = current_user AND r.duty <> 'judge'))`,
+         AND EXISTS (SELECT 1 FROM annotator_role AS r WHERE r.role = current_user AND r.duty <> 'judge')
+         AND NOT EXISTS (SELECT 1 FROM assignment AS a WHERE a.pair_id = assignment.pair_id))`,
     ],
     ['label_cursor', 'own_cursor', 'ALL', `USING (annotator_id IN ${mine}) WITH CHECK (annotator_id IN ${mine})`],
 

@@ -404,6 +404,27 @@ test('psql as an annotator: writing as someone else, an adjudicated label, readi
     );
     assert.match(cursor.err, /new row violates row-level security policy for table "label_cursor"/);
 
+    // A pair not assigned to bob (the Label view shows him only his own), and an assignment of a pair already
+    // handed out.
+    const notBobs = (
+      await s.owner.pool.query(
+        'SELECT min(id) AS id FROM pair WHERE id NOT IN (SELECT pair_id FROM assignment WHERE annotator_id = $1)',
+        [bobId],
+      )
+    ).rows[0].id as number;
+    const unassigned = psql(
+      s,
+      bob,
+      `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source) VALUES (${notBobs}, ${bobId}, 1, ${at}, 'manual')`,
+    );
+    assert.match(unassigned.err, /ERROR: {2}new row violates row-level security policy for table "judgment"/);
+    const grab = psql(
+      s,
+      bob,
+      `INSERT INTO assignment (pair_id, annotator_id, assigned_at) VALUES (${notBobs}, ${bobId}, ${at})`,
+    );
+    assert.match(grab.err, /ERROR: {2}new row violates row-level security policy for table "assignment"/);
+
     // An adjudicated label, by an annotator (under their own name).
     const adjudicated = psql(
       s,
