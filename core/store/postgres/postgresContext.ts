@@ -240,6 +240,13 @@ function watchResponses(client: PostgresClient, config: pg.ClientConfig, respons
   };
 }
 
+/** A call on a store that was closed: a StoreError saying so (pg-pool's own message names no store). */
+function closedStoreError(error: unknown, location: string): StoreError | undefined {
+  const message = (error as { message?: unknown } | null)?.message;
+  if (typeof message !== 'string' || !/after calling end on the pool/.test(message)) return undefined;
+  return new StoreError(`${location} is closed: nothing was read or saved`, { cause: error });
+}
+
 /**
  * Every connection `pool` hands out (to a transaction, a single query, an import, a copy) is watched while it is
  * out (watchResponses): a query unanswered for `responseTimeoutMs` has the server checked, and fails when its
@@ -278,7 +285,7 @@ export async function runQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(
     try {
       return (await pool.query(query as pg.QueryConfig, values)) as pg.QueryResult<R>;
     } catch (error) {
-      if (!isConnectionLost(error)) throw error;
+      if (!isConnectionLost(error)) throw closedStoreError(error, location) ?? error;
       if (attempt === 1) continue;
       throw new RecordUnreachableError(location, error);
     }
@@ -303,7 +310,9 @@ export async function runTransaction<T>(
     try {
       client = await pool.connect();
     } catch (error) {
-      throw isConnectionLost(error) ? new RecordUnreachableError(location, error) : error;
+      throw isConnectionLost(error)
+        ? new RecordUnreachableError(location, error)
+        : (closedStoreError(error, location) ?? error);
     }
     let broken: Error | undefined;
     let committing = false;

@@ -70,6 +70,13 @@ export class PostgresStudyStore implements StudyStore {
   private reconnectDelay = reconnectMinMs;
   private pending: Set<string | undefined> | undefined;
   private closed = false;
+  private closing: Promise<void> | undefined;
+  /**
+   * How often the LISTENing connection is asked a `SELECT 1`, which must be answered within as long
+   * (ConnectionTimeouts.responseTimeoutMs; 0: never): a connection cut without a reset would otherwise listen to
+   * nothing, for ever, and the notifications sent meanwhile would be missed without anyone knowing.
+   */
+  private heartbeatMs = 0;
 
   private constructor(pool: pg.Pool, connection: pg.ClientConfig, location: string) {
     this.pool = pool;
@@ -103,7 +110,12 @@ export class PostgresStudyStore implements StudyStore {
     const pool = new pg.Pool({ ...config.connection, ...connection });
     // An idle pooled connection that breaks (server restarted) is dropped by the pool; the next query opens another.
     pool.on('error', () => {});
-    watchPool(pool, config.responseTimeoutMs ?? defaultTimeouts.responseTimeoutMs);
+    // A connection that breaks while checked out emits an error too; whoever holds it hears of it through the
+    // statement that fails (and gives it back broken: the pool drops a connection that is not queryable), so no
+    // code path that forgot to listen can end the process with an unhandled 'error' event.
+    pool.on('connect', (client) => client.on('error', () => {}));
+    const responseTimeoutMs = config.responseTimeoutMs ?? defaultTimeouts.responseTimeoutMs;
+    watchPool(pool, responseTimeoutMs);
     try {
       await migratePostgres(pool);
     } catch (error) {
@@ -111,7 +123,9 @@ export class PostgresStudyStore implements StudyStore {
       throw error;
     }
     const database = config.connection.database ?? process.env.PGDATABASE ?? 'postgres';
-    return new PostgresStudyStore(pool, connection, config.location ?? `postgres:${database}`);
+    const store = new PostgresStudyStore(pool, connection, config.location ?? `postgres:${database}`);
+    store.heartbeatMs = responseTimeoutMs;
+    return store;
   }
 
   /** The database and schema the record is in (the schema a `qrelsStudio.stores` entry names, or the default one). */
@@ -134,11 +148,17 @@ export class PostgresStudyStore implements StudyStore {
     };
   }
 
-  async close(): Promise<void> {
+  /**
+   * Closes the store: a call running finishes first (its transaction commits or rolls back as it would have), a
+   * call made afterwards is refused with a StoreError; closing twice is closing once.
+   */
+  close(): Promise<void> {
+    if (this.closing !== undefined) return this.closing;
     this.closed = true;
     this.listeners.clear();
     this.stopListening();
-    await this.pool.end();
+    this.closing = this.pool.end();
+    return this.closing;
   }
 
   /** Opens the LISTENing connection (again, after it dropped). */
@@ -150,6 +170,7 @@ export class PostgresStudyStore implements StudyStore {
     const onLost = (): void => {
       if (lost) return;
       lost = true;
+      stopHeartbeat();
       client.removeAllListeners('notification');
       client.end().catch(() => {});
       if (this.listener !== client) return;
@@ -161,6 +182,36 @@ export class PostgresStudyStore implements StudyStore {
       }, this.reconnectDelay);
       this.reconnect.unref?.();
       this.reconnectDelay = Math.min(this.reconnectDelay * 2, reconnectMaxMs);
+    };
+    let heartbeat: ReturnType<typeof setInterval> | undefined;
+    const stopHeartbeat = (): void => {
+      if (heartbeat !== undefined) clearInterval(heartbeat);
+      heartbeat = undefined;
+    };
+    const startHeartbeat = (): void => {
+      if (this.heartbeatMs <= 0) return;
+      let waiting = false;
+      heartbeat = setInterval(() => {
+        if (waiting || lost) return;
+        waiting = true;
+        const silent = setTimeout(() => {
+          const stream = (client as unknown as { connection?: { stream?: { destroy(error?: Error): void } } })
+            .connection?.stream;
+          stream?.destroy(new Error(`the LISTEN connection did not answer within ${this.heartbeatMs} ms`));
+        }, this.heartbeatMs);
+        silent.unref?.();
+        client
+          .query('SELECT 1')
+          .then(
+            () => {},
+            () => {},
+          )
+          .finally(() => {
+            clearTimeout(silent);
+            waiting = false;
+          });
+      }, this.heartbeatMs);
+      heartbeat.unref?.();
     };
     client.on('error', onLost);
     client.on('end', onLost);
@@ -183,6 +234,7 @@ export class PostgresStudyStore implements StudyStore {
         // After a reconnection, whatever was committed while nobody listened is reported as one change.
         if (this.reconnectDelay > reconnectMinMs) this.external(undefined);
         this.reconnectDelay = reconnectMinMs;
+        startHeartbeat();
       })
       .catch(onLost);
   }

@@ -141,7 +141,7 @@ test('timeouts: defaults, each overridable in the entry, 0 turning one off', () 
   assert.equal(tuned.config.keepAlive, false);
   assert.equal(tuned.config.statement_timeout, 300_000);
   assert.equal(tuned.config.idle_in_transaction_session_timeout, 0);
-  assert.equal((tuned.config as Record<string, unknown>).responseTimeoutMs, undefined, 'not a pg field');
+  assert.equal((tuned.config as unknown as Record<string, unknown>).responseTimeoutMs, undefined, 'not a pg field');
 });
 
 test('a timeout that is not whole milliseconds is a clear error naming the field; an unknown field a warning', () => {

@@ -3,62 +3,13 @@
 // within the store entry's timeouts — seconds, not the OS's minutes — and once the proxy forwards again the same
 // store works again, never reopened. A long statement the server is still running is waited for, not cut.
 import assert from 'node:assert/strict';
-import { createServer, type Server, type Socket } from 'node:net';
 import { after, test } from 'node:test';
 import { openPostgresStore } from '../../../../core/store/openPostgresStore.ts';
 import { type PostgresContext, RecordUnreachableError } from '../../../../core/store/postgres/postgresContext.ts';
 import type { PostgresStudyStore } from '../../../../core/store/postgres/postgresStudyStore.ts';
 import type { StudyStore } from '../../../../core/store/studyStore.ts';
 import { testDatabase } from '../../../pg/pgCluster.ts';
-
-interface Proxy {
-  port: number;
-  /** Stops forwarding: what either side sends is dropped, no connection is closed. */
-  cut(): void;
-  /** Forwards again. */
-  restore(): void;
-  close(): Promise<void>;
-}
-
-async function startProxy(target: { host: string; port: number }): Promise<Proxy> {
-  let cut = false;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = new (client.constructor as typeof Socket)();
-    upstream.connect(target.port, target.host);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => {});
-      socket.on('close', () => {
-        sockets.delete(socket);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.on('data', (chunk) => {
-      if (!cut) upstream.write(chunk);
-    });
-    upstream.on('data', (chunk) => {
-      if (!cut) client.write(chunk);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return {
-    port: address.port,
-    cut: () => {
-      cut = true;
-    },
-    restore: () => {
-      cut = false;
-    },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+import { type Proxy, startProxy } from './tcpProxy.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
