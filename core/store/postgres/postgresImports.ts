@@ -103,7 +103,7 @@ export class PostgresImports extends BatchImports {
       await staging.finishFiles();
       for (const [i, pool] of pools.entries()) {
         checkSignal();
-        await staging.addPool(i, pool.queries);
+        await staging.addPool(i, pool);
       }
       checkSignal();
       const report = await this.commit(client, commitState, async () => {

@@ -210,13 +210,22 @@ export class PgStaging {
   }
 
   /** Stages a run's pooled documents, each pair once with its best rank. */
-  async addPool(pool: number, queries: PoolInput['queries']): Promise<void> {
+  async addPool(pool: number, { run, queries }: PoolInput): Promise<void> {
     const best = new Map<string, number>();
     let text = '';
     for (const [qid, documents] of queries) {
       best.clear();
       for (const d of documents) best.set(d.docid, Math.min(d.rank, best.get(d.docid) ?? d.rank));
+      const start = text.length;
       for (const [docid, rank] of best) text += copyLine([pool, qid, docid, rank]);
+      // A run's ids with a NUL character (see nulCharacter): the run and the query say where (a pool has no lines).
+      if (text.includes('\0', start)) {
+        const field = qid.includes('\0') ? 'query id' : 'document id';
+        throw new StoreError(
+          `${run.path}: expected ids without NUL characters (PostgreSQL cannot store U+0000), ` +
+            `found one in a ${field} of query '${qid.replaceAll('\0', '\\0')}'`,
+        );
+      }
     }
     await copyIn(this.client, 'pg_temp.staged_pool', text);
   }

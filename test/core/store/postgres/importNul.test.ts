@@ -1,7 +1,8 @@
 // A NUL character (U+0000) in imported text, on PostgreSQL (whose text cannot hold one): the import fails with the
 // record's place (file:line:col) and the field it was found in, writes nothing (no query, document, pair, judgment or
 // import log row, the earlier records of the same import included), leaves no connection held, and the same store
-// then imports the file without the NUL. Metadata keeps a NUL (it is stored as JSON, written \u0000).
+// then imports the file without the NUL. A NUL in a pooled run's ids is refused the same way, named by run and
+// query. Metadata keeps a NUL (it is stored as JSON, written \u0000).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { test } from 'node:test';
 import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
 import { readImport } from '../../../../core/importers/registry.ts';
 import type { ImportTarget } from '../../../../core/importers/types.ts';
-import { StoreError } from '../../../../core/store/studyDatabase.ts';
+import { type PoolInput, StoreError } from '../../../../core/store/studyDatabase.ts';
 import { scratchDir } from '../../../helpers.ts';
 import { openTestStore } from '../../../storeKinds.ts';
 import { studyText } from '../../labelling/labellingStudy.ts';
@@ -32,7 +33,10 @@ test('a NUL character in imported text is a positioned error on PostgreSQL and w
   const store = await openTestStore('postgres');
   try {
     await store.studies.sync(resolveStudies(parseStudyFile(text), studyFile));
-    const importFiles = (files: { name: string; target: ImportTarget; content: string; format: string }[]) => {
+    const importFiles = (
+      files: { name: string; target: ImportTarget; content: string; format: string }[],
+      pools: PoolInput[] = [],
+    ) => {
       for (const file of files) writeFileSync(join(folder, file.name), file.content);
       return store.imports.importBatch(
         's',
@@ -45,6 +49,7 @@ test('a NUL character in imported text is a positioned error on PostgreSQL and w
           }),
           origin: { file: file.name, target: file.target, format: 'auto' },
         })),
+        pools,
       );
     };
     const counts = async () =>
@@ -52,7 +57,7 @@ test('a NUL character in imported text is a positioned error on PostgreSQL and w
         await store.pool.query(
           `SELECT (SELECT count(*) FROM query)::integer AS queries, (SELECT count(*) FROM document)::integer AS documents,
              (SELECT count(*) FROM pair)::integer AS pairs, (SELECT count(*) FROM judgment)::integer AS judgments,
-             (SELECT count(*) FROM import_log)::integer AS imports`,
+             (SELECT count(*) FROM import_log)::integer AS imports, (SELECT count(*) FROM run)::integer AS runs`,
         )
       ).rows[0];
     const before = await counts();
@@ -90,8 +95,25 @@ test('a NUL character in imported text is a positioned error on PostgreSQL and w
         message: /^labels\.csv:3(:\d+)?: expected text without NUL .*, found one in the judgment's rationale$/,
       },
     ];
-    for (const { files, message } of cases) {
-      await assert.rejects(importFiles(files), (error: unknown) => {
+    // A pooled run's ids (a pool has no lines: the run and the query say where).
+    const run = { path: 'run.trec', tag: 'run', depth: 3 };
+    const pool = (docid: string): PoolInput => ({
+      run,
+      queries: new Map([
+        ['q1', [{ docid: 'd1', rank: 1 }]],
+        ['q2', [{ docid, rank: 1 }]],
+      ]),
+    });
+    for (const { files, pools, message } of [
+      ...cases.map((c) => ({ ...c, pools: [] })),
+      {
+        files: [queriesFile],
+        pools: [pool('d\u00002')],
+        message:
+          /^run\.trec: expected ids without NUL characters \(PostgreSQL cannot store U\+0000\), found one in a document id of query 'q2'$/,
+      },
+    ]) {
+      await assert.rejects(importFiles(files, pools), (error: unknown) => {
         assert.ok(error instanceof StoreError, String(error));
         assert.match(error.message, message);
         return true;
@@ -100,11 +122,12 @@ test('a NUL character in imported text is a positioned error on PostgreSQL and w
       assert.equal(store.pool.totalCount - store.pool.idleCount, 0, 'no connection left held');
     }
     // The same files without the NUL go in; a NUL in metadata is kept.
-    const report = await importFiles([
-      queriesFile,
-      { name: 'corpus.jsonl', target: 'corpus', content: corpus(''), format: 'jsonl' },
-    ]);
+    const report = await importFiles(
+      [queriesFile, { name: 'corpus.jsonl', target: 'corpus', content: corpus(''), format: 'jsonl' }],
+      [pool('d2')],
+    );
     assert.equal(report.documents.added, 3);
+    assert.equal(report.pools[0]?.added, 2);
     const metadata = (await store.pool.query(`SELECT metadata FROM document WHERE docid = 'd2'`)).rows[0].metadata;
     assert.match(metadata, /a \\u0000 in metadata is kept/);
   } finally {
