@@ -65,7 +65,7 @@ export interface LabellingStudy<K extends StoreKind = StoreKind> {
   reopen(): Promise<TestStore<K>>;
   studyId: number;
   session(annotator: string, now?: () => Date): Promise<LabelSession>;
-  /** The pair id of (qid, docid) (of the pairs pooled so far). */
+  /** The pair id of (qid, docid) (PostgreSQL: of the pairs pooled so far through `pool`). */
   pairId(qid: string, docid: string): number;
   /** Pools a run of `ranking` again (a deeper pool adds pairs). */
   pool(ranking: Record<string, string[]>, path?: string): Promise<void>;
@@ -169,6 +169,7 @@ export async function labellingStudy<K extends StoreKind = 'sqlite'>(
     );
     const depth = Math.max(1, ...Object.values(ranking).map((docids) => docids.length));
     await store.imports.addPool('s', { run: { path, tag: 'run', depth }, queries });
+    if (postgres === undefined) return;
     for (const pair of await rows('SELECT id, qid, docid FROM pair WHERE study_id = ?', studyId)) {
       pairIds.set(`${pair.qid}\u0000${pair.docid}`, pair.id);
     }
@@ -192,7 +193,13 @@ export async function labellingStudy<K extends StoreKind = 'sqlite'>(
           }),
     studyId,
     session: (annotator, now) => LabelSession.open(store, { studyFile, study, annotator, ...(now && { now }) }),
-    pairId: (qid, docid) => pairIds.get(`${qid}\u0000${docid}`) as number,
+    pairId: (qid, docid) =>
+      sqlite !== undefined
+        ? (sqlite
+            .prepare('SELECT id FROM pair WHERE study_id = ? AND qid = ? AND docid = ?')
+            .pluck()
+            .get(studyId, qid, docid) as number)
+        : (pairIds.get(`${qid}\u0000${docid}`) as number),
     pool,
     close: async () => {
       sqlite?.close();
