@@ -16,7 +16,8 @@
 // - in a `blind` study (or review), read others' judgments, suggestions and judge calls of a pair (others' verdicts
 //   of an item) only once it has a label of that pair (a verdict on that item) — the adjudicator and the judge role
 //   read everything;
-// - write judge calls, suggestions and their votes, and LLM judge annotators, only as the judge role.
+// - write judge calls, suggestions and their votes, the review critic's verdicts and LLM judge annotators, only as
+//   the judge role.
 // Every statement is idempotent: a second grant (after adding an annotator) replaces the policies and the mapping.
 
 /** Tables a mapped role reads without row-level security. */
@@ -183,7 +184,14 @@ export function policiesSql(): string {
       'SELECT',
       `USING (annotator_id IN ${mine} OR (SELECT qrels_sees_all(current_user)) OR qrels_sees_item(version_id, current_user))`,
     ],
-    ['review_verdict', 'own_verdicts', 'INSERT', `WITH CHECK (annotator_id IN ${mine})`],
+    [
+      'review_verdict',
+      'own_verdicts',
+      'INSERT',
+      // The review critic's verdicts are the judge role's (an LLM judge's name).
+      `WITH CHECK (annotator_id IN ${mine} OR (qrels_has_duty('judge')
+         AND EXISTS (SELECT 1 FROM annotator AS a WHERE a.id = review_verdict.annotator_id AND a.kind = 'llm')))`,
+    ],
   ];
   const statements: string[] = [];
   const names = [...new Set(policies.map(([, name]) => name))];

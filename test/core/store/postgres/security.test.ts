@@ -590,6 +590,31 @@ test("a blind review as the roles: verdicts and edits only under one's own name;
     );
     assert.deepEqual(await verdictsOf(bob), [[], ['alice:reject', 'bob:accept']]);
     assert.deepEqual(await verdictsOf(owner), [['alice:edit'], ['alice:reject', 'bob:accept']]);
+    // The review critic's verdict: the judge role's to write, not an annotator's.
+    const critic = {
+      item: i1!.item.id,
+      versionId: i1!.versions[0]!.id,
+      reviewer: 'llm:critic@0123abcd',
+      verdict: 'accept',
+      rubric: {},
+      reason: null,
+    };
+    await assert.rejects(
+      () => bob.reviews.recordCriticVerdict('gen', critic, at),
+      /new row violates row-level security policy for table "annotator"/,
+    );
+    const judge = await openAs(r, `${r.database}_judge`);
+    opened.push(judge);
+    await judge.reviews.recordCriticVerdict('gen', critic, at);
+    assert.deepEqual(await verdictsOf(owner), [
+      ['alice:edit', 'llm:critic@0123abcd:accept'],
+      ['alice:reject', 'bob:accept'],
+    ]);
+    await assert.rejects(
+      () =>
+        bob.reviews.recordCriticVerdict('gen', { ...critic, versionId: i2!.versions[0]!.id, item: i2!.item.id }, at),
+      /new row violates row-level security policy for table "review_verdict"/,
+    );
 
     // Through psql, as bob: a verdict or an edit under alice's name is refused.
     const aliceId = (await owner.pool.query("SELECT id FROM annotator WHERE name = 'alice'")).rows[0].id;
