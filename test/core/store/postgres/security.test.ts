@@ -116,6 +116,19 @@ test('grant creates LOGIN roles, maps them, and run again changes nothing', asyn
       [s.report.roles.map((r) => r.role)],
     );
     assert.ok(login.rows.every((row) => row.rolcanlogin && !row.rolsuper));
+
+    // carol mapped to another role: the old one loses its rights on the record, the new one is created.
+    const remapped = await grantRoles(s.owner.pool, s.owner.location, {
+      ...s.plan,
+      people: s.plan.people.map((p) => (p.name === 'carol' ? { ...p, role: s.role('carol2') } : p)),
+    });
+    assert.deepEqual(remapped.revoked, [s.role('carol')]);
+    assert.deepEqual(
+      remapped.roles.filter((r) => r.created).map((r) => r.role),
+      [s.role('carol2')],
+    );
+    const old = await openAs(s, s.role('carol')).catch((error: Error) => error);
+    assert.match(String(old), /permission denied for table schema_version/);
   } finally {
     await s.owner.close();
   }
