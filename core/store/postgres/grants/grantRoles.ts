@@ -58,7 +58,7 @@ export async function grantRoles(pool: PostgresPool, location: string, plan: Gra
       await client.query(grantStatements.lockGrant, [...grantLock]);
       const where = (await client.query<{ schema: string; database: string }>(grantStatements.currentSchema)).rows[0]!;
       const owner = (await client.query<{ owner: string }>(grantStatements.tableOwner)).rows[0]?.owner;
-      const me = (await client.query<{ me: string }>('SELECT current_user AS me')).rows[0]!.me;
+      const me = (await client.query<{ me: string }>(grantStatements.currentUser)).rows[0]!.me;
       if (owner === undefined) throw new StoreError(`${location} holds no study record yet: sync or import it first`);
       if (owner !== me) {
         throw new StoreError(
@@ -83,8 +83,15 @@ export async function grantRoles(pool: PostgresPool, location: string, plan: Gra
         add(person.role, person.duty === 'adjudicator' ? `${person.name} (adjudicator)` : person.name);
       add(judgeRole, 'the LLM judges');
       for (const [role, entry] of roles) {
-        if ((await client.query(grantStatements.roleExists, [role])).rows.length > 0) continue;
         if (role === owner) continue;
+        const known = (await client.query<{ bypasses: boolean }>(grantStatements.roleExists, [role])).rows[0];
+        if (known?.bypasses) {
+          // A superuser or a BYPASSRLS role is not held by any policy: mapping it would promise what it cannot keep.
+          throw new StoreError(
+            `role '${role}' is a superuser or bypasses row-level security: the policies would not hold it; map a role without those attributes`,
+          );
+        }
+        if (known !== undefined) continue;
         await client.query(`CREATE ROLE ${ident(role)} LOGIN`);
         entry.created = true;
       }

@@ -241,7 +241,8 @@ REVOKE ALL ON ALL SEQUENCES IN SCHEMA ${schema} FROM ${role};
 }
 
 export const grantStatements = {
-  roleExists: 'SELECT 1 FROM pg_roles WHERE rolname = $1',
+  roleExists: 'SELECT rolsuper OR rolbypassrls AS bypasses FROM pg_roles WHERE rolname = $1',
+  currentUser: 'SELECT current_user AS me',
   currentSchema: 'SELECT current_schema() AS schema, current_database() AS database',
   tableOwner: `SELECT pg_get_userbyid(c.relowner) AS owner FROM pg_class AS c
      WHERE c.relname = 'judgment' AND c.relnamespace = current_schema()::regnamespace`,

@@ -129,6 +129,18 @@ test('grant creates LOGIN roles, maps them, and run again changes nothing', asyn
     );
     const old = await openAs(s, s.role('carol')).catch((error: Error) => error);
     assert.match(String(old), /permission denied for table schema_version/);
+
+    // A role that row-level security would not hold (a superuser, BYPASSRLS) is refused, and nothing changes.
+    await s.owner.pool.query(`CREATE ROLE ${pg.escapeIdentifier(s.role('root'))} LOGIN BYPASSRLS`);
+    await assert.rejects(
+      () =>
+        grantRoles(s.owner.pool, s.owner.location, {
+          ...s.plan,
+          people: s.plan.people.map((p) => (p.name === 'alice' ? { ...p, role: s.role('root') } : p)),
+        }),
+      new RegExp(`role '${s.role('root')}' is a superuser or bypasses row-level security`),
+    );
+    assert.equal((await s.owner.pool.query('SELECT count(*) FROM annotator_role')).rows[0].count, 5);
   } finally {
     await s.owner.close();
   }
