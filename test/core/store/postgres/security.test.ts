@@ -209,6 +209,15 @@ test('the app as the roles: overlap-2 sessions, blind hides others, adjudication
       [['alice', 2]],
     );
     await labelAll(sessions.get('carol')!, 0);
+    // The name a client sends is not what the database trusts: bob's role with the setting saying 'carol' opens her
+    // queue but stores nothing under her name.
+    const impostor = await LabelSession.open(bobStore, { studyFile, study: s.study, annotator: 'carol' });
+    const queue = impostor.state().queue;
+    const target = (await impostor.pairAt(0, queue.version, false))!;
+    await assert.rejects(
+      () => impostor.commit({ position: 0, pairId: target.pairId, label: 2, queueVersion: queue.version }),
+      /new row violates row-level security policy for table "judgment"/,
+    );
 
     // The adjudicator sees everyone and adjudicates.
     const dana = await LabelSession.open(stores.get('dana')!, { studyFile, study: s.study, annotator: 'dana' });
