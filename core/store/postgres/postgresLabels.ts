@@ -255,19 +255,7 @@ export class PostgresLabels implements LabelsPort {
       others: PairRecord['others'];
       suggestions: PairRecord['suggestions'];
     };
-    // A named statement: each connection plans this many-part read once, not on every pair shown (planning it took
-    // several times as long as running it).
-    const view = await this.context.transaction(
-      async (client) =>
-        (
-          await client.query({
-            name: 'qrels-studio-label-pair-view',
-            text: labelSql.pairView,
-            values: [pairId, studyId, annotatorId],
-          })
-        ).rows[0] as View | undefined,
-      { readOnly: true },
-    );
+    const view = await this.read<View>(labelSql.pairView, [pairId, studyId, annotatorId]);
     if (!view) throw new StoreError(`pair ${pairId} is not a pair of this study`);
     const { document, mine } = view;
     return {
