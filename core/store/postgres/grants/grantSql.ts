@@ -36,7 +36,7 @@ const readOnly = [
   'schema_version',
 ];
 
-/** Tables with row-level security, each with its policies (`%I` would be format(); here the names are fixed). */
+/** Tables with row-level security (policiesSql gives each its policies). */
 const secured = [
   'annotator',
   'judgment',
@@ -52,9 +52,10 @@ const secured = [
   'review_verdict',
 ];
 
+/** Every table of the record, in one of the two lists (a test checks that a new migration's table is in one). */
 export const grantTables = { readOnly, secured } as const;
 
-/** Whether current_user may see others' labels, suggestions and judge calls of pair `column` (functionsSql). */
+/** Whether current_user may see others' labels, suggestions and judge calls of `table`'s row's pair (functionsSql). */
 const seesPair = (table: string): string =>
   `((SELECT qrels_sees_all(current_user)) OR qrels_labelled_by(${table}.pair_id, current_user)
      OR (NOT (SELECT qrels_all_blind()) AND qrels_pair_open(${table}.pair_id)))`;

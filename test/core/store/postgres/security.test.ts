@@ -20,6 +20,7 @@ import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
 import type { StudyModel } from '../../../../core/dsl/model.ts';
 import { LabelSession } from '../../../../core/labelling/labelSession.ts';
 import { type GrantPlan, grantRoles } from '../../../../core/store/postgres/grants/grantRoles.ts';
+import { grantTables } from '../../../../core/store/postgres/grants/grantSql.ts';
 import { PostgresStudyStore } from '../../../../core/store/postgres/postgresStudyStore.ts';
 import { scratchDir } from '../../../helpers.ts';
 import { type Cluster, postgresBinDir, startCluster } from '../../../pg/pgCluster.ts';
@@ -111,6 +112,15 @@ test('grant creates LOGIN roles, maps them, and run again changes nothing', asyn
        ORDER BY r.role`,
     );
     assert.equal(mapping.rows.length, 5);
+    // Every table of the record is either read as it is or under policies: a table a later migration adds must be
+    // put in one of grantSql.ts's lists, or the team's roles could not read it.
+    const tables = await s.owner.pool.query<{ name: string }>(
+      "SELECT relname AS name FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r' ORDER BY relname",
+    );
+    assert.deepEqual(
+      tables.rows.map((row) => row.name),
+      [...grantTables.readOnly, ...grantTables.secured].sort(),
+    );
     const login = await s.owner.pool.query(
       'SELECT rolname, rolcanlogin, rolsuper FROM pg_roles WHERE rolname = ANY($1) ORDER BY rolname',
       [s.report.roles.map((r) => r.role)],
