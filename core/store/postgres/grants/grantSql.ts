@@ -66,7 +66,8 @@ const mine = `(SELECT r.annotator_id FROM annotator_role AS r WHERE r.role = cur
 /**
  * The functions the policies call. All but qrels_has_duty are SECURITY DEFINER: they run as the owner, who is not
  * subject to row-level security, so a policy of `judgment` may look at `judgment` without recursing; the role they
- * answer for is passed in (the policies pass current_user). Whether a pair's labels are visible is asked in the
+ * answer for is passed in (the policies pass current_user), and they answer false for a role the login is not a
+ * member of, so that calling them directly tells nobody about others. Whether a pair's labels are visible is asked in the
  * cheapest order: once per statement (a sub-SELECT, evaluated once) whether the role sees everything (no study of
  * the record is blind, or it is the adjudicator's or the judge's role); else whether the pair is one the role has
  * labelled (per row, an index lookup); and, only in a record that mixes blind and open studies, per row whether the
@@ -77,6 +78,8 @@ const mine = `(SELECT r.annotator_id FROM annotator_role AS r WHERE r.role = cur
 export function functionsSql(schema: string): string {
   const path = `SET search_path = ${schema}, pg_catalog, pg_temp`;
   const blind = `coalesce((s.model::jsonb ->> 'blind')::boolean, false)`;
+  // A function answering for role 'who' answers only for the login's own roles (no probing for others').
+  const member = "pg_has_role(session_user, who, 'MEMBER')";
   return `
 CREATE OR REPLACE FUNCTION qrels_has_duty(duty text) RETURNS boolean
 LANGUAGE sql STABLE ${path} AS $$
@@ -85,8 +88,9 @@ $$;
 
 CREATE OR REPLACE FUNCTION qrels_sees_all(who name) RETURNS boolean
 LANGUAGE sql STABLE SECURITY DEFINER ${path} AS $$
-  SELECT EXISTS (SELECT 1 FROM annotator_role AS r WHERE r.role = who AND r.duty IN ('adjudicator', 'judge'))
-    OR NOT EXISTS (SELECT 1 FROM study AS s WHERE ${blind})
+  SELECT ${member} AND (
+    EXISTS (SELECT 1 FROM annotator_role AS r WHERE r.role = who AND r.duty IN ('adjudicator', 'judge'))
+    OR NOT EXISTS (SELECT 1 FROM study AS s WHERE ${blind}))
 $$;
 
 CREATE OR REPLACE FUNCTION qrels_all_blind() RETURNS boolean
@@ -96,9 +100,10 @@ $$;
 
 CREATE OR REPLACE FUNCTION qrels_labelled_by(pair integer, who name) RETURNS boolean
 LANGUAGE sql STABLE SECURITY DEFINER ${path} AS $$
-  SELECT EXISTS (SELECT 1 FROM judgment AS j JOIN annotator_role AS r ON r.annotator_id = j.annotator_id AND r.role = who
-                 WHERE j.pair_id = qrels_labelled_by.pair
-                   AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS x WHERE x.judgment_id = j.id))
+  SELECT ${member}
+    AND EXISTS (SELECT 1 FROM judgment AS j JOIN annotator_role AS r ON r.annotator_id = j.annotator_id AND r.role = who
+                WHERE j.pair_id = qrels_labelled_by.pair
+                  AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS x WHERE x.judgment_id = j.id))
 $$;
 
 CREATE OR REPLACE FUNCTION qrels_pair_open(pair integer) RETURNS boolean
@@ -109,20 +114,22 @@ $$;
 
 CREATE OR REPLACE FUNCTION qrels_sees_item(version integer, who name) RETURNS boolean
 LANGUAGE sql STABLE SECURITY DEFINER ${path} AS $$
-  SELECT NOT coalesce((SELECT (s.model::jsonb ->> 'blind')::boolean FROM review_item_version AS v
-                       JOIN review_item AS i ON i.id = v.item_id JOIN study AS s ON s.id = i.study_id
-                       WHERE v.id = qrels_sees_item.version), false)
+  SELECT ${member} AND (
+    NOT coalesce((SELECT (s.model::jsonb ->> 'blind')::boolean FROM review_item_version AS v
+                  JOIN review_item AS i ON i.id = v.item_id JOIN study AS s ON s.id = i.study_id
+                  WHERE v.id = qrels_sees_item.version), false)
     OR EXISTS (SELECT 1 FROM annotator_role AS r WHERE r.role = who AND r.duty IN ('adjudicator', 'judge'))
     OR EXISTS (SELECT 1 FROM review_item_version AS v JOIN review_item_version AS other ON other.item_id = v.item_id
                JOIN review_verdict AS d ON d.version_id = other.id
                JOIN annotator_role AS r ON r.annotator_id = d.annotator_id AND r.role = who
-               WHERE v.id = qrels_sees_item.version)
+               WHERE v.id = qrels_sees_item.version))
 $$;
 
 CREATE OR REPLACE FUNCTION qrels_judgment_of(judgment integer, who name) RETURNS boolean
 LANGUAGE sql VOLATILE SECURITY DEFINER ${path} AS $$
-  SELECT EXISTS (SELECT 1 FROM judgment AS j JOIN annotator_role AS r ON r.annotator_id = j.annotator_id
-                 WHERE j.id = qrels_judgment_of.judgment AND r.role = who)
+  SELECT ${member}
+    AND EXISTS (SELECT 1 FROM judgment AS j JOIN annotator_role AS r ON r.annotator_id = j.annotator_id
+                WHERE j.id = qrels_judgment_of.judgment AND r.role = who)
 $$;
 `;
 }

@@ -500,6 +500,10 @@ test('psql as an annotator: writing as someone else, an adjudicated label, readi
       `${carolShared[0]}|2`,
     );
 
+    // The functions the policies call answer nothing about another role when called directly.
+    assert.equal(psql(s, carol, `SELECT qrels_labelled_by(${alicePairs[0]}, '${s.role('alice')}')`).out, 'f');
+    assert.equal(psql(s, bob, `SELECT qrels_labelled_by(${bobPair}, '${bob}')`).out, 't');
+
     // A record that holds a blind study and one that is not: the open study's labels are readable, the blind one's
     // still only where carol labelled.
     const open = await s.owner.pool.query<{ id: number }>(
