@@ -18,12 +18,16 @@ import pg from 'pg';
 import { agreementDashboard } from '../../../../core/agreement/agreementDashboard.ts';
 import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
 import type { StudyModel } from '../../../../core/dsl/model.ts';
+import { createChatClient } from '../../../../core/judge/chatClient.ts';
+import { judgeStudy } from '../../../../core/judge/judgeStudy.ts';
+import { promptTemplate } from '../../../../core/judge/promptTemplate.ts';
 import { LabelSession } from '../../../../core/labelling/labelSession.ts';
 import { type GrantPlan, grantRoles } from '../../../../core/store/postgres/grants/grantRoles.ts';
 import { grantTables } from '../../../../core/store/postgres/grants/grantSql.ts';
 import { PostgresStudyStore } from '../../../../core/store/postgres/postgresStudyStore.ts';
 import { scratchDir } from '../../../helpers.ts';
 import { type Cluster, postgresBinDir, startCluster } from '../../../pg/pgCluster.ts';
+import { startOpenAiServer } from '../../judge/openAiServer.ts';
 import { plainStudy, studyText } from '../../labelling/labellingStudy.ts';
 import { seedStudy } from './seedStudy.ts';
 
@@ -684,5 +688,70 @@ test("a blind review as the roles: verdicts and edits only under one's own name;
   } finally {
     for (const store of opened) await store.close();
     await owner.close();
+  }
+});
+
+test('an LLM judge run (the real SDK, a local server) as the judge role; an annotator may not run it; blind hides its suggestions', async (t) => {
+  const r = await record();
+  const owner = await PostgresStudyStore.open({ connection: r.connection });
+  const opened: PostgresStudyStore[] = [owner];
+  t.after(async () => {
+    for (const store of opened) await store.close();
+  });
+  const { study, studyId } = await seedStudy(owner, {
+    ...plainStudy(1, 2),
+    extra: '  annotators alice bob\n  blind\n  judge "judge-p" { votes 1  seed 1 }',
+  });
+  const report = await grantRoles(owner.pool, owner.location, {
+    people: ['alice', 'bob'].map((name) => ({ name, duty: 'annotator', role: r.role(name) })),
+  });
+  for (const { role } of report.roles) {
+    await owner.pool.query(`ALTER ROLE ${pg.escapeIdentifier(role)} PASSWORD '${password(role)}'`);
+  }
+  const server = await startOpenAiServer({
+    respond: () => ({ content: JSON.stringify({ rationale: 'looks right', label: 1 }) }),
+  });
+  t.after(() => server.close());
+  const options = {
+    concurrency: 2,
+    client: createChatClient({ baseURL: server.baseURL, apiKey: 'sk-test', maxAttempts: 1 }),
+    prompt: {
+      ...promptTemplate('prompts/judge.md', 'Query: {{query}}\nDocument: {{document}}\n{{scale}}\n'),
+      output: 'label' as const,
+    },
+    prices: {},
+  };
+  const alice = await openAs(r, r.role('alice'));
+  opened.push(alice);
+  await assert.rejects(() => judgeStudy(alice, study, options), /row-level security policy|permission denied/);
+  assert.equal((await owner.judge.calls(studyId)).length, 0, 'nothing of the refused run was stored');
+
+  const judge = await openAs(r, `${r.database}_judge`);
+  opened.push(judge);
+  const run = await judgeStudy(judge, study, options);
+  assert.deepEqual([run.requests, run.failures, run.suggestions], [2, 0, 2]);
+  assert.equal((await owner.judge.suggestions(studyId, run.judge)).length, 2);
+
+  // Blind: alice sees the judge's suggestion of a pair only once she has labelled it.
+  const session = await LabelSession.open(alice, {
+    studyFile: join(scratchDir(), 's.assess'),
+    study,
+    annotator: 'alice',
+  });
+  const version = session.state().queue.version;
+  const before = (await session.pairAt(0, version, false))!;
+  assert.deepEqual(before.suggestions, []);
+  await session.commit({ position: 0, pairId: before.pairId, label: 2, queueVersion: version });
+  const after = (await session.pairAt(0, version, false))!;
+  assert.deepEqual(
+    after.suggestions.map((suggestion) => [suggestion.judge, suggestion.label]),
+    [[run.judge, 1]],
+  );
+  // Enforced by the database, not only the session: through psql, alice reads the suggestion, its vote and its call
+  // of the pair she labelled only; bob, who labelled nothing, none.
+  for (const table of ['suggestion', 'suggestion_vote', 'llm_call']) {
+    assert.equal(psql(r, r.role('alice'), `SELECT count(*) FROM ${table}`).out, '1', table);
+    assert.equal(psql(r, r.role('bob'), `SELECT count(*) FROM ${table}`).out, '0', table);
+    assert.equal((await owner.pool.query(`SELECT count(*) FROM ${table}`)).rows[0].count, 2, table);
   }
 });
