@@ -8,7 +8,8 @@
 // - plain `psql` (not our code) as an annotator's role is refused what the UI would never do: writing a label as
 //   someone else, an adjudicated label, reading hidden labels in a blind study;
 // - in a blind review, verdicts and edits go only under one's own name, and others' verdicts on an item stay hidden
-//   until one gives a verdict on it.
+//   until one gives a verdict on it;
+// - an LLM judge run (the real SDK against a local server) works as the judge role and is refused to an annotator.
 // Roles exist cluster-wide: their names carry the test database's name.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
