@@ -536,6 +536,8 @@ test('psql as an annotator: writing as someone else, an adjudicated label, readi
     assert.match(call.err, /ERROR: {2}permission denied for table llm_call/);
     const stranger = psql(s, bob, "INSERT INTO annotator (name, kind) VALUES ('mallory', 'human')");
     assert.match(stranger.err, /new row violates row-level security policy for table "annotator"/);
+    const importing = psql(s, bob, "INSERT INTO query (study_id, qid, text, source) VALUES (1, 'q9', 'x', 'psql')");
+    assert.match(importing.err, /ERROR: {2}permission denied for table query/);
     const remap = psql(s, bob, `UPDATE annotator_role SET role = '${bob}' WHERE duty = 'adjudicator'`);
     assert.match(remap.err, /permission denied for table annotator_role/);
     const disable = psql(s, bob, 'ALTER TABLE judgment DISABLE ROW LEVEL SECURITY');
