@@ -92,7 +92,16 @@ export async function grantRoles(pool: PostgresPool, location: string, plan: Gra
           );
         }
         if (known !== undefined) continue;
-        await client.query(`CREATE ROLE ${ident(role)} LOGIN`);
+        try {
+          await client.query(`CREATE ROLE ${ident(role)} LOGIN`);
+        } catch (error) {
+          if ((error as { code?: string }).code !== '42501') throw error;
+          throw new StoreError(
+            `${me} may not create role '${role}' (creating roles needs CREATEROLE): ask the server's administrator ` +
+              'to create the roles, then map them with --role NAME=ROLE',
+            { cause: error },
+          );
+        }
         entry.created = true;
       }
       const before = (await client.query<{ role: string }>(grantStatements.mappedRoles)).rows.map((r) => r.role);

@@ -161,6 +161,48 @@ test('grant creates LOGIN roles, maps them, and run again changes nothing', asyn
   }
 });
 
+test('an owner without CREATEROLE is told to have the roles created and map them; mapped existing roles work', async () => {
+  const r = await record();
+  const admin = new pg.Client(r.connection);
+  await admin.connect();
+  const keeper = r.role('keeper');
+  try {
+    // A record owned by a role that may not create roles (a managed server's usual owner).
+    await admin.query(`CREATE ROLE ${keeper} LOGIN PASSWORD '${password(keeper)}'`);
+    await admin.query(`ALTER DATABASE ${r.database} OWNER TO ${keeper}`);
+    await admin.query(`ALTER SCHEMA public OWNER TO ${keeper}`);
+  } finally {
+    await admin.end();
+  }
+  const owner = await openAs(r, keeper);
+  try {
+    await seedStudy(owner, { ...plainStudy(1, 2), extra: '  annotators alice bob' });
+    const plan: GrantPlan = {
+      people: ['alice', 'bob'].map((name) => ({ name, duty: 'annotator', role: r.role(name) })),
+    };
+    await assert.rejects(
+      () => grantRoles(owner.pool, owner.location, plan),
+      new RegExp(`${keeper} may not create role '${r.role('alice')}' \\(creating roles needs CREATEROLE\\)`),
+    );
+    // The administrator creates them; the owner maps them (the judge's too).
+    const superuser = new pg.Client({ ...r.connection, database: 'postgres' });
+    await superuser.connect();
+    for (const name of ['alice', 'bob', 'judge']) await superuser.query(`CREATE ROLE ${r.role(name)} LOGIN`);
+    await superuser.end();
+    const report = await grantRoles(owner.pool, owner.location, { ...plan, judgeRole: r.role('judge') });
+    assert.deepEqual(
+      report.roles.map((role) => [role.role, role.created]),
+      [
+        [r.role('alice'), false],
+        [r.role('bob'), false],
+        [r.role('judge'), false],
+      ],
+    );
+  } finally {
+    await owner.close();
+  }
+});
+
 test('the app as the roles: overlap-2 sessions, blind hides others, adjudication, judge calls; owner numbers unchanged', async () => {
   const s = await grantedStudy(true);
   const opened: PostgresStudyStore[] = [];
