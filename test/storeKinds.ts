@@ -1,6 +1,7 @@
 // Tests that run against both adapters of the storage port: `storeKinds` lists them, `openTestStore(kind)` opens a
 // fresh, empty store of that kind — a SqliteStudyStore on a scratch file, or a PostgresStudyStore on a fresh database
-// of the run's throwaway cluster (test/pg/pgCluster.ts). Close it (`await store.close()`) at the end of the test.
+// of the run's throwaway cluster (test/pg/pgCluster.ts), copied from the cluster's migrated template
+// (test/pg/migratedDatabase.ts: no migration runs per test). Close it (`await store.close()`) at the end of the test.
 //   for (const kind of storeKinds) test(`… (${kind})`, async () => { const store = await openTestStore(kind); … });
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -8,7 +9,7 @@ import { PostgresStudyStore } from '../core/store/postgres/postgresStudyStore.ts
 import { SqliteStudyStore } from '../core/store/sqlite/sqliteStudyStore.ts';
 import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
 import { nativeDir, scratchDir } from './helpers.ts';
-import { testDatabase } from './pg/pgCluster.ts';
+import { migratedTestDatabase } from './pg/migratedDatabase.ts';
 
 export const storeKinds = ['sqlite', 'postgres'] as const;
 export type StoreKind = (typeof storeKinds)[number];
@@ -19,7 +20,7 @@ export interface TestStoreOptions {
   /** PostgreSQL: the location messages name (default: `postgres:<database>`). */
   location?: string;
   /**
-   * PostgreSQL: the database to open (default: a fresh one from testDatabase()) — another store's
+   * PostgreSQL: the database to open (default: a fresh, migrated one from migratedTestDatabase()) — another store's
    * `store.connection`, to open a second store on the same record (as `file` does for SQLite).
    */
   connection?: pg.ClientConfig;
@@ -36,7 +37,7 @@ export async function openTestStore<K extends StoreKind>(
     const file = options.file ?? join(scratchDir(), 'study.sqlite');
     return (await SqliteStudyStore.open(file, { nativeBinding: locateNativeBinding(nativeDir) })) as TestStore<K>;
   }
-  const connection = options.connection ?? (await testDatabase());
+  const connection = options.connection ?? (await migratedTestDatabase());
   return (await PostgresStudyStore.open({
     connection,
     ...(options.location !== undefined && { location: options.location }),

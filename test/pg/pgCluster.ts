@@ -209,15 +209,27 @@ export function runCluster(): Promise<ClusterAddress> {
 
 let databases = 0;
 
-/** A fresh, empty database in the run's cluster, for one test: how to connect to it (a pg ClientConfig). */
-export async function testDatabase(): Promise<pg.ClientConfig & { database: string }> {
+export interface TestDatabaseOptions {
+  /**
+   * The database to copy (`CREATE DATABASE … TEMPLATE`); nobody may be connected to it. By default the cluster's
+   * template1: an empty database. test/pg/migratedDatabase.ts's migratedTestDatabase() passes the migrated template.
+   */
+  template?: string;
+}
+
+/**
+ * A fresh database in the run's cluster, for one test: how to connect to it (a pg ClientConfig). Empty (unmigrated)
+ * unless `options.template` names a database to copy.
+ */
+export async function testDatabase(options: TestDatabaseOptions = {}): Promise<pg.ClientConfig & { database: string }> {
   const { host, port, user } = await runCluster();
   databases += 1;
   const database = `test_${process.pid}_${databases}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ host, port, user, database: 'postgres' });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${database}"`);
+    const template = options.template === undefined ? '' : ` TEMPLATE "${options.template}"`;
+    await admin.query(`CREATE DATABASE "${database}"${template}`);
   } finally {
     await admin.end();
   }
