@@ -44,6 +44,11 @@ export interface ChangePayload {
   what: StoreChange['what'];
   study?: string;
   origin: string;
+  /**
+   * The schema the write was in (the server's current_schema()): one database holds several study files'
+   * records, one schema each, and a store listens to its own schema's changes only.
+   */
+  schema?: string;
 }
 
 // count(*) and sum() of integers are bigint (int8) and avg() numeric in PostgreSQL, which pg returns as strings;
@@ -364,5 +369,8 @@ export async function runTransaction<T>(
 export async function notifyChange(client: PostgresClient, change: StoreChange, origin: string): Promise<void> {
   const payload: ChangePayload = { what: change.what, origin };
   if (change.study !== undefined) payload.study = change.study;
-  await client.query('SELECT pg_notify($1, $2)', [changeChannel, JSON.stringify(payload)]);
+  await client.query(`SELECT pg_notify($1, ($2::jsonb || jsonb_build_object('schema', current_schema()))::text)`, [
+    changeChannel,
+    JSON.stringify(payload),
+  ]);
 }

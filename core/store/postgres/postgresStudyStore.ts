@@ -77,6 +77,8 @@ export class PostgresStudyStore implements StudyStore {
    * nothing, for ever, and the notifications sent meanwhile would be missed without anyone knowing.
    */
   private heartbeatMs = 0;
+  /** The schema of the record (current_schema()): other schemas' notifications are not this record's changes. */
+  private schema: string | undefined;
 
   private constructor(pool: pg.Pool, connection: pg.ClientConfig, location: string) {
     this.pool = pool;
@@ -125,6 +127,7 @@ export class PostgresStudyStore implements StudyStore {
     const database = config.connection.database ?? process.env.PGDATABASE ?? 'postgres';
     const store = new PostgresStudyStore(pool, connection, config.location ?? `postgres:${database}`);
     store.heartbeatMs = responseTimeoutMs;
+    store.schema = (await store.where().catch(() => undefined))?.schema;
     return store;
   }
 
@@ -224,6 +227,8 @@ export class PostgresStudyStore implements StudyStore {
         return;
       }
       if (payload.origin === this.origin) return;
+      // Another study file's record, in another schema of the database.
+      if (payload.schema !== undefined && this.schema !== undefined && payload.schema !== this.schema) return;
       this.external(payload.study);
     });
     client

@@ -105,6 +105,6 @@ test('a NOTIFY reaches listeners when the transaction commits, and not when it r
   await listener.end();
   assert.deepEqual(
     heard.map((payload) => JSON.parse(payload)),
-    [{ what: 'labels', study: 's', origin: 'me' }],
+    [{ what: 'labels', study: 's', origin: 'me', schema: 'public' }],
   );
 });

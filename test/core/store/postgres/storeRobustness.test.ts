@@ -138,3 +138,29 @@ test('close() while a call runs: the call finishes and commits, later calls are 
     await check.end();
   }
 });
+
+test("one database, one schema per study file: a store hears its own schema's changes, not another schema's", async () => {
+  const database = await testDatabase();
+  const admin = new pg.Client(database);
+  await admin.connect();
+  await admin.query('CREATE SCHEMA wqt; CREATE SCHEMA crumb');
+  await admin.end();
+  const inSchema = (schema: string) => ({ ...database, options: `-c search_path=${schema}` });
+  const listening = await PostgresStudyStore.open({ connection: inSchema('wqt') });
+  const sameSchema = await PostgresStudyStore.open({ connection: inSchema('wqt') });
+  const otherSchema = await PostgresStudyStore.open({ connection: inSchema('crumb') });
+  cleanups.push(
+    () => listening.close(),
+    () => sameSchema.close(),
+    () => otherSchema.close(),
+  );
+  assert.deepEqual(await otherSchema.where(), { database: database.database, schema: 'crumb' });
+  const heard: StoreChange[] = [];
+  listening.onChange((change) => heard.push(change));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await write(otherSchema, 'elsewhere');
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  assert.deepEqual(heard, [], "another schema's write is not this record's change");
+  await write(sameSchema, 'here');
+  await until("the same schema's change", () => heard.length > 0);
+});
