@@ -2,13 +2,16 @@
 // file's record once in SQLite and once on PostgreSQL (cliStore.ts), the same CLI commands run in both — imports of
 // declared sources, label files (a change of mind, an adjudication, an LLM's and a gold file's labels, a clock
 // offset), pooling a run, review verdicts from a file, a refused label file — and every command's exit code, stdout
-// and stderr, and every file it wrote, compared byte for byte. Only times that the commands take from the clock
-// (a verdict file's) are the same nowhere and are read out before comparing.
+// and stderr, and every file it wrote, compared byte for byte; and an LLM judge run by the CLI (votes, a parse
+// failure, retried server errors, the cache, prices) with its report, call totals and exports. Only what the
+// commands take from the clock (a verdict file's times, a judge's elapsed time, progress lines and call times) is
+// the same nowhere and is read out before comparing.
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
-import { scratchDir } from '../helpers.ts';
+import { startOpenAiServer } from '../core/judge/openAiServer.ts';
+import { runCliAsync, scratchDir } from '../helpers.ts';
 import { storeKinds } from '../storeKinds.ts';
 import { type CliStore, cliStore } from './cliStore.ts';
 
@@ -166,4 +169,96 @@ test('the same commands on a SQLite study and a PostgreSQL study: byte-identical
       path,
     );
   }
+});
+
+/**
+ * The judge's clock read out — its elapsed seconds, its progress lines (written as time passes), the calls' and
+ * suggestions' times: the only parts of a judge run that are not its record's.
+ */
+const judgeClock = (text: string) =>
+  text
+    .replace(/ · [\d.]+ s\n/g, ' · (elapsed) s\n')
+    .replace(/^judge [^\n]* calls\/s [^\n]*\n/gm, '')
+    .replace(/"created_at":"[^"]*"/g, '"created_at":"(now)"')
+    .replace(/,\d{4}-\d\d-\d\dT[\d:.]+Z,suggestion,/g, ',(now),suggestion,');
+
+test('an LLM judge run by the CLI on a SQLite study and a PostgreSQL study: the same report, totals and exports', async (t) => {
+  // Document d% 3 is the label; d5's answer is no JSON (a parse failure, on record, no suggestion); d6 fails twice
+  // with a 500 and then answers.
+  const failures = new Map<string, number>();
+  const server = await startOpenAiServer({
+    respond: ({ body }) => {
+      const content = body.messages?.[0]?.content ?? '';
+      const d = Number(/text of d(\d)/.exec(content)?.[1]);
+      const q = /Query: (.*)/.exec(content)?.[1] ?? '';
+      const key = `${q}/${d}`;
+      if (d === 5) return { content: 'I would say it is relevant.', usage: { prompt_tokens: 7, completion_tokens: 3 } };
+      if (d === 6 && (failures.get(key) ?? 0) < 2) {
+        failures.set(key, (failures.get(key) ?? 0) + 1);
+        return { status: 500, body: 'overloaded' };
+      }
+      return {
+        content: JSON.stringify({ rationale: `d${d} read — ✓`, label: d % 3 }),
+        usage: { prompt_tokens: 1234, completion_tokens: 56 },
+      };
+    },
+  });
+  t.after(() => server.close());
+  const results: Record<string, Run[]> = {};
+  const written: Record<string, Record<string, string>> = {};
+  for (const kind of storeKinds) {
+    failures.clear();
+    const store = await cliStore(kind);
+    const root = workspace(store);
+    store.writeStudy(
+      join(root, 'wqt.assess'),
+      studyText.replace(
+        '  agreement krippendorff',
+        `  judge "judge-p" { endpoint "${server.baseURL}"  votes 3  seed 5 }\n  agreement krippendorff`,
+      ),
+    );
+    const env = { QRELS_STUDIO_CONFIG_DIR: scratchDir(), OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: '' };
+    const judgeArgs = ['--allow-endpoint', server.baseURL, '--concurrency', '1', '--price', 'judge-p=1.25,10'];
+    const runs: string[][] = [
+      ['import', 'wqt.assess'],
+      ['import', 'wqt.assess', '--labels', 'labels.csv'],
+      ['judge', 'wqt.assess', ...judgeArgs, '--limit', '2'],
+      ['judge', 'wqt.assess', ...judgeArgs, '--only-unlabelled'],
+      ['judge', 'wqt.assess', ...judgeArgs],
+      ['judge', 'wqt.assess', ...judgeArgs],
+      ['export', 'wqt.assess'],
+      ['export', 'wqt.assess', '--labels', 'out/labels.csv', '--jsonl', 'out/all.jsonl'],
+      ['agree', 'wqt.assess', '--include-llm', '--json'],
+    ];
+    // Not spawnSync: the test server in this process must keep answering while the CLI runs.
+    const ran: Run[] = [];
+    for (const args of runs) {
+      const result = await runCliAsync(args, root, { ...process.env, ...store.env, ...env });
+      ran.push({
+        command: args.join(' '),
+        status: result.status,
+        stdout: judgeClock(result.stdout),
+        stderr: judgeClock(result.stderr),
+      });
+    }
+    results[kind] = ran;
+    assert.ok(
+      ran.every((r) => r.status === 0),
+      JSON.stringify(ran),
+    );
+    written[kind] = Object.fromEntries(
+      ['out/declared.qrels', 'out/labels.csv', 'out/all.jsonl'].map((path) => [
+        path,
+        judgeClock(readFileSync(join(root, path), 'utf8')),
+      ]),
+    );
+  }
+  const sqlite = results.sqlite!;
+  assert.ok(
+    sqlite.every((r) => r.status === 0),
+    JSON.stringify(sqlite),
+  );
+  assert.match(sqlite[4]!.stdout, /parse/, 'the run met a parse failure');
+  for (const [i, run] of sqlite.entries()) assert.deepEqual(results.postgres![i], run, run.command);
+  assert.deepEqual(written.postgres, written.sqlite);
 });
