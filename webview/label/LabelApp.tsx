@@ -210,7 +210,7 @@ export function LabelApp({ controller }: { controller: LabelController }) {
     );
   }
   return (
-    <main className="label-view" data-testid="label-view">
+    <main className="label-view" data-testid="label-view" data-busy={snapshot.busy ? 'true' : undefined}>
       <Header state={state} snapshot={snapshot} controller={controller} />
       {snapshot.unsaved && <CannotSave state={state} snapshot={snapshot} />}
       {snapshot.unloaded && !snapshot.unsaved && (

@@ -60,6 +60,28 @@ const pairId = async (page: Page) => Number(await page.locator('[data-testid="pa
 const text = async (page: Page, testid: string) =>
   (await page.locator(`[data-testid="${testid}"]`).textContent())?.trim() ?? '';
 
+/** What the view shows, read at one instant. */
+function read(page: Page) {
+  return page.evaluate(() => ({
+    pairId: Number(document.querySelector('[data-testid="pair"]')?.getAttribute('data-pair-id') ?? Number.NaN),
+    judged: Number((document.querySelector('[data-testid="progress"]')?.textContent ?? '').trim().split(' ')[0]),
+    busy: document.querySelector('[data-testid="label-view"]')?.getAttribute('data-busy') === 'true',
+    cannotSave: document.querySelector('[data-testid="cannot-save"]') !== null,
+    status: document.querySelector('[data-testid="status"]')?.textContent ?? '',
+  }));
+}
+
+/** Waits until `judged` labels are confirmed and the view takes keys again (the next pair on screen). */
+async function ready(page: Page, judged: number): Promise<void> {
+  await page.waitForFunction(
+    (n) =>
+      document.querySelector('[data-testid="label-view"]')?.getAttribute('data-busy') !== 'true' &&
+      (document.querySelector('[data-testid="progress"]')?.textContent ?? '').trim().startsWith(`${n} /`),
+    judged,
+    { timeout: 30_000 },
+  );
+}
+
 /** The labels stored, in order: each row once, with the commit id it was stored under. */
 async function judgments(s: Study): Promise<{ pair_id: number; label: number; client_id: string }[]> {
   return (await s.rows('SELECT pair_id, label, client_id FROM judgment ORDER BY id')) as {
@@ -94,7 +116,7 @@ test('the server stops while the annotator labels: cannot save, no moving on, an
     // One label as usual.
     const first = await pairId(page);
     await page.keyboard.press('1');
-    await page.locator('[data-testid="progress"]').filter({ hasText: '1 / 5 judged' }).waitFor();
+    await ready(page, 1);
     labelled.push({ pairId: first, label: 1 });
     const second = await pairId(page);
     assert.notEqual(second, first);
@@ -133,7 +155,7 @@ test('the server stops while the annotator labels: cannot save, no moving on, an
     }
     // Back: the view saves by itself (its next attempt) and carries on to the next pair.
     await page.locator('[data-testid="cannot-save"]').waitFor({ state: 'detached', timeout: 30_000 });
-    await page.locator('[data-testid="progress"]').filter({ hasText: '2 / 5 judged' }).waitFor();
+    await ready(page, 2);
     assert.match(await text(page, 'status'), /^Saved 2 · Highly for q1 \//);
     labelled.push({ pairId: second, label: 2 });
     const third = await pairId(page);
@@ -142,10 +164,7 @@ test('the server stops while the annotator labels: cannot save, no moving on, an
     for (let i = 0; i < 3; i++) {
       labelled.push({ pairId: await pairId(page), label: 0 });
       await page.keyboard.press('0');
-      await page
-        .locator('[data-testid="progress"]')
-        .filter({ hasText: `${3 + i} / 5 judged` })
-        .waitFor();
+      await ready(page, 3 + i);
     }
     await page.locator('[data-testid="queue-end"]').waitFor();
     await assertEachOnce(s, view, labelled);
@@ -169,6 +188,7 @@ test('the server processes SIGKILLed while the annotator labels fast: the view r
     const labelled: { pairId: number; label: number }[] = [];
     let sawCannotSave = false;
     for (let i = 0; i < pairs; i++) {
+      await ready(page, i);
       const shown = await pairId(page);
       if (i === 10) {
         // A crash: every backend serving the study killed; PostgreSQL ends all connections and recovers by itself.
@@ -182,14 +202,15 @@ test('the server processes SIGKILLed while the annotator labels fast: the view r
       labelled.push({ pairId: shown, label: i % 3 });
       // Until the label is confirmed the view stays on the pair (and may say it cannot save meanwhile).
       for (;;) {
-        if (await page.locator('[data-testid="cannot-save"]').isVisible()) {
+        const now = await read(page);
+        if (now.cannotSave) {
           sawCannotSave = true;
-          assert.equal(await pairId(page), shown, 'no moving on before it is saved');
-          assert.doesNotMatch(await text(page, 'status'), /Saved/);
+          assert.equal(now.pairId, shown, 'no moving on before it is saved');
+          assert.doesNotMatch(now.status, /Saved/);
         }
-        const judged = Number((await text(page, 'progress')).split(' ')[0]);
-        if (judged === i + 1) break;
-        assert.equal(judged, i, 'one label at a time');
+        if (now.judged === i + 1) break;
+        assert.equal(now.judged, i, 'one label at a time');
+        assert.equal(now.pairId, shown, 'on the pair until its label is confirmed');
         await page.waitForTimeout(20);
       }
     }
