@@ -3,9 +3,10 @@
 // declared sources, label files (a change of mind, an adjudication, an LLM's and a gold file's labels, a clock
 // offset), pooling a run, review verdicts from a file, a refused label file — and every command's exit code, stdout
 // and stderr, and every file it wrote, compared byte for byte; and an LLM judge run by the CLI (votes, a parse
-// failure, retried server errors, the cache, prices) with its report, call totals and exports. Only what the
-// commands take from the clock (a verdict file's times, a judge's elapsed time, progress lines and call times) is
-// the same nowhere and is read out before comparing.
+// failure, retried server errors, the cache, prices) with its report, call totals and exports; and a review whose
+// items file is regenerated, with verdicts, an adjudication and its LLM critic. Only what the commands take from
+// the clock (a verdict file's times, a judge's elapsed time, progress lines and call times) is the same nowhere and
+// is read out before comparing.
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -261,4 +262,96 @@ test('an LLM judge run by the CLI on a SQLite study and a PostgreSQL study: the 
   assert.match(sqlite[4]!.stdout, /parse/, 'the run met a parse failure');
   for (const [i, run] of sqlite.entries()) assert.deepEqual(results.postgres![i], run, run.command);
   assert.deepEqual(written.postgres, written.sqlite);
+});
+
+test("a review's items regenerated, its verdicts and its LLM critic on both kinds: the same summaries and exports", async (t) => {
+  const server = await startOpenAiServer({
+    respond: ({ body }) => {
+      const prompt = body.messages?.at(-1)?.content ?? '';
+      if (prompt.includes('tall buildings')) return { content: 'no scores here' };
+      const poor = prompt.includes('rivers');
+      return {
+        content: JSON.stringify({
+          rationale: poor ? 'vague — “rivers”' : 'fine',
+          scores: { clarity: poor ? 'poor' : 'excellent' },
+        }),
+      };
+    },
+  });
+  t.after(() => server.close());
+  const review = `review "gen" {
+  items "items.jsonl" { id: iid  text: text  type: type  parent: qid  source: original }
+  taxonomy { C1 "Boundary"  S1 "Attribute" }
+  rubric levels excellent acceptable poor { clarity }
+  verdicts accept edit reject
+  annotators alice bob  overlap 2
+  adjudicator dana
+  judge "critic-model" { endpoint "${server.baseURL}"  temperature 0 }
+  export verdicts "out/accepted.jsonl"
+}
+`;
+  const items = (changed: boolean) =>
+    [
+      { iid: 'i1', qid: 'q1', type: 'C1', text: 'Find medal tables, excluding the 2008 Beijing Games.' },
+      { iid: 'i2', qid: 'q2', type: 'S1', text: changed ? 'Find long rivers in km.' : 'Find rivers.' },
+      { iid: 'i3', qid: 'q3', type: 'S1', text: 'Find tall buildings.', original: 'Find tall buildings in metres.' },
+      ...(changed ? [{ iid: 'i4', qid: 'q1', type: 'C1', text: 'Find medal tables of 2012 — “London”.' }] : []),
+    ]
+      .map((i) => `${JSON.stringify(i)}\n`)
+      .join('');
+  const verdicts =
+    '{"item_id": "i1", "verdict": "accept", "reviewer": "alice", "rubric": {"clarity": "excellent"}}\n' +
+    '{"item_id": "i1", "verdict": "edit", "reason": "clearer", "reviewer": "bob", "text": "Find Olympic medal tables, not Beijing 2008."}\n' +
+    '{"item_id": "i2", "verdict": "reject", "reason": "vague", "reviewer": "alice"}\n' +
+    '{"item_id": "i3", "verdict": "accept", "reviewer": "bob"}\n';
+  const results: Record<string, { runs: Run[]; files: Record<string, string> }> = {};
+  for (const kind of storeKinds) {
+    const store = await cliStore(kind);
+    const root = scratchDir();
+    store.writeStudy(join(root, 'gen.assess'), review);
+    writeFileSync(join(root, 'items.jsonl'), items(false));
+    writeFileSync(join(root, 'verdicts.jsonl'), verdicts);
+    writeFileSync(join(root, 'dana.jsonl'), '{"item_id": "i1", "verdict": "accept", "reviewer": "dana"}\n');
+    const env = { ...process.env, ...store.env, QRELS_STUDIO_CONFIG_DIR: scratchDir(), OPENAI_API_KEY: 'sk-test' };
+    const steps: (string[] | (() => void))[] = [
+      ['export', 'gen.assess', '--summary'],
+      ['judge', 'gen.assess', '--allow-endpoint', server.baseURL],
+      ['import', 'gen.assess', '--verdicts', 'verdicts.jsonl'],
+      ['export', 'gen.assess', '--summary'],
+      () => writeFileSync(join(root, 'items.jsonl'), items(true)),
+      ['export', 'gen.assess', '--summary', '--json'],
+      ['judge', 'gen.assess', '--allow-endpoint', server.baseURL],
+      ['import', 'gen.assess', '--verdicts', 'verdicts.jsonl'],
+      ['import', 'gen.assess', '--verdicts', 'dana.jsonl'],
+      ['export', 'gen.assess', '--summary'],
+      ['export', 'gen.assess'],
+      ['export', 'gen.assess', '--review', 'out/again.jsonl'],
+    ];
+    const runs: Run[] = [];
+    for (const step of steps) {
+      if (typeof step === 'function') {
+        step();
+        continue;
+      }
+      const result = await runCliAsync(step, root, env);
+      runs.push({
+        command: step.join(' '),
+        status: result.status,
+        stdout: judgeClock(result.stdout),
+        stderr: judgeClock(result.stderr),
+      });
+    }
+    const outputs: Record<string, string> = {};
+    for (const path of ['out/accepted.jsonl', 'out/again.jsonl']) {
+      outputs[path] = clockTimes(readFileSync(join(root, path), 'utf8'));
+    }
+    results[kind] = { runs, files: outputs };
+  }
+  const sqlite = results.sqlite!;
+  assert.ok(
+    sqlite.runs.filter((r) => r.command.startsWith('import')).every((r) => r.status === 0),
+    JSON.stringify(sqlite.runs),
+  );
+  for (const [i, run] of sqlite.runs.entries()) assert.deepEqual(results.postgres!.runs[i], run, run.command);
+  assert.deepEqual(results.postgres!.files, sqlite.files);
 });
