@@ -9,7 +9,7 @@ import { type PostgresContext, RecordUnreachableError } from '../../../../core/s
 import type { PostgresStudyStore } from '../../../../core/store/postgres/postgresStudyStore.ts';
 import type { StudyStore } from '../../../../core/store/studyStore.ts';
 import { testDatabase } from '../../../pg/pgCluster.ts';
-import { type Proxy, startProxy } from './tcpProxy.ts';
+import { startProxy, type TcpProxy } from './tcpProxy.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
@@ -18,7 +18,7 @@ after(async () => {
 
 async function storeBehindProxy(
   timeouts: Record<string, number>,
-): Promise<{ store: StudyStore; proxy: Proxy; database: string }> {
+): Promise<{ store: StudyStore; proxy: TcpProxy; database: string }> {
   const database = await testDatabase();
   const proxy = await startProxy({ host: database.host as string, port: database.port as number });
   cleanups.push(() => proxy.close());

@@ -3,7 +3,7 @@
 // VPN would; `restore()` forwards again.
 import { createServer, type Server, type Socket } from 'node:net';
 
-export interface Proxy {
+export interface TcpProxy {
   port: number;
   /** Stops forwarding: what either side sends is dropped, no connection is closed. */
   cut(): void;
@@ -12,7 +12,7 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
-export async function startProxy(target: { host: string; port: number }): Promise<Proxy> {
+export async function startProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let cut = false;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
