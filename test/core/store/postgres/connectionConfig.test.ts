@@ -2,8 +2,14 @@
 // password only from the secret, PGPASSWORD or ~/.pgpass (left to node-postgres); a clear error naming what is
 // missing. Pure: no database here.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { resolveStoreConnection } from '../../../../core/store/postgres/connectionConfig.ts';
+import {
+  entryFields,
+  resolveStoreConnection,
+  timeoutFields,
+} from '../../../../core/store/postgres/connectionConfig.ts';
 import { defaultTimeouts, timeoutConfig } from '../../../../core/store/postgres/postgresContext.ts';
 import { StoreError } from '../../../../core/store/studyDatabase.ts';
 
@@ -169,4 +175,16 @@ test('a timeout that is not whole milliseconds is a clear error naming the field
   assert.deepEqual(misspelt.warnings, [
     'qrelsStudio.stores["t"].connecttimeoutms is not used: did you mean connectTimeoutMs? an entry has host, port, database, user, schema, urlEnv, connectTimeoutMs, keepAliveMs, responseTimeoutMs, idleInTransactionTimeoutMs, statementTimeoutMs',
   ]);
+});
+
+test("package.json's qrelsStudio.stores schema has exactly the entry's fields, timeouts with their defaults", () => {
+  const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '../../../../package.json'), 'utf8')) as {
+    contributes: {
+      configuration: { properties: Record<string, { additionalProperties: { properties: Record<string, unknown> } }> };
+    };
+  };
+  const properties = manifest.contributes.configuration.properties['qrelsStudio.stores']!.additionalProperties
+    .properties as Record<string, { default?: unknown }>;
+  assert.deepEqual(Object.keys(properties).sort(), [...entryFields].sort());
+  for (const field of timeoutFields) assert.equal(properties[field]!.default, defaultTimeouts[field], field);
 });
