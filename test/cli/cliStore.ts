@@ -12,7 +12,7 @@ import { locateNativeBinding } from '../../core/store/sqliteDatabase.ts';
 import { studyDatabasePath } from '../../core/store/studyDatabase.ts';
 import type { StudyStore } from '../../core/store/studyStore.ts';
 import { nativeDir, runCliProcess } from '../helpers.ts';
-import { testDatabase } from '../pg/pgCluster.ts';
+import { migratedTestDatabase } from '../pg/migratedDatabase.ts';
 import type { StoreKind } from '../storeKinds.ts';
 
 /** The store name the PostgreSQL study files use. */
@@ -42,7 +42,7 @@ export interface CliStore {
 
 /** The CLI's store of `kind`: for PostgreSQL a fresh database of the run's cluster. */
 export async function cliStore(kind: StoreKind): Promise<CliStore> {
-  const connection = kind === 'postgres' ? await testDatabase() : undefined;
+  const connection = kind === 'postgres' ? await migratedTestDatabase() : undefined;
   const env: NodeJS.ProcessEnv =
     connection === undefined
       ? {}

@@ -23,7 +23,7 @@ import { SqliteStudyStore } from '../../../../core/store/sqlite/sqliteStudyStore
 import { openDatabase, type SqliteDatabase } from '../../../../core/store/sqliteDatabase.ts';
 import type { StoreChange, StudyStore } from '../../../../core/store/studyStore.ts';
 import { scratchDir } from '../../../helpers.ts';
-import { testDatabase } from '../../../pg/pgCluster.ts';
+import { migratedTestDatabase } from '../../../pg/migratedDatabase.ts';
 import type { StoreKind } from '../../../storeKinds.ts';
 import {
   fixtureRecords,
@@ -108,7 +108,7 @@ export async function postgresCopy(db: SqliteDatabase): Promise<{
   labels: PostgresLabels;
   context: PostgresContext & { changes: StoreChange[] };
 }> {
-  const config = await testDatabase();
+  const config = await migratedTestDatabase();
   const pool = labelsPool(config);
   await migratePostgres(pool);
   await copyRecord(db, pool);
@@ -128,7 +128,7 @@ export async function kindStudy(
   const resolved = resolveStudies(parseStudyFile(text), studyFile);
   const study = resolved.studies[0]!;
   const sqliteFile = join(folder, 's.sqlite');
-  const connection = kind === 'postgres' ? await testDatabase() : undefined;
+  const connection = kind === 'postgres' ? await migratedTestDatabase() : undefined;
   const open = async (): Promise<StudyStore> =>
     connection === undefined
       ? SqliteStudyStore.open(sqliteFile, { nativeBinding })
