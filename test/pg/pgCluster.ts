@@ -1,7 +1,8 @@
 // Throwaway PostgreSQL clusters for the tests: a real server (Debian's PostgreSQL 15), never a mock. `npm test`
 // (scripts/test.ts) starts one cluster per run before the tests and names it to every test process in
-// QRELS_STUDIO_PG_CLUSTER; `testDatabase()` gives each caller a fresh database in it. A test file run alone (no such
-// variable) starts a cluster of its own on first use and stops and removes it when the process exits.
+// QRELS_STUDIO_PG_CLUSTER; `testDatabase()` gives each caller a fresh, empty database in it (migratedTestDatabase() of
+// test/pg/migratedDatabase.ts a fresh one at the newest schema, copied from a migrated template). A test file run
+// alone (no such variable) starts a cluster of its own on first use and stops and removes it when the process exits.
 //
 // PostgreSQL refuses to run as root: as root the cluster belongs to the `postgres` OS user (Debian's package makes
 // it), initdb and pg_ctl run through `runuser -u postgres`, in a scratch folder it owns; as anyone else they run
