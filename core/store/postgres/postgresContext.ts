@@ -145,9 +145,15 @@ export interface ConnectionTimeouts {
    * still running (a big import) is waited for.
    */
   responseTimeoutMs: number;
-  /** The server ends a session left idle inside a transaction this long, releasing its locks (server setting). */
+  /**
+   * The server ends a session left idle inside a transaction this long, releasing its locks (a session setting;
+   * 0 leaves the server's own).
+   */
   idleInTransactionTimeoutMs: number;
-  /** The server cancels a statement running this long (server setting; off by default: imports run long ones). */
+  /**
+   * The server cancels a statement running this long (a session setting; 0, the default, leaves the server's own,
+   * none unless its administrator set one: imports run long statements).
+   */
   statementTimeoutMs: number;
 }
 

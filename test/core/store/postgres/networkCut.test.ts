@@ -97,3 +97,16 @@ test('a statement the server is still running is waited for, however long past t
   const { rows } = await context.transaction((client) => client.query('SELECT pg_sleep(1.5), 1 AS done'));
   assert.equal(rows[0].done, 1);
 });
+
+test("the entry's server timeouts are the sessions' settings; 0 leaves the server's own", async () => {
+  const { store } = await storeBehindProxy({ idleInTransactionTimeoutMs: 1234, statementTimeoutMs: 5000 });
+  const show = async (setting: string) =>
+    (await contextOf(store).query<Record<string, string>>(`SHOW ${setting}`)).rows[0]![setting];
+  assert.equal(await show('idle_in_transaction_session_timeout'), '1234ms');
+  assert.equal(await show('statement_timeout'), '5s');
+  const { store: plain } = await storeBehindProxy({ statementTimeoutMs: 0 });
+  const showPlain = async (setting: string) =>
+    (await contextOf(plain).query<Record<string, string>>(`SHOW ${setting}`)).rows[0]![setting];
+  assert.equal(await showPlain('idle_in_transaction_session_timeout'), '1min', 'the default');
+  assert.equal(await showPlain('statement_timeout'), '0');
+});
