@@ -370,10 +370,17 @@ test('a failing or cancelled import leaves both records as they were, with the s
     }
     // The failed imports' connections were closed, not handed back: none is held, none has staging tables.
     assert.equal(stores.pool.totalCount - stores.pool.idleCount, 0);
-    const { rows } = await stores.pool.query(
-      "SELECT count(*)::integer AS n FROM pg_class WHERE relpersistence = 't' AND relname LIKE 'staged_%'",
-    );
-    assert.equal(rows[0].n, 0);
+    // A failed or cancelled import ends its connection, and the server removes that session's TEMP tables as the
+    // session's backend exits, a moment after the client has gone: wait for it (bounded), not for a fixed time.
+    let staged = -1;
+    for (let attempt = 0; attempt < 100 && staged !== 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      const { rows } = await stores.pool.query(
+        "SELECT count(*)::integer AS n FROM pg_class WHERE relpersistence = 't' AND relname LIKE 'staged_%'",
+      );
+      staged = rows[0].n;
+    }
+    assert.equal(staged, 0);
   } finally {
     mock.timers.reset();
     await stores.close();
@@ -518,10 +525,17 @@ test('a large import cancelled or failing mid-stream (after batches were COPYed)
     }
     assert.equal(unknown[1], unknown[0]);
     assert.equal(stores.pool.totalCount - stores.pool.idleCount, 0);
-    const { rows } = await stores.pool.query(
-      "SELECT count(*)::integer AS n FROM pg_class WHERE relpersistence = 't' AND relname LIKE 'staged_%'",
-    );
-    assert.equal(rows[0].n, 0);
+    // A failed or cancelled import ends its connection, and the server removes that session's TEMP tables as the
+    // session's backend exits, a moment after the client has gone: wait for it (bounded), not for a fixed time.
+    let staged = -1;
+    for (let attempt = 0; attempt < 100 && staged !== 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      const { rows } = await stores.pool.query(
+        "SELECT count(*)::integer AS n FROM pg_class WHERE relpersistence = 't' AND relname LIKE 'staged_%'",
+      );
+      staged = rows[0].n;
+    }
+    assert.equal(staged, 0);
   } finally {
     await stores.close();
   }
