@@ -27,6 +27,7 @@ import {
   type PoolInput,
   StoreError,
 } from '../studyDatabase.ts';
+import { lockInSchema } from './advisoryLocks.ts';
 import { PgStaging } from './imports/pgStaging.ts';
 import { studyIdPg } from './judge/pgRules.ts';
 import {
@@ -109,7 +110,7 @@ export class PostgresImports extends BatchImports {
       const report = await this.commit(client, commitState, async () => {
         // The moves sort whole staged tables (documents by id): in memory, not in temporary files.
         await client.query("SET LOCAL work_mem = '256MB'");
-        await client.query('SELECT pg_advisory_xact_lock($1)', [studyId]);
+        await lockInSchema(client, 'study', studyId);
         const report = await staging.commit(studyId, study, counted, (row) => checkAnswers(row, study, answers));
         for (const [i, pool] of pools.entries()) report.pools.push(await staging.pool(studyId, i, pool));
         await this.context.notify(client, { what: 'imports', study });

@@ -16,11 +16,9 @@ import type {
   StoredSuggestion,
   SuggestionRecord,
 } from '../port/judgePort.ts';
+import { lockInSchema } from './advisoryLocks.ts';
 import { ensureAnnotatorId } from './annotators.ts';
 import type { PostgresClient, PostgresContext, TransactionOptions } from './postgresContext.ts';
-
-/** The advisory lock space (first key) of a pair's suggestions; the second key is the pair's id. */
-const suggestionLock = 0x5167_6a01;
 
 /** A read of one statement; a read of several sees one snapshot. */
 const readOnly: TransactionOptions = { readOnly: true };
@@ -211,7 +209,7 @@ export class PostgresJudge implements JudgePort {
     const shownCall = callOf(suggestion.callId);
     const votes = suggestion.votes.map((vote) => ({ ...vote, callId: callOf(vote.callId) }));
     const annotatorId = judgeId ?? (await ensureAnnotatorId(client, this.context.location, suggestion.judge, 'llm'));
-    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [suggestionLock, suggestion.pairId]);
+    await lockInSchema(client, 'suggestion', suggestion.pairId);
     // What the judge said before about the pair, votes first: the calls behind it stay on record.
     await client.query(
       `DELETE FROM suggestion_vote WHERE suggestion_id IN (

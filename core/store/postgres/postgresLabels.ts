@@ -1,9 +1,9 @@
 // The labelling part of the PostgreSQL adapter (port/labelsPort.ts): every read and write of a Label view, each one
 // transaction, answering exactly what the SQLite adapter (core/store/sqlite/sqliteLabels.ts) answers. What this
 // backend adds is concurrency — many annotators' processes on one record:
-// - assignment takes the study's advisory lock (pg_advisory_xact_lock(study id)) before it reads which pairs are
+// - assignment takes the study's advisory lock (advisoryLocks.ts: this schema, 'study', its id) before it reads which pairs are
 //   unassigned, so two sessions opening at the same second never both hand out a pair (`overlap k` holds);
-// - a commit takes its pair's advisory lock (two-key form: labelLock, pair id) before it reads the annotator's latest
+// - a commit takes its pair's advisory lock ('label', pair id) before it reads the annotator's latest
 //   judgment of it, so two commits of one pair by one annotator (two windows) are stamped one after the other instead
 //   of colliding on the (pair, annotator, time) key; other pairs do not wait on each other. An advisory lock rather
 //   than a row lock: it needs no UPDATE right on `pair` (an annotator's database role has none) and writes nothing;
@@ -26,15 +26,10 @@ import type {
 import type { AnnotatorKind } from '../port/studiesPort.ts';
 import { impliedAnnotatorKind } from '../sqlite/annotators.ts';
 import { type NewJudgment, StoreError } from '../studyDatabase.ts';
+import { lockInSchema } from './advisoryLocks.ts';
 import { assignmentSql, progressSql, queueSql } from './labels/labelQueueSql.ts';
 import { labelSql } from './labels/labelStatements.ts';
 import type { PostgresClient, PostgresContext } from './postgresContext.ts';
-
-/**
- * The advisory lock space (first key) of a pair's label commits; the second key is the pair's id. Two-key locks never
- * meet the one-key locks on a study's id; the judge's suggestion locks and the migrations use other first keys.
- */
-const labelLock = 0x5167_6c01;
 
 /** The time of a new judgment: `at`, or 1 ms after the annotator's latest judgment of the pair when that is later. */
 function stampAfter(at: number, latest: string | null): string {
@@ -128,7 +123,7 @@ export class PostgresLabels implements LabelsPort {
       const annotatorId = await this.annotatorId(client, judgment.annotator);
       // Two judgments of a pair by one annotator in the same millisecond stay two, in order: the pair's lock makes a
       // concurrent one wait until this one's time is committed.
-      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [labelLock, pairId]);
+      await lockInSchema(client, 'label', pairId);
       const latest = (await client.query<{ latest: string | null }>(labelSql.latestTime, [pairId, annotatorId])).rows[0]
         ?.latest;
       const createdAt = judgment.createdAt?.toISOString() ?? stampAfter(Date.now(), latest ?? null);
@@ -149,7 +144,7 @@ export class PostgresLabels implements LabelsPort {
     return this.write(studyId, async (client) => {
       // One assignment of a study at a time: the next one (its INSERT a new statement, so a new snapshot under
       // READ COMMITTED) sees every pair this one handed out.
-      await client.query('SELECT pg_advisory_xact_lock($1)', [studyId]);
+      await lockInSchema(client, 'study', studyId);
       const ids: number[] = [];
       for (const name of annotators) ids.push(await this.annotatorId(client, name));
       // Checked after the annotators, as SQLite's adapter does (the first refusal is the same); nothing is committed.
@@ -339,7 +334,7 @@ export class PostgresLabels implements LabelsPort {
     return this.write(commit.studyId, async (client) => {
       // Commits of this pair wait for each other here (see the top of the file); the next statement then reads
       // what the one before committed.
-      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [labelLock, pairId]);
+      await lockInSchema(client, 'label', pairId);
       type Before = {
         labelled: boolean;
         latest: string | null;

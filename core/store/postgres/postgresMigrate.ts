@@ -3,18 +3,13 @@
 // processes opening the same new database at once migrate it once (the second waits, then finds nothing to do). The
 // version is the one row of `schema_version` (the table is created, under the same lock, by the first open).
 import { needsMigration } from '../migrate.ts';
+import { lockInSchema } from './advisoryLocks.ts';
 import { type PostgresMigration, postgresMigrations } from './migrations/postgresMigrations.ts';
 import type { PostgresClient, PostgresPool } from './postgresContext.ts';
 import { runTransaction } from './postgresContext.ts';
 
-/**
- * The advisory lock migrations take: the two-key form, which never meets the one-key locks the adapter takes on a
- * study's id (assignment, check-then-write).
- */
-const migrationLock = [0x51524c53, 1] as const;
-
 async function lockAndReadVersion(client: PostgresClient): Promise<number> {
-  await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...migrationLock]);
+  await lockInSchema(client, 'migration');
   await client.query(
     `CREATE TABLE IF NOT EXISTS schema_version (
        one     boolean PRIMARY KEY DEFAULT true CHECK (one),

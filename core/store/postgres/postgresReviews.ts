@@ -25,6 +25,7 @@ import type {
   ReviewItemRow,
   ReviewsPort,
 } from '../port/reviewsPort.ts';
+import { lockInSchema } from './advisoryLocks.ts';
 import { ensureAnnotatorId } from './annotators.ts';
 import type { PostgresClient, PostgresContext, TransactionOptions } from './postgresContext.ts';
 import { studyIdIn } from './postgresStudies.ts';
@@ -52,7 +53,7 @@ export class PostgresReviews implements ReviewsPort {
   ): Promise<{ added: number; changed: number; unchanged: number }> {
     const result = await this.context.transaction(async (client) => {
       const studyId = await this.studyId(client, review);
-      await client.query('SELECT pg_advisory_xact_lock($1)', [studyId]);
+      await lockInSchema(client, 'study', studyId);
       // What the review has now: each item's row id and latest generated text.
       const known = await client.query<{ id: number; item_id: string; text: string | null }>(reviewSql.latestTexts, [
         studyId,
@@ -196,7 +197,7 @@ export class PostgresReviews implements ReviewsPort {
   async recordVerdicts(review: string, verdicts: readonly NewReviewVerdict[], at: string): Promise<void> {
     await this.context.transaction(async (client) => {
       const studyId = await this.studyId(client, review);
-      await client.query('SELECT pg_advisory_xact_lock($1)', [studyId]);
+      await lockInSchema(client, 'study', studyId);
       // Every verdict is checked before any is written: a batch refused writes nothing, and takes no id from a
       // sequence either (ids stay SQLite's).
       const checked: { item: number; reviewer: number }[] = [];
@@ -219,7 +220,7 @@ export class PostgresReviews implements ReviewsPort {
   async recordCriticVerdict(review: string, verdict: Omit<NewReviewVerdict, 'text'>, at: string): Promise<void> {
     await this.context.transaction(async (client) => {
       const studyId = await this.studyId(client, review);
-      await client.query('SELECT pg_advisory_xact_lock($1)', [studyId]);
+      await lockInSchema(client, 'study', studyId);
       await this.writeVerdict(client, verdict, await this.checkVerdict(client, studyId, verdict, 'llm'), at);
       await this.context.notify(client, { what: 'reviews', study: review });
     });

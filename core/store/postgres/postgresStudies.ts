@@ -6,12 +6,10 @@ import type { DocumentFormat } from '../../labelling/types.ts';
 import { refuseScaleRemoval } from '../importChecks.ts';
 import type { AnnotatorKind, ProgressCounts, StudiesPort } from '../port/studiesPort.ts';
 import { StoreError, type SyncReport } from '../studyDatabase.ts';
+import { lockInSchema } from './advisoryLocks.ts';
 import { ensureAnnotatorId } from './annotators.ts';
 import { maySyncStudies, teamSync } from './grants/teamSync.ts';
 import type { PostgresClient, PostgresContext } from './postgresContext.ts';
-
-/** Syncs take this lock (two-key form, apart from the one-key study locks): one sync of the record at a time. */
-const syncLock = [0x51524c53, 2] as const;
 
 /** The id of study (or review) `name` in the caller's transaction; a StoreError naming the known ones when none. */
 export async function studyIdIn(client: PostgresClient, location: string, name: string): Promise<number> {
@@ -36,7 +34,7 @@ export class PostgresStudies implements StudiesPort {
       wrote = await maySyncStudies(client);
       if (!wrote) return teamSync(client, this.context.location, model);
       const report: SyncReport = { studies: [], addedScaleValues: {} };
-      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...syncLock]);
+      await lockInSchema(client, 'sync');
       // A study no longer in the file that has judgments (renamed, removed): its judgments would be orphaned.
       const named = new Set([...model.studies, ...model.reviews].map((s) => s.name));
       const judged = await client.query<{ name: string; judgments: number }>(

@@ -5,6 +5,7 @@
 // takes them back from roles no longer mapped. Run again, it does the same: nothing is duplicated.
 import pg from 'pg';
 import { StoreError } from '../../studyDatabase.ts';
+import { lockInSchema } from '../advisoryLocks.ts';
 import { ensureAnnotatorId } from '../annotators.ts';
 import { type PostgresPool, runTransaction } from '../postgresContext.ts';
 import { functionsSql, grantStatements, policiesSql, privilegesSql, revokeSql } from './grantSql.ts';
@@ -27,9 +28,6 @@ export interface GrantReport {
   /** Roles mapped before and no longer: their privileges on the record were taken back. */
   revoked: string[];
 }
-
-/** The advisory lock space of a grant (two-key form: never meets the adapter's other locks). */
-const grantLock = [0x51524c53, 9] as const;
 
 /** Why `role` cannot be a team role (undefined: it can). */
 export function roleNameProblem(role: string): string | undefined {
@@ -55,7 +53,7 @@ export async function grantRoles(pool: PostgresPool, location: string, plan: Gra
   return runTransaction(
     pool,
     async (client) => {
-      await client.query(grantStatements.lockGrant, [...grantLock]);
+      await lockInSchema(client, 'grant');
       const where = (await client.query<{ schema: string; database: string }>(grantStatements.currentSchema)).rows[0]!;
       const owner = (await client.query<{ owner: string }>(grantStatements.tableOwner)).rows[0]?.owner;
       const me = (await client.query<{ me: string }>(grantStatements.currentUser)).rows[0]!.me;

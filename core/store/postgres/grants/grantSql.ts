@@ -257,5 +257,4 @@ export const grantStatements = {
   mappedRoles: 'SELECT DISTINCT role FROM annotator_role ORDER BY role',
   clearMapping: 'DELETE FROM annotator_role',
   addMapping: 'INSERT INTO annotator_role (role, duty, annotator_id) VALUES ($1, $2, $3)',
-  lockGrant: 'SELECT pg_advisory_xact_lock($1, $2)',
 } as const;
