@@ -129,6 +129,22 @@ export class RecordUnreachableError extends StoreError {
 }
 
 /**
+ * PostgreSQL's refusal of a write or read that the connection's role may not do (SQLSTATE 42501: a privilege the
+ * role lacks, or a row the row-level security of `store grant` rejects): a StoreError the user can act on, with the
+ * server's own words, instead of a driver error that reads like a bug. Nothing was saved: the transaction rolled back.
+ */
+export function refusedByRole(error: unknown, location: string): StoreError | undefined {
+  if ((error as { code?: unknown } | null)?.code !== '42501') return undefined;
+  const reason = (error as { message?: unknown }).message;
+  return new StoreError(
+    `${location} refused this for the database role this connection uses (${String(reason)}): nothing was saved. ` +
+      'A role made by `qrels-studio store grant` may label, note and give verdicts only under its own annotator name; ' +
+      "ask the study's owner to check `qrelsStudio.stores` (the user) and to run `store grant` again after the study file changed",
+    { cause: error },
+  );
+}
+
+/**
  * How a store copes with a network that fails without a reset (a cable cut, a dropped NAT entry, a stalled proxy),
  * where no error ever comes and a query would wait until the OS gives up (minutes): each has a default, a store's
  * `qrelsStudio.stores` entry may change it (connectionConfig.ts), 0 turns it off.
@@ -296,7 +312,7 @@ export async function runQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(
     try {
       return (await pool.query(query as pg.QueryConfig, values)) as pg.QueryResult<R>;
     } catch (error) {
-      if (!isConnectionLost(error)) throw closedStoreError(error, location) ?? error;
+      if (!isConnectionLost(error)) throw closedStoreError(error, location) ?? refusedByRole(error, location) ?? error;
       if (attempt === 1) continue;
       throw new RecordUnreachableError(location, error);
     }
@@ -362,7 +378,7 @@ export async function runTransaction<T>(
         continue;
       }
       if (lost) throw new RecordUnreachableError(location, error, committing);
-      throw error;
+      throw refusedByRole(error, location) ?? error;
     } finally {
       client.release(broken);
       // A broken connection keeps the listener: its socket may still report the reset after it is let go.

@@ -26,6 +26,7 @@ import { LabelSession } from '../../../../core/labelling/labelSession.ts';
 import { type GrantPlan, grantRoles } from '../../../../core/store/postgres/grants/grantRoles.ts';
 import { grantTables } from '../../../../core/store/postgres/grants/grantSql.ts';
 import { PostgresStudyStore } from '../../../../core/store/postgres/postgresStudyStore.ts';
+import { StoreError } from '../../../../core/store/studyDatabase.ts';
 import { scratchDir } from '../../../helpers.ts';
 import { type Cluster, postgresBinDir, startCluster } from '../../../pg/pgCluster.ts';
 import { startOpenAiServer } from '../../judge/openAiServer.ts';
@@ -273,7 +274,13 @@ test('the app as the roles: overlap-2 sessions, blind hides others, adjudication
     const target = (await impostor.pairAt(0, queue.version, false))!;
     await assert.rejects(
       () => impostor.commit({ position: 0, pairId: target.pairId, label: 2, queueVersion: queue.version }),
-      /new row violates row-level security policy for table "judgment"/,
+      (error: Error) => {
+        // A user-fixable refusal (shown by the Label view as it is, never retried), in PostgreSQL's own words.
+        assert.ok(error instanceof StoreError, `expected a StoreError, found ${error.name}: ${error.message}`);
+        assert.match(error.message, /new row violates row-level security policy for table "judgment"/);
+        assert.match(error.message, /refused this for the database role .*nothing was saved/);
+        return true;
+      },
     );
 
     // The adjudicator sees everyone and adjudicates.
