@@ -78,12 +78,24 @@ interface Entry {
  * store (its own writes, and other processes' commits).
  */
 const databaseGlob = '**/.qrels-studio/*.sqlite';
+/** When progress is recounted after writes: once they pause `quietMs`, and at the latest `maxWaitMs` after the first. */
+interface RefreshPolicy {
+  quietMs: number;
+  maxWaitMs: number;
+}
 /**
- * Writes come in bursts (label after label, a CLI import's transactions): progress is recounted once they pause
- * this long. Recounting takes about half a second at a million pairs (in the store's worker, which the next label's
- * commit would wait behind); while labelling, the Label view shows its own progress.
+ * A study file's own record (SQLite): writes come in bursts (label after label, a CLI import's transactions) and
+ * progress is recounted once they pause this long. Recounting takes about half a second at a million pairs (in the
+ * store's worker, which the next label's commit would wait behind); while labelling, the Label view shows its own
+ * progress.
  */
-const databaseRefreshDelayMs = 2000;
+const fileRefresh: RefreshPolicy = { quietMs: 2000, maxWaitMs: Number.POSITIVE_INFINITY };
+/**
+ * A team's record (PostgreSQL): others label all the time, so writes never pause — progress is recounted at most
+ * every second while they go on, within about a second of another annotator's label (the count runs on the server,
+ * not in this window's thread).
+ */
+const teamRefresh: RefreshPolicy = { quietMs: 400, maxWaitMs: 1000 };
 
 /** How often a running import's progress message is asked of the store's worker. */
 const importProgressPollMs = 250;
@@ -122,6 +134,8 @@ export class StudyFiles implements vscode.Disposable {
   private readonly stored = new vscode.EventEmitter<StoredLabel>();
   private readonly disposables: vscode.Disposable[] = [];
   private databaseRefresh: ReturnType<typeof setTimeout> | undefined;
+  /** When the pending recount must happen at the latest (the first pending write's time + its maxWaitMs). */
+  private databaseRefreshLatest = Number.POSITIVE_INFINITY;
   /** Study files whose databases were written since the last refresh. */
   private readonly written = new Set<string>();
 
@@ -210,13 +224,20 @@ export class StudyFiles implements vscode.Disposable {
   }
 
   /** Labels were stored (by a Label view, or anyone writing the database): notifyChanged once the writes pause. */
-  labelsChanged(studyFile: string): void {
+  labelsChanged(studyFile: string, policy: RefreshPolicy = fileRefresh): void {
+    const now = Date.now();
     this.written.add(resolve(studyFile));
+    this.databaseRefreshLatest = Math.min(this.databaseRefreshLatest, now + policy.maxWaitMs);
     clearTimeout(this.databaseRefresh);
-    this.databaseRefresh = setTimeout(() => {
-      for (const written of this.written) this.notifyChanged(written);
-      this.written.clear();
-    }, databaseRefreshDelayMs);
+    this.databaseRefresh = setTimeout(
+      () => {
+        this.databaseRefresh = undefined;
+        this.databaseRefreshLatest = Number.POSITIVE_INFINITY;
+        for (const written of this.written) this.notifyChanged(written);
+        this.written.clear();
+      },
+      Math.max(0, Math.min(now + policy.quietMs, this.databaseRefreshLatest) - now),
+    );
   }
 
   /**
@@ -376,8 +397,9 @@ export class StudyFiles implements vscode.Disposable {
       throw new Error('the extension is stopping');
     }
     // Writes by this window and commits by anyone else (a CLI import, another window): progress is recounted once
-    // they pause.
-    const stopWatching = store.onChange(() => this.labelsChanged(studyFile));
+    // they pause — on a team's record, at least every second while they go on.
+    const policy = where.kind === 'postgres' ? teamRefresh : fileRefresh;
+    const stopWatching = store.onChange(() => this.labelsChanged(studyFile, policy));
     const entry: Entry = { store, storeKey: storeKey(where), stopWatching };
     this.entries.set(studyFile, entry);
     return entry;
