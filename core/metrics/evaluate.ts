@@ -12,12 +12,18 @@ import { FormatError } from '../formats/formatError.ts';
 import { compareQueryIds, messageQueryId } from '../formats/queryIdCache.ts';
 import type { Qrels, QrelsQuery } from '../formats/trecQrels.ts';
 import { type RunQuery, readRunByQuery } from '../formats/trecRun.ts';
-import { judgedAtLeast, type RankedQuery, type TrecMeasure } from './trecMeasure.ts';
+import { judgedAtLeast, type MeasureOptions, type RankedQuery, type TrecMeasure } from './trecMeasure.ts';
 
 export interface SelectedMeasure {
   measure: TrecMeasure;
-  /** The cutoffs to report, increasing (empty for measures without cutoffs). */
+  /** The cutoffs or thresholds to report, increasing, or the measure's numbers (`set_F.0.5`); empty for the
+   * measures without parameters. */
   cutoffs: readonly number[];
+  /** The measure's `name=value` pairs (`-m ndcg.1=3,2=9`), when given. */
+  pairs?: ReadonlyMap<string, number>;
+  /** The parameters as typed after the measure's name, when a one-line measure was given some: its lines are then
+   * named `name_<this>`, as trec_eval names them (`set_F_0.5`, `ndcg_1=3,2=9`, `relstring_20`). */
+  parameterText?: string;
 }
 
 export interface EvaluationOptions {
@@ -30,12 +36,18 @@ export interface EvaluationOptions {
   complete: boolean;
   /** --gains: each label's gain in ndcg and ndcg_cut (absent: the label, as trec_eval). */
   gains?: ReadonlyMap<number, number>;
+  /** -J: evaluate only the judged documents of each ranking (unjudged ones are removed, ranks closed up). */
+  judgedOnly?: boolean;
+  /** -N: number of documents in the collection (utility's fourth coefficient). */
+  numDocsInCollection?: number;
 }
 
 export interface MeasureValue {
   name: string;
   value: number;
   integer: boolean;
+  /** A text measure's string (relstring); `value` is then NaN. */
+  text?: string;
 }
 
 export interface QueryEvaluation {
@@ -54,7 +66,27 @@ export interface RunEvaluation {
 
 function valueNames(selected: SelectedMeasure): string[] {
   const { measure, cutoffs } = selected;
-  return measure.defaultCutoffs ? cutoffs.map((k) => `${measure.name}_${k}`) : [measure.name];
+  if (measure.defaultCutoffs) return cutoffs.map((k) => `${measure.name}_${k}`);
+  if (measure.defaultThresholds) return cutoffs.map((t) => `${measure.name}_${formatFixed2(t)}`);
+  return [selected.parameterText === undefined ? measure.name : `${measure.name}_${selected.parameterText}`];
+}
+
+/** C's printf("%3.2f") for a threshold's name: exact binary value to 2 decimals (toFixed rounds exact ties up, C to
+ * even; a threshold is an exact tie only when it is an odd multiple of 1/8: 0.125 → "0.12"). */
+function formatFixed2(value: number): string {
+  const scaled8 = value * 8;
+  if (Number.isInteger(scaled8) && scaled8 % 2 !== 0) {
+    const floor = Math.floor(Math.abs(value) * 100);
+    const rounded = floor % 2 === 0 ? floor : floor + 1;
+    return `${value < 0 ? '-' : ''}${(rounded / 100).toFixed(2)}`;
+  }
+  return value.toFixed(2);
+}
+
+/** One value slot of the output: a measure's line (one per cutoff for cutoff measures). */
+interface ValueSlot {
+  name: string;
+  measure: TrecMeasure;
 }
 
 /** Reads a run file and evaluates it against the qrels; `name` is the run in messages and the result (the file). */
@@ -68,42 +100,48 @@ export async function evaluateRunFile(
     // trec_eval stops too ("No queries with both results and relevance info"); averages over nothing mean nothing.
     throw new FormatError(qrels.file, 1, 1, 'the qrels file has no judgments (it is empty or only comments)');
   }
-  const names = options.measures.map(valueNames);
-  const measureOptions = { relevanceLevel: options.relevanceLevel, ...(options.gains && { gains: options.gains }) };
+  const valued = options.measures.filter((s) => s.measure.kind !== 'runid' && s.measure.kind !== 'numQ');
+  const baseOptions: MeasureOptions = {
+    relevanceLevel: options.relevanceLevel,
+    ...(options.gains && { gains: options.gains }),
+    ...(options.numDocsInCollection !== undefined && { numDocsInCollection: options.numDocsInCollection }),
+  };
+  // A measure given pairs (-m ndcg.1=3,2=9) sees them as its own gains; the others share one options object.
+  const measureOptions = valued.map((selected): MeasureOptions => {
+    if (!selected.pairs) return baseOptions;
+    const gains = new Map(options.gains);
+    for (const [name, value] of selected.pairs) if (/^-?\d+$/.test(name)) gains.set(Number(name), value);
+    return { ...baseOptions, gains, pairs: selected.pairs };
+  });
+  const slots: ValueSlot[] = valued.flatMap((selected) =>
+    valueNames(selected).map((name) => ({ name, measure: selected.measure })),
+  );
   const repeats = new RepeatFinder();
-  const perQuery: (number[] | undefined)[] = new Array(qrels.queries.length);
+  const perQuery: ((number | string)[] | undefined)[] = new Array(qrels.queries.length);
 
-  const evaluateQuery = (query: QrelsQuery, ranking: Int32Array): number[] => {
+  const evaluateQuery = (query: QrelsQuery, ranking: Int32Array): (number | string)[] => {
     const numRel = judgedAtLeast(query.labelCounts, options.relevanceLevel);
     const ranked: RankedQuery = { ranking, numRel, labelCounts: query.labelCounts };
-    const values: number[] = [];
-    for (const { measure, cutoffs } of options.measures) {
-      if (measure.kind === 'runid' || measure.kind === 'numQ') continue;
-      const computed = measure.compute(ranked, measureOptions, cutoffs);
-      if (typeof computed === 'number') values.push(computed);
-      else values.push(...computed);
+    const values: (number | string)[] = [];
+    for (let m = 0; m < valued.length; m++) {
+      const computed = valued[m]!.measure.compute(ranked, measureOptions[m]!, valued[m]!.cutoffs);
+      if (typeof computed === 'object') values.push(...computed);
+      else values.push(computed);
     }
     return values;
   };
 
   const summary = await readRunByQuery(runFile, qrels, (runQuery) => {
     const query = qrels.queries[runQuery.query]!;
-    perQuery[runQuery.query] = evaluateQuery(query, rankQuery(runQuery, query, options.maxRetrieved, repeats, runFile));
+    let ranking = rankQuery(runQuery, query, options.maxRetrieved, repeats, runFile);
+    if (options.judgedOnly) ranking = judgedOnly(ranking);
+    perQuery[runQuery.query] = evaluateQuery(query, ranking);
   });
 
   const queryOrder = qrels.queries
     .map((_, q) => q)
     .sort((a, b) => compareQueryIds(qrels.queries[a]!.qid, qrels.queries[b]!.qid));
-  const valueMeta = options.measures.flatMap((selected, m) =>
-    selected.measure.kind === 'runid' || selected.measure.kind === 'numQ'
-      ? []
-      : names[m]!.map((name) => ({
-          name,
-          integer: selected.measure.kind === 'count',
-          completeSummary: selected.measure.completeSummary,
-        })),
-  );
-  const sums = new Float64Array(valueMeta.length);
+  const sums = new Float64Array(slots.length);
   const queries: QueryEvaluation[] = [];
   for (const q of queryOrder) {
     const query = qrels.queries[q]!;
@@ -120,13 +158,24 @@ export async function evaluateRunFile(
         );
       }
       values = evaluateQuery(query, new Int32Array(0));
+      for (let i = 0; i < slots.length; i++) {
+        if (slots[i]!.measure.zeroWithoutResults) values[i] = 0;
+        else if (slots[i]!.measure.kind === 'text') values[i] = '';
+      }
     }
     // Summed in qid order, as trec_eval accumulates, so that averages round the same way.
-    for (let i = 0; i < values.length; i++) sums[i]! += values[i]!;
-    queries.push({
-      qid: query.qid,
-      values: values.map((value, i) => ({ name: valueMeta[i]!.name, value, integer: valueMeta[i]!.integer })),
-    });
+    const lines: MeasureValue[] = [];
+    for (let i = 0; i < slots.length; i++) {
+      const { name, measure } = slots[i]!;
+      const value = values[i]!;
+      if (typeof value === 'string') {
+        lines.push({ name, value: Number.NaN, integer: false, text: value });
+        continue;
+      }
+      sums[i]! += measure.average === 'geometric' ? Math.log(Math.max(value, minimumGeometricValue)) : value;
+      if (measure.perQueryLines !== false) lines.push({ name, value, integer: measure.kind === 'count' });
+    }
+    queries.push({ qid: query.qid, values: lines });
   }
 
   // Counts are summed, the rest averaged over every qrels query (there is at least one). num_q precedes every
@@ -135,16 +184,35 @@ export async function evaluateRunFile(
   const all: MeasureValue[] = options.measures.some((s) => s.measure.kind === 'numQ')
     ? [{ name: 'num_q', value: evaluated, integer: true }]
     : [];
-  valueMeta.forEach(({ name, integer, completeSummary }, i) => {
+  slots.forEach(({ name, measure }, i) => {
+    if (measure.kind === 'text') return; // trec_eval prints relstring per query only
+    const integer = measure.kind === 'count';
     const value =
-      options.complete && completeSummary
-        ? completeSummary(qrels.queries.map((query) => query.labelCounts))
+      options.complete && measure.completeSummary
+        ? measure.completeSummary(qrels.queries.map((query) => query.labelCounts))
         : integer
           ? sums[i]!
-          : sums[i]! / evaluated;
+          : measure.average === 'geometric'
+            ? Math.exp(sums[i]! / evaluated)
+            : sums[i]! / evaluated;
     all.push({ name, value, integer });
   });
   return { runid: summary.runid, file: name, queries, all };
+}
+
+/** trec_eval's MIN_GEO_MEAN: the floor of a value in a geometric mean, so that one 0 does not make it 0. */
+const minimumGeometricValue = 0.00001;
+
+/** trec_eval -J (form_res_rels.c): the ranking without its unjudged documents (not in the qrels, or judged with a
+ * negative label), in the same order. */
+function judgedOnly(ranking: Int32Array): Int32Array {
+  let judged = 0;
+  for (let i = 0; i < ranking.length; i++) if (ranking[i]! >= 0) judged++;
+  if (judged === ranking.length) return ranking;
+  const kept = new Int32Array(judged);
+  let next = 0;
+  for (let i = 0; i < ranking.length; i++) if (ranking[i]! >= 0) kept[next++] = ranking[i]!;
+  return kept;
 }
 
 /**

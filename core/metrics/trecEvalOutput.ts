@@ -19,9 +19,14 @@ export function formatFixed4(value: number): string {
   return value.toFixed(4);
 }
 
-/** printf("%-22s\t%s\t%6.4f\n") (or "%ld" for counts). */
+/** printf("%-22s\t%s\t%6.4f\n") (or "%ld" for counts, "'%s'" for a text measure such as relstring). */
 function line(name: string, qid: string, value: MeasureValue): string {
-  const number = value.integer ? String(value.value) : formatFixed4(value.value).padStart(6);
+  const number =
+    value.text !== undefined
+      ? `'${value.text}'`
+      : value.integer
+        ? String(value.value)
+        : formatFixed4(value.value).padStart(6);
   return `${name.padEnd(22)}\t${qid}\t${number}\n`;
 }
 
@@ -61,8 +66,9 @@ export interface EvaluationJson {
 }
 
 export function evaluationJson(evaluations: readonly RunEvaluation[], options: { perQuery: boolean }): EvaluationJson {
+  // A text measure (relstring) has no number: it is left out of the JSON, whose values are numbers.
   const record = (values: readonly MeasureValue[]): Record<string, number> =>
-    Object.fromEntries(values.map((v) => [v.name, v.value]));
+    Object.fromEntries(values.filter((v) => v.text === undefined).map((v) => [v.name, v.value]));
   return {
     runs: evaluations.map((evaluation) => ({
       runid: displayQueryId(evaluation.runid),

@@ -36,23 +36,52 @@ export interface MeasureOptions {
    * its worth); a label not listed gains itself, as in trec_eval's `ndcg.L=G`. Absent: gain = label (trec_eval).
    */
   gains?: ReadonlyMap<number, number>;
+  /**
+   * The measure's own `name=value` pairs from `-m name.a=1,b=2` (trec_eval's pair parameters: `rbp.p=0.8`); the
+   * numeric names are also in `gains`. Absent when none were given.
+   */
+  pairs?: ReadonlyMap<string, number>;
+  /** trec_eval -N: number of documents in the collection (utility's fourth coefficient needs it); default 0. */
+  numDocsInCollection?: number;
 }
 
 /**
  * - `float`: printed `%6.4f`, averaged over queries;
  * - `count`: printed as an integer, summed over queries;
+ * - `text`: a per-query string printed quoted ('%s'), no summary line (relstring);
  * - `numQ`, `runid`: the two summary-only lines.
  */
-export type MeasureKind = 'float' | 'count' | 'numQ' | 'runid';
+export type MeasureKind = 'float' | 'count' | 'text' | 'numQ' | 'runid';
 
 export interface TrecMeasure {
   name: string;
   help: string;
   kind: MeasureKind;
-  /** Default cutoffs for measures parameterised by rank cutoffs (`-m P.5,10`); absent otherwise. */
+  /** Default cutoffs for measures parameterised by rank cutoffs (`-m P.5,10`: positive integers, one line each,
+   * named `P_5`); absent otherwise. */
   defaultCutoffs?: readonly number[];
-  /** One value, or one value per cutoff (in the order of `cutoffs`). */
-  compute(query: RankedQuery, options: MeasureOptions, cutoffs: readonly number[]): number | number[];
+  /** Default thresholds for measures parameterised by fractions (`-m iprec_at_recall.0.1,0.5`: numbers, increasing,
+   * one line each, named with two decimals as trec_eval's "%3.2f": `iprec_at_recall_0.10`). */
+  defaultThresholds?: readonly number[];
+  /** Default numbers of a one-line measure taking a list of numbers (`-m set_F.0.5`, `-m utility.1,-1,0,0`,
+   * `-m relstring.20`); the line is renamed `set_F_0.5` (the text as given) only when numbers are given. */
+  defaultNumbers?: readonly number[];
+  /** Takes trec_eval's `name=value` pairs (`-m ndcg.1=3,2=9`: label gains; `rbp.p=0.8`); the line is renamed
+   * `ndcg_1=3,2=9` when pairs are given. They reach `compute` as options.pairs and options.gains. */
+  takesPairs?: boolean;
+  /**
+   * One value, or one value per cutoff/threshold (in the order of `parameters`); `parameters` are the cutoffs, the
+   * thresholds or the numbers (empty for the rest). A `text` measure returns its string.
+   */
+  compute(query: RankedQuery, options: MeasureOptions, parameters: readonly number[]): number | number[] | string;
+  /** `geometric`: the summary is exp(mean(log(max(value, 0.00001)))) (trec_eval's gm_map, gm_bpref); under -c a
+   * query without results counts log(0.00001). Absent: the arithmetic mean (or the sum, for counts). */
+  average?: 'geometric';
+  /** Under -c, a query the run has no results for scores 0 here, whatever the empty ranking gives (trec_eval zeroes
+   * num_ret, utility, unj, rbp_resid after evaluating its placeholder ranking). */
+  zeroWithoutResults?: true;
+  /** false: only the summary line is printed, no per-query lines (trec_eval's gm_map, gm_bpref). */
+  perQueryLines?: false;
   /** The summary under -c when trec_eval recounts it from the qrels instead of accumulating the per-query
    * values (its measure's own calc_avg); given every qrels query's label counts. */
   completeSummary?(queries: readonly LabelCounts[]): number;
