@@ -139,9 +139,10 @@ export interface DeriveStatement extends StatementBase {
   expression?: Expression;
 }
 
-/** `annotators`, `verdicts`: a list of names. */
-export interface NameListStatement<K extends 'annotators' | 'verdicts' = 'annotators' | 'verdicts'>
-  extends StatementBase {
+/** `annotators`, `verdicts`, `measures`: a list of names. */
+export interface NameListStatement<
+  K extends 'annotators' | 'verdicts' | 'measures' = 'annotators' | 'verdicts' | 'measures',
+> extends StatementBase {
   kind: K;
   names: NameNode[];
 }
@@ -244,6 +245,7 @@ export type StatementNode =
   | DeriveStatement
   | NameListStatement<'annotators'>
   | NameListStatement<'verdicts'>
+  | NameListStatement<'measures'>
   | AdjudicatorStatement
   | OverlapStatement
   | BlindStatement

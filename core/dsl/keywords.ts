@@ -196,6 +196,17 @@ export const keywordDocs: readonly KeywordDoc[] = [
   ),
   entry(
     'statement',
+    'measures',
+    study,
+    'measures NAME …',
+    'The measures the Evaluate view shows for this study, in this order: trec_eval measures as `eval -m` names ' +
+      'them (`map`, `recip_rank`, `"ndcg_cut.10"`, `"P.5,10"`) and the measures of gdeval and rbp_eval by name ' +
+      '(`"err@20"`, `"ndcg_gd@20"`, `"rbp@0.8"`, which also shows its residual). A name with `.` or `@` is quoted. ' +
+      'Without it the view shows map, ndcg_cut.10, P.10, recall.100 and recip_rank.',
+    'measures map "ndcg_cut.10" "err@20" "rbp@0.8"',
+  ),
+  entry(
+    'statement',
     'annotators',
     both,
     'annotators NAME …',

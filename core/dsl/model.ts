@@ -132,6 +132,8 @@ export interface StudyModel extends BlockModelBase {
   conditionsFrom?: string;
   derive?: DeriveExpression;
   imports: ImportModel[];
+  /** The measures the Evaluate view shows (`measures`, as eval -m names them); absent: the view's default ones. */
+  measures?: string[];
 }
 
 export interface ReviewModel extends BlockModelBase {
@@ -331,6 +333,9 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
       ),
       ...(conditionsFrom !== undefined && { conditionsFrom }),
       ...(derive && { derive: plainExpression(derive) }),
+      ...(statementOf(block, 'measures') && {
+        measures: [...new Set(statementsOf(block, 'measures').flatMap((m) => m.names.map((n) => n.text)))],
+      }),
       imports: statementsOf(block, 'import').flatMap((i) =>
         i.what && i.path
           ? [

@@ -59,6 +59,7 @@ export type Expectation =
   | { kind: 'path'; statement: string }
   | { kind: 'field'; source: SourceKind; role: string }
   | { kind: 'query-field' }
+  | { kind: 'measure' }
   | { kind: 'derive-operand' };
 
 class TooDeep extends Error {}
@@ -569,6 +570,14 @@ class Parser {
             word === 'annotators' ? 'annotator names after `annotators`' : 'verdict names after `verdicts`',
           );
         return { kind: word, keyword, range, names };
+      }
+      case 'measures': {
+        // Measure names with `.` or `@` (ndcg_cut.10, err@20) are strings: names are letters, digits, _ and -.
+        this.offer({ kind: 'measure' });
+        const names = this.parseNameList();
+        this.offer({ kind: 'measure' });
+        if (names.length === 0) this.expected('measure names after `measures` (map "ndcg_cut.10" "err@20")');
+        return { kind: 'measures', keyword, range, names };
       }
       case 'adjudicator': {
         const name = this.expectNameOrString("the adjudicator's name after `adjudicator`");

@@ -34,6 +34,7 @@ import { repeatedStore } from './repeatedStore.ts';
 import { rubricLevels } from './rubricLevels.ts';
 import { scaleSize } from './scaleSize.ts';
 import { storePassword } from './storePassword.ts';
+import { unknownMeasure } from './unknownMeasure.ts';
 import { unknownRole } from './unknownRole.ts';
 import { verdictKey } from './verdictKey.ts';
 
@@ -42,6 +43,7 @@ export const studyChecks: readonly StudyCheck[] = [
   missingStatement,
   repeatedStatement,
   unknownRole,
+  unknownMeasure,
   missingRole,
   duplicateRole,
   scaleSize,

@@ -3,6 +3,7 @@
 // statement keywords of the block the cursor is in, the options of a judge block, the values after `scale` or
 // `from`, the roles of a mapping, a data file's fields after `role:`, paths inside a path string, and in a derive
 // expression the declared aspects, `conditions`, `all`/`any`/`count` and the scale values.
+import { measureCompletions } from '../../metrics/measureNames.ts';
 import { statementOf, statementsOf } from '../ast.ts';
 import { type KeywordContext, keywordDoc } from '../keywords.ts';
 import type { Token } from '../lexer.ts';
@@ -104,6 +105,16 @@ export function completionsAt(
         for (const field of context.fieldsOf?.('queries') ?? []) add(fieldCompletion(field, 'query field'));
         break;
       }
+      case 'measure':
+        for (const measure of measureCompletions()) {
+          add({
+            label: measure.name,
+            kind: 'value',
+            detail: measure.detail,
+            ...(!/^[\p{L}_][\p{L}\p{N}_-]*$/u.test(measure.name) && { insertText: `"${measure.name}"` }),
+          });
+        }
+        break;
       case 'derive-operand': {
         if (!block) break;
         for (const aspect of statementsOf(block, 'aspect')) {

@@ -23,6 +23,7 @@ export type DslSymbolKind =
   | 'rubric'
   | 'dimension'
   | 'verdicts'
+  | 'measures'
   | 'setting'
   | 'store';
 
@@ -87,6 +88,8 @@ function statementSymbol(statement: StatementNode): DslSymbol | undefined {
       return leaf('annotators', 'annotators', range, keyword, statement.names.map((n) => n.text).join(' '));
     case 'verdicts':
       return leaf('verdicts', 'verdicts', range, keyword, statement.names.map((n) => n.text).join(' '));
+    case 'measures':
+      return leaf('measures', 'measures', range, keyword, statement.names.map((n) => n.text).join(' '));
     case 'judge':
       return leaf(statement.model?.value || 'judge', 'judge', range, statement.model?.range ?? keyword, 'judge');
     case 'agreement':
