@@ -8,7 +8,6 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
-import { runCli } from '../../cli/main.ts';
 import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
 import { importReviewItems, ReviewSession } from '../../core/review/reviewSession.ts';
 import { SqliteStudyStore } from '../../core/store/sqlite/sqliteStudyStore.ts';
@@ -16,25 +15,10 @@ import { openDatabase } from '../../core/store/sqliteDatabase.ts';
 import { studyDatabasePath } from '../../core/store/studyDatabase.ts';
 import { labellingStudy, nativeBinding } from '../core/labelling/labellingStudy.ts';
 import { verdictOn } from '../core/review/reviewStudy.ts';
-import { nativeDir } from '../helpers.ts';
 import { testDatabase } from '../pg/pgCluster.ts';
+import { cliInProcess } from './inProcessCli.ts';
 
-async function cli(cwd: string, ...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const status = await runCli(args, {
-    productVersion: 'test',
-    nativeDir,
-    cwd,
-    stdout: (text) => {
-      stdout += typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-  });
-  return { status, stdout, stderr };
-}
+const cli = cliInProcess;
 
 /** Every table's rows of a SQLite record, each table's in a fixed order (schema_version aside). */
 function sqliteRows(file: string): Record<string, unknown[]> {

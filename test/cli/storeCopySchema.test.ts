@@ -7,30 +7,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
-import { runCli } from '../../cli/main.ts';
 import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
 import { SqliteStudyStore } from '../../core/store/sqlite/sqliteStudyStore.ts';
 import { studyDatabasePath } from '../../core/store/studyDatabase.ts';
 import { nativeBinding } from '../core/labelling/labellingStudy.ts';
-import { nativeDir, scratchDir } from '../helpers.ts';
+import { scratchDir } from '../helpers.ts';
 import { testDatabase } from '../pg/pgCluster.ts';
+import { cliInProcess } from './inProcessCli.ts';
 
-async function cli(cwd: string, ...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const status = await runCli(args, {
-    productVersion: 'test',
-    nativeDir,
-    cwd,
-    stdout: (text) => {
-      stdout += typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-  });
-  return { status, stdout, stderr };
-}
+const cli = cliInProcess;
 
 /** A study file named `name` in a folder of its own, its SQLite record holding its study and one annotator. */
 async function studyFile(root: string, name: string): Promise<string> {

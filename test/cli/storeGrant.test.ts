@@ -9,26 +9,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
-import { runCli } from '../../cli/main.ts';
-import { nativeDir, scratchDir } from '../helpers.ts';
+import { scratchDir } from '../helpers.ts';
 import { testDatabase } from '../pg/pgCluster.ts';
+import { cliInProcess } from './inProcessCli.ts';
 
-async function cli(cwd: string, ...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const status = await runCli(args, {
-    productVersion: 'test',
-    nativeDir,
-    cwd,
-    stdout: (text) => {
-      stdout += typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-  });
-  return { status, stdout, stderr };
-}
+const cli = cliInProcess;
 
 function workspace(storeLine: string, annotators: string): string {
   const root = scratchDir();

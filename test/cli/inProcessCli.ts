@@ -1,0 +1,28 @@
+// The CLI run inside the test process (cli/main.ts's runCli, as bin/qrels-studio.cjs runs it), with its output
+// collected: for tests that need a store the test itself opens beside the command (a PostgreSQL test database).
+import { runCli } from '../../cli/main.ts';
+import { nativeDir } from '../helpers.ts';
+
+export interface CliResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `qrels-studio ...args` in `cwd`: its exit status and everything it printed. */
+export async function cliInProcess(cwd: string, ...args: string[]): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const status = await runCli(args, {
+    productVersion: 'test',
+    nativeDir,
+    cwd,
+    stdout: (text) => {
+      stdout += typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+  });
+  return { status, stdout, stderr };
+}
