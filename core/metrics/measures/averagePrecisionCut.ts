@@ -1,0 +1,32 @@
+// trec_eval's map_cut (m_map_cut.c): average precision counting only the relevant documents in the first k, still
+// divided by all R relevant documents.
+import { standardCutoffs, type TrecMeasure } from '../trecMeasure.ts';
+
+export const averagePrecisionCut: TrecMeasure = {
+  name: 'map_cut',
+  help:
+    'Average precision at cutoffs: the precision at each relevant document within the first k, summed and divided ' +
+    'by R (the relevant documents of the query). Default cutoffs: -m map_cut.5,10,15,20,30,100,200,500,1000',
+  kind: 'float',
+  defaultCutoffs: standardCutoffs,
+  compute(query, options, cutoffs) {
+    if (query.numRel === 0) return cutoffs.map(() => 0);
+    const ranking = query.ranking;
+    // Cutoffs are increasing: one pass, reading the running sum as each cutoff is passed.
+    const values: number[] = [];
+    let relevantSoFar = 0;
+    let sum = 0;
+    let i = 0;
+    for (const k of cutoffs) {
+      const end = Math.min(k, ranking.length);
+      for (; i < end; i++) {
+        if (ranking[i]! >= options.relevanceLevel) {
+          relevantSoFar++;
+          sum += relevantSoFar / (i + 1);
+        }
+      }
+      values.push(sum / query.numRel);
+    }
+    return values;
+  },
+};
