@@ -13,6 +13,7 @@ import { scaleGains } from '../../core/metrics/scaleGains.ts';
 import { evaluationJson, formatTrecEvalText, type RunidLine } from '../../core/metrics/trecEvalOutput.ts';
 import { type CliCommand, UsageError } from '../cliContext.ts';
 import { readStudyBlock } from '../studyDatabaseCommand.ts';
+import { evalAsGdeval, requestsGdeval } from './evalAsGdeval.ts';
 import {
   comparisonText,
   evaluateInstructionRuns,
@@ -129,6 +130,7 @@ export const evalCommand: CliCommand = {
     '  several runs: one block each, in file order, opened by its line runid all TAG\n' +
     instructionUsage,
   async run(args, context) {
+    if (requestsGdeval(args)) return evalAsGdeval(args, context);
     const parsed = parseEvalArguments(args);
     const select = (specs: readonly string[]): ReturnType<typeof selectMeasures> => {
       try {

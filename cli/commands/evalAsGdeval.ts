@@ -1,0 +1,116 @@
+// `qrels-studio eval --as gdeval [-k K] [-c] [-j J] QRELS RUN`: what the TREC Web track's gdeval.pl (version 1.3)
+// prints — its CSV of nDCG@K and ERR@K per topic and their mean, digit for digit. The evaluation itself is in
+// core/metrics/gdeval/; this reads the files, the options, and writes the text.
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { FormatError } from '../../core/formats/formatError.ts';
+import { FileReadError } from '../../core/formats/lineReader.ts';
+import {
+  evaluateGdeval,
+  formatGdevalText,
+  type GdevalOptions,
+  GdevalTopicSpellingError,
+  gdevalDefaults,
+  readGdevalQrels,
+  readGdevalRun,
+} from '../../core/metrics/gdeval/gdevalEvaluation.ts';
+import { perlNumber } from '../../core/metrics/gdeval/perlValues.ts';
+import { type CliContext, InputError, UsageError } from '../cliContext.ts';
+
+export const gdevalUsage =
+  'qrels-studio eval --as gdeval [-k K] [-c] [-j J] QRELS RUN\n' +
+  '  prints what gdeval.pl (TREC Web track, version 1.3) prints: runid,topic,ndcg@K,err@K per topic, then amean\n' +
+  '  -k K  depth of both measures (20)   -c  average over every judged topic (a topic the run misses counts 0)\n' +
+  "  -j J  largest grade a qrels line may hold, and ERR's scale 2^J (4, fixed in gdeval.pl)";
+
+/** True when `eval` is asked for gdeval's output (`--as gdeval` anywhere among its arguments). */
+export function requestsGdeval(args: readonly string[]): boolean {
+  return args.some((arg, i) => arg === '--as' && args[i + 1] === 'gdeval');
+}
+
+export interface GdevalArguments {
+  options: GdevalOptions;
+  /** The depth as gdeval prints it in its header (`ndcg@10`): Perl's int() of the -k value. */
+  depthLabel: string;
+  qrelsFile: string;
+  runFile: string;
+}
+
+export function parseGdevalArguments(args: readonly string[]): GdevalArguments {
+  const options = { ...gdevalDefaults };
+  let depthLabel = String(options.depth);
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--as' && args[i + 1] === 'gdeval') {
+      i++;
+    } else if (arg === '-c') {
+      options.complete = true;
+    } else if (arg === '-k') {
+      const value = args[++i];
+      // gdeval.pl takes Perl's int() of the value ("10.5" is 10, "1e3" is 1000) and refuses a depth below 1.
+      const depth = Math.trunc(perlNumber(value));
+      if (value === undefined || !Number.isFinite(depth) || depth < 1) {
+        throw new UsageError(
+          `-k: expected a depth, an integer ≥ 1, found ${value === undefined ? 'nothing' : `'${value}'`}`,
+        );
+      }
+      options.depth = depth;
+      depthLabel = String(depth);
+    } else if (arg === '-j') {
+      const value = args[++i];
+      if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 30) {
+        throw new UsageError(
+          `-j: expected the largest grade, an integer from 1 to 30, found ${value === undefined ? 'nothing' : `'${value}'`}`,
+        );
+      }
+      options.maxGrade = Number(value);
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      throw new UsageError(`--as gdeval: unknown option '${arg}' (gdeval's are -k K, -c and -j J)`);
+    } else {
+      files.push(arg);
+    }
+  }
+  if (files.length !== 2) {
+    throw new UsageError(
+      `--as gdeval: expected a qrels file and one run file, found ${files.length} file${files.length === 1 ? '' : 's'}`,
+    );
+  }
+  return { options, depthLabel, qrelsFile: files[0]!, runFile: files[1]! };
+}
+
+/** The file's bytes as a latin1 string (Perl's view of them); gunzipped when it starts with gzip's magic number. */
+function readBytesAsText(file: string): string {
+  try {
+    const bytes = readFileSync(file);
+    return (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('latin1');
+  } catch (error) {
+    throw new FileReadError(file, error);
+  }
+}
+
+export function evalAsGdeval(args: readonly string[], context: CliContext): number {
+  const { options, depthLabel, qrelsFile, runFile } = parseGdevalArguments(args);
+  const judgments = readGdevalQrels(readBytesAsText(qrelsFile), qrelsFile, options.maxGrade);
+  const run = readGdevalRun(readBytesAsText(runFile), runFile);
+  // gdeval.pl puts the runid inside its printf format: a '%' in it would be read as a conversion, which we do not
+  // imitate — said, rather than printing other digits.
+  if (run.runid.includes('%') && run.runidPosition) {
+    throw new FormatError(
+      runFile,
+      run.runidPosition.line,
+      run.runidPosition.column,
+      `expected a run tag without '%' (gdeval.pl would read it as a printf conversion), found '${run.runid}'`,
+    );
+  }
+  let text: string;
+  try {
+    text = formatGdevalText(evaluateGdeval(judgments, run, options), depthLabel);
+  } catch (error) {
+    if (error instanceof GdevalTopicSpellingError) throw new InputError(`${qrelsFile}: ${error.message}`);
+    throw error;
+  }
+  // Topics and the runid are the files' bytes: written back as they were.
+  context.stdout(Buffer.from(text, 'latin1'));
+  return 0;
+}
