@@ -1,0 +1,192 @@
+// Reading qrels and a run as rbp_eval 0.2 reads them, which is not as trec_eval does: ids are lower-cased, every
+// line must have exactly its fields (no comments, no blank lines), a grade must be a non-negative number, a run
+// keeps a document retrieved twice, and a file's topics keep the order they first appear in.
+import { readFile } from 'node:fs/promises';
+import { FormatError } from '../../formats/formatError.ts';
+import { FileReadError } from '../../formats/lineReader.ts';
+import type { RunDocument } from './rankBiasedPrecision.ts';
+
+/** One topic's judgments: docid → raw grade (lower-cased docids). */
+export type TopicJudgments = Map<string, number>;
+
+export interface RbpQrels {
+  topics: Map<string, TopicJudgments>;
+  /** rbp_eval's automatic relevance: binary at 1 when no grade is written with a '.', else fractional. */
+  allGradesIntegral: boolean;
+  /** The largest raw grade (0 for an empty file). */
+  maximumGrade: number;
+}
+
+export interface RbpRun {
+  /** Topics in the order of their first line; each topic's documents in line order. */
+  topics: Map<string, RunDocument[]>;
+  /** What rbp_eval would warn about while reading (a NaN score, commas in a rank, a changing runid). */
+  warnings: string[];
+}
+
+interface Field {
+  text: string;
+  /** 1-based column of its first character. */
+  column: number;
+}
+
+/** C's isspace in the C locale: rbp_eval splits fields on any run of these. */
+const fieldPattern = /[^ \t\n\v\f\r]+/g;
+
+function fieldsOf(line: string): Field[] {
+  const fields: Field[] = [];
+  for (const match of line.matchAll(fieldPattern)) fields.push({ text: match[0], column: match.index + 1 });
+  return fields;
+}
+
+/** C's tolower in the C locale: only A–Z change (ids are read as bytes, latin1). */
+function lowerCased(id: string): string {
+  return id.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+/** A decimal number as strtod reads it whole (no hexadecimal, no inf or nan: none belongs in a qrels or a run). */
+const decimalNumber = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Lines of a latin1 file, without their '\n'; a last line without one still counts (fgets reads it). */
+async function linesOf(file: string): Promise<string[]> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new FileReadError(file, error);
+  }
+  const text = bytes.toString('latin1');
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+function fieldCountError(
+  file: string,
+  lineNumber: number,
+  line: string,
+  fields: Field[],
+  layout: string,
+  expected: number,
+): FormatError {
+  const column = fields.length > expected ? fields[expected]!.column : line.length + 1;
+  return new FormatError(
+    file,
+    lineNumber,
+    column,
+    fields.length > expected
+      ? `expected ${expected} fields '${layout}', found ${fields.length}: unexpected text after the last field`
+      : `expected ${expected} fields '${layout}', found ${fields.length}` +
+          (fields.length === 0 ? ' (rbp_eval reads no blank or comment line)' : ''),
+  );
+}
+
+export async function readRbpQrels(file: string): Promise<RbpQrels> {
+  const topics = new Map<string, TopicJudgments>();
+  const firstLine = new Map<string, number>(); // `qid docid` → its line, to name both lines of a repeat
+  let allGradesIntegral = true;
+  let maximumGrade = 0;
+  for (const [index, line] of (await linesOf(file)).entries()) {
+    const lineNumber = index + 1;
+    const fields = fieldsOf(line);
+    if (fields.length !== 4) throw fieldCountError(file, lineNumber, line, fields, 'qid iter docid rel', 4);
+    const [qidField, , docidField, gradeField] = fields as [Field, Field, Field, Field];
+    const grade = decimalNumber.test(gradeField.text) ? Number(gradeField.text) : Number.NaN;
+    if (!(grade >= 0)) {
+      throw new FormatError(
+        file,
+        lineNumber,
+        gradeField.column,
+        `expected a relevance grade ≥ 0 (rbp_eval reads no negative grade: map them to 0 first), found '${gradeField.text}'`,
+      );
+    }
+    if (grade > maximumGrade) maximumGrade = grade;
+    if (gradeField.text.includes('.')) allGradesIntegral = false;
+    const qid = lowerCased(qidField.text);
+    const docid = lowerCased(docidField.text);
+    let judgments = topics.get(qid);
+    if (!judgments) {
+      judgments = new Map();
+      topics.set(qid, judgments);
+    }
+    if (judgments.has(docid)) {
+      throw new FormatError(
+        file,
+        lineNumber,
+        docidField.column,
+        `expected each document judged once per topic, found '${docidField.text}' of topic '${qidField.text}' ` +
+          `again (first on line ${firstLine.get(`${qid} ${docid}`)}; rbp_eval compares ids lower-cased)`,
+      );
+    }
+    firstLine.set(`${qid} ${docid}`, lineNumber);
+    judgments.set(docid, grade);
+  }
+  return { topics, allGradesIntegral, maximumGrade };
+}
+
+export async function readRbpRun(file: string): Promise<RbpRun> {
+  const topics = new Map<string, RunDocument[]>();
+  const warnings: string[] = [];
+  let runid: string | undefined;
+  let warnedAboutRunid = false;
+  let warnedAboutCommas = false;
+  for (const [index, line] of (await linesOf(file)).entries()) {
+    const lineNumber = index + 1;
+    const fields = fieldsOf(line);
+    if (fields.length !== 6)
+      throw fieldCountError(file, lineNumber, line, fields, 'qid iter docid rank score runid', 6);
+    const [qidField, , docidField, rankField, scoreField, runidField] = fields as [
+      Field,
+      Field,
+      Field,
+      Field,
+      Field,
+      Field,
+    ];
+    const qid = lowerCased(qidField.text);
+    let score: number;
+    if (decimalNumber.test(scoreField.text)) score = Number(scoreField.text);
+    else if (/^[+-]?nan$/i.test(scoreField.text)) {
+      // Some runs hold one document scored NaN for a topic they found nothing for; rbp_eval scores it 0.
+      warnings.push(
+        `score for qid ${qid}, docid ${docidField.text}, on line ${lineNumber} of run file is NaN, converting to 0.0`,
+      );
+      score = 0;
+    } else {
+      throw new FormatError(
+        file,
+        lineNumber,
+        scoreField.column,
+        `expected a score (a decimal number), found '${scoreField.text}'`,
+      );
+    }
+    let rankText = rankField.text;
+    // Some runs write ranks with thousands separators (1,000); rbp_eval strips the commas once it has digits.
+    if (/^[+-]?\d+,/.test(rankText)) {
+      if (!warnedAboutCommas) warnings.push(`comma(s) in rank on line ${lineNumber} of run file, stripping`);
+      warnedAboutCommas = true;
+      rankText = rankText.replaceAll(',', '');
+    }
+    const rank = /^[+-]?\d+$/.test(rankText) ? Number(rankText) : Number.NaN;
+    if (!(rank >= 0) || rank > 4294967295) {
+      throw new FormatError(
+        file,
+        lineNumber,
+        rankField.column,
+        `expected a rank (an integer ≥ 0), found '${rankField.text}'`,
+      );
+    }
+    if (runid === undefined) runid = runidField.text;
+    else if (runidField.text !== runid && !warnedAboutRunid) {
+      warnings.push(`runid changes on line ${lineNumber} of run file: was '${runid}', is now '${runidField.text}'`);
+      warnedAboutRunid = true;
+    }
+    let documents = topics.get(qid);
+    if (!documents) {
+      documents = [];
+      topics.set(qid, documents);
+    }
+    documents.push({ docid: lowerCased(docidField.text), score, rank });
+  }
+  return { topics, warnings };
+}
