@@ -1,0 +1,196 @@
+// `eval --as rbp_eval` against rbp_eval 0.2's own outputs (test/fixtures/reference-measures/: runX.rbp_eval, and
+// rbp-extra/ for the options and edge cases, each made by the command in rbp-extra/commands.txt), byte for byte.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { UsageError } from '../../../../cli/cliContext.ts';
+import { evalAsRbp } from '../../../../cli/commands/evalAsRbp.ts';
+import { FormatError } from '../../../../core/formats/formatError.ts';
+import { FileReadError } from '../../../../core/formats/lineReader.ts';
+import { rankBiasedPrecision, rbpAtDepths } from '../../../../core/metrics/rbp/rankBiasedPrecision.ts';
+import { formatFixed } from '../../../../core/metrics/rbp/rbpEvalOutput.ts';
+import { fixturesDir, scratchDir } from '../../../helpers.ts';
+
+const reference = join(fixturesDir, 'reference-measures');
+
+async function runRbpEval(args: string[], cwd = reference): Promise<{ stdout: string; stderr: string; code: number }> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await evalAsRbp(
+    args.map((arg) => (/\.(qrels|run)$/.test(arg) ? join(cwd, arg) : arg)),
+    {
+      productVersion: 'test',
+      nativeDir: '',
+      cwd,
+      stdout: (text) => stdout.push(typeof text === 'string' ? text : Buffer.from(text).toString('latin1')),
+      stderr: (text) => stderr.push(text),
+    },
+  );
+  return { stdout: stdout.join(''), stderr: stderr.join(''), code };
+}
+
+/** Line by line; a difference names the topic, the persistence, the depth and both values. */
+function assertSameRbpText(actual: string, expected: string, what: string): void {
+  const actualLines = actual.split('\n');
+  const expectedLines = expected.split('\n');
+  const layout = /^p= (\S+) q=\s*(\S+) d=\s*(\S+) rbp= (\S+) \+(\S+)$/;
+  for (let i = 0; i < Math.max(actualLines.length, expectedLines.length); i++) {
+    const a = actualLines[i];
+    const e = expectedLines[i];
+    if (a === e) continue;
+    const fields = layout.exec(e ?? '');
+    const ours = layout.exec(a ?? '');
+    assert.fail(
+      fields && ours
+        ? `${what}, line ${i + 1}: topic ${fields[2]}, p=${fields[1]}, depth ${fields[3]}: rbp_eval ${fields[4]} +${fields[5]}, ours ${ours[4]} +${ours[5]}`
+        : `${what}, line ${i + 1}: rbp_eval '${e ?? '(no line)'}', ours '${a ?? '(no line)'}'`,
+    );
+  }
+}
+
+for (const run of ['runA', 'runB']) {
+  test(`rbp_eval -q -H -p 0.5,0.8,0.95 web.nonneg.qrels ${run}.run, byte for byte`, async () => {
+    const result = await runRbpEval(['-q', '-H', '-p', '0.5,0.8,0.95', 'web.nonneg.qrels', `${run}.run`]);
+    assert.equal(result.code, 0);
+    assertSameRbpText(result.stdout, readFileSync(join(reference, `${run}.rbp_eval`), 'latin1'), `${run}.rbp_eval`);
+  });
+}
+
+const extraCases = readFileSync(join(reference, 'rbp-extra', 'commands.txt'), 'utf8')
+  .split('\n')
+  .filter((line) => line.includes('|'))
+  .map((line) => {
+    const [name, args] = line.split('|') as [string, string];
+    return { name, args: args.split(' ') };
+  });
+
+for (const { name, args } of extraCases) {
+  test(`rbp_eval ${args.join(' ')} (rbp-extra/${name}), stdout and warnings`, async () => {
+    const result = await runRbpEval(args);
+    assert.equal(result.code, 0);
+    const expected = readFileSync(join(reference, 'rbp-extra', `${name}.out`), 'latin1');
+    assertSameRbpText(result.stdout, expected, `rbp-extra/${name}.out`);
+    let expectedWarnings = '';
+    try {
+      expectedWarnings = readFileSync(join(reference, 'rbp-extra', `${name}.stderr`), 'utf8');
+    } catch {
+      // no .stderr file: rbp_eval warned about nothing
+    }
+    assert.equal(result.stderr, expectedWarnings);
+  });
+}
+
+test('the weights: (1 − p)·p^i summed over the relevant, the unjudged and the tail as the residual', () => {
+  // relevant, not relevant, unjudged at p = 0.5: 0.5 + 0 (0.25) + residual 0.125 (unjudged) + 0.125 (tail).
+  assert.deepEqual(rankBiasedPrecision([[1], [0], [undefined]], 0.5), { value: 0.5, residual: 0.25 });
+  // A tie of three over positions 1–3 shares (0.5 + 0.25 + 0.125) / 3 each.
+  const tie = rankBiasedPrecision([[1, 0, 0]], 0.5);
+  assert.equal(tie.value, 0.875 / 3);
+  assert.equal(tie.residual, 0.125);
+  // A depth of 2 cutting that tie takes 2/3 of each document's share; the residual is p^2.
+  const [cut] = rbpAtDepths([[1, 0, 0]], [0.5], [2]);
+  assert.equal(cut!.byPersistence[0]!.value, (0.875 / 3) * (2 / 3));
+  assert.equal(cut!.byPersistence[0]!.residual, 0.25);
+  assert.equal(cut!.relevantRetrieved, 2 / 3);
+});
+
+test('a depth after one already past the ranking keeps its values (rbp_eval stops at an assertion there)', () => {
+  const [ten, twenty] = rbpAtDepths([[1], [undefined], [0]], [0.8], [10, 20]);
+  assert.deepEqual(twenty!.byPersistence, ten!.byPersistence);
+  assert.equal(twenty!.depth, 20);
+});
+
+test("C's %.Nf: ties to even, NaN as -nan", () => {
+  assert.equal(formatFixed(0.125, 2), '0.12');
+  assert.equal(formatFixed(0.375, 2), '0.38');
+  assert.equal(formatFixed(0.15625, 4), '0.1562');
+  assert.equal(formatFixed(0.95, 2), '0.95');
+  assert.equal(formatFixed(1, 4), '1.0000');
+  assert.equal(formatFixed(Number.NaN, 4), '-nan');
+  assert.equal(formatFixed(2 / 3, 4), '0.6667');
+});
+
+test('without -H: a header of # lines naming the command and the run', async () => {
+  const result = await runRbpEval(['-p', '0.8', 'web.nonneg.qrels', 'runB.run']);
+  const lines = result.stdout.split('\n');
+  assert.deepEqual(lines.slice(0, 2), ['# rbp_eval output', '#']);
+  assert.match(lines[2]!, /^# \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/);
+  assert.match(lines[3]!, /^# command: qrels-studio eval --as rbp_eval -p 0\.8 /);
+  assert.ok(lines.some((line) => /^# .*runB\.run modification time: /.test(line)));
+  assert.match(lines.at(-2)!, /^p= 0\.80 q= {2}all d= full rbp= \d\.\d{4} \+\d\.\d{4}$/);
+});
+
+async function errorOf(args: string[], files: Record<string, string>): Promise<unknown> {
+  const dir = scratchDir();
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  try {
+    await runRbpEval(args, dir);
+  } catch (error) {
+    return error;
+  }
+  assert.fail(`no error for ${args.join(' ')}`);
+}
+
+const goodQrels = '1 0 d1 1\n1 0 d2 0\n';
+const goodRun = '1 Q0 d1 1 2.5 r\n1 Q0 d2 2 1.5 r\n';
+
+test('bad input: positioned errors (file:line:col, expected, found)', async () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [
+      { 'a.qrels': '1 0 d1 1\n1 0 d2 -2\n', 'a.run': goodRun },
+      /a\.qrels:2:8: error: expected a relevance grade ≥ 0 .*found '-2'/,
+    ],
+    [{ 'a.qrels': '1 0 d1 1\n1 0 d2 high\n', 'a.run': goodRun }, /a\.qrels:2:8: error: expected a relevance grade/],
+    [
+      { 'a.qrels': '1 0 d1\n', 'a.run': goodRun },
+      /a\.qrels:1:7: error: expected 4 fields 'qid iter docid rel', found 3/,
+    ],
+    [
+      { 'a.qrels': '1 0 d1 1\n1 0 D1 0\n', 'a.run': goodRun },
+      /a\.qrels:2:5: error: .*found 'D1' of topic '1' again \(first on line 1/,
+    ],
+    [{ 'a.qrels': goodQrels, 'a.run': '1 Q0 d1 1 2.5 r extra\n' }, /a\.run:1:17: error: expected 6 fields .*found 7/],
+    [{ 'a.qrels': goodQrels, 'a.run': '1 Q0 d1 1 2.5 r\n\n' }, /a\.run:2:1: error: expected 6 fields .*found 0/],
+    [{ 'a.qrels': goodQrels, 'a.run': '1 Q0 d1 1 high r\n' }, /a\.run:1:11: error: expected a score .*found 'high'/],
+    [
+      { 'a.qrels': goodQrels, 'a.run': '1 Q0 d1 -1 2 r\n' },
+      /a\.run:1:9: error: expected a rank \(an integer ≥ 0\), found '-1'/,
+    ],
+  ];
+  for (const [files, message] of cases) {
+    const error = await errorOf(['-H', 'a.qrels', 'a.run'], files);
+    assert.ok(error instanceof FormatError, String(error));
+    assert.match(error.message, message);
+  }
+  assert.ok((await errorOf(['-H', 'none.qrels', 'a.run'], { 'a.run': goodRun })) instanceof FileReadError);
+});
+
+test('bad options: usage errors that say what was expected', async () => {
+  const files = { 'a.qrels': goodQrels, 'a.run': goodRun };
+  const cases: [string[], RegExp][] = [
+    [['-p', '0.5,1.5'], /-p: element 2 of '0\.5,1\.5': 1\.5 is not in \[0, 1\]/],
+    [['-p', 'x'], /-p: element 1 of 'x': expected a persistence/],
+    [['-d', '10,5'], /-d: depths in '10,5' not in strictly ascending order/],
+    [['-d', '-3'], /-d: element 1 of '-3': expected a depth/],
+    [['-b', '-1'], /-b: expected a number ≥ 0, found '-1'/],
+    [['-b', '1', '-F'], /relevance type .* already given/],
+    [['-p', '0.5', '-p', '0.8'], /persistence spec already given/],
+    [['-x'], /unknown option '-x'/],
+  ];
+  for (const [options, message] of cases) {
+    const error = await errorOf([...options, 'a.qrels', 'a.run'], files);
+    assert.ok(error instanceof UsageError, String(error));
+    assert.match(error.message, message);
+  }
+  const missing = await errorOf(['-H', 'a.qrels'], files);
+  assert.ok(missing instanceof UsageError && /expected a qrels file and a run file/.test(missing.message));
+});
+
+test('bundled and attached option values mean the same as separate ones', async () => {
+  const separate = await runRbpEval(['-q', '-H', '-p', '0.8', '-d', '5,0', 'web.nonneg.qrels', 'runB.run']);
+  const bundled = await runRbpEval(['-qHp0.8', '-d5,0', 'web.nonneg.qrels', 'runB.run']);
+  const filesFirst = await runRbpEval(['web.nonneg.qrels', 'runB.run', '-qH', '-p0.8', '-d', '5,0']);
+  assert.equal(bundled.stdout, separate.stdout);
+  assert.equal(filesFirst.stdout, separate.stdout);
+});
