@@ -1,36 +1,47 @@
-import { FormatError } from '../core/formats/formatError.ts';
-import { FileReadError } from '../core/formats/lineReader.ts';
-import { ImportError } from '../core/importers/types.ts';
-import { SchemaVersionError } from '../core/store/migrate.ts';
-import { NativeBindingMissingError } from '../core/store/sqliteDatabase.ts';
-import { StoreError } from '../core/store/studyDatabase.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from './cliContext.ts';
-import { agreeCommand } from './commands/agree.ts';
-import { evalCommand } from './commands/eval.ts';
-import { exportCommand } from './commands/export.ts';
-import { importCommand } from './commands/import.ts';
-import { judgeCommand } from './commands/judge.ts';
-import { judgedCommand } from './commands/judged.ts';
-import { lintCommand } from './commands/lint.ts';
-import { poolCommand } from './commands/pool.ts';
-import { storeCommand } from './commands/store.ts';
-import { versionCommand } from './commands/version.ts';
 
-/** Every command, one line each. */
-export const cliCommands: readonly CliCommand[] = [
-  evalCommand,
-  lintCommand,
-  importCommand,
-  poolCommand,
-  exportCommand,
-  judgedCommand,
-  judgeCommand,
-  agreeCommand,
-  storeCommand,
-  versionCommand,
+// Each command's code is loaded only when that command runs: `eval` must not pay for the store, PostgreSQL's client
+// or HTTP (startup was 10 % of a 1M-line evaluation when every command was loaded up front). In the bundle these
+// dynamic imports are lazily initialised modules; the list below is all main.ts knows of a command until then.
+
+/** Every command by name, in the order help lists them, with the import that loads it. */
+export const cliCommandLoaders: readonly { name: string; load: () => Promise<CliCommand> }[] = [
+  { name: 'eval', load: async () => (await import('./commands/eval.ts')).evalCommand },
+  { name: 'lint', load: async () => (await import('./commands/lint.ts')).lintCommand },
+  { name: 'import', load: async () => (await import('./commands/import.ts')).importCommand },
+  { name: 'pool', load: async () => (await import('./commands/pool.ts')).poolCommand },
+  { name: 'export', load: async () => (await import('./commands/export.ts')).exportCommand },
+  { name: 'judged', load: async () => (await import('./commands/judged.ts')).judgedCommand },
+  { name: 'judge', load: async () => (await import('./commands/judge.ts')).judgeCommand },
+  { name: 'agree', load: async () => (await import('./commands/agree.ts')).agreeCommand },
+  { name: 'store', load: async () => (await import('./commands/store.ts')).storeCommand },
+  { name: 'version', load: async () => (await import('./commands/version.ts')).versionCommand },
 ];
 
-function helpText(): string {
+/** True when the error is bad input or an environment problem the user can fix: printed as is, exit code 1. The
+ * classes are imported here, after the fact, so that a command that never touches the store never loads it. */
+async function isUserFacingError(error: unknown): Promise<boolean> {
+  if (error instanceof InputError) return true;
+  const [formatError, lineReader, importers, migrate, sqliteDatabase, studyDatabase] = await Promise.all([
+    import('../core/formats/formatError.ts'),
+    import('../core/formats/lineReader.ts'),
+    import('../core/importers/types.ts'),
+    import('../core/store/migrate.ts'),
+    import('../core/store/sqliteDatabase.ts'),
+    import('../core/store/studyDatabase.ts'),
+  ]);
+  return (
+    error instanceof sqliteDatabase.NativeBindingMissingError ||
+    error instanceof formatError.FormatError ||
+    error instanceof lineReader.FileReadError ||
+    error instanceof importers.ImportError ||
+    error instanceof studyDatabase.StoreError ||
+    error instanceof migrate.SchemaVersionError
+  );
+}
+
+async function helpText(): Promise<string> {
+  const cliCommands = await Promise.all(cliCommandLoaders.map((c) => c.load()));
   const width = Math.max(...cliCommands.map((c) => c.name.length));
   return [
     'usage: qrels-studio <command> [options] [files]',
@@ -47,18 +58,19 @@ function helpText(): string {
 export async function runCli(argv: string[], context: CliContext): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    (name === undefined ? context.stderr : context.stdout)(helpText());
+    (name === undefined ? context.stderr : context.stdout)(await helpText());
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
     context.stdout(`${context.productVersion}\n`);
     return 0;
   }
-  const command = cliCommands.find((c) => c.name === name);
-  if (!command) {
-    context.stderr(`qrels-studio: unknown command '${name}'\n\n${helpText()}`);
+  const loader = cliCommandLoaders.find((c) => c.name === name);
+  if (!loader) {
+    context.stderr(`qrels-studio: unknown command '${name}'\n\n${await helpText()}`);
     return 2;
   }
+  const command = await loader.load();
   if (args.includes('--help') || args.includes('-h')) {
     context.stdout(`usage: ${command.usage}\n\n${command.summary}\n${command.details ? `\n${command.details}` : ''}`);
     return 0;
@@ -70,16 +82,8 @@ export async function runCli(argv: string[], context: CliContext): Promise<numbe
       context.stderr(`qrels-studio ${command.name}: ${error.message}\nusage: ${command.usage}\n`);
       return 2;
     }
-    if (
-      error instanceof InputError ||
-      error instanceof NativeBindingMissingError ||
-      error instanceof FormatError ||
-      error instanceof FileReadError ||
-      error instanceof ImportError ||
-      error instanceof StoreError ||
-      error instanceof SchemaVersionError
-    ) {
-      context.stderr(`${error.message}\n`);
+    if (await isUserFacingError(error)) {
+      context.stderr(`${(error as Error).message}\n`);
       return 1;
     }
     if ((error as { code?: string }).code === 'SQLITE_BUSY') {
