@@ -2,6 +2,7 @@
 // prints — its CSV of nDCG@K and ERR@K per topic and their mean, digit for digit. The evaluation itself is in
 // core/metrics/gdeval/; this reads the files, the options, and writes the text.
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { FormatError } from '../../core/formats/formatError.ts';
 import { FileReadError } from '../../core/formats/lineReader.ts';
@@ -79,10 +80,10 @@ export function parseGdevalArguments(args: readonly string[]): GdevalArguments {
   return { options, depthLabel, qrelsFile: files[0]!, runFile: files[1]! };
 }
 
-/** The file's bytes as a latin1 string (Perl's view of them); gunzipped when it starts with gzip's magic number. */
-function readBytesAsText(file: string): string {
+/** The file's bytes (a path relative to the command's folder) as a latin1 string (Perl's view of them); gunzipped when it starts with gzip's magic number. */
+function readBytesAsText(file: string, cwd: string): string {
   try {
-    const bytes = readFileSync(file);
+    const bytes = readFileSync(resolve(cwd, file));
     return (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('latin1');
   } catch (error) {
     throw new FileReadError(file, error);
@@ -91,8 +92,8 @@ function readBytesAsText(file: string): string {
 
 export function evalAsGdeval(args: readonly string[], context: CliContext): number {
   const { options, depthLabel, qrelsFile, runFile } = parseGdevalArguments(args);
-  const judgments = readGdevalQrels(readBytesAsText(qrelsFile), qrelsFile, options.maxGrade);
-  const run = readGdevalRun(readBytesAsText(runFile), runFile);
+  const judgments = readGdevalQrels(readBytesAsText(qrelsFile, context.cwd), qrelsFile, options.maxGrade);
+  const run = readGdevalRun(readBytesAsText(runFile, context.cwd), runFile);
   // gdeval.pl puts the runid inside its printf format: a '%' in it would be read as a conversion, which we do not
   // imitate — said, rather than printing other digits.
   if (run.runid.includes('%') && run.runidPosition) {
