@@ -123,7 +123,7 @@ export function selectMeasures(specs: readonly string[]): MeasureSelection {
       let pairs: Map<string, number> | undefined;
       if (measure.defaultNumbers) {
         numbers = parseNumbers(name, parameters, measure.defaultNumbers.join(','));
-        if (numbers.length !== measure.defaultNumbers.length) {
+        if (!measure.anyCountOfNumbers && numbers.length !== measure.defaultNumbers.length) {
           throw new MeasureSpecError(
             `measure '${name}' takes ${measure.defaultNumbers.length} number${measure.defaultNumbers.length === 1 ? '' : 's'} ` +
               `(as in -m ${name}.${measure.defaultNumbers.join(',')}); found ${numbers.length}`,

@@ -66,6 +66,9 @@ export interface TrecMeasure {
   /** Default numbers of a one-line measure taking a list of numbers (`-m set_F.0.5`, `-m utility.1,-1,0,0`,
    * `-m relstring.20`); the line is renamed `set_F_0.5` (the text as given) only when numbers are given. */
   defaultNumbers?: readonly number[];
+  /** The measure takes any count of numbers, not exactly as many as `defaultNumbers` (11pt_avg averages over the
+   * recall levels given: `-m 11pt_avg.0.2,0.5,0.8`). */
+  anyCountOfNumbers?: true;
   /** Takes trec_eval's `name=value` pairs (`-m ndcg.1=3,2=9`: label gains; `rbp.p=0.8`); the line is renamed
    * `ndcg_1=3,2=9` when pairs are given. They reach `compute` as options.pairs and options.gains. */
   takesPairs?: boolean;

@@ -11,6 +11,7 @@ export const elevenPointAverage: TrecMeasure = {
   kind: 'float',
   // Other levels (-m 11pt_avg.0.2,0.5,0.8, version 8's 3-point average) rename the line 11pt_avg_0.2,0.5,0.8.
   defaultNumbers: elevenRecallLevels,
+  anyCountOfNumbers: true,
   compute(query, options, levels) {
     // Levels as given, unsorted as trec_eval keeps them: its walk then reads the levels it reads, and so does ours.
     const values = interpolatedPrecisions(query, options.relevanceLevel, levels);

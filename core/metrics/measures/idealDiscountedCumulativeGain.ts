@@ -1,3 +1,7 @@
+// One known difference: for a query whose judgments are all negative, trec_eval 10.0-rc3 prints the ideal DCG of the
+// query it evaluated before (form_res_rels.c keeps that query's label counts when the new one has no label ≥ 0);
+// here it is 0, the ideal DCG of no judged document. No other measure shows it: with no positive gain in the run,
+// ndcg, G, ndcg_rel and Rndcg are 0 either way.
 import type { TrecMeasure } from '../trecMeasure.ts';
 import { dcgAndIdeal } from './gainLevels.ts';
 
