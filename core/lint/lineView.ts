@@ -43,6 +43,12 @@ export class LineView {
   label = Number.NaN;
   rank = Number.NaN;
   score = Number.NaN;
+  /**
+   * A content line with exactly its format's columns, its label, rank and score (those the format has) parsed, a
+   * (query, docid) pair not seen before, no byte order mark, no CR and no trailing space or tab: nothing a rule
+   * that `skipsPlainLines` would report (set by the session once it has derived the line's facts).
+   */
+  plain = false;
 
   /** Points the view at `bytes[start, end)` (a line without its `\n`) and resets everything derived. */
   reset(bytes: Uint8Array, start: number, end: number, number: number): void {
@@ -69,6 +75,7 @@ export class LineView {
     this.label = Number.NaN;
     this.rank = Number.NaN;
     this.score = Number.NaN;
+    this.plain = false;
   }
 
   /** True when the line holds nothing but whitespace. */

@@ -68,6 +68,10 @@ export class LintSession {
   private type: DetectedFileType = 'empty';
   private format: FileFormat | undefined;
   private lineChecks: ((line: LineView) => void)[] = [];
+  /** The line checks of rules that skip plain lines (LineView.plain). */
+  private unusualLineChecks: ((line: LineView) => void)[] = [];
+  /** The number of the last line the rules saw (the view still shows it), for FileEnd.lastLineEndColumn. */
+  private lastLine = 0;
   private endChecks: ((file: FileEnd) => void)[] = [];
   // Counted while the sample is replayed, for the cascade guard.
   private counting = false;
@@ -124,7 +128,10 @@ export class LintSession {
   /** Ends the file and returns every diagnostic, sorted by position. */
   finish(file: FileEnd): LintResult {
     if (this.sample !== undefined) this.decide();
-    if (!this.stopped) for (const check of this.endChecks) check(file);
+    if (!this.stopped) {
+      const end: FileEnd = this.lastLine === 0 ? file : { ...file, lastLineEndColumn: this.view.endColumn() };
+      for (const check of this.endChecks) check(end);
+    }
     this.diagnostics.sort(compareDiagnostics);
     return { file: this.file, type: this.type, diagnostics: this.diagnostics };
   }
@@ -205,7 +212,7 @@ export class LintSession {
       if (this.scope !== 'all' && rule.scope !== this.scope) continue;
       if (rule.readsFields) readsFields = true;
       const check: RuleCheck = rule.create({ ...context, report: (problem) => this.report(rule, problem) });
-      if (check.line) this.lineChecks.push(check.line);
+      if (check.line) (rule.skipsPlainLines ? this.unusualLineChecks : this.lineChecks).push(check.line);
       if (check.end) this.endChecks.push(check.end);
     }
     this.splitLines = readsFields;
@@ -230,8 +237,12 @@ export class LintSession {
       else line.splitOnWhitespace();
     }
     if (line.kind === 'content' && (this.splitLines || this.counting)) this.derive(line, format);
+    this.lastLine = lineNumber;
     const checks = this.lineChecks;
     for (let i = 0; i < checks.length; i++) checks[i]!(line);
+    if (line.plain) return;
+    const unusual = this.unusualLineChecks;
+    for (let i = 0; i < unusual.length; i++) unusual[i]!(line);
   }
 
   /** The facts of a content line every rule shares. */
@@ -262,6 +273,18 @@ export class LintSession {
         valid = !Number.isNaN(line.score);
       }
     }
+    if (
+      line.fieldCount === columns &&
+      line.firstPair < 0 &&
+      !line.crlf &&
+      !line.bom &&
+      (format.labelField < 0 || !Number.isNaN(line.label)) &&
+      (format.scoreField < 0 || !Number.isNaN(line.score)) &&
+      (format.rankField < 0 || !Number.isNaN(line.rank))
+    ) {
+      const last = line.bytes[line.end - 1];
+      line.plain = last !== 32 && last !== 9;
+    }
     if (this.counting) {
       this.countedLines++;
       if (!valid && this.malformedLines++ === 0) this.firstMalformed = line.number;
@@ -273,6 +296,7 @@ export class LintSession {
     const example = this.diagnostics.find((d) => d.line === this.firstMalformed && d.severity === 'error');
     this.diagnostics.length = 0;
     this.lineChecks = [];
+    this.unusualLineChecks = [];
     this.endChecks = [];
     this.stopped = true;
     const looksLike =

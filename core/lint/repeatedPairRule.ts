@@ -22,6 +22,7 @@ export function repeatedPairRule(wording: RepeatedPairWording): LintRule {
     description: wording.description,
     fileTypes: wording.fileTypes,
     scope: 'query',
+    skipsPlainLines: true,
     create({ format, queries, pairs, report }) {
       const field = format.docidField;
       const consequence = wording.consequence(format.type);

@@ -1,7 +1,8 @@
 // A lint rule is a record: its id, severity, one-line description, the file types it checks, and a factory for
 // its per-file check. The session calls `line` for every line in order (comments and blank lines included; a
-// rule looks at `line.kind`) and `end` once after the last line. Rules with no `create` are reported by the
-// session itself (file-level verdicts such as an undetectable file type).
+// rule looks at `line.kind`) — except, for a rule that says `skipsPlainLines`, the plain lines (LineView.plain) —
+// and `end` once after the last line. Rules with no `create` are reported by the session itself (file-level
+// verdicts such as an undetectable file type).
 import type { FileFormat } from './fileFormats.ts';
 import type { LineView } from './lineView.ts';
 import type { PairIndex } from './pairIndex.ts';
@@ -27,6 +28,13 @@ export interface LintRule {
    * no such rule runs, the file-scope session does not split lines after the first ones.
    */
   readonly readsFields?: boolean;
+  /**
+   * The rule has nothing to say about a plain line (LineView.plain: a content line with exactly its format's
+   * columns, every value parsed, a pair not seen before, no BOM, CR or trailing blank), so the session does not
+   * call its `line` for those — nearly every line of a good file. A call per line per rule was a good part of
+   * linting a million lines; a rule that counts or compares every line (labels per query, run tags) must not say it.
+   */
+  readonly skipsPlainLines?: boolean;
   create?(context: RuleContext): RuleCheck;
 }
 
@@ -41,6 +49,8 @@ export interface FileEnd {
   /** Number of lines (a last line without `\n` counts). */
   lines: number;
   endsWithNewline: boolean;
+  /** The column just past the last line's text, when the session saw that line (set by the session). */
+  lastLineEndColumn?: number;
 }
 
 /** A problem as a rule reports it; severity, rule id and file are added by the session. */

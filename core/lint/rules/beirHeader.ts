@@ -9,6 +9,7 @@ export const beirHeader: LintRule = {
     'BEIR loader always skips the first line, so that judgment is silently lost.',
   fileTypes: ['beir-qrels'],
   scope: 'file',
+  skipsPlainLines: true,
   readsFields: true,
   create({ report }) {
     return {

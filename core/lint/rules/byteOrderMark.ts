@@ -8,6 +8,7 @@ export const byteOrderMark: LintRule = {
     'the first field, so the first query id differs from the same id elsewhere.',
   fileTypes: ['qrels', 'run', 'beir-qrels'],
   scope: 'file',
+  skipsPlainLines: true,
   create({ format, report }) {
     return {
       line(line) {

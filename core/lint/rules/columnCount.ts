@@ -10,6 +10,7 @@ export const columnCount: LintRule = {
     'the reader rejects empty lines.',
   fileTypes: ['qrels', 'run', 'beir-qrels'],
   scope: 'query',
+  skipsPlainLines: true,
   create({ format, report }) {
     const expected = format.columns.length;
     const shape = describeColumns(format);

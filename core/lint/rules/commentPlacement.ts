@@ -11,20 +11,17 @@ export const commentPlacement: LintRule = {
     'even when it is a comment, and a comment on the last line makes it read past the end of the file.',
   fileTypes: ['qrels'],
   scope: 'file',
+  skipsPlainLines: true,
   create({ report }) {
-    // Whether the previous line is a comment trec_eval skips: after it, the next line is parsed whatever it is.
-    let previousSkipped = false;
+    // The last comment line trec_eval skipped: the line right after it is parsed whatever it is. (Kept as a line
+    // number rather than a flag set on every line, so the rule needs to see only comments, not plain lines.)
+    let lastSkipped = 0;
     let lastComment = { line: 0, endColumn: 0 };
-    let lastLine = 0;
     return {
       line(line) {
-        lastLine = line.number;
-        if (line.kind !== 'comment') {
-          previousSkipped = false;
-          return;
-        }
-        previousSkipped = !previousSkipped;
-        if (!previousSkipped) {
+        if (line.kind !== 'comment') return;
+        if (lastSkipped === 0 || lastSkipped !== line.number - 1) lastSkipped = line.number;
+        else {
           report({
             line: line.number,
             column: 1,
@@ -36,8 +33,8 @@ export const commentPlacement: LintRule = {
         }
         lastComment = { line: line.number, endColumn: line.endColumn() };
       },
-      end() {
-        if (lastComment.line === 0 || lastComment.line !== lastLine) return;
+      end(file) {
+        if (lastComment.line === 0 || lastComment.line !== file.lines) return;
         report({
           line: lastComment.line,
           column: 1,

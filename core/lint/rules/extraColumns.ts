@@ -9,6 +9,7 @@ export const extraColumns: LintRule = {
     'after the BEIR score). Reported once per file, at the first such line, with the count.',
   fileTypes: ['run', 'beir-qrels'],
   scope: 'file',
+  skipsPlainLines: true,
   readsFields: true,
   create({ format, report }) {
     const expected = format.columns.length;

@@ -8,19 +8,16 @@ export const missingFinalNewline: LintRule = {
     'line, and some line-based tools drop it.',
   fileTypes: ['qrels', 'run', 'beir-qrels'],
   scope: 'file',
+  skipsPlainLines: true,
   create({ report }) {
-    const last = { line: 0, column: 1 };
     return {
-      line(line) {
-        last.line = line.number;
-        last.column = line.endColumn();
-      },
       end(file) {
-        if (file.endsWithNewline || last.line === 0) return;
+        const column = file.lastLineEndColumn;
+        if (file.endsWithNewline || column === undefined) return;
         report({
-          line: last.line,
-          column: last.column,
-          endColumn: last.column,
+          line: file.lines,
+          column,
+          endColumn: column,
           message: "the last line does not end with a newline: 'cat' glues it to the next file's first line",
         });
       },

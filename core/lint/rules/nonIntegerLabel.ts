@@ -14,6 +14,7 @@ export const nonIntegerLabel: LintRule = {
     'and "high" becomes 0; the BEIR loader fails on int(). Negative labels (-2) and large ones (16) are fine.',
   fileTypes: ['qrels', 'beir-qrels'],
   scope: 'query',
+  skipsPlainLines: true,
   create({ format, report }) {
     const field = format.labelField;
     const what = format.type === 'beir-qrels' ? 'score' : 'relevance label';

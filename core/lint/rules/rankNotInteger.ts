@@ -8,6 +8,7 @@ export const rankNotInteger: LintRule = {
     'read it, and the rank/score check cannot use the line. Reported once per file with the count.',
   fileTypes: ['run'],
   scope: 'file',
+  skipsPlainLines: true,
   readsFields: true,
   create({ format, report }) {
     const field = format.rankField;

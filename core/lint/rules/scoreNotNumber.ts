@@ -15,6 +15,7 @@ export const scoreNotNumber: LintRule = {
     'silently becomes 1 and "high" becomes 0; nan, inf and hexadecimal are refused too.',
   fileTypes: ['run'],
   scope: 'query',
+  skipsPlainLines: true,
   create({ format, report }) {
     const field = format.scoreField;
     return {

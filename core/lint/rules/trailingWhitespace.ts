@@ -8,6 +8,7 @@ export const trailingWhitespace: LintRule = {
     'naive split(" ") calls an empty last column. Reported once per file with the count.',
   fileTypes: ['qrels', 'run', 'beir-qrels'],
   scope: 'file',
+  skipsPlainLines: true,
   create({ report }) {
     let count = 0;
     let first = { line: 0, column: 0, endColumn: 0 };
