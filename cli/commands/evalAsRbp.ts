@@ -26,6 +26,8 @@ export const rbpEvalUsage =
   '  -s  rank by score, ties shared (default)  -r  by the rank column  -o  by line order\n' +
   '  -H  no header   -T  no averages   -W  no warnings   -h  this help\n';
 
+const rbpOptionsSummary = '-q -H -T -W, -p P,…, -d D,…, -b T -B -f S -F -a, -s -r -o';
+
 export interface RbpEvalArguments {
   options: RbpEvalOptions;
   perQuery: boolean;
@@ -137,8 +139,24 @@ export function parseRbpEvalArguments(args: readonly string[]): RbpEvalArguments
   return parsed;
 }
 
-export async function evalAsRbp(args: readonly string[], context: CliContext): Promise<number> {
-  const parsed = parseRbpEvalArguments(args);
+/** `eval … --as rbp_eval …`: the pair may stand anywhere among the arguments. */
+export function requestsRbpEval(args: readonly string[]): boolean {
+  return args.some((arg, i) => arg === '--as' && args[i + 1] === 'rbp_eval');
+}
+
+/** `eval --as rbp_eval ARGS` (the `--as rbp_eval` pair may be among `args`; it is dropped). */
+export async function evalAsRbp(allArgs: readonly string[], context: CliContext): Promise<number> {
+  const at = allArgs.findIndex((arg, i) => arg === '--as' && allArgs[i + 1] === 'rbp_eval');
+  const args = at < 0 ? allArgs : [...allArgs.slice(0, at), ...allArgs.slice(at + 2)];
+  let parsed: RbpEvalArguments;
+  try {
+    parsed = parseRbpEvalArguments(args);
+  } catch (error) {
+    // The usage printed after the message is eval's: say which mode's options were meant.
+    if (error instanceof UsageError)
+      throw new UsageError(`--as rbp_eval: ${error.message} (its options: ${rbpOptionsSummary})`);
+    throw error;
+  }
   if (parsed.help) {
     context.stdout(rbpEvalUsage);
     return 0;
