@@ -15,6 +15,7 @@ import { type CliCommand, UsageError } from '../cliContext.ts';
 import { readStudyBlock } from '../studyDatabaseCommand.ts';
 import { evalAsGdeval, requestsGdeval } from './evalAsGdeval.ts';
 import { evalAsNdeval, withoutNdevalRequest } from './evalAsNdeval.ts';
+import { evalAsRbp, requestsRbpEval } from './evalAsRbp.ts';
 import {
   comparisonText,
   evaluateInstructionRuns,
@@ -132,6 +133,7 @@ export const evalCommand: CliCommand = {
     instructionUsage,
   async run(args, context) {
     if (requestsGdeval(args)) return evalAsGdeval(args, context);
+    if (requestsRbpEval(args)) return evalAsRbp(args, context);
     if (withoutNdevalRequest(args)) return evalAsNdeval.run(withoutNdevalRequest(args)!, context);
     const parsed = parseEvalArguments(args);
     const select = (specs: readonly string[]): ReturnType<typeof selectMeasures> => {
