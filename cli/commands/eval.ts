@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { StudyModel } from '../../core/dsl/model.ts';
 import { messageQueryId } from '../../core/formats/queryIdCache.ts';
 import { readQrels } from '../../core/formats/trecQrels.ts';
+import { readZscores } from '../../core/formats/zscores.ts';
 import { type EvaluationOptions, evaluateRunFile, type RunEvaluation } from '../../core/metrics/evaluate.ts';
 import { instructionMeasures } from '../../core/metrics/instruction/registry.ts';
 import { writeMaxpRun } from '../../core/metrics/maxpRun.ts';
@@ -40,6 +41,12 @@ export interface EvalArguments {
   instruction: InstructionArguments;
   /** --gains: each label's gain in ndcg and ndcg_cut. */
   gains?: Map<number, number>;
+  /** -J: only judged documents are evaluated. */
+  judgedOnly?: boolean;
+  /** -N: number of documents in the collection (utility). */
+  numDocsInCollection?: number;
+  /** -Z: trec_eval's zscores file (qid measure mean stddev). */
+  zscoresFile?: string;
 }
 
 /** `--gains 0:0,1:0,2:1`: LABEL:GAIN pairs, each label once, gains ≥ 0 (the ideal ranking needs no negative gain). */
@@ -98,12 +105,17 @@ export function parseEvalArguments(args: readonly string[]): EvalArguments {
         const flag = arg[j]!;
         if (flag === 'q') parsed.perQuery = true;
         else if (flag === 'c') parsed.complete = true;
-        else if (flag === 'l' || flag === 'M' || flag === 'm') {
+        else if (flag === 'J') parsed.judgedOnly = true;
+        else if (flag === 'l' || flag === 'M' || flag === 'm' || flag === 'N' || flag === 'Z') {
           const value = j + 1 < arg.length ? arg.slice(j + 1) : args[++i];
           // Negative levels would count unjudged documents as relevant; trec_eval's numbers for them are nonsense.
           if (flag === 'l') parsed.relevanceLevel = integerOption('l', value, 0);
           else if (flag === 'M') parsed.maxRetrieved = integerOption('M', value, 0);
-          else if (value === undefined || value === '') throw new UsageError('option -m needs a measure');
+          else if (flag === 'N') parsed.numDocsInCollection = integerOption('N', value, 0);
+          else if (flag === 'Z') {
+            if (value === undefined || value === '') throw new UsageError('option -Z needs a zscores file');
+            parsed.zscoresFile = value;
+          } else if (value === undefined || value === '') throw new UsageError('option -m needs a measure');
           else parsed.measureSpecs.push(value);
           break;
         } else {
@@ -122,11 +134,14 @@ export const evalCommand: CliCommand = {
   name: 'eval',
   summary: 'evaluate runs against qrels exactly as trec_eval 10 does (text or --json)',
   usage:
-    'qrels-studio eval [-q] [-c] [-l LEVEL] [-M DEPTH] [-m MEASURE[.CUTOFFS]]... [--gains L:G,…] [--json] QRELS RUN [RUN...]\n' +
+    'qrels-studio eval [-q] [-c] [-J] [-l LEVEL] [-M DEPTH] [-N DOCS] [-Z ZSCORES] [-m MEASURE[.PARAMS]]... [--gains L:G,…] [--json] QRELS RUN [RUN...]\n' +
     '  -q  also print each query      -c  count qrels queries missing from a run as 0\n' +
     '  -l  minimum relevant label (1)  -M  evaluate only the top DEPTH documents per query\n' +
-    '  -m  map Rprec bpref recip_rank P recall ndcg ndcg_cut num_q num_ret num_rel num_rel_ret runid,\n' +
-    '      or official (the default) / all_trec; cutoffs as in -m P.5,10\n' +
+    '  -J  evaluate only judged documents   -N  number of documents in the collection (utility)\n' +
+    "  -Z  trec_eval's zscores file (qid measure mean stddev): per-query values become z-scores\n" +
+    "  -m  any trec_eval 10 measure (map, P, ndcg, infAP, set_F, rbp, unj, …; see the README's table),\n" +
+    '      or official (the default) / set / all_trec; parameters as trec_eval: -m P.5,10\n' +
+    '      -m iprec_at_recall.0.25,0.5  -m set_F.0.5  -m utility.1,-1,0,0  -m relstring.20  -m ndcg.1=3,2=9  -m rbp.p=0.8\n' +
     "  --gains 0:0,1:0,2:1  each label's gain in ndcg and ndcg_cut (a label not listed gains itself)\n" +
     "      without it, --study STUDY.assess [--name S] gives the gains the study's scale declares (gain G)\n" +
     '  several runs: one block each, in file order, opened by its line runid all TAG\n' +
@@ -195,6 +210,9 @@ export const evalCommand: CliCommand = {
       maxRetrieved: parsed.maxRetrieved,
       complete: parsed.complete,
       ...(gains && { gains }),
+      ...(parsed.judgedOnly && { judgedOnly: true }),
+      ...(parsed.numDocsInCollection !== undefined && { numDocsInCollection: parsed.numDocsInCollection }),
+      ...(parsed.zscoresFile !== undefined && { zscores: await readZscores(parsed.zscoresFile) }),
     };
     // Instruction measures asked with trec_eval's (TARGET's R@10 with capped R@10): evaluated first, each run's
     // lines printed after its trec_eval block.

@@ -12,6 +12,7 @@ import { FormatError } from '../formats/formatError.ts';
 import { compareQueryIds, messageQueryId } from '../formats/queryIdCache.ts';
 import type { Qrels, QrelsQuery } from '../formats/trecQrels.ts';
 import { type RunQuery, readRunByQuery } from '../formats/trecRun.ts';
+import type { Zscore, Zscores } from '../formats/zscores.ts';
 import { judgedAtLeast, type MeasureOptions, type RankedQuery, type TrecMeasure } from './trecMeasure.ts';
 
 export interface SelectedMeasure {
@@ -40,6 +41,8 @@ export interface EvaluationOptions {
   judgedOnly?: boolean;
   /** -N: number of documents in the collection (utility's fourth coefficient). */
   numDocsInCollection?: number;
+  /** -Z: each per-query value becomes its z-score against this table before it is printed and averaged. */
+  zscores?: Zscores;
 }
 
 export interface MeasureValue {
@@ -165,14 +168,18 @@ export async function evaluateRunFile(
     }
     // Summed in qid order, as trec_eval accumulates, so that averages round the same way.
     const lines: MeasureValue[] = [];
+    const zscores = options.zscores && (options.zscores.get(query.qid) ?? noZscores);
     for (let i = 0; i < slots.length; i++) {
       const { name, measure } = slots[i]!;
-      const value = values[i]!;
-      if (typeof value === 'string') {
-        lines.push({ name, value: Number.NaN, integer: false, text: value });
+      const computed = values[i]!;
+      if (typeof computed === 'string') {
+        lines.push({ name, value: Number.NaN, integer: false, text: computed });
         continue;
       }
-      sums[i]! += measure.average === 'geometric' ? Math.log(Math.max(value, minimumGeometricValue)) : value;
+      // A geometric mean sums logs: trec_eval keeps the log as the query's value (and -Z converts that).
+      let value = measure.average === 'geometric' ? Math.log(Math.max(computed, minimumGeometricValue)) : computed;
+      if (zscores) value = toZscore(value, zscores.get(name));
+      sums[i]! += value;
       if (measure.perQueryLines !== false) lines.push({ name, value, integer: measure.kind === 'count' });
     }
     queries.push({ qid: query.qid, values: lines });
@@ -198,6 +205,17 @@ export async function evaluateRunFile(
     all.push({ name, value, integer });
   });
   return { runid: summary.runid, file: name, queries, all };
+}
+
+/** trec_eval's MISSING_ZSCORE_VALUE: the value of a query or measure the zscores file has no line for, or whose
+ * standard deviation is 0 while the value is not the mean. */
+const missingZscore = -1000000;
+const noZscores: ReadonlyMap<string, Zscore> = new Map();
+
+function toZscore(value: number, zscore: Zscore | undefined): number {
+  if (!zscore) return missingZscore;
+  if (zscore.stddev !== 0) return (value - zscore.mean) / zscore.stddev;
+  return value === zscore.mean ? 0 : missingZscore;
 }
 
 /** trec_eval's MIN_GEO_MEAN: the floor of a value in a geometric mean, so that one 0 does not make it 0. */

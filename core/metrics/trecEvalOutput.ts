@@ -25,7 +25,7 @@ function line(name: string, qid: string, value: MeasureValue): string {
     value.text !== undefined
       ? `'${value.text}'`
       : value.integer
-        ? String(value.value)
+        ? String(Math.trunc(value.value)) // C's (long) cast: a count made a z-score (-Z) prints truncated
         : formatFixed4(value.value).padStart(6);
   return `${name.padEnd(22)}\t${qid}\t${number}\n`;
 }
