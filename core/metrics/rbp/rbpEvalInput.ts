@@ -2,6 +2,7 @@
 // line must have exactly its fields (no comments, no blank lines), a grade must be a non-negative number, a run
 // keeps a document retrieved twice, and a file's topics keep the order they first appear in.
 import { readFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { FormatError } from '../../formats/formatError.ts';
 import { FileReadError } from '../../formats/lineReader.ts';
 import type { RunDocument } from './rankBiasedPrecision.ts';
@@ -47,11 +48,15 @@ function lowerCased(id: string): string {
 /** A decimal number as strtod reads it whole (no hexadecimal, no inf or nan: none belongs in a qrels or a run). */
 const decimalNumber = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/** Lines of a latin1 file, without their '\n'; a last line without one still counts (fgets reads it). */
+/**
+ * Lines of a latin1 file, without their '\n'; a last line without one still counts (fgets reads it). A gzip file
+ * (its magic number first) is read gunzipped, as the project's other readers do; rbp_eval itself reads no gzip.
+ */
 async function linesOf(file: string): Promise<string[]> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
+    if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
   } catch (error) {
     throw new FileReadError(file, error);
   }

@@ -4,12 +4,14 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { UsageError } from '../../../../cli/cliContext.ts';
 import { evalAsRbp } from '../../../../cli/commands/evalAsRbp.ts';
 import { FormatError } from '../../../../core/formats/formatError.ts';
 import { FileReadError } from '../../../../core/formats/lineReader.ts';
 import { rankBiasedPrecision, rbpAtDepths } from '../../../../core/metrics/rbp/rankBiasedPrecision.ts';
 import { formatFixed } from '../../../../core/metrics/rbp/rbpEvalOutput.ts';
+import { rbpTopicValues } from '../../../../core/metrics/rbp/rbpTopicValues.ts';
 import { fixturesDir, scratchDir } from '../../../helpers.ts';
 
 const reference = join(fixturesDir, 'reference-measures');
@@ -193,4 +195,41 @@ test('bundled and attached option values mean the same as separate ones', async 
   const filesFirst = await runRbpEval(['web.nonneg.qrels', 'runB.run', '-qH', '-p0.8', '-d', '5,0']);
   assert.equal(bundled.stdout, separate.stdout);
   assert.equal(filesFirst.stdout, separate.stdout);
+});
+
+test('rbpTopicValues (for rbp@P in the normal output): the numbers --as rbp_eval -q prints, unrounded', async () => {
+  const qrels = join(reference, 'web.nonneg.qrels');
+  const run = join(reference, 'runB.run');
+  const values = await rbpTopicValues(qrels, run, [0.5, 0.8, 0.95]);
+  const printed = readFileSync(join(reference, 'runB.rbp_eval'), 'latin1').trimEnd().split('\n');
+  const ours = [
+    ...values.topics.flatMap(({ topic, values: byP }) => byP.map((v, k) => ({ topic, p: [0.5, 0.8, 0.95][k]!, v }))),
+    ...values.mean.map((v, k) => ({ topic: 'all', p: [0.5, 0.8, 0.95][k]!, v })),
+  ].map(
+    ({ topic, p, v }) =>
+      `p= ${formatFixed(p, 2)} q= ${topic.padStart(4)} d= full rbp= ${formatFixed(v.value, 4)} +${formatFixed(v.residual, 4)}`,
+  );
+  assert.deepEqual(ours, printed);
+  // complete: the judged topics runB lacks count as empty rankings (RBP 0, residual 1) in the mean.
+  const complete = await rbpTopicValues(qrels, run, [0.8], { complete: true });
+  const judged = new Set(
+    readFileSync(qrels, 'latin1')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' ')[0]),
+  );
+  assert.equal(complete.topics.length, judged.size);
+  const missing = complete.topics.filter((t) => !values.topics.some((v) => v.topic === t.topic));
+  assert.ok(missing.length > 0);
+  for (const topic of missing) assert.deepEqual(topic.values, [{ value: 0, residual: 1 }]);
+  const sum = complete.topics.reduce((total, t) => total + t.values[0]!.value, 0);
+  assert.equal(complete.mean[0]!.value, sum / judged.size);
+});
+
+test('gzip files are read gunzipped', async () => {
+  const dir = scratchDir();
+  writeFileSync(join(dir, 'a.qrels.gz'), gzipSync(readFileSync(join(reference, 'web.nonneg.qrels'))));
+  const plain = await rbpTopicValues(join(reference, 'web.nonneg.qrels'), join(reference, 'runA.run'), [0.8]);
+  const gzipped = await rbpTopicValues(join(dir, 'a.qrels.gz'), join(reference, 'runA.run'), [0.8]);
+  assert.deepEqual(gzipped, plain);
 });
