@@ -16,13 +16,12 @@ export function interpolatedPrecisions(
 ): number[] {
   const ranking = query.ranking;
   const values = recallLevels.map(() => 0);
-  // trec_eval evaluates a query absent from the run (under -c) as one non-relevant document: every level is 0.
-  if (ranking.length === 0) return values;
   // Levels as numbers of relevant documents; C's lround rounds halves away from 0, Math.round up: same for x ≥ 0.
   const wanted = recallLevels.map((level) => Math.round(level * query.numRel));
   let relevantSoFar = 0;
   for (let i = 0; i < ranking.length; i++) if (ranking[i]! >= relevanceLevel) relevantSoFar++;
-  // From the last rank up: best precision at this rank or below, read at each relevant document.
+  // From the last rank up: best precision at this rank or below, read at each relevant document. An empty ranking
+  // (-J removed every document) has precision 0/0, NaN, at the levels of 0 relevant documents, as in trec_eval.
   let best = relevantSoFar / ranking.length;
   let level = recallLevels.length - 1;
   while (level >= 0 && wanted[level]! > relevantSoFar) level--;
@@ -47,5 +46,7 @@ export const interpolatedPrecisionAtRecall: TrecMeasure = {
     'Default levels: -m iprec_at_recall.0,.1,.2,.3,.4,.5,.6,.7,.8,.9,1',
   kind: 'float',
   defaultThresholds: elevenRecallLevels,
+  // trec_eval evaluates a query absent from the run (-c) as one unjudged document: every level 0, not NaN.
+  zeroWithoutResults: true,
   compute: (query, options, levels) => interpolatedPrecisions(query, options.relevanceLevel, levels),
 };

@@ -1,9 +1,10 @@
 // iprec_at_recall by hand. Ranking relevant at ranks 1, 4, 5 of 6, R = 4: precision by rank 1, .5, 1/3, .5, .6, .5.
 // Level f reads the round(f·4)-th relevant document: 0 → best anywhere (1); 1 (rank 1) → 1; 2 (rank 4) → best of
 // ranks 4..6 = .6; 3 (rank 5) → .6; 4 → never retrieved, 0.
+import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { interpolatedPrecisionAtRecall } from '../../../../core/metrics/measures/interpolatedPrecisionAtRecall.ts';
-import { near, options, rankedQuery } from './rankedQuery.ts';
+import { near, options, rankedQuery, U } from './rankedQuery.ts';
 
 const levels = interpolatedPrecisionAtRecall.defaultThresholds!;
 
@@ -31,13 +32,19 @@ test('-l 2: only labels ≥ 2 are relevant', () => {
   near(interpolatedPrecisionAtRecall.compute(query, options(2), [0, 0.5, 1]), [0.5, 0.5, 0.5]);
 });
 
-test('no relevant document retrieved, or no results (-c): every level 0', () => {
+test('no relevant document retrieved: every level 0', () => {
   near(
     interpolatedPrecisionAtRecall.compute(rankedQuery([0, -1], { 0: 1, 1: 2 }), options(), levels),
     levels.map(() => 0),
   );
-  near(
-    interpolatedPrecisionAtRecall.compute(rankedQuery([], { 1: 2 }), options(), levels),
-    levels.map(() => 0),
-  );
+});
+
+test('an empty ranking (-J removed every document): precision 0/0 at the levels of 0 relevant documents', () => {
+  // R = 2: round(0·2) = round(0.1·2) = 0 → NaN, trec_eval's "-nan"; round(0.5·2) = 1 and 2 are never reached → 0.
+  near(interpolatedPrecisionAtRecall.compute(rankedQuery([], { 1: 2 }), options(), [0, 0.1, 0.5, 1]), [NaN, NaN, 0, 0]);
+});
+
+test('a query absent from the run (-c) is 0, not NaN: trec_eval ranks one unjudged document for it', () => {
+  near(interpolatedPrecisionAtRecall.compute(rankedQuery([U], { 1: 2 }), options(), [0, 1]), [0, 0]);
+  assert.equal(interpolatedPrecisionAtRecall.zeroWithoutResults, true);
 });

@@ -25,6 +25,10 @@ export function near(actual: number | number[] | string, expected: number | numb
   const e = typeof expected === 'object' ? expected : [expected];
   assert.equal(a.length, e.length, `${what}: ${a.length} values, expected ${e.length}`);
   for (let i = 0; i < a.length; i++) {
+    if (Number.isNaN(e[i])) {
+      assert.ok(Number.isNaN(Number(a[i])), `${what}[${i}]: ${a[i]}, expected NaN`);
+      continue;
+    }
     assert.ok(Math.abs(Number(a[i]) - e[i]!) < 1e-12, `${what}[${i}]: ${a[i]}, expected ${e[i]}`);
   }
 }
