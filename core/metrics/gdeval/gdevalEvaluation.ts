@@ -10,9 +10,10 @@ import {
   gdevalTopicValues,
 } from './gdevalMeasures.ts';
 import {
-  comparePerlNumbers,
+  comparePerlScores,
   compareTopicNumbers,
   perlNumber,
+  perlScoreValue,
   perlTrue,
   printfFixed,
   topicNumberKey,
@@ -200,46 +201,53 @@ export function readGdevalRun(text: string, file: string): GdevalRun {
 }
 
 /**
- * gdeval's ranking: by topic number, then score (largest first), then docno in REVERSE byte order — of two tied
- * documents, "doc-b" comes before "doc-a" (trec_eval orders ties the other way).
+ * gdeval's ranking within a topic: by score (largest first), then docno in REVERSE byte order — of two tied
+ * documents, "doc-b" comes before "doc-a" (trec_eval orders ties the other way). Scores as `perlScoreValue` reads them.
  */
-export function compareGdevalRanking(a: GdevalRunLine, b: GdevalRunLine): number {
-  return (
-    compareTopicNumbers(a.topic, b.topic) ||
-    comparePerlNumbers(b.score, a.score) ||
-    (a.docno < b.docno ? 1 : a.docno > b.docno ? -1 : 0)
-  );
+export function compareGdevalRanking(
+  a: { docno: string; scoreValue: number | bigint },
+  b: { docno: string; scoreValue: number | bigint },
+): number {
+  return comparePerlScores(b.scoreValue, a.scoreValue) || (a.docno < b.docno ? 1 : a.docno > b.docno ? -1 : 0);
 }
 
 /** A topic judged under two spellings of its number ("010" and "10") that gdeval.pl would divide by nothing. */
 export class GdevalTopicSpellingError extends Error {}
 
 export function evaluateGdeval(judgments: GdevalJudgments, run: GdevalRun, options: GdevalOptions): GdevalReport {
-  const ranked = [...run.lines].sort(compareGdevalRanking);
+  // gdeval sorts the whole run by topic number, then score, then docno, with a stable sort: the same as sorting each
+  // topic's lines (kept in file order) and taking the topics in numeric order — without comparing topics a million
+  // times. Lines of "010" and "10" are one topic, as gdeval's numeric `!=` has it.
+  const byTopic = new Map<string, (GdevalRunLine & { scoreValue: number | bigint })[]>();
+  for (const line of run.lines) {
+    const key = topicNumberKey(line.topic);
+    let lines = byTopic.get(key);
+    if (lines === undefined) {
+      lines = [];
+      byTopic.set(key, lines);
+    }
+    lines.push({ ...line, scoreValue: perlScoreValue(line.score) });
+  }
   const topics: GdevalTopicRow[] = [];
   let ndcgTotal = 0;
   let errTotal = 0;
-  for (let start = 0; start < ranked.length; ) {
-    const key = topicNumberKey(ranked[start]!.topic);
-    let end = start + 1;
-    while (end < ranked.length && topicNumberKey(ranked[end]!.topic) === key) end++;
+  for (const key of [...byTopic.keys()].sort(compareTopicNumbers)) {
+    const ranked = byTopic.get(key)!.sort(compareGdevalRanking);
     // The topic is named by its first line in this order; each line's grade is looked up under its own spelling.
-    const topic = ranked[start]!.topic;
-    if (judgments.judgedTopics.has(topic)) {
-      const ideal = judgments.idealGrades.get(topic);
-      if (ideal === undefined) {
-        throw new GdevalTopicSpellingError(
-          `topic ${topic} is judged under another spelling of its number too (leading zeros): gdeval.pl stops ` +
-            'with "Illegal division by zero" on such qrels; write each topic number one way',
-        );
-      }
-      const grades = ranked.slice(start, end).map((line) => judgments.gradeOf.get(`${line.topic}:${line.docno}`) ?? 0);
-      const values = gdevalTopicValues(grades, ideal, options.depth, options.maxGrade);
-      ndcgTotal += values.ndcg;
-      errTotal += values.err;
-      topics.push({ topic, ...values });
+    const topic = ranked[0]!.topic;
+    if (!judgments.judgedTopics.has(topic)) continue;
+    const ideal = judgments.idealGrades.get(topic);
+    if (ideal === undefined) {
+      throw new GdevalTopicSpellingError(
+        `topic ${topic} is judged under another spelling of its number too (leading zeros): gdeval.pl stops ` +
+          'with "Illegal division by zero" on such qrels; write each topic number one way',
+      );
     }
-    start = end;
+    const grades = ranked.map((line) => judgments.gradeOf.get(`${line.topic}:${line.docno}`) ?? 0);
+    const values = gdevalTopicValues(grades, ideal, options.depth, options.maxGrade);
+    ndcgTotal += values.ndcg;
+    errTotal += values.err;
+    topics.push({ topic, ...values });
   }
   const count = options.complete ? judgments.judgedTopics.size : topics.length;
   return {

@@ -16,20 +16,24 @@ export function perlNumber(text: string | undefined): number {
 }
 
 /**
- * Perl's `<=>` on two scores. Integers are compared exactly, as Perl keeps them as 64-bit integers (two scores that
- * differ past the 53 bits of a double are still different); anything else as doubles. NaN is neither greater nor
- * smaller than anything: 0.
+ * A score as Perl compares it with `<`: an integer that a 64-bit integer holds stays exact (two scores that differ
+ * past the 53 bits of a double are still different, as Perl keeps them as IV/UV); anything else is a double.
  */
-export function comparePerlNumbers(a: string, b: string): number {
-  const integer = /^[+-]?\d{1,18}$/;
-  if (integer.test(a) && integer.test(b)) {
-    const x = BigInt(a);
-    const y = BigInt(b);
-    return x < y ? -1 : x > y ? 1 : 0;
+export function perlScoreValue(text: string): number | bigint {
+  if (/^[+-]?\d{16,20}$/.test(text)) {
+    const exact = BigInt(text);
+    if (exact >= -(2n ** 63n) && exact < 2n ** 64n) return exact;
   }
-  const x = perlNumber(a);
-  const y = perlNumber(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+  return perlNumber(text);
+}
+
+/** Perl's `<=>` on two score values; NaN is neither greater nor smaller than anything (0). */
+export function comparePerlScores(a: number | bigint, b: number | bigint): number {
+  if (typeof a !== typeof b) {
+    a = Number(a);
+    b = Number(b);
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Numeric order of two topic numbers (digit strings of any length, leading zeros allowed): "010" equals "10". */
