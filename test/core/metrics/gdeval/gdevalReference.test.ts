@@ -80,6 +80,7 @@ const edgeCases: { expected: string; qrels: string; run: string; options: Partia
   { expected: 'one.out', qrels: 'edge.qrels', run: 'one.run', options: {} },
   { expected: 'zeros010.out', qrels: 'zeros.qrels', run: 'zeros010.run', options: {} },
   { expected: 'zeros0010.out', qrels: 'zeros.qrels', run: 'zeros0010.run', options: {} },
+  { expected: 'bigint.out', qrels: 'bigint.qrels', run: 'bigint.run', options: {} },
 ];
 
 for (const { expected, qrels, run, options } of edgeCases) {
