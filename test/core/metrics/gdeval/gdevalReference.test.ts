@@ -81,6 +81,15 @@ const edgeCases: { expected: string; qrels: string; run: string; options: Partia
   { expected: 'zeros010.out', qrels: 'zeros.qrels', run: 'zeros010.run', options: {} },
   { expected: 'zeros0010.out', qrels: 'zeros.qrels', run: 'zeros0010.run', options: {} },
   { expected: 'bigint.out', qrels: 'bigint.qrels', run: 'bigint.run', options: {} },
+  ...[1, 2, 3].flatMap((n) => [
+    { expected: `random${n}.k5.out`, qrels: `random${n}.qrels`, run: `random${n}.run`, options: { depth: 5 } },
+    {
+      expected: `random${n}.k20.c.out`,
+      qrels: `random${n}.qrels`,
+      run: `random${n}.run`,
+      options: { complete: true },
+    },
+  ]),
 ];
 
 for (const { expected, qrels, run, options } of edgeCases) {
