@@ -13,7 +13,6 @@ import { compareRunEvaluations } from '../../core/metrics/runComparison.ts';
 import { scaleGains } from '../../core/metrics/scaleGains.ts';
 import { evaluationJson, formatTrecEvalText, type RunidLine } from '../../core/metrics/trecEvalOutput.ts';
 import { type CliCommand, UsageError } from '../cliContext.ts';
-import { readStudyBlock } from '../studyDatabaseCommand.ts';
 import { evalAsGdeval, requestsGdeval } from './evalAsGdeval.ts';
 import { evalAsNdeval, withoutNdevalRequest } from './evalAsNdeval.ts';
 import { evalAsRbp, requestsRbpEval } from './evalAsRbp.ts';
@@ -28,6 +27,11 @@ import {
   parseInstructionOption,
   splitMeasureSpecs,
 } from './evalInstructions.ts';
+import { addNamedMeasures, namedMeasuresOf, namedMeasuresUsage, takeDiversityQrels } from './evalNamedMeasures.ts';
+
+// The study reader (store, DSL) is loaded only when a study is read: a plain eval does not pay for it.
+const readStudyBlock: typeof import('../studyDatabaseCommand.ts').readStudyBlock = async (...args) =>
+  (await import('../studyDatabaseCommand.ts')).readStudyBlock(...args);
 
 export interface EvalArguments {
   perQuery: boolean;
@@ -145,12 +149,14 @@ export const evalCommand: CliCommand = {
     "  --gains 0:0,1:0,2:1  each label's gain in ndcg and ndcg_cut (a label not listed gains itself)\n" +
     "      without it, --study STUDY.assess [--name S] gives the gains the study's scale declares (gain G)\n" +
     '  several runs: one block each, in file order, opened by its line runid all TAG\n' +
+    namedMeasuresUsage +
     instructionUsage,
   async run(args, context) {
     if (requestsGdeval(args)) return evalAsGdeval(args, context);
     if (requestsRbpEval(args)) return evalAsRbp(args, context);
     if (withoutNdevalRequest(args)) return evalAsNdeval.run(withoutNdevalRequest(args)!, context);
-    const parsed = parseEvalArguments(args);
+    const { args: evalArgs, diversityQrels } = takeDiversityQrels(args);
+    const parsed = parseEvalArguments(evalArgs);
     const select = (specs: readonly string[]): ReturnType<typeof selectMeasures> => {
       try {
         return selectMeasures(specs);
@@ -178,7 +184,10 @@ export const evalCommand: CliCommand = {
       );
     }
     const { compare, study: studyFile } = parsed.instruction;
-    const selection = select(specs.trec);
+    const named = namedMeasuresOf(specs.trec);
+    // Only named measures asked: no trec_eval measure (its default set would be printed otherwise).
+    const selection =
+      named.rest.length === 0 && named.measures.length > 0 ? { measures: [], skipped: [] } : select(named.rest);
     const ndcgAsked = gainsRead(selection.measures.map((m) => m.measure.name));
     // --study without --gains: ndcg takes its gains from the study's scale (`VALUE "label" key "k" gain G`).
     const studyGainsWanted = studyFile !== undefined && parsed.gains === undefined && ndcgAsked;
@@ -237,7 +246,22 @@ export const evalCommand: CliCommand = {
           evaluated = join(scratch, `run${i}.trec`);
           await writeMaxpRun(runFile, evaluated, maxp);
         }
-        const evaluation = await evaluateRunFile(qrels, evaluated, options, runFile);
+        const evaluation = await addNamedMeasures(
+          // Named measures alone: trec_eval's side only reads the run (its tag); each tool says what it evaluates.
+          await evaluateRunFile(
+            qrels,
+            evaluated,
+            selection.measures.length > 0 ? options : { ...options, complete: true },
+            runFile,
+          ),
+          named.measures,
+          {
+            qrels: qrelsFile,
+            run: evaluated,
+            complete: parsed.complete,
+            ...(diversityQrels !== undefined && { diversityQrels }),
+          },
+        );
         if (parsed.json || compare) evaluations.push(evaluation);
         if (!parsed.json) {
           const sameRunid = runFiles.slice(0, i).find((_, earlier) => runids[earlier] === evaluation.runid);

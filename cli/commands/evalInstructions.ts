@@ -27,10 +27,8 @@ import {
   type PMrrMissing,
 } from '../../core/metrics/instruction/instructionMeasure.ts';
 import { instructionMeasure } from '../../core/metrics/instruction/registry.ts';
-import { readChunkParents, readQueriesOfTypes, readQueryIdList } from '../../core/metrics/maxpSources.ts';
 import type { PairedTest } from '../../core/metrics/significance.ts';
 import { type CliContext, InputError, UsageError } from '../cliContext.ts';
-import { readStudyBlock } from '../studyDatabaseCommand.ts';
 import type { EvalArguments } from './eval.ts';
 
 export interface InstructionArguments {
@@ -190,6 +188,11 @@ export async function maxpRuleOf(
       );
     return undefined;
   }
+  // Loaded only for MaxP: the study reader (store, DSL) and the corpus importers are no part of a plain eval.
+  const [{ readStudyBlock }, { readChunkParents, readQueriesOfTypes, readQueryIdList }] = await Promise.all([
+    import('../studyDatabaseCommand.ts'),
+    import('../../core/metrics/maxpSources.ts'),
+  ]);
   const path = (file: string) => resolve(context.cwd, file);
   const study =
     options.study === undefined
