@@ -2,8 +2,9 @@
 // - each query's retrieved documents are ranked by score descending, ties broken by docid compared byte by byte,
 //   descending (the rank column is ignored), then cut to the first -M;
 // - a docid retrieved twice within those is an error, as is a qrels query with no results unless -c, in which
-//   case it is evaluated as an empty ranking (every measure 0, num_rel still counted), not as trec_eval's
-//   one-document ranking of its placeholder docid 'ceci_nest_pas_un_docno', which a qrels could judge;
+//   case it is evaluated as trec_eval evaluates its placeholder docid 'ceci_nest_pas_un_docno': a ranking of one
+//   document not in the qrels (here always unjudged, where trec_eval's could be judged by a qrels naming it), which
+//   -J then removes, and the measures trec_eval zeroes afterwards are 0 (zeroWithoutResults);
 // - queries only in the run are ignored; averages are sums over the qrels queries in qid byte order, divided by
 //   the number of queries evaluated, except num_rel under -c (see measures/numRel.ts).
 
@@ -11,7 +12,7 @@ import type { ByteKeyStore } from '../formats/byteKeyTable.ts';
 import { FormatError } from '../formats/formatError.ts';
 import { compareQueryIds, messageQueryId } from '../formats/queryIdCache.ts';
 import type { Qrels, QrelsQuery } from '../formats/trecQrels.ts';
-import { type RunQuery, readRunByQuery } from '../formats/trecRun.ts';
+import { notJudged, type RunQuery, readRunByQuery } from '../formats/trecRun.ts';
 import type { Zscore, Zscores } from '../formats/zscores.ts';
 import { judgedAtLeast, type MeasureOptions, type RankedQuery, type TrecMeasure } from './trecMeasure.ts';
 
@@ -65,6 +66,8 @@ export interface RunEvaluation {
   queries: QueryEvaluation[];
   /** The summary ("all") values, runid excluded. */
   all: MeasureValue[];
+  /** True when the values are z-scores (-Z). */
+  zscores?: true;
 }
 
 function valueNames(selected: SelectedMeasure): string[] {
@@ -160,7 +163,7 @@ export async function evaluateRunFile(
             'from the qrels, or pass -c to count it as 0 (as trec_eval -c does).',
         );
       }
-      values = evaluateQuery(query, new Int32Array(0));
+      values = evaluateQuery(query, options.judgedOnly ? new Int32Array(0) : placeholderRanking);
       for (let i = 0; i < slots.length; i++) {
         if (slots[i]!.measure.zeroWithoutResults) values[i] = 0;
         else if (slots[i]!.measure.kind === 'text') values[i] = '';
@@ -180,7 +183,7 @@ export async function evaluateRunFile(
       let value = measure.average === 'geometric' ? Math.log(Math.max(computed, minimumGeometricValue)) : computed;
       if (zscores) value = toZscore(value, zscores.get(name));
       sums[i]! += value;
-      if (measure.perQueryLines !== false) lines.push({ name, value, integer: measure.kind === 'count' });
+      if (measure.perQueryLines !== false) lines.push({ name, value, integer: measure.kind === 'count' && !zscores });
     }
     queries.push({ qid: query.qid, values: lines });
   }
@@ -193,19 +196,22 @@ export async function evaluateRunFile(
     : [];
   slots.forEach(({ name, measure }, i) => {
     if (measure.kind === 'text') return; // trec_eval prints relstring per query only
-    const integer = measure.kind === 'count';
+    const integer = measure.kind === 'count' && !options.zscores;
     const value =
       options.complete && measure.completeSummary
         ? measure.completeSummary(qrels.queries.map((query) => query.labelCounts))
-        : integer
+        : measure.kind === 'count'
           ? sums[i]!
           : measure.average === 'geometric'
             ? Math.exp(sums[i]! / evaluated)
             : sums[i]! / evaluated;
     all.push({ name, value, integer });
   });
-  return { runid: summary.runid, file: name, queries, all };
+  return { runid: summary.runid, file: name, queries, all, ...(options.zscores && { zscores: true as const }) };
 }
+
+/** The ranking of a qrels query the run has no results for (-c): one document not in the qrels. */
+const placeholderRanking = Int32Array.of(notJudged);
 
 /** trec_eval's MISSING_ZSCORE_VALUE: the value of a query or measure the zscores file has no line for, or whose
  * standard deviation is 0 while the value is not the mean. */

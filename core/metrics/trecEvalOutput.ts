@@ -20,14 +20,16 @@ export function formatFixed4(value: number): string {
 }
 
 /** printf("%-22s\t%s\t%6.4f\n") (or "%ld" for counts, "'%s'" for a text measure such as relstring). */
-function line(name: string, qid: string, value: MeasureValue): string {
+function line(name: string, qid: string, value: MeasureValue, prefix: string): string {
   const number =
     value.text !== undefined
       ? `'${value.text}'`
       : value.integer
-        ? String(Math.trunc(value.value)) // C's (long) cast: a count made a z-score (-Z) prints truncated
-        : formatFixed4(value.value).padStart(6);
-  return `${name.padEnd(22)}\t${qid}\t${number}\n`;
+        ? String(value.value)
+        : Number.isNaN(value.value)
+          ? '-nan'.padStart(6) // glibc's printf of the NaN 0/0 gives on x86 (trec_eval's iprec_at_recall under -J)
+          : formatFixed4(value.value).padStart(6);
+  return `${prefix}${name.padEnd(22)}\t${qid}\t${number}\n`;
 }
 
 /**
@@ -43,16 +45,19 @@ export function formatTrecEvalText(
   options: { perQuery: boolean; runidLine: RunidLine },
 ): string {
   const out: string[] = [];
+  // trec_eval -Z marks every z-score line with a Z before the name (and prints counts as %6.4f: they are no longer
+  // counts, evaluate.ts makes them floats).
+  const prefix = evaluation.zscores ? 'Z' : '';
   // m_runid.c: printf("%-22s\t%s\t%s\n", "runid", "all", runid).
   const runidLine = `${'runid'.padEnd(22)}\tall\t${evaluation.runid}\n`;
   if (options.runidLine === 'first') out.push(runidLine);
   if (options.perQuery) {
     for (const query of evaluation.queries) {
-      for (const value of query.values) out.push(line(value.name, query.qid, value));
+      for (const value of query.values) out.push(line(value.name, query.qid, value, prefix));
     }
   }
   if (options.runidLine === 'summary') out.push(runidLine);
-  for (const value of evaluation.all) out.push(line(value.name, 'all', value));
+  for (const value of evaluation.all) out.push(line(value.name, 'all', value, prefix));
   return out.join('');
 }
 

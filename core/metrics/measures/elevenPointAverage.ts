@@ -12,8 +12,6 @@ export const elevenPointAverage: TrecMeasure = {
   // Other levels (-m 11pt_avg.0.2,0.5,0.8, version 8's 3-point average) rename the line 11pt_avg_0.2,0.5,0.8.
   defaultNumbers: elevenRecallLevels,
   anyCountOfNumbers: true,
-  // A query absent from the run (-c): 0, as iprec_at_recall (its empty ranking would give NaN).
-  zeroWithoutResults: true,
   compute(query, options, levels) {
     // Levels as given, unsorted as trec_eval keeps them: its walk then reads the levels it reads, and so does ours.
     const values = interpolatedPrecisions(query, options.relevanceLevel, levels);

@@ -46,7 +46,5 @@ export const interpolatedPrecisionAtRecall: TrecMeasure = {
     'Default levels: -m iprec_at_recall.0,.1,.2,.3,.4,.5,.6,.7,.8,.9,1',
   kind: 'float',
   defaultThresholds: elevenRecallLevels,
-  // trec_eval evaluates a query absent from the run (-c) as one unjudged document: every level 0, not NaN.
-  zeroWithoutResults: true,
   compute: (query, options, levels) => interpolatedPrecisions(query, options.relevanceLevel, levels),
 };
