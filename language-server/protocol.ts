@@ -10,6 +10,8 @@ import { NotificationType, RequestType0 } from 'vscode-jsonrpc';
 export const dataLanguages = {
   qrels: 'qrels',
   'trec-run': 'run',
+  // ndeval's `topic subtopic docno grade`: only the language tells it from TREC qrels (see core/lint/fileFormats.ts).
+  'diversity-qrels': 'diversity-qrels',
 } as const;
 
 export type DataLanguageId = keyof typeof dataLanguages;

@@ -72,9 +72,10 @@ async function readStudyText(path: string, name: string): Promise<string> {
 function parseArguments(args: string[]): LintArguments {
   const parsed: LintArguments = { type: undefined, json: false, study: undefined, files: [] };
   const setType = (value: string | undefined): void => {
-    if (value === undefined || value === '') throw new UsageError('--type needs a value: qrels, run or beir-qrels');
+    if (value === undefined || value === '')
+      throw new UsageError('--type needs a value: qrels, run, beir-qrels or diversity-qrels');
     if (!lintFileTypes.includes(value as LintFileType)) {
-      throw new UsageError(`unknown file type '${value}' (expected qrels, run or beir-qrels)`);
+      throw new UsageError(`unknown file type '${value}' (expected qrels, run, beir-qrels or diversity-qrels)`);
     }
     parsed.type = value as LintFileType;
   };
@@ -107,7 +108,7 @@ export const lintCommand: CliCommand = {
   summary:
     'check study files (*.assess), qrels, runs, BEIR qrels (plain or .gz) and JSONL/CSV/TSV data files; ' +
     'with --study, against a study',
-  usage: 'qrels-studio lint [--type qrels|run|beir-qrels] [--study STUDY.assess] [--json] FILE...',
+  usage: 'qrels-studio lint [--type qrels|run|beir-qrels|diversity-qrels] [--study STUDY.assess] [--json] FILE...',
   async run(args, context) {
     const { type, json, study: studyFile, files } = parseArguments(args);
     let failed = false;

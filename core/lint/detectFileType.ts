@@ -127,6 +127,7 @@ const names: Record<DetectedFileType, string> = {
   qrels: 'TREC qrels',
   run: 'a TREC run',
   'beir-qrels': 'a BEIR qrels TSV',
+  'diversity-qrels': 'diversity qrels',
   prels: 'a statAP prels file',
   'hf-viewer': 'a Hugging Face dataset-viewer copy',
   empty: 'empty',

@@ -80,6 +80,23 @@ export const fileFormats: Readonly<Record<LintFileType, FileFormat>> = {
     scoreField: -1,
     tagField: -1,
   },
+  // ndeval's judgments (core/formats/diversityQrels.ts): told by --type or the editor language, never by content —
+  // a sorted file opens with hundreds of lines of one subtopic, which look exactly like TREC qrels.
+  'diversity-qrels': {
+    type: 'diversity-qrels',
+    name: 'diversity qrels',
+    columns: ['topic', 'subtopic', 'docno', 'grade'],
+    separator: 'whitespace',
+    comments: 'first-byte',
+    extraColumns: 'error',
+    header: false,
+    reader: 'ndeval',
+    docidField: 2,
+    labelField: 3,
+    rankField: -1,
+    scoreField: -1,
+    tagField: -1,
+  },
 };
 
 /** "4 columns (qid iter docid rel)". */

@@ -278,6 +278,8 @@ export class IncrementalLint {
 
   /** Lints with the type the content shows, or the declared one when the content cannot tell (as lintDocument). */
   private detectAndRun(text: string, scope: SessionScope): SessionOutcome {
+    // Diversity qrels look exactly like TREC qrels (see fileFormats.ts): only the declared language tells them.
+    if (this.declared === 'diversity-qrels') return this.runSession(text, scope, this.declared);
     const detected = this.runSession(text, scope, undefined);
     if (this.declared === undefined || detected.type !== 'unknown') return detected;
     return this.runSession(text, scope, this.declared);

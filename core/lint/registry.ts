@@ -5,6 +5,7 @@ import { byteOrderMark } from './rules/byteOrderMark.ts';
 import { columnCount } from './rules/columnCount.ts';
 import { commentPlacement } from './rules/commentPlacement.ts';
 import { crlfLineEndings } from './rules/crlfLineEndings.ts';
+import { diversityQrelsLine } from './rules/diversityQrelsLine.ts';
 import { duplicateDocid } from './rules/duplicateDocid.ts';
 import { duplicatePair } from './rules/duplicatePair.ts';
 import { emptyFile } from './rules/emptyFile.ts';
@@ -31,6 +32,7 @@ export const lintRules: readonly LintRule[] = [
   columnCount,
   extraColumns,
   nonIntegerLabel,
+  diversityQrelsLine,
   scoreNotNumber,
   rankNotInteger,
   duplicatePair,

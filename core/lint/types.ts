@@ -4,9 +4,9 @@
 export type LintSeverity = 'error' | 'warning' | 'hint';
 
 /** The file types the linter checks line by line. */
-export type LintFileType = 'qrels' | 'run' | 'beir-qrels';
+export type LintFileType = 'qrels' | 'run' | 'beir-qrels' | 'diversity-qrels';
 
-export const lintFileTypes: readonly LintFileType[] = ['qrels', 'run', 'beir-qrels'];
+export const lintFileTypes: readonly LintFileType[] = ['qrels', 'run', 'beir-qrels', 'diversity-qrels'];
 
 /** What detection can find: a linted type, a recognised format that is not linted, nothing, or no idea. */
 export type DetectedFileType = LintFileType | 'prels' | 'hf-viewer' | 'empty' | 'unknown';
