@@ -56,7 +56,7 @@ export class LintSession {
   private readonly diagnostics: LintDiagnostic[] = [];
   private readonly view = new LineView();
   private readonly queries = new QueryIndex();
-  private readonly pairs: PairIndex;
+  private pairs: PairIndex;
   private readonly expectedLines: number;
 
   private sample: SampleLine[] | undefined = [];
@@ -90,7 +90,8 @@ export class LintSession {
     this.scope = options.scope ?? 'all';
     this.study = options.study;
     this.expectedLines = Math.min(Math.max(options.expectedLines ?? 4096, 1024), 1 << 22);
-    this.pairs = new PairIndex(this.scope === 'file' ? 1024 : this.expectedLines);
+    // A whole-file session sizes its pairs once it has seen the docids of the first lines (decide).
+    this.pairs = new PairIndex(this.scope === 'query' ? this.expectedLines : 1024);
     if (this.scope === 'query') {
       // The lines of one query of a file whose type (and cascade guard) the file-scope session decided.
       if (options.type === undefined) throw new Error('a query-scope lint session needs the file type');
@@ -186,7 +187,9 @@ export class LintSession {
       );
       return;
     }
-    this.start(fileFormats[type]);
+    const format = fileFormats[type];
+    if (this.scope !== 'file') this.pairs = new PairIndex(this.expectedLines, averageDocidBytes(sample, format));
+    this.start(format);
     this.counting = true;
     for (const line of sample) this.process(line.bytes, 0, line.bytes.length, line.number);
     this.counting = false;
@@ -340,6 +343,22 @@ export class LintSession {
       ...(problem.related ? { related: problem.related } : {}),
     });
   }
+}
+
+/** The average length of the docids of the sample's lines that have one (12 when none has), rounded up. */
+function averageDocidBytes(sample: readonly SampleLine[], format: FileFormat): number {
+  const view = new LineView();
+  let bytes = 0;
+  let docids = 0;
+  for (const line of sample) {
+    view.reset(line.bytes, 0, line.bytes.length, line.number);
+    if (format.separator === 'tab') view.splitOnTabs();
+    else view.splitOnWhitespace();
+    if (view.fieldCount <= format.docidField) continue;
+    bytes += view.ends[format.docidField]! - view.starts[format.docidField]!;
+    docids++;
+  }
+  return docids === 0 ? 12 : Math.ceil(bytes / docids);
 }
 
 function isBlankOrComment(bytes: Uint8Array): boolean {

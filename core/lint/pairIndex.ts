@@ -27,9 +27,12 @@ export class PairIndex {
   /** Set once a query's lines come in more than one block. */
   private global: ByteKeyIndex | undefined;
 
-  /** `expectedPairs` sizes the storage once (it still grows past it). */
-  constructor(expectedPairs = 4096) {
-    this.store = new ByteKeyStore(expectedPairs);
+  /**
+   * `expectedPairs` and `expectedDocidBytes` (the average docid's length) size the storage once (it still grows past
+   * it): MS MARCO's 28-byte docids in a pool sized for 12 doubled it twice, copying it and holding both copies.
+   */
+  constructor(expectedPairs = 4096, expectedDocidBytes = 12) {
+    this.store = new ByteKeyStore(expectedPairs, expectedPairs * expectedDocidBytes);
     this.lines = new Int32Array(expectedPairs);
     this.columns = new Int32Array(expectedPairs);
   }
