@@ -2,16 +2,16 @@
 // in the same run (a Node process that only reads the same files and counts their lines), so the numbers mean
 // something on a noisy machine. Not a test: it asserts nothing.
 //   data: 10,000 queries × 100 judged documents (1M qrels lines) and a 1M-line run
-import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchAgreement } from './benchAgreement.ts';
-import { benchEval } from './benchEval.ts';
+import { benchEval, generateEvalBenchData } from './benchEval.ts';
 import { benchEventLoop } from './benchEventLoop.ts';
 import { benchJudge } from './benchJudge.ts';
 import { benchLabelling, percentile } from './benchLabelling.ts';
 import { benchLanguageServer } from './benchLanguageServer.ts';
+import { benchLint } from './benchLint.ts';
 import { benchPostgres } from './benchPostgres.ts';
 import { benchStore } from './benchStore.ts';
 
@@ -70,51 +70,15 @@ async function generate(): Promise<void> {
   });
 }
 
-interface Timing {
-  medianSeconds: number;
-  peakMiB: number;
-}
-
-function time(args: string[]): Timing {
-  const seconds: number[] = [];
-  let peakKiB = 0;
-  for (let i = 0; i < repetitions; i++) {
-    const start = process.hrtime.bigint();
-    const result = spawnSync(process.execPath, ['--require', join(root, 'scripts', 'benchPeakMemory.cjs'), ...args], {
-      cwd: root,
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    seconds.push(Number(process.hrtime.bigint() - start) / 1e9);
-    if (result.status !== 0) throw new Error(`${args.join(' ')} exited with ${result.status}:\n${result.stderr}`);
-    const peak = /bench-peak-rss-kib (\d+)/.exec(result.stderr);
-    if (!peak) throw new Error(`no peak memory report from ${args.join(' ')}:\n${result.stderr}`);
-    peakKiB = Math.max(peakKiB, Number(peak[1]));
-  }
-  seconds.sort((a, b) => a - b);
-  return { medianSeconds: seconds[Math.floor(seconds.length / 2)]!, peakMiB: peakKiB / 1024 };
-}
-
 await generate();
-const cli = join(root, 'bin', 'qrels-studio.cjs');
 if (!existsSync(join(root, 'dist', 'cli.cjs'))) throw new Error("dist/cli.cjs is missing: run 'npm run build' first");
-const countLines = [
-  '-e',
-  `const fs=require('fs');let n=0;for(const f of process.argv.slice(1)){const fd=fs.openSync(f,'r');const b=Buffer.allocUnsafe(1<<20);let r;while((r=fs.readSync(fd,b,0,b.length))>0){let i=-1;while((i=b.indexOf(10,i+1))!==-1&&i<r)n++;}fs.closeSync(fd);}console.log(n)`,
-];
 const megabytes = (file: string): string => (statSync(file).size / 1e6).toFixed(0);
 console.log(
   `data: ${qrelsFile} (${megabytes(qrelsFile)} MB), ${runFile} (${megabytes(runFile)} MB); median of ${repetitions}`,
 );
 
-const baselineQrels = time([...countLines, qrelsFile]);
-const lint = time([cli, 'lint', qrelsFile]);
-
-const row = (name: string, t: Timing, baseline: Timing, target: string): string =>
-  `${name.padEnd(44)} ${t.medianSeconds.toFixed(3).padStart(7)} s  ${t.peakMiB.toFixed(0).padStart(5)} MiB  ` +
-  `${(t.medianSeconds / baseline.medianSeconds).toFixed(2).padStart(6)}× baseline   ${target}`;
-console.log(row('baseline: read qrels, count lines (node)', baselineQrels, baselineQrels, ''));
-console.log(row('lint qrels (1M lines)', lint, baselineQrels, 'target ≤ 0.5 s'));
+// lint of the 1M-line qrels with MS MARCO-length ids, interleaved with a plain read of the file (see benchLint.ts).
+for (const line of benchLint(root, (await generateEvalBenchData(dataDir)).qrels, repetitions)) console.log(line);
 
 // eval against the real trec_eval -O2 on MS MARCO-length ids, interleaved (see benchEval.ts).
 for (const line of (await benchEval(root, dataDir, repetitions)).lines) console.log(line);
@@ -139,19 +103,9 @@ console.log(
   ),
 );
 
-// The task database (see benchStore.ts): imports as rows/s and as a ratio to sqlite3's own CSV import of the same
-// documents; pooling time.
-const store = await benchStore(root, dataDir);
-const baselineRate = store[0]!.rows / store[0]!.seconds;
-for (const row of store) {
-  const rate = row.rows / row.seconds;
-  const memory = Number.isNaN(row.peakMiB) ? '     ' : row.peakMiB.toFixed(0).padStart(5);
-  const ratio = row.name.startsWith('pool') ? '' : `${(rate / baselineRate).toFixed(2).padStart(6)}× sqlite3 rows/s`;
-  const target = row.name.startsWith('import') ? 'target ≥ 0.5×' : '';
-  console.log(
-    `${row.name.padEnd(44)} ${row.seconds.toFixed(3).padStart(7)} s  ${memory} MiB  ${Math.round(rate).toLocaleString('en').padStart(10)} rows/s ${ratio}   ${target}`,
-  );
-}
+// The task database (see benchStore.ts): the document import interleaved with sqlite3's .import of the same rows,
+// as ratios (wall, peak RSS); the qrels import and pooling.
+for (const line of await benchStore(root, dataDir)) console.log(line);
 
 // PostgreSQL (see benchPostgres.ts): import against psql \copy, 8 annotator processes' commit latency.
 for (const line of await benchPostgres(dataDir)) console.log(line);

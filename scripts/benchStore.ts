@@ -1,18 +1,14 @@
 // The task database's part of `npm run bench`: `qrels-studio import` of 1M synthetic JSONL documents and of a 1M-line
 // qrels file, and `qrels-studio pool` of 3 runs × 10,000 queries × depth 100, as whole CLI processes with their
-// peak RSS. Import speed is printed as rows/s and as a ratio to Debian's `sqlite3` CLI importing the same rows as
-// CSV (`.import --csv`) into a comparable table in the same run (installed with apt-get when missing).
-import { spawnSync } from 'node:child_process';
+// peak RSS. Ids are as long as MS MARCO v2's (`msmarco_passage_NN_NNNNNNNNN`, 28 bytes; numeric qids). The document
+// import is compared with Debian's `sqlite3` CLI importing the same rows as CSV (`.import --csv`) into a comparable
+// table, the two interleaved in the same rounds (ours, sqlite3; sqlite3, ours; …), each from an empty database,
+// printed as ratios: sqlite3's wall time over ours (≥ 1 is faster than sqlite3) and our peak RSS over its. Without
+// sqlite3 on the PATH the rows say so and print no ratio (install it: `apt-get install sqlite3`).
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-export interface StoreBenchRow {
-  name: string;
-  seconds: number;
-  peakMiB: number;
-  rows: number;
-}
+import { findCommand, timeInterleaved, timeOnce } from './benchInterleaved.ts';
 
 async function writeLines(file: string, count: number, line: (i: number) => string): Promise<void> {
   const stream = createWriteStream(file);
@@ -28,54 +24,43 @@ async function writeLines(file: string, count: number, line: (i: number) => stri
   await once(stream, 'finish');
 }
 
-function ensureSqlite3(): string {
-  const which = spawnSync('sh', ['-c', 'command -v sqlite3'], { encoding: 'utf8' });
-  if (which.status === 0) return which.stdout.trim();
-  console.log('installing sqlite3 (apt-get) for the import baseline…');
-  spawnSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq sqlite3'], { stdio: 'inherit' });
-  const again = spawnSync('sh', ['-c', 'command -v sqlite3'], { encoding: 'utf8' });
-  if (again.status !== 0) throw new Error('sqlite3 is not installed and apt-get could not install it');
-  return again.stdout.trim();
-}
+/** MS MARCO v2-style passage id of document `n`: 28 bytes, like the ids the readers meet in practice. */
+const docid = (n: number): string =>
+  `msmarco_passage_${String(n % 70).padStart(2, '0')}_${String(100000000 + n * 7919).slice(0, 9)}`;
+const qid = (q: number): string => String(1000000 + q * 37);
 
-function timed(command: string, args: string[], cwd: string): { seconds: number; peakMiB: number; stdout: string } {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  if (result.status !== 0)
-    throw new Error(`${command} ${args.join(' ')} exited with ${result.status}:\n${result.stderr}`);
-  const peak = /bench-peak-rss-kib (\d+)/.exec(result.stderr);
-  return { seconds, peakMiB: peak ? Number(peak[1]) / 1024 : Number.NaN, stdout: result.stdout };
-}
+const seconds = (s: number): string => `${s.toFixed(3).padStart(7)} s`;
+const mebibytes = (m: number): string => (Number.isNaN(m) ? '    ?' : m.toFixed(0).padStart(5));
 
-export async function benchStore(root: string, dataDir: string): Promise<StoreBenchRow[]> {
-  const dir = join(dataDir, 'store');
+export async function benchStore(root: string, dataDir: string): Promise<string[]> {
+  const dir = join(dataDir, 'store-msmarco');
   mkdirSync(dir, { recursive: true });
   const documents = 1_000_000;
+  const repetitions = Number(process.env.BENCH_IMPORT_REPETITIONS ?? 3);
   const corpus = join(dir, 'corpus-1m.jsonl');
   const corpusCsv = join(dir, 'corpus-1m.csv');
   const qrels = join(dir, 'qrels-1m.txt');
   const words = 'retrieval evaluation table query document relevance judgment pool run metric'.split(' ');
   const body = (i: number) => Array.from({ length: 40 }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(' ');
-  if (!existsSync(corpus)) {
+  if (!existsSync(join(dir, 'run2.trec'))) {
     await writeLines(
       corpus,
       documents,
-      (i) => `${JSON.stringify({ _id: `doc${i}`, title: `Title ${i}`, text: body(i) })}\n`,
+      (i) => `${JSON.stringify({ _id: docid(i), title: `Title ${i}`, text: body(i) })}\n`,
     );
-    await writeLines(corpusCsv, documents, (i) => `doc${i},Title ${i},${body(i)}\n`);
+    await writeLines(corpusCsv, documents, (i) => `${docid(i)},Title ${i},${body(i)}\n`);
     // 10,000 queries × 100 judged documents, labels 0–2.
-    await writeLines(qrels, documents, (i) => `q${Math.floor(i / 100)} 0 doc${i} ${i % 3}\n`);
+    await writeLines(qrels, documents, (i) => `${qid(Math.floor(i / 100))} 0 ${docid(i)} ${i % 3}\n`);
     for (let r = 0; r < 3; r++) {
       await writeLines(join(dir, `run${r}.trec`), documents, (i) => {
         const q = Math.floor(i / 100);
         const rank = (i % 100) + 1;
-        return `q${q} Q0 doc${(q * 37 + rank * (r + 3)) % documents} ${rank} ${(200 - rank).toFixed(3)} run${r}\n`;
+        return `${qid(q)} Q0 ${docid((q * 37 + rank * (r + 3)) % documents)} ${rank} ${(200 - rank).toFixed(3)} run${r}\n`;
       });
     }
   }
   let queries = '';
-  for (let q = 0; q < 10_000; q++) queries += `${JSON.stringify({ qid: `q${q}`, text: `query ${q}` })}\n`;
+  for (let q = 0; q < 10_000; q++) queries += `${JSON.stringify({ qid: qid(q), text: `query ${q}` })}\n`;
   writeFileSync(join(dir, 'queries.jsonl'), queries);
   writeFileSync(
     join(dir, 'bench.assess'),
@@ -86,45 +71,74 @@ export async function benchStore(root: string, dataDir: string): Promise<StoreBe
 }
 `,
   );
-  const cli = ['--require', join(root, 'scripts', 'benchPeakMemory.cjs'), join(root, 'bin', 'qrels-studio.cjs')];
-  const rows: StoreBenchRow[] = [];
+  const cli = join(root, 'bin', 'qrels-studio.cjs');
+  const ours = {
+    command: process.execPath,
+    args: [cli, 'import', 'bench.assess'],
+    cwd: dir,
+    prepare: () => rmSync(join(dir, '.qrels-studio'), { recursive: true, force: true }),
+  };
+  const lines: string[] = [];
+  const name = `import 10k queries + 1M JSONL documents (median of ${repetitions})`;
+  const sqlite3 = findCommand('sqlite3');
+  if (sqlite3 === undefined) {
+    const [imported] = timeInterleaved([ours], repetitions);
+    lines.push(`${name.padEnd(44)} ${seconds(imported!.seconds)}  ${mebibytes(imported!.peakMiB)} MiB`);
+    lines.push('  no sqlite3 on the PATH: the import is not compared with sqlite3 .import (apt-get install sqlite3)');
+  } else {
+    // The baseline: sqlite3 importing the same documents as CSV into a table like ours (id, unique docid, title,
+    // body), from an empty database each time.
+    const baselineDb = join(dir, 'baseline.sqlite');
+    const script =
+      'PRAGMA journal_mode = WAL;\n' +
+      'CREATE TABLE document (id INTEGER PRIMARY KEY, docid TEXT NOT NULL UNIQUE, title TEXT, body TEXT NOT NULL);\n' +
+      'CREATE TEMP TABLE csv (docid TEXT, title TEXT, body TEXT);\n' +
+      `.import --csv ${corpusCsv} csv\n` +
+      'INSERT INTO document (docid, title, body) SELECT docid, title, body FROM csv;\n';
+    const baseline = {
+      command: sqlite3,
+      args: [baselineDb],
+      input: script,
+      prepare: () => {
+        for (const suffix of ['', '-wal', '-shm']) rmSync(`${baselineDb}${suffix}`, { force: true });
+      },
+    };
+    const [imported, theirs] = timeInterleaved([ours, baseline], repetitions);
+    const rate = (s: number) =>
+      `${Math.round((documents + 10_000) / s)
+        .toLocaleString('en')
+        .padStart(10)} rows/s`;
+    lines.push(
+      `${'baseline: sqlite3 .import --csv, 1M documents'.padEnd(44)} ${seconds(theirs!.seconds)}  ` +
+        `${mebibytes(theirs!.peakMiB)} MiB  ${rate(theirs!.seconds)}`,
+    );
+    lines.push(
+      `${name.padEnd(44)} ${seconds(imported!.seconds)}  ${mebibytes(imported!.peakMiB)} MiB  ` +
+        `${rate(imported!.seconds)}  ${(theirs!.seconds / imported!.seconds).toFixed(2)}× sqlite3's speed (target ≥ 0.7), ` +
+        `${(imported!.peakMiB / theirs!.peakMiB).toFixed(2)}× its peak RSS`,
+    );
+  }
 
-  rmSync(join(dir, '.qrels-studio'), { recursive: true, force: true });
-  const imported = timed(process.execPath, [...cli, 'import', 'bench.assess'], dir);
-  rows.push({ name: 'import 10k queries + 1M JSONL documents', ...imported, rows: documents + 10_000 });
-  const judged = timed(
-    process.execPath,
-    [...cli, 'import', 'bench.assess', '--qrels', 'qrels-1m.txt', '--annotator', 'nist'],
-    dir,
-  );
-  rows.push({ name: 'import 1M qrels lines', ...judged, rows: documents });
-  const pooled = timed(
-    process.execPath,
-    [...cli, 'pool', 'bench.assess', ...[0, 1, 2].flatMap((r) => ['--run', `run${r}.trec`, '--depth', '100'])],
-    dir,
-  );
-  rows.push({ name: 'pool 3 runs × 10k queries × depth 100', ...pooled, rows: 3 * documents });
-
-  // The baseline: sqlite3 importing the same documents as CSV into a comparable table.
-  const sqlite3 = ensureSqlite3();
-  const baselineDb = join(dir, 'baseline.sqlite');
-  rmSync(baselineDb, { force: true });
-  const script =
-    'PRAGMA journal_mode = WAL;\n' +
-    'CREATE TABLE document (id INTEGER PRIMARY KEY, docid TEXT NOT NULL UNIQUE, title TEXT, body TEXT NOT NULL);\n' +
-    'CREATE TEMP TABLE csv (docid TEXT, title TEXT, body TEXT);\n' +
-    `.import --csv ${corpusCsv} csv\n` +
-    'INSERT INTO document (docid, title, body) SELECT docid, title, body FROM csv;\n';
-  writeFileSync(join(dir, 'baseline.sql'), script);
-  const start = process.hrtime.bigint();
-  const baseline = spawnSync(sqlite3, [baselineDb], { input: script, encoding: 'utf8' });
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  if (baseline.status !== 0) throw new Error(`sqlite3 failed: ${baseline.stderr}`);
-  rows.unshift({
-    name: 'baseline: sqlite3 .import of the 1M documents (CSV)',
-    seconds,
-    peakMiB: Number.NaN,
-    rows: documents,
+  // Into the study the last repetition left: 1M judgments of its documents, then the pool (no peer: absolute).
+  const judged = timeOnce({
+    command: process.execPath,
+    args: [cli, 'import', 'bench.assess', '--qrels', 'qrels-1m.txt', '--annotator', 'nist'],
+    cwd: dir,
   });
-  return rows;
+  lines.push(
+    `${'import 1M qrels lines'.padEnd(44)} ${seconds(judged.seconds)}  ${mebibytes(judged.peakKiB / 1024)} MiB  ` +
+      `${Math.round(documents / judged.seconds)
+        .toLocaleString('en')
+        .padStart(10)} rows/s`,
+  );
+  const pooled = timeOnce({
+    command: process.execPath,
+    args: [cli, 'pool', 'bench.assess', ...[0, 1, 2].flatMap((r) => ['--run', `run${r}.trec`, '--depth', '100'])],
+    cwd: dir,
+  });
+  lines.push(
+    `${'pool 3 runs × 10k queries × depth 100'.padEnd(44)} ${seconds(pooled.seconds)}  ` +
+      `${mebibytes(pooled.peakKiB / 1024)} MiB`,
+  );
+  return lines;
 }
