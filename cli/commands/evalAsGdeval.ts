@@ -10,7 +10,9 @@ import {
   evaluateGdeval,
   formatGdevalText,
   type GdevalOptions,
+  type GdevalRun,
   GdevalTopicSpellingError,
+  gdevalBaselineOf,
   gdevalDefaults,
   readGdevalQrels,
   readGdevalRun,
@@ -19,10 +21,11 @@ import { perlNumber } from '../../core/metrics/gdeval/perlValues.ts';
 import { type CliContext, InputError, UsageError } from '../cliContext.ts';
 
 export const gdevalUsage =
-  'qrels-studio eval --as gdeval [-k K] [-c] [-j J] QRELS RUN\n' +
+  'qrels-studio eval --as gdeval [-k K] [-c] [-j J] [-baseline RUN [-riskAlpha A]] QRELS RUN\n' +
   '  prints what gdeval.pl (TREC Web track, version 1.3) prints: runid,topic,ndcg@K,err@K per topic, then amean\n' +
   '  -k K  depth of both measures (20)   -c  average over every judged topic (a topic the run misses counts 0)\n' +
-  "  -j J  largest grade a qrels line may hold, and ERR's scale 2^J (4, fixed in gdeval.pl)";
+  "  -j J  largest grade a qrels line may hold, and ERR's scale 2^J (4, fixed in gdeval.pl)\n" +
+  "  -baseline RUN  risk-sensitive: each value minus the baseline run's, a loss weighted 1 + A (-riskAlpha A, 0)";
 
 /** True when `eval` is asked for gdeval's output (`--as gdeval` anywhere among its arguments). */
 export function requestsGdeval(args: readonly string[]): boolean {
@@ -35,12 +38,15 @@ export interface GdevalArguments {
   depthLabel: string;
   qrelsFile: string;
   runFile: string;
+  /** -baseline RUN. */
+  baselineFile?: string;
 }
 
 export function parseGdevalArguments(args: readonly string[]): GdevalArguments {
   const options = { ...gdevalDefaults };
   let depthLabel = String(options.depth);
   const files: string[] = [];
+  let baselineFile: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--as' && args[i + 1] === 'gdeval') {
@@ -66,8 +72,22 @@ export function parseGdevalArguments(args: readonly string[]): GdevalArguments {
         );
       }
       options.maxGrade = Number(value);
+    } else if (arg === '-baseline') {
+      baselineFile = args[++i];
+      if (baselineFile === undefined) throw new UsageError('-baseline: expected a run file, found nothing');
+    } else if (arg === '-riskAlpha') {
+      const value = args[++i];
+      // Perl reads the value as a number (refusing one below 0) and prints it as written in the runid.
+      if (value === undefined || !(perlNumber(value) >= 0) || value.includes('%')) {
+        throw new UsageError(
+          `-riskAlpha: expected a number ≥ 0, found ${value === undefined ? 'nothing' : `'${value}'`}`,
+        );
+      }
+      options.riskAlpha = { value: perlNumber(value), text: value };
     } else if (arg.startsWith('-') && arg.length > 1) {
-      throw new UsageError(`--as gdeval: unknown option '${arg}' (gdeval's are -k K, -c and -j J)`);
+      throw new UsageError(
+        `--as gdeval: unknown option '${arg}' (gdeval's are -k K, -c, -j J, -baseline RUN and -riskAlpha A)`,
+      );
     } else {
       files.push(arg);
     }
@@ -77,7 +97,7 @@ export function parseGdevalArguments(args: readonly string[]): GdevalArguments {
       `--as gdeval: expected a qrels file and one run file, found ${files.length} file${files.length === 1 ? '' : 's'}`,
     );
   }
-  return { options, depthLabel, qrelsFile: files[0]!, runFile: files[1]! };
+  return { options, depthLabel, qrelsFile: files[0]!, runFile: files[1]!, ...(baselineFile && { baselineFile }) };
 }
 
 /** The file's bytes (a path relative to the command's folder) as a latin1 string (Perl's view of them); gunzipped when it starts with gzip's magic number. */
@@ -90,22 +110,32 @@ function readBytesAsText(file: string, cwd: string): string {
   }
 }
 
-export function evalAsGdeval(args: readonly string[], context: CliContext): number {
-  const { options, depthLabel, qrelsFile, runFile } = parseGdevalArguments(args);
-  const judgments = readGdevalQrels(readBytesAsText(qrelsFile, context.cwd), qrelsFile, options.maxGrade);
-  const run = readGdevalRun(readBytesAsText(runFile, context.cwd), runFile);
-  // gdeval.pl puts the runid inside its printf format: a '%' in it would be read as a conversion, which we do not
-  // imitate — said, rather than printing other digits.
+/** gdeval.pl puts the runid inside its printf format: a '%' in it would be read as a conversion, which we do not
+ * imitate — said, rather than printing other digits. */
+function refusePercent(run: GdevalRun, file: string): void {
   if (run.runid.includes('%') && run.runidPosition) {
     throw new FormatError(
-      runFile,
+      file,
       run.runidPosition.line,
       run.runidPosition.column,
       `expected a run tag without '%' (gdeval.pl would read it as a printf conversion), found '${run.runid}'`,
     );
   }
+}
+
+export function evalAsGdeval(args: readonly string[], context: CliContext): number {
+  const { options, depthLabel, qrelsFile, runFile, baselineFile } = parseGdevalArguments(args);
+  const judgments = readGdevalQrels(readBytesAsText(qrelsFile, context.cwd), qrelsFile, options.maxGrade);
   let text: string;
   try {
+    // gdeval.pl reads and evaluates the baseline first: its errors come before the run's.
+    if (baselineFile !== undefined) {
+      const baselineRun = readGdevalRun(readBytesAsText(baselineFile, context.cwd), baselineFile);
+      refusePercent(baselineRun, baselineFile);
+      options.baseline = gdevalBaselineOf(judgments, baselineRun, options);
+    }
+    const run = readGdevalRun(readBytesAsText(runFile, context.cwd), runFile);
+    refusePercent(run, runFile);
     text = formatGdevalText(evaluateGdeval(judgments, run, options), depthLabel);
   } catch (error) {
     if (error instanceof GdevalTopicSpellingError) throw new InputError(`${qrelsFile}: ${error.message}`);

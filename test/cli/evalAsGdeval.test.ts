@@ -37,6 +37,45 @@ test('-c, -k and -j together, as gdeval.pl (with $MAX_JUDGMENT 6) printed them',
   assert.equal(result.stdout, readFileSync(join(extra, 'edge.k10.j6.c.out'), 'utf8'));
 });
 
+test('-baseline and -riskAlpha (risk-sensitive evaluation), with and without -c, as gdeval.pl printed them', async () => {
+  const cases: { args: string[]; expected: string }[] = [
+    { args: ['-riskAlpha', '1', '-baseline', 'runA.run', 'web.qrels', 'runB.run'], expected: 'runB.baseA.a1.out' },
+    { args: ['-c', '-k', '10', '-baseline', 'runA.run', 'web.qrels', 'runB.run'], expected: 'runB.baseA.k10.c.out' },
+    // A judged topic missing from both runs (6) takes the baseline values of the missing topic before it (5).
+    {
+      args: [
+        '-c',
+        '-baseline',
+        'gdeval-extra/edge.run',
+        '-riskAlpha',
+        '0.5',
+        'gdeval-extra/edge.qrels',
+        'gdeval-extra/one.run',
+      ],
+      expected: 'one.baseEdge.a05.c.out',
+    },
+  ];
+  for (const { args, expected } of cases) {
+    const result = await cliInProcess(reference, 'eval', '--as', 'gdeval', ...args);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout, readFileSync(join(extra, expected), 'utf8'), expected);
+  }
+  const negative = await cliInProcess(
+    reference,
+    'eval',
+    '--as',
+    'gdeval',
+    '-baseline',
+    'runA.run',
+    '-riskAlpha',
+    '-1',
+    'web.qrels',
+    'runB.run',
+  );
+  assert.equal(negative.status, 2);
+  assert.match(negative.stderr, /-riskAlpha: expected a number ≥ 0, found '-1'/);
+});
+
 test("-k as Perl's int() reads it: '3.9' is 3; below 1 is a usage error", async () => {
   const result = await cliInProcess(extra, 'eval', '--as', 'gdeval', '-k', '3.9', 'edge.qrels', 'edge.run');
   assert.equal(result.stdout, readFileSync(join(extra, 'edge.k3.out'), 'utf8'));

@@ -51,6 +51,16 @@ export interface GdevalOptions {
   complete: boolean;
   /** -j: the largest grade allowed (gdeval.pl's $MAX_JUDGMENT, 4). */
   maxGrade: number;
+  /** -baseline RUN: risk-sensitive evaluation against this run's values (TREC Web 2013–14). */
+  baseline?: GdevalBaseline;
+  /** -riskAlpha A: a loss against the baseline weighs 1 + A (0); printed as written in the runid. */
+  riskAlpha?: { value: number; text: string };
+}
+
+/** A baseline run's values, as gdeval.pl keeps them: by topic as named in that run, and its runid. */
+export interface GdevalBaseline {
+  runid: string;
+  values: Map<string, GdevalTopicValues>;
 }
 
 export const gdevalDefaults: GdevalOptions = { depth: gdevalDefaultDepth, complete: false, maxGrade: gdevalMaxGrade };
@@ -214,7 +224,8 @@ export function compareGdevalRanking(
 /** A topic judged under two spellings of its number ("010" and "10") that gdeval.pl would divide by nothing. */
 export class GdevalTopicSpellingError extends Error {}
 
-export function evaluateGdeval(judgments: GdevalJudgments, run: GdevalRun, options: GdevalOptions): GdevalReport {
+/** One judged topic's raw values, in gdeval's order of topics; the qrels' topics the run lacks are not listed. */
+function scoreTopics(judgments: GdevalJudgments, run: GdevalRun, options: GdevalOptions): GdevalTopicRow[] {
   // gdeval sorts the whole run by topic number, then score, then docno, with a stable sort: the same as sorting each
   // topic's lines (kept in file order) and taking the topics in numeric order — without comparing topics a million
   // times. Lines of "010" and "10" are one topic, as gdeval's numeric `!=` has it.
@@ -229,29 +240,80 @@ export function evaluateGdeval(judgments: GdevalJudgments, run: GdevalRun, optio
     lines.push({ ...line, scoreValue: perlScoreValue(line.score) });
   }
   const topics: GdevalTopicRow[] = [];
-  let ndcgTotal = 0;
-  let errTotal = 0;
   for (const key of [...byTopic.keys()].sort(compareTopicNumbers)) {
     const ranked = byTopic.get(key)!.sort(compareGdevalRanking);
     // The topic is named by its first line in this order; each line's grade is looked up under its own spelling.
     const topic = ranked[0]!.topic;
     if (!judgments.judgedTopics.has(topic)) continue;
-    const ideal = judgments.idealGrades.get(topic);
-    if (ideal === undefined) {
-      throw new GdevalTopicSpellingError(
-        `topic ${topic} is judged under another spelling of its number too (leading zeros): gdeval.pl stops ` +
-          'with "Illegal division by zero" on such qrels; write each topic number one way',
-      );
-    }
     const grades = ranked.map((line) => judgments.gradeOf.get(`${line.topic}:${line.docno}`) ?? 0);
-    const values = gdevalTopicValues(grades, ideal, options.depth, options.maxGrade);
-    ndcgTotal += values.ndcg;
-    errTotal += values.err;
-    topics.push({ topic, ...values });
+    topics.push({ topic, ...gdevalTopicValues(grades, idealOf(judgments, topic), options.depth, options.maxGrade) });
   }
+  return topics;
+}
+
+function idealOf(judgments: GdevalJudgments, topic: string): number[] {
+  const ideal = judgments.idealGrades.get(topic);
+  if (ideal === undefined) {
+    throw new GdevalTopicSpellingError(
+      `topic ${topic} is judged under another spelling of its number too (leading zeros): gdeval.pl stops ` +
+        'with "Illegal division by zero" on such qrels; write each topic number one way',
+    );
+  }
+  return ideal;
+}
+
+/** The baseline of -baseline: its topics' plain values (gdeval.pl evaluates it first, with the same -k and -c). */
+export function gdevalBaselineOf(judgments: GdevalJudgments, run: GdevalRun, options: GdevalOptions): GdevalBaseline {
+  const values = new Map<string, GdevalTopicValues>();
+  for (const { topic, ndcg, err } of scoreTopics(judgments, run, { ...options, baseline: undefined })) {
+    values.set(topic, { ndcg, err });
+  }
+  return { runid: run.runid, values };
+}
+
+/** gdeval's risk-sensitive difference: a gain over the baseline as is, a loss weighted 1 + alpha. */
+function riskWeighted(value: number, base: number, alpha: number): number {
+  return value < base ? (1 + alpha) * (value - base) : value - base;
+}
+
+export function evaluateGdeval(judgments: GdevalJudgments, run: GdevalRun, options: GdevalOptions): GdevalReport {
+  const topics = scoreTopics(judgments, run, options);
   const count = options.complete ? judgments.judgedTopics.size : topics.length;
+  const { baseline } = options;
+  let runid = run.runid;
+  if (baseline) {
+    const alpha = options.riskAlpha ?? { value: 0, text: '0' };
+    runid = `${run.runid} (rel to. ${baseline.runid}, rs=1+a, a=${alpha.text})`;
+    const evaluated = new Set(topics.map((row) => row.topic));
+    for (const row of topics) {
+      const base = baseline.values.get(row.topic) ?? { ndcg: 0, err: 0 };
+      row.ndcg = riskWeighted(row.ndcg, base.ndcg, alpha.value);
+      row.err = riskWeighted(row.err, base.err, alpha.value);
+    }
+    if (options.complete) {
+      // With -c, each judged topic the run lacks scores 0 against the baseline, listed after the others in number
+      // order. gdeval.pl keeps the previous such topic's baseline values when the baseline lacks this one too.
+      let base: GdevalTopicValues = { ndcg: 0, err: 0 };
+      for (const topic of [...judgments.judgedTopics].sort(compareTopicNumbers)) {
+        if (evaluated.has(topic)) continue;
+        base = baseline.values.get(topic) ?? base;
+        idealOf(judgments, topic);
+        topics.push({
+          topic,
+          ndcg: riskWeighted(0, base.ndcg, alpha.value),
+          err: riskWeighted(0, base.err, alpha.value),
+        });
+      }
+    }
+  }
+  let ndcgTotal = 0;
+  let errTotal = 0;
+  for (const row of topics) {
+    ndcgTotal += row.ndcg;
+    errTotal += row.err;
+  }
   return {
-    runid: run.runid,
+    runid,
     topics,
     mean: count > 0 ? { ndcg: ndcgTotal / count, err: errTotal / count } : { ndcg: ndcgTotal, err: errTotal },
   };
