@@ -170,10 +170,12 @@ export function findNamedMeasureFamily(name: string): NamedMeasureFamily | undef
   return namedMeasureFamilies.find((family) => family.name === name);
 }
 
-/** Whether a -m spec names one of these measures (by family name, with or without `@`). */
+/**
+ * Whether a -m spec is one of these measures: written with `@`, or the bare name of a family without parameter
+ * (`nrbp`). A bare `rbp` stays trec_eval's (its rbp measure), as `P` does.
+ */
 export function isNamedMeasureSpec(spec: string): boolean {
-  const at = spec.indexOf('@');
-  return findNamedMeasureFamily(at === -1 ? spec : spec.slice(0, at)) !== undefined || at !== -1;
+  return spec.includes('@') || findNamedMeasureFamily(spec)?.parameter.kind === 'none';
 }
 
 /** Parses `err@20`, `rbp@0.8`, `nrbp`; the error says what was expected and what was found. */

@@ -19,10 +19,15 @@ import { defaultInstructionOptions } from './instruction/instructionMeasure.ts';
 import { irs } from './instruction/irs.ts';
 import { pMrr } from './instruction/pMrr.ts';
 import { selectMeasures } from './measureSelection.ts';
+import { evaluateNamedMeasures, withNamedValues } from './namedMeasureEvaluation.ts';
+import { splitNamedMeasureSpecs } from './namedMeasures.ts';
 import { scaleGains } from './scaleGains.ts';
 import { pairedTests } from './significance.ts';
 
-/** The measures the view shows (trec_eval names; the values are named as trec_eval prints them). */
+/**
+ * The measures the view shows when the study names none (`measures …`): trec_eval names; the values are named as
+ * trec_eval prints them.
+ */
 export const evaluateViewMeasures = ['map', 'ndcg_cut.10', 'P.10', 'recall.100', 'recip_rank'];
 
 export type { EvaluatedRun, EvaluateReport, RunComparison } from './evaluationTypes.ts';
@@ -49,19 +54,32 @@ export async function evaluateStudyRuns(
     const qrelsFile = join(folder, 'labels.qrels');
     const labels = await exportQrels(store, studyId, from, qrelsFile);
     const runs: EvaluatedRun[] = [];
-    const { measures } = selectMeasures(['runid', ...evaluateViewMeasures]);
+    // The study's own measures (checked by the language server: unknown-measure), trec_eval's then the named ones
+    // (err@20, rbp@0.8 with rbp_residual@0.8), each computed as its tool computes it.
+    const named = splitNamedMeasureSpecs(study.measures ?? evaluateViewMeasures);
+    const { measures } = selectMeasures(['runid', ...named.rest]);
     const gains = scaleGains(study.scale);
     let names: string[] = [];
     if (labels > 0) {
       const qrels = await readQrels(qrelsFile);
       for (const pool of study.pools) {
-        const evaluation = await evaluateRunFile(qrels, pool.absolutePath ?? resolve(studyFolder, pool.path), {
+        const runFile = pool.absolutePath ?? resolve(studyFolder, pool.path);
+        const trecEvaluation = await evaluateRunFile(qrels, runFile, {
           measures,
           relevanceLevel: 1,
           maxRetrieved: Number.POSITIVE_INFINITY,
           complete: true,
           ...(gains && { gains }),
         });
+        // -c as for trec_eval's: a labelled query the run does not answer counts as 0 in each tool's mean.
+        const evaluation =
+          named.named.length > 0
+            ? withNamedValues(
+                trecEvaluation,
+                named.named,
+                await evaluateNamedMeasures({ qrels: qrelsFile, run: runFile, complete: true }, named.named),
+              )
+            : trecEvaluation;
         names = evaluation.all.map((v) => v.name);
         const perQuery: EvaluatedRun['perQuery'] = {};
         for (const q of evaluation.queries) {
