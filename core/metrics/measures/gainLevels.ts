@@ -28,7 +28,9 @@ export class IdealGains {
       // A gain given for a label nobody judged is still a level (trec_eval lists the -m pairs first).
       for (const [label, gain] of gains) if (!labelCounts.labels.includes(label)) this.levels.push({ gain, count: 0 });
     }
-    // Equal gains may come in any order: each takes the same gain, so the walk is the same.
+    // Equal gains may come in any order: each takes the same gain, so the walk is the same. trec_eval compares gains
+    // by their difference cast to an int, so two levels whose gains differ by less than 1 (-m G.1=0.5 against label
+    // 0's gain 0) are "equal" to its qsort and may come in either order; here they are ordered by gain, exactly.
     this.levels.sort((a, b) => b.gain - a.gain);
     this.current = this.levels.length > 0 ? this.levels[0]!.gain : 0;
   }

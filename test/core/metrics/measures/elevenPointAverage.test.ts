@@ -1,7 +1,7 @@
 // 11pt_avg by hand: the mean of iprec_at_recall's 11 values (see interpolatedPrecisionAtRecall.test.ts).
 import { test } from 'node:test';
 import { elevenPointAverage } from '../../../../core/metrics/measures/elevenPointAverage.ts';
-import { near, options, rankedQuery } from './rankedQuery.ts';
+import { near, options, rankedQuery, U } from './rankedQuery.ts';
 
 const query = rankedQuery([1, 0, 0, 1, 1, 0], { 0: 5, 1: 4 });
 
@@ -15,6 +15,7 @@ test('other levels: trec_eval 8 three-point average', () => {
   near(elevenPointAverage.compute(query, options(), [0.2, 0.5, 0.8]), 2.2 / 3);
 });
 
-test('an empty ranking (-J): NaN as in trec_eval; a query absent from the run (-c): 0', () => {
+test('an empty ranking (-J): NaN as in trec_eval; a query absent from the run (-c, one unjudged document): 0', () => {
   near(elevenPointAverage.compute(rankedQuery([], { 1: 4 }), options(), elevenPointAverage.defaultNumbers!), NaN);
+  near(elevenPointAverage.compute(rankedQuery([U], { 1: 4 }), options(), elevenPointAverage.defaultNumbers!), 0);
 });
