@@ -1,10 +1,11 @@
-// `qrels-studio eval --as gdeval` through the CLI's own entry point (cli/main.ts, in this process): gdeval.pl's
-// output for its options, and bad input as a positioned error with exit code 1 — never a stack trace.
+// `qrels-studio eval --as gdeval` through the CLI's own entry point (cli/main.ts, in this process; once as the
+// built bin/qrels-studio.cjs): gdeval.pl's output for its options, and bad input as a positioned error with exit
+// code 1 — never a stack trace.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fixturesDir, scratchDir } from '../helpers.ts';
+import { fixturesDir, runCliProcess, scratchDir } from '../helpers.ts';
 import { cliInProcess } from './inProcessCli.ts';
 
 const reference = join(fixturesDir, 'reference-measures');
@@ -17,6 +18,12 @@ test('eval --as gdeval -k 10 prints gdeval.pl -k 10 byte for byte; the default d
   assert.equal(k10.stdout, readFileSync(join(reference, 'runB.gdeval.k10'), 'utf8'));
   const k20 = await cliInProcess(reference, 'eval', 'web.qrels', '--as', 'gdeval', 'runA.run');
   assert.equal(k20.stdout, readFileSync(join(reference, 'runA.gdeval.k20'), 'utf8'));
+});
+
+test('bin/qrels-studio.cjs eval --as gdeval (the built CLI) prints gdeval.pl -k 20 as it printed it', () => {
+  const result = runCliProcess(['eval', '--as', 'gdeval', 'web.qrels', 'runB.run'], { cwd: reference });
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stdout, readFileSync(join(reference, 'runB.gdeval.k20'), 'utf8'));
 });
 
 test('-c, -k and -j together, as gdeval.pl (with $MAX_JUDGMENT 6) printed them', async () => {
