@@ -45,6 +45,8 @@ export interface EvalArguments {
   instruction: InstructionArguments;
   /** --gains: each label's gain in ndcg and ndcg_cut. */
   gains?: Map<number, number>;
+  /** -n: no summary lines (trec_eval's -n), only the per-query ones. */
+  noSummary?: boolean;
   /** -J: only judged documents are evaluated. */
   judgedOnly?: boolean;
   /** -N: number of documents in the collection (utility). */
@@ -110,6 +112,7 @@ export function parseEvalArguments(args: readonly string[]): EvalArguments {
         if (flag === 'q') parsed.perQuery = true;
         else if (flag === 'c') parsed.complete = true;
         else if (flag === 'J') parsed.judgedOnly = true;
+        else if (flag === 'n') parsed.noSummary = true;
         else if (flag === 'l' || flag === 'M' || flag === 'm' || flag === 'N' || flag === 'Z') {
           const value = j + 1 < arg.length ? arg.slice(j + 1) : args[++i];
           // Negative levels would count unjudged documents as relevant; trec_eval's numbers for them are nonsense.
@@ -138,10 +141,11 @@ export const evalCommand: CliCommand = {
   name: 'eval',
   summary: 'evaluate runs against qrels exactly as trec_eval 10 does (text or --json)',
   usage:
-    'qrels-studio eval [-q] [-c] [-J] [-l LEVEL] [-M DEPTH] [-N DOCS] [-Z ZSCORES] [-m MEASURE[.PARAMS]]... [--gains L:G,…] [--json] QRELS RUN [RUN...]\n' +
+    'qrels-studio eval [-q] [-c] [-n] [-J] [-l LEVEL] [-M DEPTH] [-N DOCS] [-Z ZSCORES] [-m MEASURE[.PARAMS]]... [--gains L:G,…] [--json] QRELS RUN [RUN...]\n' +
     '  -q  also print each query      -c  count qrels queries missing from a run as 0\n' +
     '  -l  minimum relevant label (1)  -M  evaluate only the top DEPTH documents per query\n' +
     '  -J  evaluate only judged documents   -N  number of documents in the collection (utility)\n' +
+    '  -n  no summary lines (with -q: the per-query lines only)\n' +
     "  -Z  trec_eval's zscores file (qid measure mean stddev): per-query values become z-scores\n" +
     "  -m  any trec_eval 10 measure (map, P, ndcg, infAP, set_F, rbp, unj, …; see the README's table),\n" +
     '      or official (the default) / set / all_trec; parameters as trec_eval: -m P.5,10\n' +
@@ -274,7 +278,14 @@ export const evalCommand: CliCommand = {
           runids.push(evaluation.runid);
           // qids and the runid are byte strings (latin1): written back as the bytes they were, as trec_eval does.
           context.stdout(
-            Buffer.from(formatTrecEvalText(evaluation, { perQuery: parsed.perQuery, runidLine }), 'latin1'),
+            Buffer.from(
+              formatTrecEvalText(evaluation, {
+                perQuery: parsed.perQuery,
+                runidLine,
+                ...(parsed.noSummary && { summary: false }),
+              }),
+              'latin1',
+            ),
           );
           if (instruction) context.stdout(instruction.runTexts[i]!);
         }

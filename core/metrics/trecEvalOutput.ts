@@ -42,7 +42,7 @@ export type RunidLine = 'none' | 'summary' | 'first';
 /** The text trec_eval prints; qids and runid are byte strings (latin1): write the result as latin1 bytes. */
 export function formatTrecEvalText(
   evaluation: RunEvaluation,
-  options: { perQuery: boolean; runidLine: RunidLine },
+  options: { perQuery: boolean; runidLine: RunidLine; summary?: boolean },
 ): string {
   const out: string[] = [];
   // trec_eval -Z marks every z-score line with a Z before the name (and prints counts as %6.4f: they are no longer
@@ -56,6 +56,8 @@ export function formatTrecEvalText(
       for (const value of query.values) out.push(line(value.name, query.qid, value, prefix));
     }
   }
+  // trec_eval -n: no summary lines at all, its runid line included.
+  if (options.summary === false) return out.join('');
   if (options.runidLine === 'summary') out.push(runidLine);
   for (const value of evaluation.all) out.push(line(value.name, 'all', value, prefix));
   return out.join('');

@@ -73,6 +73,22 @@ test('eval -Z ZSCORES', async () => {
   );
 });
 
+test('eval -q -n: the per-query lines only, as trec_eval -n', async () => {
+  const result = await cliInProcess(
+    folder,
+    'eval',
+    '-q',
+    '-n',
+    '-m',
+    'official',
+    join(folder, 'runB.inrun.qrels'),
+    join(folder, 'runB.run'),
+  );
+  assert.equal(result.status, 0, result.stderr);
+  const expected = readFileSync(join(extra, 'runB.trec_eval.n.q'), 'latin1');
+  assertSameTrecEvalLines(result.stdout, expected, 'runB.trec_eval.n.q');
+});
+
 test('bad options and parameters: a usage error that says what was expected and found', async () => {
   const cases: [string[], RegExp][] = [
     [['-N', 'many'], /-N: expected an integer ≥ 0, found 'many'/],
