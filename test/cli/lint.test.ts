@@ -118,7 +118,7 @@ test('bad options are usage errors (exit 2) with the usage line', () => {
     assert.equal(result.status, 2, args.join(' '));
     assert.match(
       result.stderr,
-      /^qrels-studio lint: .+\nusage: qrels-studio lint \[--type qrels\|run\|beir-qrels\] \[--study STUDY\.assess\] \[--json\] FILE\.\.\.\n$/,
+      /^qrels-studio lint: .+\nusage: qrels-studio lint \[--type qrels\|run\|beir-qrels\|diversity-qrels\] \[--study STUDY\.assess\] \[--json\] FILE\.\.\.\n$/,
     );
     assert.equal(result.stdout, '');
   }
@@ -129,7 +129,7 @@ test('--help prints the usage', () => {
   assert.equal(result.status, 0);
   assert.match(
     result.stdout,
-    /^usage: qrels-studio lint \[--type qrels\|run\|beir-qrels\] \[--study STUDY\.assess\] \[--json\] FILE\.\.\./,
+    /^usage: qrels-studio lint \[--type qrels\|run\|beir-qrels\|diversity-qrels\] \[--study STUDY\.assess\] \[--json\] FILE\.\.\./,
   );
 });
 
