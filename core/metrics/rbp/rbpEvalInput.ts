@@ -31,18 +31,31 @@ interface Field {
   column: number;
 }
 
-/** C's isspace in the C locale: rbp_eval splits fields on any run of these. */
-const fieldPattern = /[^ \t\n\v\f\r]+/g;
+/** C's isspace in the C locale (space, \t \n \v \f \r): rbp_eval splits fields on any run of these. */
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
+}
 
+/** A line's fields and their columns, scanned by hand (a regex over a million lines costs seconds). */
 function fieldsOf(line: string): Field[] {
   const fields: Field[] = [];
-  for (const match of line.matchAll(fieldPattern)) fields.push({ text: match[0], column: match.index + 1 });
+  const length = line.length;
+  let i = 0;
+  while (i < length) {
+    while (i < length && isSpace(line.charCodeAt(i))) i++;
+    if (i === length) break;
+    const start = i;
+    while (i < length && !isSpace(line.charCodeAt(i))) i++;
+    fields.push({ text: line.slice(start, i), column: start + 1 });
+  }
   return fields;
 }
 
-/** C's tolower in the C locale: only A–Z change (ids are read as bytes, latin1). */
+const upperCaseLetter = /[A-Z]/;
+
+/** C's tolower in the C locale: only A–Z change (ids are read as bytes, latin1, and most have no capital). */
 function lowerCased(id: string): string {
-  return id.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+  return upperCaseLetter.test(id) ? id.replace(/[A-Z]+/g, (letters) => letters.toLowerCase()) : id;
 }
 
 /** A decimal number as strtod reads it whole (no hexadecimal, no inf or nan: none belongs in a qrels or a run). */
@@ -86,12 +99,21 @@ function fieldCountError(
   );
 }
 
+/** The line (1-based) that first judges `docid` for `qid`: looked for only when a repeat is reported. */
+function firstJudgmentLine(lines: readonly string[], qid: string, docid: string): number {
+  const index = lines.findIndex((line) => {
+    const fields = fieldsOf(line);
+    return lowerCased(fields[0]!.text) === qid && lowerCased(fields[2]!.text) === docid;
+  });
+  return index + 1;
+}
+
 export async function readRbpQrels(file: string): Promise<RbpQrels> {
   const topics = new Map<string, TopicJudgments>();
-  const firstLine = new Map<string, number>(); // `qid docid` → its line, to name both lines of a repeat
   let allGradesIntegral = true;
   let maximumGrade = 0;
-  for (const [index, line] of (await linesOf(file)).entries()) {
+  const lines = await linesOf(file);
+  for (const [index, line] of lines.entries()) {
     const lineNumber = index + 1;
     const fields = fieldsOf(line);
     if (fields.length !== 4) throw fieldCountError(file, lineNumber, line, fields, 'qid iter docid rel', 4);
@@ -120,10 +142,9 @@ export async function readRbpQrels(file: string): Promise<RbpQrels> {
         lineNumber,
         docidField.column,
         `expected each document judged once per topic, found '${docidField.text}' of topic '${qidField.text}' ` +
-          `again (first on line ${firstLine.get(`${qid} ${docid}`)}; rbp_eval compares ids lower-cased)`,
+          `again (first on line ${firstJudgmentLine(lines, qid, docid)}; rbp_eval compares ids lower-cased)`,
       );
     }
-    firstLine.set(`${qid} ${docid}`, lineNumber);
     judgments.set(docid, grade);
   }
   return { topics, allGradesIntegral, maximumGrade };
