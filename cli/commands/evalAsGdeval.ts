@@ -42,6 +42,27 @@ export interface GdevalArguments {
   baselineFile?: string;
 }
 
+/**
+ * -k as gdeval.pl reads it: Perl's int() of the value ("10.9" is 10, "1e3" is 1000), refused below 1, and printed in
+ * the header as Perl prints that integer (`1e+20` past 64 bits). "nan" passes its test and means every document,
+ * as "inf" does.
+ */
+function depthOf(value: string | undefined): { depth: number; label: string } {
+  const number = perlNumber(value);
+  if (Number.isNaN(number)) return { depth: Number.POSITIVE_INFINITY, label: 'NaN' };
+  const depth = Math.trunc(number);
+  if (value === undefined || !(depth >= 1)) {
+    throw new UsageError(
+      `-k: expected a depth, an integer ≥ 1, found ${value === undefined ? 'nothing' : `'${value}'`}`,
+    );
+  }
+  if (depth === Number.POSITIVE_INFINITY) return { depth, label: 'Inf' };
+  const digits = /^\+?(\d+)$/.exec(value)?.[1];
+  if (digits !== undefined && BigInt(digits) < 2n ** 63n) return { depth, label: BigInt(digits).toString() };
+  if (depth < 2 ** 63) return { depth, label: BigInt(depth).toString() };
+  return { depth, label: depth.toExponential(14).replace(/\.?0+e/, 'e') };
+}
+
 export function parseGdevalArguments(args: readonly string[]): GdevalArguments {
   const options = { ...gdevalDefaults };
   let depthLabel = String(options.depth);
@@ -55,15 +76,9 @@ export function parseGdevalArguments(args: readonly string[]): GdevalArguments {
       options.complete = true;
     } else if (arg === '-k') {
       const value = args[++i];
-      // gdeval.pl takes Perl's int() of the value ("10.5" is 10, "1e3" is 1000) and refuses a depth below 1.
-      const depth = Math.trunc(perlNumber(value));
-      if (value === undefined || !Number.isFinite(depth) || depth < 1) {
-        throw new UsageError(
-          `-k: expected a depth, an integer ≥ 1, found ${value === undefined ? 'nothing' : `'${value}'`}`,
-        );
-      }
-      options.depth = depth;
-      depthLabel = String(depth);
+      const depth = depthOf(value);
+      options.depth = depth.depth;
+      depthLabel = depth.label;
     } else if (arg === '-j') {
       const value = args[++i];
       if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 30) {

@@ -86,6 +86,11 @@ test('-baseline and -riskAlpha (risk-sensitive evaluation), with and without -c,
 test("-k as Perl's int() reads it: '3.9' is 3; below 1 is a usage error", async () => {
   const result = await cliInProcess(extra, 'eval', '--as', 'gdeval', '-k', '3.9', 'edge.qrels', 'edge.run');
   assert.equal(result.stdout, readFileSync(join(extra, 'edge.k3.out'), 'utf8'));
+  // Perl's int() and its way of printing the result: 1e16 is an integer, 1e20 a double, nan means every document.
+  for (const depth of ['nan', '1e20', '1e16']) {
+    const printed = await cliInProcess(extra, 'eval', '--as', 'gdeval', '-k', depth, 'edge.qrels', 'one.run');
+    assert.equal(printed.stdout, readFileSync(join(extra, `one.k${depth}.out`), 'utf8'), `-k ${depth}`);
+  }
   const zero = await cliInProcess(extra, 'eval', '--as', 'gdeval', '-k', '0', 'edge.qrels', 'edge.run');
   assert.equal(zero.status, 2);
   assert.match(zero.stderr, /-k: expected a depth, an integer ≥ 1, found '0'/);
