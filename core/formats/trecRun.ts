@@ -5,11 +5,13 @@
 //
 // Runs are written query by query, so the reader hands over one query's retrieved documents as soon as the next
 // query starts and keeps nothing else: memory stays that of one query, whatever the run's size. A run whose
-// queries are interleaved is detected and read again with every query held until the end.
+// queries are interleaved is detected, its lines are counted per query, and it is read again once per batch of
+// queries holding at most about `heldRunBytes` of lines: memory stays bounded (at 1M lines, holding the whole run
+// took 1.7× trec_eval's memory), at the price of one more reading of the file per batch.
 import { ByteKeyStore, hashBytes } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
 import { GrowableFloat64, GrowableInt32 } from './growableArrays.ts';
-import { estimateLineCount, readLines } from './lineReader.ts';
+import { readLines } from './lineReader.ts';
 import { QueryIdCache } from './queryIdCache.ts';
 import { columnOf, FieldSplitter, fieldText, isBlankLine, parseFloatField } from './trecFields.ts';
 import type { Qrels } from './trecQrels.ts';
@@ -31,9 +33,9 @@ export class RunQuery {
   /** 1-based column of each line's docid. */
   readonly documentColumns: GrowableInt32;
 
-  /** `capacity`: documents expected (storage grows past it). */
-  constructor(capacity: number) {
-    this.documents = new ByteKeyStore(capacity, capacity * 12);
+  /** `capacity`: documents expected, `keyBytes`: their docids' bytes (storage grows past both). */
+  constructor(capacity: number, keyBytes = capacity * 12) {
+    this.documents = new ByteKeyStore(capacity, keyBytes);
     this.scores = new GrowableFloat64(capacity);
     this.judgments = new GrowableInt32(capacity);
     this.lines = new GrowableInt32(capacity);
@@ -108,6 +110,10 @@ export function runLineScore(
 /** Thrown inside the streaming pass when a query comes back after another one started. */
 class InterleavedQueries extends Error {}
 
+/** Bytes of held run lines per batch when a run's queries are interleaved (docid bytes plus ~36 bytes a line). */
+export const heldRunBytes = 16 << 20;
+const heldBytesPerLine = 36;
+
 /**
  * Reads a run and calls `onQuery` once per qrels query it retrieves documents for (the RunQuery object is
  * reused after the call returns). If the run interleaves queries, `onQuery` may be called again for a query
@@ -117,28 +123,91 @@ export async function readRunByQuery(
   file: string,
   qrels: Qrels,
   onQuery: (query: RunQuery) => void,
+  /** Bytes of lines held per batch when the run is interleaved (tests make it small). */
+  heldBytes = heldRunBytes,
 ): Promise<RunSummary> {
   try {
-    return await readRunPass(file, qrels, onQuery, true);
+    return await readRunPass(file, qrels, onQuery, undefined);
   } catch (error) {
     if (!(error instanceof InterleavedQueries)) throw error;
-    return readRunPass(file, qrels, onQuery, false);
   }
+  // Batches of whole queries in qrels order, each holding at most about heldRunBytes (one query may exceed it),
+  // read into one store reused from batch to batch (a new one each time would hold two batches until collected).
+  const { lines, docidBytes } = await countRunLinesByQuery(file, qrels);
+  const queryCount = qrels.queries.length;
+  const batches: { first: number; end: number; lines: number; keyBytes: number }[] = [];
+  for (let first = 0; first < queryCount || batches.length === 0; ) {
+    let held = 0;
+    let heldLines = 0;
+    let keyBytes = 0;
+    let end = first;
+    while (end < queryCount) {
+      const size = docidBytes[end]! + lines[end]! * heldBytesPerLine;
+      if (heldLines > 0 && held + size > heldBytes) break;
+      held += size;
+      heldLines += lines[end]!;
+      keyBytes += docidBytes[end]!;
+      end++;
+    }
+    batches.push({ first, end, lines: heldLines, keyBytes });
+    first = end;
+  }
+  const store = new RunQuery(
+    Math.max(...batches.map((b) => b.lines)) + 16,
+    Math.max(...batches.map((b) => b.keyBytes)) + 64,
+  );
+  const batch = new Uint8Array(queryCount);
+  let summary: RunSummary | undefined;
+  for (const { first, end } of batches) {
+    batch.fill(0);
+    batch.fill(1, first, end);
+    store.reset(-1);
+    summary = await readRunPass(file, qrels, onQuery, { batch, store });
+  }
+  return summary!;
 }
 
+/** Per qrels query: the run's lines and their docids' bytes (blank, comment and malformed lines are not counted). */
+async function countRunLinesByQuery(
+  file: string,
+  qrels: Qrels,
+): Promise<{ lines: Int32Array; docidBytes: Float64Array }> {
+  const lines = new Int32Array(qrels.queries.length);
+  const docidBytes = new Float64Array(qrels.queries.length);
+  const fields = new FieldSplitter(6);
+  const queryIds = new QueryIdCache((qid) => qrels.queryIndex.get(qid) ?? -1);
+  await readLines(file, (bytes, start, end) => {
+    const count = fields.split(bytes, start, end);
+    if (count < 6 || bytes[fields.starts[0]!] === 35) return;
+    const query = queryIds.indexOf(bytes, fields.starts[0]!, fields.ends[0]!);
+    if (query === -1) return;
+    lines[query]!++;
+    docidBytes[query]! += fields.ends[2]! - fields.starts[2]!;
+  });
+  return { lines, docidBytes };
+}
+
+/** Queries held by one pass over an interleaved run (1 = held), and the store that holds their lines. */
+interface HeldBatch {
+  batch: Uint8Array;
+  store: RunQuery;
+}
+
+/** Streams the run (`held` undefined) or holds the lines of `held`'s queries and hands them over at the end. */
 async function readRunPass(
   file: string,
   qrels: Qrels,
   onQuery: (query: RunQuery) => void,
-  streaming: boolean,
+  held: HeldBatch | undefined,
 ): Promise<RunSummary> {
+  const streaming = held === undefined;
   const fields = new FieldSplitter(6);
   const qrelsLabels = qrels.labels;
   const qrelsIndex = qrels.judgmentIndex;
   const finished = new Uint8Array(qrels.queries.length);
   const reusable = new RunQuery(1024);
-  // Second pass: every query's documents in one columnar store, handed over query by query at the end.
-  const whole = streaming ? undefined : new RunQuery(Math.ceil((estimateLineCount(file) ?? 1 << 14) * 1.02));
+  // Later passes: the batch's documents in one columnar store, handed over query by query at the end.
+  const whole = held?.store;
   let current: RunQuery | undefined = whole;
   let dataLines = 0;
   let runidBytes: Buffer | undefined;
@@ -166,6 +235,7 @@ async function readRunPass(
       runidBytes = Buffer.from(bytes.subarray(starts[5]!, ends[5]!));
     const query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
     if (query === -1) return; // a query the qrels do not have: ignored, as trec_eval does
+    if (held !== undefined && held.batch[query] === 0) return; // read by another pass
     if (streaming && current?.query !== query) {
       if (current) {
         deliver(current);
