@@ -233,3 +233,15 @@ test('gzip files are read gunzipped', async () => {
   const gzipped = await rbpTopicValues(join(dir, 'a.qrels.gz'), join(reference, 'runA.run'), [0.8]);
   assert.deepEqual(gzipped, plain);
 });
+
+test('CRLF line ends and blanks after the last field are read as rbp_eval reads a single trailing blank', async () => {
+  const dir = scratchDir();
+  writeFileSync(join(dir, 'crlf.qrels'), '1 0 d1 1\r\n1 0 d2 0  \r\n');
+  writeFileSync(join(dir, 'crlf.run'), '1 Q0 d1 1 2.5 r\t\r\n1 Q0 d2 2 1.5 r\r\n');
+  writeFileSync(join(dir, 'plain.qrels'), goodQrels);
+  writeFileSync(join(dir, 'plain.run'), goodRun);
+  const crlf = await runRbpEval(['-q', '-H', 'crlf.qrels', 'crlf.run'], dir);
+  const plain = await runRbpEval(['-q', '-H', 'plain.qrels', 'plain.run'], dir);
+  assert.equal(crlf.stdout, plain.stdout);
+  assert.match(plain.stdout, /^p= 0\.50 q= {4}1 d= full rbp= 0\.5000 \+0\.2500\n/);
+});
