@@ -23,15 +23,27 @@ export class IdealGains {
   current: number;
 
   constructor(labelCounts: LabelCounts, gains: ReadonlyMap<number, number> | undefined) {
-    this.levels = labelCounts.labels.map((label, i) => ({ gain: gainAt(label, gains), count: labelCounts.counts[i]! }));
-    if (gains) {
-      // A gain given for a label nobody judged is still a level (trec_eval lists the -m pairs first).
-      for (const [label, gain] of gains) if (!labelCounts.labels.includes(label)) this.levels.push({ gain, count: 0 });
+    // trec_eval's list before sorting: the mapped labels in the order given, then every label from 0 up to the
+    // largest judged one that is not mapped, gaining itself (a label nobody judged has no document).
+    const countOf = new Map(labelCounts.labels.map((label, i) => [label, labelCounts.counts[i]!]));
+    const levels: { gain: number; count: number }[] = [];
+    if (gains) for (const [label, gain] of gains) levels.push({ gain, count: countOf.get(label) ?? 0 });
+    // The empty labels only matter to the order when a gain is not whole (see below); skipping them otherwise keeps
+    // a huge label cheap.
+    const wholeGains = !gains || [...gains.values()].every(Number.isInteger);
+    let largest = -1;
+    for (let i = 0; i < labelCounts.labels.length; i++)
+      if (labelCounts.counts[i]! > 0) largest = labelCounts.labels[i]!;
+    for (let label = 0; label <= largest; label++) {
+      const count = countOf.get(label) ?? 0;
+      if (gains?.has(label) || (count === 0 && wholeGains)) continue;
+      levels.push({ gain: label, count });
     }
-    // Equal gains may come in any order: each takes the same gain, so the walk is the same. trec_eval compares gains
-    // by their difference cast to an int, so two levels whose gains differ by less than 1 (-m G.1=0.5 against label
-    // 0's gain 0) are "equal" to its qsort and may come in either order; here they are ordered by gain, exactly.
-    this.levels.sort((a, b) => b.gain - a.gain);
+    // trec_eval sorts the levels by increasing gain with a comparison that casts the difference to an int, so gains
+    // less than 1 apart (-m G.1=0.5 against label 0's 0) compare equal and the outcome depends on the sort: glibc's
+    // qsort, a stable top-down merge sort (msort.c), which is reproduced here. With whole gains the order is simply
+    // by gain. The ideal ranking reads the sorted list from its end.
+    this.levels = glibcMergeSort(levels, (a, b) => Math.trunc(a.gain - b.gain)).reverse();
     this.current = this.levels.length > 0 ? this.levels[0]!.gain : 0;
   }
 
@@ -45,6 +57,22 @@ export class IdealGains {
     }
     return this.current;
   }
+}
+
+/** glibc's qsort on small arrays (msort.c): split at n/2, sort both halves, merge taking the left element unless
+ * it compares greater — stable, and with a comparison that is not transitive, this exact order. */
+function glibcMergeSort<T>(items: T[], compare: (a: T, b: T) => number): T[] {
+  if (items.length <= 1) return items;
+  const half = Math.floor(items.length / 2);
+  const left = glibcMergeSort(items.slice(0, half), compare);
+  const right = glibcMergeSort(items.slice(half), compare);
+  const merged: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length && j < right.length) merged.push(compare(left[i]!, right[j]!) <= 0 ? left[i++]! : right[j++]!);
+  while (i < left.length) merged.push(left[i++]!);
+  while (j < right.length) merged.push(right[j++]!);
+  return merged;
 }
 
 /** DCG of the whole ranking and of the ideal ranking, as trec_eval's ndcg computes both (discount log2(rank + 1);

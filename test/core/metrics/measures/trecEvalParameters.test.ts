@@ -44,6 +44,13 @@ const cases: ParameterCase[] = [
     measures: ['G.1=3,2=9,4=4.5', 'ndcg_rel.0=1,3=1', 'Rndcg.2=5,4=2', 'dcg', 'ideal_dcg', 'binG'],
   },
   {
+    // Gains less than 1 apart: trec_eval's int-truncating comparison and glibc's merge sort decide the ideal order.
+    expected: 'runA.fractional-gains.q',
+    qrels: 'reference-measures/web.qrels',
+    run: 'reference-measures/runA.run',
+    measures: ['G.1=0.5,3=2.7,0=0.2', 'Rndcg.2=1.5,1=0.6', 'ndcg_rel.4=0.3,2=0.9,1=1.4', 'ideal_dcg.3=0.5,1=0.9,0=0.4'],
+  },
+  {
     expected: 'runA.dcg-pairs.q',
     qrels: 'reference-measures/web.qrels',
     run: 'reference-measures/runA.run',
