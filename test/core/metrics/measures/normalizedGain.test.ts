@@ -17,3 +17,12 @@ test('the ideal order retrieved: 1', () => {
 test('no results: 0', () => {
   near(normalizedGain.compute(rankedQuery([], { 1: 2 }), options(), []), 0);
 });
+
+test("gains less than 1 apart are equal to trec_eval's sort: -m G.1=0.5 puts label 0's gain 0 on top, G = 0", () => {
+  // Levels as trec_eval lists them: label 1 (0.5, mapped, first), label 0 (0). (int)(0.5 − 0) = 0: "equal", the
+  // stable sort keeps them, and the ideal ranking, read from the end, starts at gain 0: no ideal gain at all.
+  const query = rankedQuery([1, 0], { 0: 1, 1: 2 });
+  near(normalizedGain.compute(query, options(1, new Map([[1, 0.5]])), []), 0);
+  // 1.5 apart: ordered, the ideal is 1.5, 1.5; the run gains 1.5 at rank 1, discounted by log2(2 + 1.5 − 1.5) = 1.
+  near(normalizedGain.compute(query, options(1, new Map([[1, 1.5]])), []), 1.5 / 3);
+});
