@@ -10,6 +10,11 @@ import { type CliCommand, type CliContext, InputError, UsageError } from '../cli
 export interface NdevalArguments extends NdevalOptions {
   traditional: boolean;
   depth: number;
+  /** -baseline: a run the values are taken relative to (risk-sensitive evaluation). */
+  baselineFile?: string;
+  riskAlpha: number;
+  /** -riskAlpha as written: ndeval prints it in the runid column. */
+  riskAlphaText: string;
   qrelsFile: string;
   runFile: string;
 }
@@ -25,7 +30,15 @@ function unitInterval(option: string, text: string | undefined): number {
 }
 
 export function parseNdevalArguments(args: readonly string[]): NdevalArguments {
-  const parsed = { alpha: 0.5, beta: 0.5, complete: false, traditional: false, depth: 0 };
+  const parsed: Omit<NdevalArguments, 'qrelsFile' | 'runFile'> = {
+    alpha: 0.5,
+    beta: 0.5,
+    complete: false,
+    traditional: false,
+    depth: 0,
+    riskAlpha: 0,
+    riskAlphaText: '0',
+  };
   const files: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -40,13 +53,24 @@ export function parseNdevalArguments(args: readonly string[]): NdevalArguments {
         );
       }
       parsed.depth = Number(text);
-    } else if (arg === '-baseline' || arg === '-riskAlpha') {
-      throw new UsageError(`${arg}: ndeval's risk-sensitive evaluation is not supported by --as ndeval yet`);
+    } else if (arg === '-baseline') {
+      const file = args[++i];
+      if (file === undefined) throw new UsageError('-baseline needs a run file');
+      parsed.baselineFile = file;
+    } else if (arg === '-riskAlpha') {
+      const text = args[++i];
+      const value = text === undefined || text.trim() === '' ? Number.NaN : Number(text);
+      if (Number.isNaN(value) || value < 0) {
+        throw new UsageError(`-riskAlpha needs a number ≥ 0, found ${text === undefined ? 'nothing' : `'${text}'`}`);
+      }
+      [parsed.riskAlpha, parsed.riskAlphaText] = [value, text!];
     } else if (/^-[ca]+$/.test(arg)) {
       // -a is accepted by ndeval and changes nothing in its output.
       if (arg.includes('c')) parsed.complete = true;
     } else if (arg.startsWith('-') && arg.length > 1) {
-      throw new UsageError(`unknown ndeval option '${arg}' (ndeval's are -alpha A, -beta B, -traditional, -M D, -c)`);
+      throw new UsageError(
+        `unknown ndeval option '${arg}' (ndeval's are -alpha A, -beta B, -traditional, -M D, -c, -baseline RUN, -riskAlpha A)`,
+      );
     } else files.push(arg);
   }
   if (files.length !== 2) {
@@ -67,7 +91,8 @@ function fileText(file: string, context: CliContext): string {
 }
 
 export const evalAsNdevalUsage =
-  'qrels-studio eval --as ndeval [-alpha A] [-beta B] [-traditional] [-M DEPTH] [-c] DIVERSITY_QRELS RUN\n' +
+  'qrels-studio eval --as ndeval [-alpha A] [-beta B] [-traditional] [-M DEPTH] [-c] [-baseline RUN [-riskAlpha A]]\n' +
+  '                             DIVERSITY_QRELS RUN\n' +
   "  prints ndeval's CSV (ERR-IA, nERR-IA, alpha-DCG, alpha-nDCG @5,10,20, NRBP, nNRBP, MAP-IA, P-IA, strec)\n" +
   '  DIVERSITY_QRELS lines are: topic subtopic docno grade\n';
 
@@ -86,11 +111,16 @@ export const evalAsNdeval: CliCommand = {
       return 2;
     }
     const qrels = parseDiversityQrels(fileText(parsed.qrelsFile, context), parsed.qrelsFile);
-    const run = parseNdevalRun(fileText(parsed.runFile, context), parsed.runFile, {
-      traditional: parsed.traditional,
-      depth: parsed.depth,
-    });
-    context.stdout(Buffer.from(ndevalText(evaluateNdeval(qrels, run, parsed)), 'latin1'));
+    const runOptions = { traditional: parsed.traditional, depth: parsed.depth };
+    const run = parseNdevalRun(fileText(parsed.runFile, context), parsed.runFile, runOptions);
+    const risk = parsed.baselineFile
+      ? {
+          baseline: parseNdevalRun(fileText(parsed.baselineFile, context), parsed.baselineFile, runOptions),
+          riskAlpha: parsed.riskAlpha,
+          riskAlphaText: parsed.riskAlphaText,
+        }
+      : undefined;
+    context.stdout(Buffer.from(ndevalText(evaluateNdeval(qrels, run, parsed, risk)), 'latin1'));
     return 0;
   },
 };

@@ -52,3 +52,32 @@ test('eval --as ndeval: bad options print the mode usage, exit 2', async () => {
     assert.match(result.stderr, /^qrels-studio eval --as ndeval: .*\nusage: qrels-studio eval --as ndeval /);
   }
 });
+
+// ndeval's risk-sensitive evaluation: each value relative to a baseline run, losses weighted 1 + riskAlpha.
+const riskCases: [string, string[]][] = [
+  ['runA.baseline-runB.ndeval', ['-baseline', 'runB.run', 'web.ndeval.qrels', 'runA.run']],
+  [
+    'runB.c.baseline-runA.riskAlpha1.ndeval',
+    ['-c', '-baseline', 'runA.run', '-riskAlpha', '1', 'web.ndeval.qrels', 'runB.run'],
+  ],
+  [
+    'runB.baseline-runA.riskAlpha2.5.ndeval',
+    ['-baseline', 'runA.run', '-riskAlpha', '2.5', 'web.ndeval.qrels', 'runB.run'],
+  ],
+  [
+    'edge.c.baseline-ties.ndeval',
+    ['-c', '-baseline', 'ndeval-extra/ties.run', 'ndeval-extra/edge.qrels', 'ndeval-extra/edge.run'],
+  ],
+  [
+    'ties.baseline-edge.riskAlpha0.5.ndeval',
+    ['-baseline', 'ndeval-extra/edge.run', '-riskAlpha', '0.5', 'ndeval-extra/edge.qrels', 'ndeval-extra/ties.run'],
+  ],
+];
+
+for (const [expected, args] of riskCases) {
+  test(`eval --as ndeval ${args.join(' ')} prints ndeval's ${expected}`, async () => {
+    const result = await cliInProcess(reference, 'eval', '--as', 'ndeval', ...args);
+    assert.equal(result.stderr, '');
+    assert.equal(result.stdout, readFileSync(join(reference, 'ndeval-extra', expected), 'latin1'));
+  });
+}

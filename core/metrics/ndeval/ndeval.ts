@@ -7,6 +7,7 @@ import { FormatError } from '../../formats/formatError.ts';
 import {
   type DiversityParameters,
   type DiversityScores,
+  type DiversityTopic,
   diversityColumns,
   diversityIdeal,
   diversityScores,
@@ -20,12 +21,25 @@ export interface NdevalOptions extends DiversityParameters {
   complete: boolean;
 }
 
+/** ndeval's risk-sensitive evaluation (-baseline, -riskAlpha): each value becomes the run's gain over a baseline. */
+export interface NdevalRiskOptions {
+  baseline: NdevalRun;
+  /** Losses weigh 1 + riskAlpha (≥ 0). */
+  riskAlpha: number;
+  /** -riskAlpha as written, for the runid column ("0" when not given), as ndeval prints it. */
+  riskAlphaText: string;
+}
+
 export interface NdevalTopicRow {
   topic: number;
+  /** The run's own scores of the topic (zeros when the run or the qrels lack it). */
   scores: DiversityScores;
+  /** The printed values, one per column of diversityColumns: the scores', or with a baseline the differences. */
+  values: number[];
 }
 
 export interface NdevalEvaluation {
+  /** The runid column: the run's tag, or with a baseline "RUN (rel to. BASE, rs=1+a, a=A)". */
   runid: string;
   rows: NdevalTopicRow[];
   /** The amean row: each column's sum over the rows divided by `averagedTopics`. */
@@ -49,26 +63,84 @@ export function numberedJudgments(qrels: DiversityQrels) {
   });
 }
 
-export function evaluateNdeval(qrels: DiversityQrels, run: NdevalRun, options: NdevalOptions): NdevalEvaluation {
-  const topics = new Map(diversityTopics(numberedJudgments(qrels)).map((t) => [t.topic, t]));
-  const rows: NdevalTopicRow[] = [];
-  let judgedRunTopics = 0;
-  for (const { topic: number, docnos } of run.topics) {
+/** Every run topic's scores, in topic order (a topic without judgments scores 0), and how many have judgments. */
+function scoreRun(topics: Map<number, DiversityTopic>, run: NdevalRun, options: NdevalOptions) {
+  let judged = 0;
+  const scored = run.topics.map(({ topic: number, docnos }) => {
     const topic = topics.get(number);
-    if (topic) judgedRunTopics++;
-    rows.push({
-      topic: number,
-      scores: topic ? diversityScores(topic, docnos, options, diversityIdeal(topic, options)) : zeroDiversityScores(),
-    });
+    if (topic) judged++;
+    const scores = topic
+      ? diversityScores(topic, docnos, options, diversityIdeal(topic, options))
+      : zeroDiversityScores();
+    return { topic: number, scores, values: diversityColumns.map((column) => column.value(scores)) };
+  });
+  return { scored, judged };
+}
+
+/** ndeval's risk-based difference: a gain as is, a loss weighted 1 + α. */
+function riskBased(run: number, baseline: number, riskAlpha: number): number {
+  return run >= baseline ? run - baseline : (riskAlpha + 1) * (run - baseline);
+}
+
+/**
+ * With a baseline, ndeval walks both topic lists: a topic of both gives run − baseline; a run topic the baseline
+ * lacks gives run − 0; a baseline topic the run lacks gives 0 − baseline, but only with -c (without it, the topic
+ * is skipped). The mean divides by the topics both the run and the qrels have (every qrels topic with -c), or by
+ * the rows printed when there are more.
+ */
+function riskRows(
+  run: NdevalTopicRow[],
+  baseline: NdevalTopicRow[],
+  riskAlpha: number,
+  complete: boolean,
+): NdevalTopicRow[] {
+  const rows: NdevalTopicRow[] = [];
+  const zeros = diversityColumns.map(() => 0);
+  let [i, j] = [0, 0];
+  while (i < run.length || (j < baseline.length && complete)) {
+    const [mine, theirs] = [run[i], baseline[j]];
+    let row: NdevalTopicRow;
+    let base: number[];
+    if (mine && theirs && mine.topic === theirs.topic) {
+      [row, base] = [mine, theirs.values];
+      i++;
+      j++;
+    } else if (theirs && (!mine || mine.topic > theirs.topic)) {
+      j++;
+      if (!complete) continue;
+      [row, base] = [{ topic: theirs.topic, scores: zeroDiversityScores(), values: zeros }, theirs.values];
+    } else {
+      [row, base] = [mine!, zeros];
+      i++;
+    }
+    rows.push({ ...row, values: row.values.map((value, k) => riskBased(value, base[k]!, riskAlpha)) });
   }
-  const averagedTopics = options.complete ? topics.size : judgedRunTopics;
+  return rows;
+}
+
+export function evaluateNdeval(
+  qrels: DiversityQrels,
+  run: NdevalRun,
+  options: NdevalOptions,
+  risk?: NdevalRiskOptions,
+): NdevalEvaluation {
+  const topics = new Map(diversityTopics(numberedJudgments(qrels)).map((t) => [t.topic, t]));
+  const { scored, judged } = scoreRun(topics, run, options);
+  let rows = scored;
+  let averagedTopics = options.complete ? topics.size : judged;
+  let runid = run.runid;
+  if (risk) {
+    rows = riskRows(scored, scoreRun(topics, risk.baseline, options).scored, risk.riskAlpha, options.complete);
+    averagedTopics = Math.max(averagedTopics, rows.length);
+    runid = `${run.runid} (rel to. ${risk.baseline.runid}, rs=1+a, a=${risk.riskAlphaText})`;
+  }
   // Summed in row order, as ndeval, so the rounding is the same; 0 topics gives 0/0 (ndeval prints "-nan").
-  const mean = diversityColumns.map((column) => {
+  const mean = diversityColumns.map((_, k) => {
     let sum = 0;
-    for (const row of rows) sum += column.value(row.scores);
+    for (const row of rows) sum += row.values[k]!;
     return sum / averagedTopics;
   });
-  return { runid: run.runid, rows, mean, averagedTopics };
+  return { runid, rows, mean, averagedTopics };
 }
 
 /**
@@ -95,10 +167,8 @@ export function ndevalHeader(): string {
 /** ndeval's whole output (latin1 text: the runid is written back byte for byte). */
 export function ndevalText(evaluation: NdevalEvaluation): string {
   const lines = [ndevalHeader()];
-  for (const { topic, scores } of evaluation.rows) {
-    lines.push(
-      `${evaluation.runid},${topic},${diversityColumns.map((c) => printfFixed6(c.value(scores))).join(',')}\n`,
-    );
+  for (const { topic, values } of evaluation.rows) {
+    lines.push(`${evaluation.runid},${topic},${values.map(printfFixed6).join(',')}\n`);
   }
   lines.push(`${evaluation.runid},amean,${evaluation.mean.map(printfFixed6).join(',')}\n`);
   return lines.join('');

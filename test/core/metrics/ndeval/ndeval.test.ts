@@ -158,7 +158,7 @@ test('diversity qrels: blank lines and # comments are skipped, CRLF is read, neg
   );
   const run = parseNdevalRun('1 Q0 a 1 1 r\n', 'run', { traditional: false, depth: 0 });
   const evaluation = evaluateNdeval(qrels, run, { alpha: 0.5, beta: 0.5, complete: false });
-  assert.equal(evaluation.rows[0]!.scores.subtopicRecall[4], 1); // subtopic 0 has no relevant document
+  assert.equal(evaluation.rows[0]!.values[diversityColumns.findIndex((c) => c.name === 'strec@5')], 1); // subtopic 0 has no relevant document
 });
 
 test("ndeval run: a topic that is not ndeval's number, a rank given twice, a document given twice", () => {
