@@ -5,7 +5,6 @@ import { FormatError } from '../../formats/formatError.ts';
 import {
   type GdevalTopicValues,
   gdevalDefaultDepth,
-  gdevalIdealGrades,
   gdevalMaxGrade,
   gdevalTopicValues,
 } from './gdevalMeasures.ts';
@@ -154,11 +153,10 @@ export function readGdevalQrels(text: string, file: string, maxGrade = gdevalMax
       current = [];
       idealGrades.set(topic, current);
     }
-    current.push(grade);
+    current.push(grade); // already largest first: the ideal ranking (gdevalIdealGrades) as the sort left it
     judgedTopics.add(topic);
     gradeOf.set(`${topic}:${docno}`, grade);
   }
-  for (const grades of idealGrades.values()) grades.splice(0, grades.length, ...gdevalIdealGrades(grades));
   return { gradeOf, judgedTopics, idealGrades };
 }
 
