@@ -108,7 +108,11 @@ function firstJudgmentLine(lines: readonly string[], qid: string, docid: string)
   return index + 1;
 }
 
-export async function readRbpQrels(file: string): Promise<RbpQrels> {
+/**
+ * `negativeGradesAsZero`: read a negative grade (TREC's −2 junk) as 0, judged not relevant — what the normal output
+ * does, as if the qrels had been mapped first; rbp_eval itself (and `--as rbp_eval`) refuses them.
+ */
+export async function readRbpQrels(file: string, options: { negativeGradesAsZero?: boolean } = {}): Promise<RbpQrels> {
   const topics = new Map<string, TopicJudgments>();
   let allGradesIntegral = true;
   let maximumGrade = 0;
@@ -118,7 +122,8 @@ export async function readRbpQrels(file: string): Promise<RbpQrels> {
     const fields = fieldsOf(line);
     if (fields.length !== 4) throw fieldCountError(file, lineNumber, line, fields, 'qid iter docid rel', 4);
     const [qidField, , docidField, gradeField] = fields as [Field, Field, Field, Field];
-    const grade = decimalNumber.test(gradeField.text) ? Number(gradeField.text) : Number.NaN;
+    let grade = decimalNumber.test(gradeField.text) ? Number(gradeField.text) : Number.NaN;
+    if (grade < 0 && options.negativeGradesAsZero) grade = 0;
     if (!(grade >= 0)) {
       throw new FormatError(
         file,

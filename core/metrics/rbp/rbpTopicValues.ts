@@ -16,7 +16,8 @@ export interface RbpTopicValues {
  * RBP and its residual per topic at each persistence (in (0, 1) or [0, 1]), relevance as rbp_eval's default
  * (-a: binary at grade ≥ 1 unless a grade is written with a '.'). `complete` adds each judged topic the run lacks
  * as an empty ranking (RBP 0, residual 1) and averages over all judged topics: trec_eval's -c, which rbp_eval
- * does not have (it averages over the run's judged topics only).
+ * does not have (it averages over the run's judged topics only). A negative grade (TREC's −2 junk), which
+ * rbp_eval refuses, is read as 0: judged, not relevant.
  */
 export async function rbpTopicValues(
   qrelsFile: string,
@@ -25,7 +26,7 @@ export async function rbpTopicValues(
   options: { complete?: boolean } = {},
 ): Promise<RbpTopicValues> {
   const run = await readRbpRun(runFile);
-  const qrels = await readRbpQrels(qrelsFile);
+  const qrels = await readRbpQrels(qrelsFile, { negativeGradesAsZero: true });
   const evaluation = evaluateRbp(qrels, run, {
     ...defaultRbpEvalOptions,
     persistences: [...persistences],

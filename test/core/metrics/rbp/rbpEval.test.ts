@@ -257,3 +257,11 @@ test('rbpNamedValues: rbp@P and rbp_residual@P by name, per topic and mean', asy
   );
   assert.equal(named.topics[0]!.values['rbp_residual@0.8'], plain.topics[0]!.values[0]!.residual);
 });
+
+test('rbpTopicValues reads TREC junk (−2) as 0, as web.nonneg.qrels maps it; --as rbp_eval refuses it', async () => {
+  const run = join(reference, 'runA.run');
+  const withJunk = await rbpTopicValues(join(reference, 'web.qrels'), run, [0.5, 0.95]);
+  const mapped = await rbpTopicValues(join(reference, 'web.nonneg.qrels'), run, [0.5, 0.95]);
+  assert.deepEqual(withJunk, mapped);
+  await assert.rejects(runRbpEval(['-H', 'web.qrels', 'runA.run']), FormatError);
+});
