@@ -2,12 +2,7 @@
 // topic selection and average, and its CSV. Files are latin1 strings: the bytes as Perl reads them, compared
 // byte by byte (docnos) and written back as they were (topics, the runid).
 import { FormatError } from '../../formats/formatError.ts';
-import {
-  type GdevalTopicValues,
-  gdevalDefaultDepth,
-  gdevalMaxGrade,
-  gdevalTopicValues,
-} from './gdevalMeasures.ts';
+import { type GdevalTopicValues, gdevalDefaultDepth, gdevalMaxGrade, gdevalTopicValues } from './gdevalMeasures.ts';
 import {
   comparePerlScores,
   compareTopicNumbers,
