@@ -6,6 +6,7 @@
 import type { MeasureValue, RunEvaluation } from './evaluate.ts';
 import { type NamedMeasure, NamedMeasureError, type NamedMeasureTool } from './namedMeasures.ts';
 import { gdevalNamedValues } from './namedTools/gdevalNamed.ts';
+import { ndevalNamedValues } from './namedTools/ndevalNamed.ts';
 import { rbpNamedValues } from './namedTools/rbpNamed.ts';
 
 export interface NamedMeasureFiles {
@@ -32,6 +33,7 @@ export type NamedMeasureComputation = (
 /** The tool modules wired in: one adapter each in namedTools/, reading the files as that tool does. */
 const computations: Partial<Record<NamedMeasureTool, NamedMeasureComputation>> = {
   gdeval: gdevalNamedValues,
+  ndeval: ndevalNamedValues,
   rbp_eval: rbpNamedValues,
 };
 

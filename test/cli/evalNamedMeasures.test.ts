@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { printfFixed } from '../../core/metrics/gdeval/perlValues.ts';
+import { printfFixed6 } from '../../core/metrics/ndeval/ndeval.ts';
 import { formatFixed4 } from '../../core/metrics/trecEvalOutput.ts';
 import { fixturesDir } from '../helpers.ts';
 import { cliInProcess } from './inProcessCli.ts';
@@ -83,6 +84,51 @@ test('rbp@P with rbp_residual@P equal rbp_eval -q -p P on every topic and the me
       assert.equal(formatFixed4(ours[`rbp_residual@${persistence}`]!), residual, `residual ${run} topic ${topic}`);
     }
   }
+});
+
+test("ndeval's measures by name with --diversity-qrels equal ndeval on every topic and its amean (6 decimals)", async () => {
+  const names = [5, 10, 20].flatMap((k) =>
+    ['err_ia', 'nerr_ia', 'alpha_dcg', 'alpha_ndcg', 'p_ia', 'strec'].map((f) => `${f}@${k}`),
+  );
+  names.push('nrbp', 'nnrbp', 'map_ia');
+  for (const run of ['runA', 'runB']) {
+    const values = await evalJson(
+      ...names.flatMap((name) => ['-m', name]),
+      '--diversity-qrels',
+      file('web.ndeval.qrels'),
+      file('web.qrels'),
+      file(`${run}.run`),
+    );
+    const [header, ...rows] = readFileSync(file(`${run}.ndeval`), 'utf8')
+      .trim()
+      .split('\n');
+    const columns = header!.split(',').slice(2);
+    const ourName = (column: string) =>
+      [
+        ['alpha-nDCG', 'alpha_ndcg'],
+        ['alpha-DCG', 'alpha_dcg'],
+        ['nERR-IA', 'nerr_ia'],
+        ['ERR-IA', 'err_ia'],
+        ['MAP-IA', 'map_ia'],
+        ['P-IA', 'p_ia'],
+        ['nNRBP', 'nnrbp'],
+        ['NRBP', 'nrbp'],
+      ].reduce(
+        (name, [theirs, ours]) => (name.startsWith(theirs!) ? ours! + name.slice(theirs!.length) : name),
+        column,
+      );
+    assert.deepEqual(columns.map(ourName).sort(), [...names].sort());
+    for (const row of rows) {
+      const [, topic, ...printed] = row.split(',');
+      const ours = topic === 'amean' ? values.all : values.queries[topic!]!;
+      columns.forEach((column, i) => {
+        assert.equal(printfFixed6(ours[ourName(column)]!), printed[i], `${ourName(column)} ${run} topic ${topic}`);
+      });
+    }
+  }
+  const missing = await cliInProcess(reference, 'eval', '-m', 'alpha_ndcg@20', file('web.qrels'), file('runA.run'));
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /alpha_ndcg@20: diversity measures need diversity qrels .*give --diversity-qrels FILE/);
 });
 
 test('the text output prints the same values as --json, named as asked, after the trec_eval lines', async () => {
