@@ -50,34 +50,3 @@ export async function rbpTopicValues(
   });
   return { topics, mean };
 }
-
-/** An asked `rbp@P`: its persistence, and the names of its two values (`rbp@P`, then `rbp_residual@P`). */
-export interface AskedRbpMeasure {
-  parameter?: number;
-  valueNames: readonly string[];
-}
-
-/**
- * The values of asked `rbp@P` measures by name, per topic and mean — the shape namedMeasureEvaluation.ts asks of
- * a tool's module (`rbp_eval: rbpNamedValues`). `complete` is eval's -c (see rbpTopicValues).
- */
-export async function rbpNamedValues(
-  files: { qrels: string; run: string; complete: boolean },
-  measures: readonly AskedRbpMeasure[],
-): Promise<{ topics: { topic: string; values: Record<string, number> }[]; mean: Record<string, number> }> {
-  const persistences = measures.map((measure) => measure.parameter!);
-  const values = await rbpTopicValues(files.qrels, files.run, persistences, { complete: files.complete });
-  const named = (byPersistence: readonly RbpValue[]): Record<string, number> => {
-    const record: Record<string, number> = {};
-    for (const [k, measure] of measures.entries()) {
-      const [valueName, residualName] = measure.valueNames;
-      record[valueName!] = byPersistence[k]!.value;
-      if (residualName !== undefined) record[residualName] = byPersistence[k]!.residual;
-    }
-    return record;
-  };
-  return {
-    topics: values.topics.map(({ topic, values: byPersistence }) => ({ topic, values: named(byPersistence) })),
-    mean: named(values.mean),
-  };
-}

@@ -11,7 +11,7 @@ import { FormatError } from '../../../../core/formats/formatError.ts';
 import { FileReadError } from '../../../../core/formats/lineReader.ts';
 import { rankBiasedPrecision, rbpAtDepths } from '../../../../core/metrics/rbp/rankBiasedPrecision.ts';
 import { formatFixed } from '../../../../core/metrics/rbp/rbpEvalOutput.ts';
-import { rbpNamedValues, rbpTopicValues } from '../../../../core/metrics/rbp/rbpTopicValues.ts';
+import { rbpTopicValues } from '../../../../core/metrics/rbp/rbpTopicValues.ts';
 import { fixturesDir, scratchDir } from '../../../helpers.ts';
 
 const reference = join(fixturesDir, 'reference-measures');
@@ -244,18 +244,6 @@ test('CRLF line ends and blanks after the last field are read as rbp_eval reads 
   const plain = await runRbpEval(['-q', '-H', 'plain.qrels', 'plain.run'], dir);
   assert.equal(crlf.stdout, plain.stdout);
   assert.match(plain.stdout, /^p= 0\.50 q= {4}1 d= full rbp= 0\.5000 \+0\.2500\n/);
-});
-
-test('rbpNamedValues: rbp@P and rbp_residual@P by name, per topic and mean', async () => {
-  const files = { qrels: join(reference, 'web.nonneg.qrels'), run: join(reference, 'runB.run'), complete: false };
-  const named = await rbpNamedValues(files, [{ parameter: 0.8, valueNames: ['rbp@0.8', 'rbp_residual@0.8'] }]);
-  const plain = await rbpTopicValues(files.qrels, files.run, [0.8]);
-  assert.deepEqual(named.mean, { 'rbp@0.8': plain.mean[0]!.value, 'rbp_residual@0.8': plain.mean[0]!.residual });
-  assert.deepEqual(
-    named.topics.map((t) => t.topic),
-    plain.topics.map((t) => t.topic),
-  );
-  assert.equal(named.topics[0]!.values['rbp_residual@0.8'], plain.topics[0]!.values[0]!.residual);
 });
 
 test('rbpTopicValues reads TREC junk (−2) as 0, as web.nonneg.qrels maps it; --as rbp_eval refuses it', async () => {
