@@ -5,6 +5,7 @@ import { FormatError } from '../../formats/formatError.ts';
 import { type GdevalTopicValues, gdevalDefaultDepth, gdevalMaxGrade, gdevalTopicValues } from './gdevalMeasures.ts';
 import {
   comparePerlScores,
+  compareTopicKeys,
   compareTopicNumbers,
   perlNumber,
   perlScoreValue,
@@ -99,7 +100,7 @@ function topicOf(field: Field | undefined): string | undefined {
 
 /** Reads a qrels file as gdeval.pl does: `topic 0 docno grade`, a grade an integer ≤ maxGrade. */
 export function readGdevalQrels(text: string, file: string, maxGrade = gdevalMaxGrade): GdevalJudgments {
-  const positive: { topic: string; docno: string; grade: number }[] = [];
+  const positive: { topic: string; key: string; docno: string; grade: number }[] = [];
   for (const { lineNumber, line, fields } of perlLines(text)) {
     const [topicField, zeroField, docnoField, gradeField] = fields;
     const end = line.length + 1;
@@ -131,18 +132,17 @@ export function readGdevalQrels(text: string, file: string, maxGrade = gdevalMax
       );
     }
     // Grades ≤ 0 (and TREC Web's −2 junk) are not kept at all: unjudged and judged non-relevant are the same to it.
-    if (grade > 0) positive.push({ topic, docno: docnoField!.text, grade });
+    if (grade > 0) positive.push({ topic, key: topicNumberKey(topic), docno: docnoField!.text, grade });
   }
   // Sorted by topic number, then grade (largest first); equal lines keep their order (Perl's sort is a stable
   // merge sort, as JavaScript's).
-  positive.sort((a, b) => compareTopicNumbers(a.topic, b.topic) || b.grade - a.grade);
+  positive.sort((a, b) => compareTopicKeys(a.key, b.key) || b.grade - a.grade);
   const gradeOf = new Map<string, number>();
   const judgedTopics = new Set<string>();
   const idealGrades = new Map<string, number[]>();
   let currentKey: string | undefined;
   let current: number[] = [];
-  for (const { topic, docno, grade } of positive) {
-    const key = topicNumberKey(topic);
+  for (const { topic, key, docno, grade } of positive) {
     if (key !== currentKey) {
       currentKey = key;
       current = [];
@@ -233,7 +233,7 @@ function scoreTopics(judgments: GdevalJudgments, run: GdevalRun, options: Gdeval
     lines.push({ ...line, scoreValue: perlScoreValue(line.score) });
   }
   const topics: GdevalTopicRow[] = [];
-  for (const key of [...byTopic.keys()].sort(compareTopicNumbers)) {
+  for (const key of [...byTopic.keys()].sort(compareTopicKeys)) {
     const ranked = byTopic.get(key)!.sort(compareGdevalRanking);
     // The topic is named by its first line in this order; each line's grade is looked up under its own spelling.
     const topic = ranked[0]!.topic;

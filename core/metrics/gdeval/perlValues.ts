@@ -36,17 +36,20 @@ export function comparePerlScores(a: number | bigint, b: number | bigint): numbe
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Numeric order of two topic numbers (digit strings of any length, leading zeros allowed): "010" equals "10". */
-export function compareTopicNumbers(a: string, b: string): number {
-  const x = a.replace(/^0+(?=\d)/, '');
-  const y = b.replace(/^0+(?=\d)/, '');
+/** The topic number a digit string stands for, as a key: "010" and "10" are the same topic to gdeval's `!=`. */
+export function topicNumberKey(topic: string): string {
+  return topic.replace(/^0+(?=\d)/, '');
+}
+
+/** Numeric order of two topic keys (`topicNumberKey`: digits without leading zeros, of any length). */
+export function compareTopicKeys(x: string, y: string): number {
   if (x.length !== y.length) return x.length < y.length ? -1 : 1;
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The topic number a digit string stands for, as a key: "010" and "10" are the same topic to gdeval's `!=`. */
-export function topicNumberKey(topic: string): string {
-  return topic.replace(/^0+(?=\d)/, '');
+/** Numeric order of two topic numbers (digit strings, leading zeros allowed): "010" equals "10". */
+export function compareTopicNumbers(a: string, b: string): number {
+  return compareTopicKeys(topicNumberKey(a), topicNumberKey(b));
 }
 
 const float64View = new DataView(new ArrayBuffer(8));
