@@ -115,7 +115,10 @@ export function parseGdevalArguments(args: readonly string[]): GdevalArguments {
   return { options, depthLabel, qrelsFile: files[0]!, runFile: files[1]!, ...(baselineFile && { baselineFile }) };
 }
 
-/** The file's bytes (a path relative to the command's folder) as a latin1 string (Perl's view of them); gunzipped when it starts with gzip's magic number. */
+/**
+ * The file's bytes (a path relative to the command's folder) as a latin1 string, Perl's view of them; gunzipped
+ * when it starts with gzip's magic number.
+ */
 function readBytesAsText(file: string, cwd: string): string {
   try {
     const bytes = readFileSync(resolve(cwd, file));
@@ -125,8 +128,10 @@ function readBytesAsText(file: string, cwd: string): string {
   }
 }
 
-/** gdeval.pl puts the runid inside its printf format: a '%' in it would be read as a conversion, which we do not
- * imitate — said, rather than printing other digits. */
+/**
+ * gdeval.pl puts the runid inside its printf format: a '%' in it would be read as a conversion, which we do not
+ * imitate — said, rather than printing other digits.
+ */
 function refusePercent(run: GdevalRun, file: string): void {
   if (run.runid.includes('%') && run.runidPosition) {
     throw new FormatError(
