@@ -28,9 +28,11 @@ export interface RbpAtDepth {
  * RBP of one topic's ranking at each depth (ascending; fullDepth for all) and each persistence p ∈ [0, 1].
  * `tiedGroups` is the ranking split into ties, best first: each group holds the relevance of its documents.
  *
- * A tie shares out the weights of the positions it spans: each of its documents gets their mean. A depth that
- * cuts a tie takes every document of the tie, each weighted by the fraction of the tie above the cut — the mean
- * RBP over the orders the tie could be broken in. The residual at depth d is always the unjudged weight plus p^d
+ * A tie shares out the weights of the positions it spans: each of its documents gets their mean — the mean RBP
+ * over the orders the tie could be broken in. A depth that cuts a tie takes every document of the tie with that
+ * mean weight times the fraction of the tie above the cut: rbp_eval's expectation when the tied documents that
+ * make up the depth are drawn at random, which is not the mean over orders (those would weight the documents
+ * above the cut by the positions above it only). The residual at depth d is always the unjudged weight plus p^d
  * (d the depth, or the ranking's length if shorter), even when a tie straddles d.
  */
 export function rbpAtDepths(

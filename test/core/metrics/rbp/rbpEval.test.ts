@@ -9,7 +9,7 @@ import { UsageError } from '../../../../cli/cliContext.ts';
 import { evalAsRbp } from '../../../../cli/commands/evalAsRbp.ts';
 import { FormatError } from '../../../../core/formats/formatError.ts';
 import { FileReadError } from '../../../../core/formats/lineReader.ts';
-import { rankBiasedPrecision, rbpAtDepths } from '../../../../core/metrics/rbp/rankBiasedPrecision.ts';
+import { type Relevance, rankBiasedPrecision, rbpAtDepths } from '../../../../core/metrics/rbp/rankBiasedPrecision.ts';
 import { formatFixed } from '../../../../core/metrics/rbp/rbpEvalOutput.ts';
 import { rbpTopicValues } from '../../../../core/metrics/rbp/rbpTopicValues.ts';
 import { fixturesDir, scratchDir } from '../../../helpers.ts';
@@ -252,4 +252,69 @@ test('rbpTopicValues reads TREC junk (−2) as 0, as web.nonneg.qrels maps it; -
   const mapped = await rbpTopicValues(join(reference, 'web.nonneg.qrels'), run, [0.5, 0.95]);
   assert.deepEqual(withJunk, mapped);
   await assert.rejects(runRbpEval(['-H', 'web.qrels', 'runA.run']), FormatError);
+});
+
+/** Every order of each tie: the cartesian product of the groups' permutations, as flat rankings. */
+function tieBreakings(groups: readonly (readonly Relevance[])[]): Relevance[][] {
+  const permutations = (items: readonly Relevance[]): Relevance[][] =>
+    items.length <= 1
+      ? [[...items]]
+      : items.flatMap((item, i) =>
+          permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+        );
+  return groups.reduce<Relevance[][]>(
+    (rankings, group) => rankings.flatMap((ranking) => permutations(group).map((order) => [...ranking, ...order])),
+    [[]],
+  );
+}
+
+test('property: a tie no depth cuts gives the mean RBP and residual over the orders it could be broken in', () => {
+  let seed = 23;
+  const random = (): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const relevances: Relevance[] = [0, 1, undefined, 0.5];
+  for (let trial = 0; trial < 300; trial++) {
+    const groups: Relevance[][] = [];
+    const groupCount = 1 + Math.floor(random() * 4);
+    for (let g = 0; g < groupCount; g++) {
+      const size = 1 + Math.floor(random() * 3);
+      groups.push(Array.from({ length: size }, () => relevances[Math.floor(random() * relevances.length)]));
+    }
+    const length = groups.reduce((total, group) => total + group.length, 0);
+    // Depths at the ends of ties, or past the ranking: a depth that cuts a tie is rbp_eval's own (tested above).
+    const ends = groups.map((_, g) => groups.slice(0, g + 1).reduce((total, group) => total + group.length, 0));
+    const depths = [...ends.filter(() => random() < 0.5), length + 2];
+    const persistences = [0.3, 0.8];
+    const results = rbpAtDepths(groups, persistences, depths);
+    const breakings = tieBreakings(groups);
+    for (const [d, depth] of depths.entries()) {
+      for (const [k, p] of persistences.entries()) {
+        let value = 0;
+        let unjudged = 0;
+        for (const ranking of breakings) {
+          for (let i = 0; i < Math.min(depth, ranking.length); i++) {
+            const weight = (1 - p) * p ** i;
+            if (ranking[i] === undefined) unjudged += weight;
+            else value += weight * ranking[i]!;
+          }
+        }
+        const expected = {
+          value: value / breakings.length,
+          residual: unjudged / breakings.length + p ** Math.min(depth, length),
+        };
+        const ours = results[d]!.byPersistence[k]!;
+        const what = `groups ${JSON.stringify(groups)} depth ${depth} p ${p}`;
+        assert.ok(
+          Math.abs(ours.value - expected.value) < 1e-12,
+          `${what}: value ${ours.value}, expected ${expected.value}`,
+        );
+        assert.ok(
+          Math.abs(ours.residual - expected.residual) < 1e-12,
+          `${what}: residual ${ours.residual}, expected ${expected.residual}`,
+        );
+      }
+    }
+  }
 });
