@@ -23,11 +23,20 @@ export const unknownMeasure: StudyCheck = {
           const problem = measureNameProblem(name.text);
           if (problem) {
             const close = problem.suggestions;
+            // A name with `.` or `@`, or one written quoted, is replaced by a string.
+            const written = (w: string) =>
+              context.text[name.range.start] === '"' || /[^\p{L}\p{N}_-]/u.test(w) ? JSON.stringify(w) : w;
             report({
               range: name.range,
               message:
                 problem.message +
                 (close.length > 0 ? `; did you mean ${close.map((w) => `\`${w}\``).join(' or ')}?` : ''),
+              ...(close.length > 0 && {
+                fixes: close.map((w) => ({
+                  title: `Replace \`${name.text}\` with \`${w}\``,
+                  edits: [{ range: name.range, newText: written(w) }],
+                })),
+              }),
             });
             continue;
           }
