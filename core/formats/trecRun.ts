@@ -158,11 +158,13 @@ export async function readRunByQuery(
   );
   const batch = new Uint8Array(queryCount);
   let summary: RunSummary | undefined;
-  for (const { first, end } of batches) {
+  // A batch whose queries retrieve nothing needs no pass of its own (one pass is always made: it returns the runid).
+  const reading = batches.filter((b) => b.lines > 0);
+  for (const [pass, { first, end }] of (reading.length > 0 ? reading : batches.slice(-1)).entries()) {
     batch.fill(0);
     batch.fill(1, first, end);
     store.reset(-1);
-    summary = await readRunPass(file, qrels, onQuery, { batch, store });
+    summary = await readRunPass(file, qrels, onQuery, { batch, store, validated: pass > 0 });
   }
   return summary!;
 }
@@ -191,6 +193,8 @@ async function countRunLinesByQuery(
 interface HeldBatch {
   batch: Uint8Array;
   store: RunQuery;
+  /** True after the first pass, which has checked every line: the lines of other batches are skipped unparsed. */
+  validated: boolean;
 }
 
 /** Streams the run (`held` undefined) or holds the lines of `held`'s queries and hands them over at the end. */
@@ -229,13 +233,15 @@ async function readRunPass(
     const count = fields.split(bytes, start, end);
     const { starts, ends } = fields;
     if (bytes[starts[0]!] === 35) return; // '#' comment line
-    const score = runLineScore(file, line, bytes, start, end, fields, count);
+    const validated = held?.validated === true;
+    let score = validated ? 0 : runLineScore(file, line, bytes, start, end, fields, count);
     dataLines++;
     if (!sameBytes(runidBytes, bytes, starts[5]!, ends[5]!))
       runidBytes = Buffer.from(bytes.subarray(starts[5]!, ends[5]!));
     const query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
     if (query === -1) return; // a query the qrels do not have: ignored, as trec_eval does
     if (held !== undefined && held.batch[query] === 0) return; // read by another pass
+    if (validated) score = parseFloatField(bytes, starts[4]!, ends[4]!);
     if (streaming && current?.query !== query) {
       if (current) {
         deliver(current);
