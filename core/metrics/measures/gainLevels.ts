@@ -5,6 +5,9 @@
 
 import type { LabelCounts, RankedQuery } from '../trecMeasure.ts';
 
+/** Up to this label, the labels nobody judged are listed as trec_eval lists them (see IdealGains). */
+const maximumListedLabel = 1 << 16;
+
 /** The gain of one rank's judgment (notJudged −1 and judgedNegative −2 gain 0). */
 export function gainAt(label: number, gains: ReadonlyMap<number, number> | undefined): number {
   if (label < 0) return 0;
@@ -28,16 +31,19 @@ export class IdealGains {
     const countOf = new Map(labelCounts.labels.map((label, i) => [label, labelCounts.counts[i]!]));
     const levels: { gain: number; count: number }[] = [];
     if (gains) for (const [label, gain] of gains) levels.push({ gain, count: countOf.get(label) ?? 0 });
-    // The empty labels only matter to the order when a gain is not whole (see below); skipping them otherwise keeps
-    // a huge label cheap.
+    // The labels nobody judged only matter to the order when a gain is not whole (see below); they are listed then,
+    // up to a bound, so that a huge label (a qrels may use 2^31) costs nothing per query.
     const wholeGains = !gains || [...gains.values()].every(Number.isInteger);
     let largest = -1;
     for (let i = 0; i < labelCounts.labels.length; i++)
       if (labelCounts.counts[i]! > 0) largest = labelCounts.labels[i]!;
-    for (let label = 0; label <= largest; label++) {
-      const count = countOf.get(label) ?? 0;
-      if (gains?.has(label) || (count === 0 && wholeGains)) continue;
-      levels.push({ gain: label, count });
+    if (!wholeGains && largest <= maximumListedLabel) {
+      for (let label = 0; label <= largest; label++) {
+        if (!gains?.has(label)) levels.push({ gain: label, count: countOf.get(label) ?? 0 });
+      }
+    } else {
+      for (const label of labelCounts.labels)
+        if (!gains?.has(label)) levels.push({ gain: label, count: countOf.get(label)! });
     }
     // trec_eval sorts the levels by increasing gain with a comparison that casts the difference to an int, so gains
     // less than 1 apart (-m G.1=0.5 against label 0's 0) compare equal and the outcome depends on the sort: glibc's

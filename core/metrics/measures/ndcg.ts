@@ -1,5 +1,5 @@
 import type { TrecMeasure } from '../trecMeasure.ts';
-import { idealDcg, rankingDcg } from './discountedGain.ts';
+import { dcgAndIdeal } from './gainLevels.ts';
 
 export const ndcg: TrecMeasure = {
   name: 'ndcg',
@@ -10,7 +10,9 @@ export const ndcg: TrecMeasure = {
   kind: 'float',
   takesPairs: true,
   compute(query, options) {
-    const ideal = idealDcg(query.labelCounts, Number.POSITIVE_INFINITY, options.gains);
-    return ideal > 0 ? rankingDcg(query.ranking, query.ranking.length, options.gains) / ideal : 0;
+    // dcg / ideal_dcg as trec_eval computes them (one function there too): with -m ndcg.1=0.5 its order of the gain
+    // levels, with a negative mapped gain its sum.
+    const { dcg, ideal } = dcgAndIdeal(query, options.gains);
+    return ideal > 0 ? dcg / ideal : 0;
   },
 };

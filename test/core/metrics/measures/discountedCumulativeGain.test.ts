@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { discountedCumulativeGain } from '../../../../core/metrics/measures/discountedCumulativeGain.ts';
 import { idealDiscountedCumulativeGain } from '../../../../core/metrics/measures/idealDiscountedCumulativeGain.ts';
 import { gradedQuery, IDEAL } from './graded.ts';
-import { near, options } from './rankedQuery.ts';
+import { near, options, rankedQuery } from './rankedQuery.ts';
 
 test('dcg and ideal_dcg with gain = label', () => {
   near(discountedCumulativeGain.compute(gradedQuery, options(), []), 2);
@@ -29,4 +29,11 @@ test('a negative gain counts in the run, not in the ideal', () => {
 test('a gain for a label nobody judged changes nothing', () => {
   const gains = new Map([[5, 10]]);
   near(idealDiscountedCumulativeGain.compute(gradedQuery, options(1, gains), []), IDEAL);
+});
+
+test('a huge label costs nothing: only the judged labels are levels (whole gains)', () => {
+  const huge = 2 ** 31 - 1;
+  const query = rankedQuery([huge, 0], { 0: 1, [huge]: 1 });
+  near(idealDiscountedCumulativeGain.compute(query, options(), []), huge);
+  near(discountedCumulativeGain.compute(query, options(1, new Map([[0, 0.5]])), []), huge + 0.5 / Math.log2(3));
 });
