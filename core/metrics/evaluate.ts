@@ -165,8 +165,11 @@ export async function evaluateRunFile(
       }
       values = evaluateQuery(query, options.judgedOnly ? new Int32Array(0) : placeholderRanking);
       for (let i = 0; i < slots.length; i++) {
-        if (slots[i]!.measure.zeroWithoutResults) values[i] = 0;
-        else if (slots[i]!.measure.kind === 'text') values[i] = '';
+        const { name, measure } = slots[i]!;
+        const zeroed =
+          measure.zeroWithoutResults === true ||
+          (measure.zeroWithoutResults === 'unlessRenamed' && name === measure.name);
+        if (zeroed) values[i] = measure.kind === 'text' ? '' : 0;
       }
     }
     // Summed in qid order, as trec_eval accumulates, so that averages round the same way.

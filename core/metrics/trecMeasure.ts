@@ -80,9 +80,11 @@ export interface TrecMeasure {
   /** `geometric`: the summary is exp(mean(log(max(value, 0.00001)))) (trec_eval's gm_map, gm_bpref); under -c a
    * query without results counts log(0.00001). Absent: the arithmetic mean (or the sum, for counts). */
   average?: 'geometric';
-  /** Under -c, a query the run has no results for scores 0 here, whatever the empty ranking gives (trec_eval zeroes
-   * num_ret, utility, unj, rbp_resid after evaluating its placeholder ranking). */
-  zeroWithoutResults?: true;
+  /** Under -c, a query the run has no results for scores 0 here (a text measure ''), whatever its placeholder
+   * ranking gives: trec_eval zeroes num_ret, utility, relstring, rbp_resid and unj after evaluating its placeholder.
+   * It finds them by their line's name, exactly, except unj by prefix: `'unlessRenamed'` for the ones whose line
+   * renamed by parameters (`utility_1,-1,0,0`, `rbp_resid_p=0.8`) trec_eval then leaves as computed. */
+  zeroWithoutResults?: true | 'unlessRenamed';
   /** false: only the summary line is printed, no per-query lines (trec_eval's gm_map, gm_bpref). */
   perQueryLines?: false;
   /** The summary under -c when trec_eval recounts it from the qrels instead of accumulating the per-query

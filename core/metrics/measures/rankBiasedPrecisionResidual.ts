@@ -9,7 +9,7 @@ export const rankBiasedPrecisionResidual: TrecMeasure = {
     'Same persistence parameter as rbp (-m rbp_resid.p=0.8).',
   kind: 'float',
   takesPairs: true,
-  zeroWithoutResults: true,
+  zeroWithoutResults: 'unlessRenamed',
   compute(query, options) {
     const p = persistence(options);
     let unjudgedWeight = 0;

@@ -17,6 +17,7 @@ export const relevanceString: TrecMeasure = {
     "'>' above 9, '-' not in the qrels, '.' judged with a negative label (unjudged in the pool). Per query only.",
   kind: 'text',
   defaultNumbers: [10],
+  zeroWithoutResults: 'unlessRenamed',
   compute(query, _options, numbers) {
     // trec_eval reads the length as a double and truncates it (C's (long) cast).
     const length = Math.max(0, Math.min(Math.trunc(numbers[0] ?? 10), query.ranking.length));

@@ -8,7 +8,7 @@ export const utility: TrecMeasure = {
     'Default -m utility.1,-1,0,0. Averaged over queries.',
   kind: 'float',
   defaultNumbers: [1, -1, 0, 0],
-  zeroWithoutResults: true,
+  zeroWithoutResults: 'unlessRenamed',
   compute(query, options, coefficients) {
     const [relevantRetrieved, nonRelevantRetrieved, relevantMissed, nonRelevantMissed] = coefficients;
     const retrieved = query.ranking.length;

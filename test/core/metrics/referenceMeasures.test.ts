@@ -125,3 +125,19 @@ test('trec_eval -q -Z runA.zscores: z-scores, Z-prefixed lines, -1000000 where t
   const ours = formatTrecEvalText(evaluation, { perQuery: true, runidLine: 'none' });
   assertSameTrecEvalLines(ours, readFileSync(join(extra, 'runA.trec_eval.Z.q'), 'latin1'), 'runA.trec_eval.Z.q');
 });
+
+test('trec_eval -q -c zeroes a query without results by line name: a renamed utility_…, relstring_7 or rbp_resid_p=… is not', async () => {
+  const qrels = await readQrels(join(extra, 'renamed.qrels'));
+  const specs = ['rbp.p=0.7', 'rbp_resid.p=0.7', 'rbp_resid', 'set_F.0.3', 'utility.2,-1,-0.5,0.01', 'relstring.7'];
+  const evaluation = await evaluateRunFile(qrels, join(extra, 'renamed.run'), {
+    measures: selectMeasures([...specs, 'relstring', 'ndcg.1=3,2=0', 'unj.2,4', 'infAP', 'gm_bpref', 'gm_map'])
+      .measures,
+    relevanceLevel: 1,
+    maxRetrieved: Number.POSITIVE_INFINITY,
+    complete: true,
+    numDocsInCollection: 1000,
+  });
+  const ours = formatTrecEvalText(evaluation, { perQuery: true, runidLine: 'none' });
+  const expected = readFileSync(join(extra, 'renamed.trec_eval.q.c'), 'latin1');
+  assertSameTrecEvalLines(ours, expected, 'renamed.trec_eval.q.c');
+});
