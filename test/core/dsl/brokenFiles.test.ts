@@ -244,6 +244,7 @@ const cases: { name: string; text: string; expected: string[] }[] = [
   },
   { name: 'bad number', text: studyWith('pool "r.trec" depth 2x'), expected: ['9:23-9:25 invalid-number'] },
   { name: 'pool depth 0', text: studyWith('pool "r" depth 0'), expected: ['9:18-9:19 pool-depth'] },
+  { name: 'unknown measure', text: studyWith('measures mapp'), expected: ['9:12-9:16 unknown-measure'] },
   { name: 'NUL byte', text: studyWith('title "a"\u0000'), expected: ['9:12-9:13 invalid-character'] },
   {
     name: 'an emoji outside a string, then a misspelt keyword: columns count code points',
