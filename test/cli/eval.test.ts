@@ -12,12 +12,10 @@ const suite = join(fixturesDir, 'trec_eval');
 const qrels = join(suite, 'qrels.test');
 const results = join(suite, 'results.test');
 
-test('default output equals trec_eval official lines we support (out.test)', () => {
+test('default output equals trec_eval official, every line (out.test)', () => {
   const result = runCliProcess(['eval', qrels, results]);
   assert.equal(result.status, 0, result.stderr);
-  const expected = readFileSync(join(suite, 'out.test'), 'utf8')
-    .split('\n')
-    .filter((l) => /^(runid|num_q|num_ret|num_rel|num_rel_ret|map|Rprec|bpref|recip_rank|P_\d+) /.test(l));
+  const expected = readFileSync(join(suite, 'out.test'), 'utf8').split('\n').slice(0, -1);
   assert.deepEqual(result.stdout.split('\n').slice(0, -1), expected);
   assert.equal(result.stderr, '');
 });
@@ -144,7 +142,7 @@ test('bad input files give positioned errors and exit 1, never a stack trace', (
 test('bad usage exits 2 with the reason and the usage', () => {
   for (const [args, reason] of [
     [['eval', qrels], /expected a qrels file and at least one run file/],
-    [['eval', '-m', 'gm_map', qrels, results], /trec_eval measure 'gm_map' is not computed by qrels-studio/],
+    [['eval', '-m', 'P_avgjg', qrels, results], /trec_eval measure 'P_avgjg' is not computed by qrels-studio/],
     [['eval', '-m', 'nonsense', qrels, results], /unknown measure 'nonsense'/],
     [['eval', '-m', 'P.5,5', qrels, results], /cutoff 5 is given twice/],
     [['eval', '-m', 'P.0', qrels, results], /cutoff '0' is not a positive integer/],
@@ -182,10 +180,10 @@ test('files can come through pipes and process substitution, gzip included', () 
   assert.equal(result.stdout, 'map                   \tall\t0.1785\n');
 });
 
-test('-m all_trec says on stderr which trec_eval measures it leaves out', () => {
+test('-m all_trec is all of trec_eval 10: nothing is left out, nothing said on stderr', () => {
   const result = runCliProcess(['eval', '-m', 'all_trec', qrels, results]);
   assert.equal(result.status, 0);
-  assert.match(result.stderr, /^note: not computed by qrels-studio \(trec_eval measures\): gm_map, iprec_at_recall/);
+  assert.equal(result.stderr, '');
 });
 
 test("--gains: a study's scale gives nDCG its gains (FollowTable: a violating table gains 0); -l does not", () => {
