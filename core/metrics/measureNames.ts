@@ -66,3 +66,17 @@ export function measureCompletions(): { name: string; detail: string }[] {
     ...namedMeasureFamilies.map((f) => ({ name: f.example, detail: `${f.tool}: ${f.help}` })),
   ];
 }
+
+/** What a valid measure name is and which tool it equals (hover); undefined for a name with a problem. */
+export function measureDescription(spec: string): string | undefined {
+  if (measureNameProblem(spec)) return undefined;
+  if (isNamedMeasureSpec(spec)) {
+    const { family, valueNames } = parseNamedMeasure(spec);
+    const shows = valueNames.length > 1 ? ` The view shows ${valueNames.map((n) => `\`${n}\``).join(' and ')}.` : '';
+    return `**${spec}** — ${family.help}.${shows}\n\nEquals ${family.tool}'s ${family.toolName}.`;
+  }
+  const base = baseName(spec);
+  const measure = trecMeasures.find((m) => m.name === base);
+  if (!measure) return `**${spec}** — trec_eval's set of measures \`${base}\`.`;
+  return `**${spec}** — ${measure.help.trim().split('\n', 1)[0]!.trim()}\n\nEquals trec_eval 10's \`-m ${spec}\`.`;
+}

@@ -1,5 +1,7 @@
 // Hover: the keyword table's entry for every keyword, clause word, value and role (keywords.ts), and for names
 // what they stand for (an aspect its question, a scale value its label and description).
+import { measureDescription } from '../../metrics/measureNames.ts';
+import { statementsOf } from '../ast.ts';
 import { keywordDoc, keywordMarkdown } from '../keywords.ts';
 import type { ParsedStudyFile, TextRange } from '../types.ts';
 import { blockAt, meaningOf, tokenAt } from './lookup.ts';
@@ -12,6 +14,12 @@ export function hoverAt(parsed: ParsedStudyFile, offset: number): { range: TextR
   if (doc) return { range, markdown: keywordMarkdown(doc) };
   const block = blockAt(parsed.ast, offset);
   if (!block) return undefined;
+  // A name in `measures`: what the measure is and which tool it equals.
+  for (const statement of statementsOf(block, 'measures')) {
+    const name = statement.names.find((n) => n.range.start <= token.start && token.end <= n.range.end);
+    const markdown = name && measureDescription(name.text);
+    if (name && markdown) return { range: name.range, markdown };
+  }
   const meaning = meaningOf(block, token);
   if (!meaning) return undefined;
   switch (meaning.kind) {

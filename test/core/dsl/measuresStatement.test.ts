@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { resolveStudies } from '../../../core/dsl/model.ts';
 import { parseStudyFile } from '../../../core/dsl/parser.ts';
 import { completionsAt } from '../../../core/dsl/services/completion.ts';
+import { hoverAt } from '../../../core/dsl/services/hover.ts';
 import { diagnose, problems, studyWith } from './dslTestHelpers.ts';
 
 test('measures: trec_eval names and named measures, read into the study model in order, each once', () => {
@@ -80,4 +81,20 @@ test('completion after measures: trec_eval names, sets and the named measures, q
   assert.equal(byLabel.get('err@20')!.insertText, '"err@20"');
   assert.equal(byLabel.get('recip_rank')!.insertText, undefined);
   assert.match(byLabel.get('rbp@0.8')!.detail!, /^rbp_eval: /);
+});
+
+test('hover on a measure name: what it is and which tool it equals', () => {
+  const text = studyWith('measures map "err@20" "rbp@0.8"');
+  const hover = (word: string) => hoverAt(parseStudyFile(text), text.indexOf(word) + 1);
+  assert.match(
+    hover('map ')!.markdown,
+    /^\*\*map\*\* — Mean Average Precision.*\n\nEquals trec_eval 10's `-m map`\.$/s,
+  );
+  const err = hover('err@')!;
+  assert.equal(text.slice(err.range.start, err.range.end), '"err@20"');
+  assert.match(
+    err.markdown,
+    /^\*\*err@20\*\* — Expected Reciprocal Rank .*Equals gdeval's err@K \(gdeval\.pl -k K\)\.$/s,
+  );
+  assert.match(hover('rbp@')!.markdown, /The view shows `rbp@0\.8` and `rbp_residual@0\.8`\./);
 });
