@@ -30,10 +30,22 @@ export interface LineField {
   column: number;
 }
 
+/**
+ * Fields are separated by C's isspace (space, \t, \v, \f, \r), as ndeval splits them — not by JavaScript's \s,
+ * which on latin1 text would split a UTF-8 docno at its 0x85 or 0xA0 bytes.
+ */
 export function lineFields(line: string): LineField[] {
   const fields: LineField[] = [];
-  for (const match of line.matchAll(/\S+/g)) fields.push({ text: match[0], column: match.index + 1 });
+  for (const match of line.matchAll(/[^ \t\n\v\f\r]+/g)) fields.push({ text: match[0], column: match.index + 1 });
   return fields;
+}
+
+/** The line's length without its trailing C whitespace. */
+export function trimmedLength(line: string): number {
+  // A loop, not /\s+$/: that regex is quadratic on a long run of blanks followed by text.
+  let end = line.length;
+  while (end > 0 && ' \t\n\v\f\r'.includes(line[end - 1]!)) end--;
+  return end;
 }
 
 /** What is wrong with one line of a diversity qrels file, with the column to point at, or undefined. */
@@ -61,7 +73,7 @@ export function parseDiversityLine(
     const missing = subtopicMissing ? 'subtopic (2nd column)' : columnNames[fields.length]!;
     return {
       problem: {
-        column: text.trimEnd().length + 1,
+        column: trimmedLength(text) + 1,
         message: `expected 4 columns (topic subtopic docno grade), found ${fields.length}: the ${missing} is missing`,
       },
     };
@@ -105,8 +117,7 @@ export function parseDiversityLine(
 
 /** Blank lines and `#` comments carry no judgment (ndeval itself rejects both; we skip them as trec_eval does). */
 export function isDiversityDataLine(text: string): boolean {
-  const trimmed = text.trimStart();
-  return trimmed.length > 0 && !trimmed.startsWith('#');
+  return !/^[ \t\n\v\f\r]*(#|$)/.test(text);
 }
 
 /** Parses a whole file's text (latin1: one character per byte, so docnos compare as bytes, as in C). */

@@ -15,13 +15,15 @@ export const diversityQrelsLine: LintRule = {
     return {
       line(line) {
         if (line.kind !== 'content') return;
-        const text = Buffer.from(line.bytes.subarray(line.start, line.end)).toString('utf8');
+        // latin1: one character per byte, so the reader's columns are byte offsets into the line.
+        const text = Buffer.from(line.bytes.subarray(line.start, line.end)).toString('latin1');
         const { problem } = parseDiversityLine(text, line.number);
         if (!problem) return;
+        const column = line.column(line.start + Math.min(problem.column - 1, text.length));
         report({
           line: line.number,
-          column: problem.column,
-          endColumn: Math.max(problem.column + 1, text.trimEnd().length + 1),
+          column,
+          endColumn: Math.max(column, line.column(line.end)),
           message: problem.message,
         });
       },

@@ -2,7 +2,7 @@
 // (the score is ignored unless -traditional), a topic may carry a task prefix ending in '-' ("wt09-1" is topic 1),
 // a rank given twice for a topic is an error, and so is a document given twice (after the -M cut).
 import { readFileSync } from 'node:fs';
-import { isDiversityDataLine, lineFields } from '../../formats/diversityQrels.ts';
+import { isDiversityDataLine, lineFields, trimmedLength } from '../../formats/diversityQrels.ts';
 import { FormatError } from '../../formats/formatError.ts';
 
 export interface NdevalRunEntry {
@@ -71,7 +71,7 @@ export function parseNdevalRun(text: string, file: string, options: NdevalRunOpt
       throw new FormatError(
         file,
         index + 1,
-        line.trimEnd().length + 1,
+        trimmedLength(line) + 1,
         `expected 6 columns (topic Q0 docno rank score tag), found ${fields.length}`,
       );
     }

@@ -102,6 +102,9 @@ function wholeTextLint(
   declared: LintFileType | undefined,
   study: StudyLintContext | undefined,
 ): LintResult {
+  // Diversity qrels are told only by their declared language (core/lint/fileFormats.ts): the declared type wins.
+  if (declared === 'diversity-qrels')
+    return timed('lintText', text.length, () => lintText(text, declared, '<text>', study));
   const detected = timed('lintText', text.length, () => lintText(text, undefined, '<text>', study));
   if (declared === undefined || detected.type !== 'unknown') return detected;
   return timed('lintText', text.length, () => lintText(text, declared, '<text>', study));

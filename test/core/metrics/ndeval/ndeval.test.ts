@@ -180,3 +180,9 @@ test('diversity qrels: a topic ndeval cannot number is a positioned error when e
   const error = formatErrorOf(() => evaluateNdeval(qrels, run, { alpha: 0.5, beta: 0.5, complete: false }));
   assert.match(error.message, /^div\.qrels:2:1: error: expected a topic number/);
 });
+
+test('diversity qrels: fields split at C whitespace only, so a UTF-8 docno with a 0xA0 byte (à) stays whole', () => {
+  const latin1 = Buffer.from('1 0 docà 1\n1 1 docà\u00a0x 1\n', 'utf8').toString('latin1');
+  const docnos = parseDiversityQrels(latin1, 'q').judgments.map((j) => Buffer.from(j.docno, 'latin1').toString('utf8'));
+  assert.deepEqual(docnos, ['docà', 'docà\u00a0x']);
+});
