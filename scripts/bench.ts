@@ -1,7 +1,7 @@
-// `npm run bench`: times whole CLI processes on generated data and prints each as a ratio to a baseline measured
-// in the same run (a Node process that only reads the same files and counts their lines), so the numbers mean
-// something on a noisy machine. Not a test: it asserts nothing.
-//   data: 10,000 queries × 100 judged documents (1M qrels lines) and a 1M-line run
+// `npm run bench`: times what users run on generated data and prints each as a ratio to a baseline measured in the
+// same run — a real peer where there is one (trec_eval -O2, sqlite3's .import, psql \copy), with the repetitions of
+// ours and theirs interleaved, so the numbers mean something on a noisy machine. Not a test: it asserts nothing.
+//   data: 10,000 queries × 100 judged documents (1M qrels lines) and 1M-line runs (see each bench's own header)
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
