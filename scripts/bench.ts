@@ -2,10 +2,10 @@
 // same run — a real peer where there is one (trec_eval -O2, sqlite3's .import, psql \copy), with the repetitions of
 // ours and theirs interleaved, so the numbers mean something on a noisy machine. Not a test: it asserts nothing.
 //   data: 10,000 queries × 100 judged documents (1M qrels lines) and 1M-line runs (see each bench's own header)
-import { once } from 'node:events';
-import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchAgreement } from './benchAgreement.ts';
+import { random, writeLines } from './benchData.ts';
 import { benchEval, generateEvalBenchData } from './benchEval.ts';
 import { benchEventLoop } from './benchEventLoop.ts';
 import { benchJudge } from './benchJudge.ts';
@@ -20,32 +20,6 @@ const dataDir = join(root, 'bench-data');
 const qrelsFile = join(dataDir, 'qrels-10k-x-100.txt');
 const runFile = join(dataDir, 'run-10k-x-100.trec');
 const repetitions = Number(process.env.BENCH_REPETITIONS ?? 5);
-
-/** Deterministic PRNG (mulberry32), so every machine benchmarks the same files. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-async function writeLines(file: string, produce: (write: (text: string) => void) => void): Promise<void> {
-  const stream = createWriteStream(file);
-  let buffer = '';
-  produce((text) => {
-    buffer += text;
-    if (buffer.length > 1 << 16) {
-      stream.write(buffer);
-      buffer = '';
-    }
-  });
-  stream.write(buffer);
-  stream.end();
-  await once(stream, 'finish');
-}
 
 async function generate(): Promise<void> {
   if (existsSync(qrelsFile) && existsSync(runFile)) return;

@@ -9,9 +9,9 @@
 //   query by query, and the same run with its queries interleaved (what bounds the reader's memory).
 //   peak RSS: GNU time's %M, the same tool for both processes; without /usr/bin/time memory is not compared.
 import { spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import { closeSync, copyFileSync, cpSync, createWriteStream, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { random, writeLines } from './benchData.ts';
 
 export interface EvalBenchRow {
   name: string;
@@ -28,32 +28,6 @@ interface Measured {
   medianSeconds: number;
   /** Median of the runs' peak RSS; NaN when it cannot be measured. */
   peakMiB: number;
-}
-
-/** Deterministic PRNG (mulberry32), so every machine benchmarks the same files. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-async function writeLines(file: string, produce: (write: (text: string) => void) => void): Promise<void> {
-  const stream = createWriteStream(file);
-  let buffer = '';
-  produce((text) => {
-    buffer += text;
-    if (buffer.length > 1 << 16) {
-      stream.write(buffer);
-      buffer = '';
-    }
-  });
-  stream.write(buffer);
-  stream.end();
-  await once(stream, 'finish');
 }
 
 const queryCount = 10000;

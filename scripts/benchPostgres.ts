@@ -8,8 +8,7 @@
 // Alone: node scripts/benchPostgres.ts  (QRELS_STUDIO_BENCH_PG_DOCUMENTS, …_ROUNDS, …_ANNOTATORS, …_LABELS to scale;
 // 0 documents or 0 annotators leaves that part out)
 import { spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { parseStudyFile, resolveStudies } from '../core/dsl/index.ts';
@@ -17,20 +16,7 @@ import { readImport } from '../core/importers/registry.ts';
 import { PostgresStudyStore } from '../core/store/postgres/postgresStudyStore.ts';
 import type { RaceCounts } from '../test/core/store/postgres/labellerRace.ts';
 import { type Cluster, clusterVariable, postgresBinDir, startCluster } from '../test/pg/pgCluster.ts';
-
-async function writeLines(file: string, count: number, line: (i: number) => string): Promise<void> {
-  const stream = createWriteStream(file);
-  let buffer = '';
-  for (let i = 0; i < count; i++) {
-    buffer += line(i);
-    if (buffer.length > 1 << 16) {
-      if (!stream.write(buffer)) await once(stream, 'drain');
-      buffer = '';
-    }
-  }
-  stream.end(buffer);
-  await once(stream, 'finish');
-}
+import { writeNumberedLines } from './benchData.ts';
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -64,13 +50,13 @@ export async function benchPostgresImport(
   const body = (i: number) => Array.from({ length: 40 }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(' ');
   const docid = (i: number) => `doc${i}`;
   if (!existsSync(corpus) || !existsSync(copyText)) {
-    await writeLines(
+    await writeNumberedLines(
       corpus,
       documents,
       (i) => `${JSON.stringify({ _id: docid(i), title: `Title ${i}`, text: body(i) })}\n`,
     );
     // The rows our import writes into `document`: study 1, no metadata, the file as the source.
-    await writeLines(
+    await writeNumberedLines(
       copyText,
       documents,
       (i) => `1\t${docid(i)}\tTitle ${i}\t${body(i)}\tplain\t\\N\t\\N\tcorpus.jsonl\n`,

@@ -5,24 +5,10 @@
 // table, the two interleaved in the same rounds (ours, sqlite3; sqlite3, ours; …), each from an empty database,
 // printed as ratios: sqlite3's wall time over ours (≥ 1 is faster than sqlite3) and our peak RSS over its. Without
 // sqlite3 on the PATH the rows say so and print no ratio (install it: `apt-get install sqlite3`).
-import { once } from 'node:events';
-import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeNumberedLines } from './benchData.ts';
 import { findCommand, timeInterleaved, timeOnce } from './benchInterleaved.ts';
-
-async function writeLines(file: string, count: number, line: (i: number) => string): Promise<void> {
-  const stream = createWriteStream(file);
-  let buffer = '';
-  for (let i = 0; i < count; i++) {
-    buffer += line(i);
-    if (buffer.length > 1 << 16) {
-      if (!stream.write(buffer)) await once(stream, 'drain');
-      buffer = '';
-    }
-  }
-  stream.end(buffer);
-  await once(stream, 'finish');
-}
 
 /** MS MARCO v2-style passage id of document `n`: 28 bytes, like the ids the readers meet in practice. */
 const docid = (n: number): string =>
@@ -43,16 +29,16 @@ export async function benchStore(root: string, dataDir: string): Promise<string[
   const words = 'retrieval evaluation table query document relevance judgment pool run metric'.split(' ');
   const body = (i: number) => Array.from({ length: 40 }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(' ');
   if (!existsSync(join(dir, 'run2.trec'))) {
-    await writeLines(
+    await writeNumberedLines(
       corpus,
       documents,
       (i) => `${JSON.stringify({ _id: docid(i), title: `Title ${i}`, text: body(i) })}\n`,
     );
-    await writeLines(corpusCsv, documents, (i) => `${docid(i)},Title ${i},${body(i)}\n`);
+    await writeNumberedLines(corpusCsv, documents, (i) => `${docid(i)},Title ${i},${body(i)}\n`);
     // 10,000 queries × 100 judged documents, labels 0–2.
-    await writeLines(qrels, documents, (i) => `${qid(Math.floor(i / 100))} 0 ${docid(i)} ${i % 3}\n`);
+    await writeNumberedLines(qrels, documents, (i) => `${qid(Math.floor(i / 100))} 0 ${docid(i)} ${i % 3}\n`);
     for (let r = 0; r < 3; r++) {
-      await writeLines(join(dir, `run${r}.trec`), documents, (i) => {
+      await writeNumberedLines(join(dir, `run${r}.trec`), documents, (i) => {
         const q = Math.floor(i / 100);
         const rank = (i % 100) + 1;
         return `${qid(q)} Q0 ${docid((q * 37 + rank * (r + 3)) % documents)} ${rank} ${(200 - rank).toFixed(3)} run${r}\n`;
