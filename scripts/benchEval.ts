@@ -2,8 +2,9 @@
 // run it (bin/qrels-studio.cjs, a new process each time) against the real trec_eval built with -O2, on the same
 // files, with their repetitions interleaved (ours, theirs, ours, …) so that a noisy machine slows both alike. Prints
 // wall time and peak RSS of each and our ratio to trec_eval, and checks that both print the same numbers.
-//   trec_eval: $TREC_EVAL when set; else built with -O2 into .cache/trec_eval-O2/ from ../shared/peers/trec_eval
-//   when those sources are beside the repository and a C compiler exists; else the rows say why they are missing.
+//   trec_eval: the binary $TREC_EVAL names; else built with -O2 into .cache/trec_eval-O2/ from the trec_eval sources
+//   $TREC_EVAL_SOURCES names (a checkout of usnistgov/trec_eval) when a C compiler exists; else the one built earlier;
+//   else the rows say why they are missing. The bench never looks outside the repository on its own.
 //   data: 10,000 queries (MS MARCO-style numeric qids) × 100 judged documents with MS MARCO v2 passage ids
 //   (`msmarco_passage_NN_NNNNNNNNN`, 28 bytes: the length the readers must be sized for), a 1M-line run written
 //   query by query, and the same run with its queries interleaved (what bounds the reader's memory).
@@ -91,12 +92,15 @@ export function locateTrecEval(root: string): { path?: string; note: string } {
     return { path: fromEnvironment, note: `trec_eval: ${fromEnvironment} (from TREC_EVAL)` };
   }
   const built = join(root, '.cache', 'trec_eval-O2', 'trec_eval');
-  if (existsSync(built)) return { path: built, note: `trec_eval: ${built} (-O2, built earlier)` };
-  const sources = join(root, '..', 'shared', 'peers', 'trec_eval');
-  if (!existsSync(join(sources, 'Makefile'))) {
+  const sources = process.env.TREC_EVAL_SOURCES;
+  if (!sources) {
+    if (existsSync(built)) return { path: built, note: `trec_eval: ${built} (-O2, built earlier)` };
     return {
-      note: `trec_eval: not compared — no TREC_EVAL=/path/to/trec_eval and no sources at ${sources} to build it from`,
+      note: 'trec_eval: not compared — set TREC_EVAL=/path/to/trec_eval, or TREC_EVAL_SOURCES=/path/to/its/sources to build it with -O2',
     };
+  }
+  if (!existsSync(join(sources, 'Makefile'))) {
+    return { note: `trec_eval: not compared — TREC_EVAL_SOURCES=${sources} holds no Makefile` };
   }
   if (!hasCommand('cc') || !hasCommand('make')) {
     return { note: `trec_eval: not compared — its sources are at ${sources} but cc or make is missing to build it` };
@@ -109,7 +113,7 @@ export function locateTrecEval(root: string): { path?: string; note: string } {
   }
   mkdirSync(join(root, '.cache', 'trec_eval-O2'), { recursive: true });
   copyFileSync(join(copy, 'trec_eval'), built);
-  return { path: built, note: `trec_eval: ${built} (built now with -O2 from ${sources})` };
+  return { path: built, note: `trec_eval: ${built} (built now with -O2 from TREC_EVAL_SOURCES=${sources})` };
 }
 
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
