@@ -26,3 +26,23 @@ export async function cliInProcess(cwd: string, ...args: string[]): Promise<CliR
   });
   return { status, stdout, stderr };
 }
+
+/**
+ * libpq's environment naming `database` (host, port, user, database; no password, no stores setting) — what a user
+ * of the CLI sets to reach a server — for this process, so that an in-process `store` command finds the database.
+ */
+export function useDatabaseForCli(database: {
+  host?: unknown;
+  port?: unknown;
+  user?: unknown;
+  database: string;
+}): void {
+  Object.assign(process.env, {
+    PGHOST: String(database.host),
+    PGPORT: String(database.port),
+    PGUSER: String(database.user),
+    PGDATABASE: database.database,
+    PGPASSWORD: '',
+    QRELS_STUDIO_STORES: '',
+  });
+}

@@ -16,7 +16,7 @@ import { studyDatabasePath } from '../../core/store/studyDatabase.ts';
 import { labellingStudy, nativeBinding } from '../core/labelling/labellingStudy.ts';
 import { verdictOn } from '../core/review/reviewStudy.ts';
 import { testDatabase } from '../pg/pgCluster.ts';
-import { cliInProcess } from './inProcessCli.ts';
+import { cliInProcess, useDatabaseForCli } from './inProcessCli.ts';
 
 const cli = cliInProcess;
 
@@ -209,14 +209,7 @@ review "gen" {
 
 test('store copy: SQLite → PostgreSQL → a fresh SQLite file keeps every row and every export byte for byte', async () => {
   const database = await testDatabase();
-  Object.assign(process.env, {
-    PGHOST: String(database.host),
-    PGPORT: String(database.port),
-    PGUSER: String(database.user),
-    PGDATABASE: database.database,
-    PGPASSWORD: '',
-    QRELS_STUDIO_STORES: '',
-  });
+  useDatabaseForCli(database);
   const study = await labelledStudy();
   await study.close();
   const folder = study.folder;
@@ -309,14 +302,7 @@ test('store copy: SQLite → PostgreSQL → a fresh SQLite file keeps every row 
 
 test('store copy: a copy that fails half-way leaves the PostgreSQL target empty', async () => {
   const database = await testDatabase();
-  Object.assign(process.env, {
-    PGHOST: String(database.host),
-    PGPORT: String(database.port),
-    PGUSER: String(database.user),
-    PGDATABASE: database.database,
-    PGPASSWORD: '',
-    QRELS_STUDIO_STORES: '',
-  });
+  useDatabaseForCli(database);
   const study = await labelledStudy();
   await study.close();
   // The target refuses a row the copy reaches after many others: a planted constraint on judgments.
@@ -345,14 +331,7 @@ test('store copy: a copy that fails half-way leaves the PostgreSQL target empty'
 
 test('store copy: a copy to SQLite that fails half-way leaves no file behind (the temporary file removed)', async () => {
   const database = await testDatabase();
-  Object.assign(process.env, {
-    PGHOST: String(database.host),
-    PGPORT: String(database.port),
-    PGUSER: String(database.user),
-    PGDATABASE: database.database,
-    PGPASSWORD: '',
-    QRELS_STUDIO_STORES: '',
-  });
+  useDatabaseForCli(database);
   const study = await labelledStudy();
   await study.close();
   const sqliteFile = studyDatabasePath(study.studyFile);

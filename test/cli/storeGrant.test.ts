@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import pg from 'pg';
 import { scratchDir } from '../helpers.ts';
 import { testDatabase } from '../pg/pgCluster.ts';
-import { cliInProcess } from './inProcessCli.ts';
+import { cliInProcess, useDatabaseForCli } from './inProcessCli.ts';
 
 const cli = cliInProcess;
 
@@ -48,14 +48,7 @@ study "wqt" {
 
 test('store grant: roles created without a password, RLS on, next steps printed; run again adds only the new annotator', async () => {
   const database = await testDatabase();
-  Object.assign(process.env, {
-    PGHOST: String(database.host),
-    PGPORT: String(database.port),
-    PGUSER: String(database.user),
-    PGDATABASE: database.database,
-    PGPASSWORD: '',
-    QRELS_STUDIO_STORES: '',
-  });
+  useDatabaseForCli(database);
   const role = (name: string) => `${name}_${database.database}`;
   const maps = (...names: string[]) => names.flatMap((name) => ['--role', `${name}=${role(name)}`]);
   const root = workspace('store postgres "team"', 'alice bob');
