@@ -64,6 +64,25 @@ export type DeriveExpression =
   | { kind: 'binary'; operator: BinaryOperator; left: DeriveExpression; right: DeriveExpression }
   | { kind: 'conditional'; test: DeriveExpression; whenTrue: DeriveExpression; whenFalse: DeriveExpression };
 
+/** How a judge's calls are sent: one chat request per vote (`online`), or through the Batch API (`batch`). */
+export type JudgeMode = 'online' | 'batch';
+
+/** `budget 25 USD`: the most a judge run may cost, checked against an estimate before anything is sent. */
+export interface JudgeBudget {
+  amount: number;
+  currency: 'USD';
+}
+
+/** What a judge's quality gate measures against the people's labels (core/judge/quality/). */
+export type JudgeGateMetric = 'tau' | 'tau_ap' | 'kappa' | 'accuracy' | 'ece';
+
+/** One condition of `accept when tau >= 0.9 and kappa >= 0.6`. */
+export interface JudgeGateCondition {
+  metric: JudgeGateMetric;
+  operator: '>=' | '>' | '<=' | '<';
+  value: number;
+}
+
 export interface JudgeModel {
   model: string;
   endpoint?: string;
@@ -72,6 +91,11 @@ export interface JudgeModel {
   votes?: number;
   maxTokens?: number;
   seed?: number;
+  /** Absent: online. */
+  mode?: JudgeMode;
+  budget?: JudgeBudget;
+  /** The gate a judge must pass before it may fill unjudged pairs (`from human-else-llm`); all conditions hold. */
+  accept?: JudgeGateCondition[];
 }
 
 export interface AgreementModel {
