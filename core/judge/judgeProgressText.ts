@@ -1,5 +1,6 @@
 // How a judge run's progress reads, in the CLI's progress lines and in VS Code's progress notification alike:
-// "412/1,000 · 37.2 calls/s · 81,204 tokens · $0.0312 · 2 failures" (the cost only when the model has a price).
+// "412/1,000 · 37.2 calls/s · 81,204 tokens · $0.0312 · 2 failures" (the cost only when the model has a price);
+// with a budget the cost reads as spent / budget: "$0.0312 / $25.00 budget" (issue 22: the progress shows both).
 import type { JudgeProgress } from './judgeStudy.ts';
 
 export const formatCount = (n: number): string => n.toLocaleString('en-US');
@@ -9,12 +10,26 @@ export const formatCost = (usd: number): string => `$${usd < 1 ? usd.toFixed(4) 
 
 export const plural = (n: number, word: string): string => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
-export function judgeProgressText(p: JudgeProgress, priced: boolean): string {
+/** What the run may spend, in USD (the judge block's `budget 25 USD`, or the CLI's `--budget`). */
+export interface ProgressBudget {
+  amount: number;
+}
+
+/** "$0.0312 / $25.00 budget"; the budget is shown with two decimals, as it is declared. */
+export function spentOfBudgetText(spent: number, budget: ProgressBudget): string {
+  return `${formatCost(spent)} / $${budget.amount.toFixed(2)} budget`;
+}
+
+export function judgeProgressText(p: JudgeProgress, priced: boolean, budget?: ProgressBudget): string {
   return [
     `${formatCount(p.done)}/${formatCount(p.total)}`,
     `${p.callsPerSecond.toFixed(1)} calls/s`,
     `${formatCount(p.inputTokens + p.outputTokens)} tokens`,
-    ...(priced ? [formatCost(p.cost)] : []),
+    // A budget without a price cannot be kept (the run refuses to start); if it got here, say the cost is unknown.
+    ...(budget
+      ? [priced ? spentOfBudgetText(p.cost, budget) : `cost unknown / $${budget.amount.toFixed(2)} budget`]
+      : []),
+    ...(!budget && priced ? [formatCost(p.cost)] : []),
     plural(p.failures, 'failure'),
   ].join(' · ');
 }

@@ -2,7 +2,7 @@
 // core as `qrels-studio judge`. What guards the network: no call in an untrusted workspace; the first call to an
 // endpoint asks the user once (remembered in the approval store the CLI reads too); the API key comes from
 // SecretStorage or OPENAI_API_KEY, never from a workspace file, and is never logged. Progress in a notification
-// (done/total, calls/s, tokens, cost so far) whose Cancel stops new calls and records the ones in flight.
+// (done/total, calls/s, tokens, cost so far — spent / budget when the judge declares one) whose Cancel stops new calls and records the ones in flight.
 import * as vscode from 'vscode';
 import type { JudgeModel, StudyModel } from '../../core/dsl/model.ts';
 import { createChatClient } from '../../core/judge/chatClient.ts';
@@ -116,7 +116,7 @@ export async function runJudge(
           signal: controller.signal,
           onProgress(p) {
             const share = p.total === 0 ? 0 : (100 * p.done) / p.total;
-            progress.report({ message: judgeProgressText(p, priced), increment: share - reported });
+            progress.report({ message: judgeProgressText(p, priced, judge.budget), increment: share - reported });
             reported = share;
           },
         });
