@@ -55,3 +55,18 @@ export function callCost(
   if (!price || inputTokens === undefined || outputTokens === undefined) return undefined;
   return (inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) / 1_000_000;
 }
+
+/**
+ * The Batch API's price of a model: its entry in `batchPrices` (prices given for batch use) when there is one, else
+ * half its online price — OpenAI's batch discount; undefined when the model has neither.
+ */
+export function batchModelPrice(
+  prices: PriceTable,
+  model: string,
+  batchPrices: PriceTable = {},
+): ModelPrice | undefined {
+  const explicit = modelPrice(batchPrices, model);
+  if (explicit !== undefined) return explicit;
+  const online = modelPrice(prices, model);
+  return online && { inputPerMillion: online.inputPerMillion / 2, outputPerMillion: online.outputPerMillion / 2 };
+}

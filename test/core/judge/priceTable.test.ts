@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { callCost, modelPrice, type PriceTable, parsePriceFlag } from '../../../core/judge/priceTable.ts';
+import {
+  batchModelPrice,
+  callCost,
+  modelPrice,
+  type PriceTable,
+  parsePriceFlag,
+} from '../../../core/judge/priceTable.ts';
 
 test('a price flag: model, then USD per million input and output tokens', () => {
   assert.deepEqual(parsePriceFlag('gpt-4.1-mini=0.4,1.6'), [
@@ -67,4 +73,17 @@ test('a lone * prices every model not priced otherwise', () => {
   const table: PriceTable = { '*': { inputPerMillion: 1, outputPerMillion: 1 }, ...prices };
   assert.equal(callCost(table, 'mistral-small', 500_000, 500_000), 1);
   assert.equal(callCost(table, 'gpt-4.1', 1_000_000, 0), 2);
+});
+
+test('batch prices: an explicit batch entry wins, else half the online price; none without either', () => {
+  const online: PriceTable = { 'gpt-4.1-mini': { inputPerMillion: 0.4, outputPerMillion: 1.6 } };
+  assert.deepEqual(batchModelPrice(online, 'gpt-4.1-mini'), { inputPerMillion: 0.2, outputPerMillion: 0.8 });
+  assert.deepEqual(
+    batchModelPrice(online, 'gpt-4.1-mini', { 'gpt-4.1*': { inputPerMillion: 0.1, outputPerMillion: 0.5 } }),
+    {
+      inputPerMillion: 0.1,
+      outputPerMillion: 0.5,
+    },
+  );
+  assert.equal(batchModelPrice(online, 'gpt-4o'), undefined);
 });
