@@ -113,6 +113,27 @@ export interface PairsToJudge {
   queries: QueryToJudge[];
 }
 
+/** Where a page of pairs to judge ended (the last pair's place in query order): the next page starts after it. */
+export interface PairsToJudgeCursor {
+  /** The query's place in the study (its row id; pairs of no query come last). */
+  queryOrder: number;
+  qid: string;
+  /** The pair's best rank (pairs without one come last among their query's). */
+  bestRank: number;
+  docid: string;
+}
+
+/** One page of pairsToJudgePage: its pairs, their queries, and where the next page starts (none: this was the last). */
+export interface PairsToJudgePage extends PairsToJudge {
+  next?: PairsToJudgeCursor;
+}
+
+/** A call and, when it completes a pair, the pair's suggestion: what recordCall takes. */
+export interface CallToRecord {
+  call: JudgeCallRecord;
+  suggestion?: SuggestionRecord;
+}
+
 /** A document as a prompt shows it (promptDocument.ts). */
 export interface DocumentToJudge {
   title: string | null;
@@ -168,10 +189,29 @@ export interface JudgePort {
   /** The pairs of study `studyId` to judge, in query order (at most `limit`; `onlyUnlabelled`: none a person has
    * a current label for), and their queries. */
   pairsToJudge(studyId: number, options: { limit?: number; onlyUnlabelled?: boolean }): Promise<PairsToJudge>;
+  /**
+   * A page of the pairs pairsToJudge selects, in the same order: at most `limit`, those after `after` (from the
+   * first when absent). A run pages through a large study without holding all its pairs.
+   */
+  pairsToJudgePage(
+    studyId: number,
+    options: { after?: PairsToJudgeCursor; limit: number; onlyUnlabelled?: boolean },
+  ): Promise<PairsToJudgePage>;
+  /** How many pairs pairsToJudge would select (without a limit). */
+  countPairsToJudge(studyId: number, options: { onlyUnlabelled?: boolean }): Promise<number>;
+  /** Documents `docids` of study `studyId` as prompts show them, by docid; those the corpus lacks are absent. */
+  documentsToJudge(studyId: number, docids: readonly string[]): Promise<Map<string, DocumentToJudge>>;
   /** Document `docid` of study `studyId` as a prompt shows it; undefined when the corpus has none. */
   documentToJudge(studyId: number, docid: string): Promise<DocumentToJudge | undefined>;
   /** The first answered call (parsed or not) with this cache key; never a call that got no answer. */
   cachedCall(cacheKey: string): Promise<CachedCall | undefined>;
+  /** cachedCall of each key, in one read: the keys with an answered call, each with its first. */
+  cachedCalls(cacheKeys: readonly string[]): Promise<Map<string, CachedCall>>;
+  /**
+   * recordCall of each, in order, in ONE transaction (a group commit: all are on record when it resolves, or none);
+   * returns the calls' ids in the same order.
+   */
+  recordCalls(calls: readonly CallToRecord[]): Promise<number[]>;
   /**
    * Records a call and, when given, the suggestion it completes (its votes and shown call may name this call by
    * null) — one transaction; returns the call's id.

@@ -5,11 +5,14 @@
 import { type CallRow, judgeCallValues, recordedJudgeCall, suggestionCallOf } from '../adapterShared/judgeRows.ts';
 import type {
   CachedCall,
+  CallToRecord,
   DocumentToJudge,
   JudgeCallRecord,
   JudgeCallTotals,
   JudgePort,
   PairsToJudge,
+  PairsToJudgeCursor,
+  PairsToJudgePage,
   PairToJudge,
   QueryToJudge,
   RecordedJudgeCall,
@@ -23,6 +26,100 @@ import type { PostgresClient, PostgresContext, TransactionOptions } from './post
 /** A read of one statement; a read of several sees one snapshot. */
 const readOnly: TransactionOptions = { readOnly: true };
 const snapshot: TransactionOptions = { isolation: 'repeatable read', readOnly: true };
+
+/** Sorts after every row id and rank (both are integer columns). */
+const lastPlace = 2147483647;
+
+/** A pair as the port gives it, without the sort key its page's cursor is made of. */
+function withoutSortKey({
+  queryOrder: _order,
+  bestRank: _rank,
+  ...pair
+}: PairToJudge & { queryOrder: number; bestRank: number }): PairToJudge {
+  return pair;
+}
+
+/** "Labelled by a person": a current (not retracted) judgment by a human annotator — such pairs left out. */
+function unlabelledCondition(options: { onlyUnlabelled?: boolean }): string {
+  return options.onlyUnlabelled
+    ? `AND NOT EXISTS (
+         SELECT 1 FROM judgment AS j JOIN annotator AS a ON a.id = j.annotator_id AND a.kind = 'human'
+         WHERE j.pair_id = p.id AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id))`
+    : '';
+}
+
+/** The pairs to judge in query order (with each one's sort key), after `after` when given. */
+async function selectPairs(
+  client: PostgresClient,
+  studyId: number,
+  options: { after?: PairsToJudgeCursor; limit?: number; onlyUnlabelled?: boolean },
+): Promise<(PairToJudge & { queryOrder: number; bestRank: number })[]> {
+  // The Label view's query order (core/labelling/labelQueue.ts), text as SQLite orders it (bytes): query row id,
+  // qid, best rank, docid — missing query ids and ranks last, as one comparable key, so a page can start after the
+  // last one's.
+  const key = `coalesce(q.id, ${lastPlace}), p.qid COLLATE "C", coalesce(p.best_rank, ${lastPlace}), p.docid COLLATE "C"`;
+  const values: unknown[] = [studyId];
+  let after = '';
+  if (options.after !== undefined) {
+    const { queryOrder, qid, bestRank, docid } = options.after;
+    values.push(queryOrder, qid, bestRank, docid);
+    after = `AND (${key}) > ($2::integer, $3::text COLLATE "C", $4::integer, $5::text COLLATE "C")`;
+  }
+  let limit = '';
+  if (options.limit !== undefined) {
+    values.push(options.limit);
+    limit = `LIMIT $${values.length}`;
+  }
+  const { rows } = await client.query<{
+    id: number;
+    qid: string;
+    docid: string;
+    hasQuery: boolean;
+    hasDocument: boolean;
+    queryOrder: number;
+    bestRank: number;
+  }>(
+    `SELECT p.id, p.qid, p.docid, q.id IS NOT NULL AS "hasQuery",
+       EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = p.study_id AND d.docid = p.docid) AS "hasDocument",
+       coalesce(q.id, ${lastPlace}) AS "queryOrder", coalesce(p.best_rank, ${lastPlace}) AS "bestRank"
+     FROM pair AS p LEFT JOIN query AS q ON q.study_id = p.study_id AND q.qid = p.qid
+     WHERE p.study_id = $1 ${unlabelledCondition(options)} ${after}
+     ORDER BY ${key}
+     ${limit}`,
+    values,
+  );
+  return rows.map((row) => ({
+    pairId: row.id,
+    qid: row.qid,
+    docid: row.docid,
+    hasQuery: row.hasQuery,
+    hasDocument: row.hasDocument,
+    queryOrder: row.queryOrder,
+    bestRank: row.bestRank,
+  }));
+}
+
+/** The queries of `pairs` (each once, in the pairs' order). */
+async function queriesOf(
+  client: PostgresClient,
+  studyId: number,
+  pairs: readonly PairToJudge[],
+): Promise<QueryToJudge[]> {
+  const qids: string[] = [];
+  const seen = new Set<string>();
+  for (const pair of pairs) {
+    if (!pair.hasQuery || seen.has(pair.qid)) continue;
+    seen.add(pair.qid);
+    qids.push(pair.qid);
+  }
+  if (qids.length === 0) return [];
+  const found = await client.query<QueryToJudge>(
+    'SELECT qid, text, instruction, type, metadata FROM query WHERE study_id = $1 AND qid = ANY($2::text[])',
+    [studyId, qids],
+  );
+  const byQid = new Map(found.rows.map((q) => [q.qid, q]));
+  return qids.map((qid) => byQid.get(qid) as QueryToJudge);
+}
 
 export class PostgresJudge implements JudgePort {
   protected readonly context: PostgresContext;
@@ -43,50 +140,47 @@ export class PostgresJudge implements JudgePort {
 
   async pairsToJudge(studyId: number, options: { limit?: number; onlyUnlabelled?: boolean }): Promise<PairsToJudge> {
     return this.context.transaction(async (client): Promise<PairsToJudge> => {
-      // "Labelled by a person": a current (not retracted) judgment by a human annotator.
-      const unlabelled = options.onlyUnlabelled
-        ? `AND NOT EXISTS (
-             SELECT 1 FROM judgment AS j JOIN annotator AS a ON a.id = j.annotator_id AND a.kind = 'human'
-             WHERE j.pair_id = p.id AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id))`
-        : '';
-      // The Label view's query order (core/labelling/labelQueue.ts); text as SQLite orders it (bytes).
-      const { rows } = await client.query<{
-        id: number;
-        qid: string;
-        docid: string;
-        hasQuery: boolean;
-        hasDocument: boolean;
-      }>(
-        `SELECT p.id, p.qid, p.docid, q.id IS NOT NULL AS "hasQuery",
-           EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = p.study_id AND d.docid = p.docid) AS "hasDocument"
-         FROM pair AS p LEFT JOIN query AS q ON q.study_id = p.study_id AND q.qid = p.qid
-         WHERE p.study_id = $1 ${unlabelled}
-         ORDER BY q.id NULLS LAST, p.qid COLLATE "C", p.best_rank NULLS LAST, p.docid COLLATE "C"
-         ${options.limit !== undefined ? 'LIMIT $2' : ''}`,
-        options.limit !== undefined ? [studyId, options.limit] : [studyId],
-      );
-      const pairs: PairToJudge[] = rows.map((row) => ({
-        pairId: row.id,
-        qid: row.qid,
-        docid: row.docid,
-        hasQuery: row.hasQuery,
-        hasDocument: row.hasDocument,
-      }));
-      const qids: string[] = [];
-      const seen = new Set<string>();
-      for (const pair of pairs) {
-        if (!pair.hasQuery || seen.has(pair.qid)) continue;
-        seen.add(pair.qid);
-        qids.push(pair.qid);
-      }
-      if (qids.length === 0) return { pairs, queries: [] };
-      const found = await client.query<QueryToJudge>(
-        'SELECT qid, text, instruction, type, metadata FROM query WHERE study_id = $1 AND qid = ANY($2::text[])',
-        [studyId, qids],
-      );
-      const byQid = new Map(found.rows.map((q) => [q.qid, q]));
-      return { pairs, queries: qids.map((qid) => byQid.get(qid) as QueryToJudge) };
+      const pairs = (await selectPairs(client, studyId, options)).map(withoutSortKey);
+      return { pairs, queries: await queriesOf(client, studyId, pairs) };
     }, snapshot);
+  }
+
+  async pairsToJudgePage(
+    studyId: number,
+    options: { after?: PairsToJudgeCursor; limit: number; onlyUnlabelled?: boolean },
+  ): Promise<PairsToJudgePage> {
+    return this.context.transaction(async (client): Promise<PairsToJudgePage> => {
+      const rows = await selectPairs(client, studyId, options);
+      const pairs = rows.map(withoutSortKey);
+      const last = rows[rows.length - 1];
+      const page: PairsToJudgePage = { pairs, queries: await queriesOf(client, studyId, pairs) };
+      if (last !== undefined && rows.length === options.limit) {
+        page.next = { queryOrder: last.queryOrder, qid: last.qid, bestRank: last.bestRank, docid: last.docid };
+      }
+      return page;
+    }, snapshot);
+  }
+
+  async countPairsToJudge(studyId: number, options: { onlyUnlabelled?: boolean }): Promise<number> {
+    return this.context.transaction(async (client) => {
+      const { rows } = await client.query<{ count: number }>(
+        `SELECT count(*)::integer AS count FROM pair AS p WHERE p.study_id = $1 ${unlabelledCondition(options)}`,
+        [studyId],
+      );
+      return rows[0]!.count;
+    }, readOnly);
+  }
+
+  async documentsToJudge(studyId: number, docids: readonly string[]): Promise<Map<string, DocumentToJudge>> {
+    if (docids.length === 0) return new Map();
+    const rows = await this.context.transaction(async (client) => {
+      const result = await client.query<DocumentToJudge & { docid: string }>(
+        'SELECT docid, title, body, format, metadata FROM document WHERE study_id = $1 AND docid = ANY($2::text[])',
+        [studyId, docids],
+      );
+      return result.rows;
+    }, readOnly);
+    return new Map(rows.map(({ docid, ...document }) => [docid, document]));
   }
 
   async documentToJudge(studyId: number, docid: string): Promise<DocumentToJudge | undefined> {
@@ -109,6 +203,49 @@ export class PostgresJudge implements JudgePort {
       );
       return rows[0];
     }, readOnly);
+  }
+
+  async cachedCalls(cacheKeys: readonly string[]): Promise<Map<string, CachedCall>> {
+    if (cacheKeys.length === 0) return new Map();
+    const rows = await this.context.transaction(async (client) => {
+      // The first answered call of each key, as cachedCall finds it.
+      const result = await client.query<CachedCall & { cacheKey: string }>(
+        `SELECT DISTINCT ON (cache_key) cache_key AS "cacheKey", id, raw_output AS "rawOutput",
+           input_tokens AS "inputTokens", output_tokens AS "outputTokens"
+         FROM llm_call WHERE cache_key = ANY($1::text[]) AND (error_kind IS NULL OR error_kind = 'parse')
+         ORDER BY cache_key, id`,
+        [cacheKeys],
+      );
+      return result.rows;
+    }, readOnly);
+    return new Map(rows.map(({ cacheKey, ...call }) => [cacheKey, call]));
+  }
+
+  async recordCalls(calls: readonly CallToRecord[]): Promise<number[]> {
+    if (calls.length === 0) return [];
+    const ids = await this.context.transaction(async (client) => {
+      // The judges' names are checked first: a person's name writes nothing, not even the calls.
+      const annotators = new Map<string, number>();
+      for (const { suggestion } of calls) {
+        if (suggestion === undefined || annotators.has(suggestion.judge)) continue;
+        annotators.set(
+          suggestion.judge,
+          await ensureAnnotatorId(client, this.context.location, suggestion.judge, 'llm'),
+        );
+      }
+      const callIds: number[] = [];
+      for (const { call, suggestion } of calls) {
+        const callId = await this.insertCall(client, call);
+        if (suggestion !== undefined) {
+          await this.writeSuggestion(client, suggestion, callId, annotators.get(suggestion.judge));
+        }
+        callIds.push(callId);
+      }
+      await this.context.notify(client, { what: 'judge' });
+      return callIds;
+    });
+    this.context.changed({ what: 'judge' });
+    return ids;
   }
 
   async recordCall(call: JudgeCallRecord, suggestion?: SuggestionRecord): Promise<number> {

@@ -5,11 +5,14 @@
 import { type CallRow, judgeCallValues, recordedJudgeCall, suggestionCallOf } from '../adapterShared/judgeRows.ts';
 import type {
   CachedCall,
+  CallToRecord,
   DocumentToJudge,
   JudgeCallRecord,
   JudgeCallTotals,
   JudgePort,
   PairsToJudge,
+  PairsToJudgeCursor,
+  PairsToJudgePage,
   PairToJudge,
   QueryToJudge,
   RecordedJudgeCall,
@@ -26,6 +29,13 @@ function prepareStatements(context: SqliteContext) {
     cached: db.prepare(
       `SELECT id, raw_output AS rawOutput, input_tokens AS inputTokens, output_tokens AS outputTokens
        FROM llm_call WHERE cache_key = ? AND (error_kind IS NULL OR error_kind = 'parse') ORDER BY id LIMIT 1`,
+    ),
+    // One read for a page's keys; the first answered call of each key is kept (ORDER BY id).
+    cachedMany: db.prepare(
+      `SELECT cache_key AS cacheKey, id, raw_output AS rawOutput, input_tokens AS inputTokens,
+         output_tokens AS outputTokens
+       FROM llm_call WHERE cache_key IN (SELECT value FROM json_each(?)) AND (error_kind IS NULL OR error_kind = 'parse')
+       ORDER BY id`,
     ),
     insertCall: db.prepare(
       `INSERT INTO llm_call (cache_key, endpoint, model, parameters, prompt_template_hash, prompt_hash, vote_index,
@@ -60,6 +70,27 @@ function prepareStatements(context: SqliteContext) {
 
 type Statements = ReturnType<typeof prepareStatements>;
 
+/** Sorts after every row id and rank (the largest integer a JavaScript number holds exactly). */
+const lastPlace = Number.MAX_SAFE_INTEGER;
+
+/** A pair as the port gives it, without the sort key its page's cursor is made of. */
+function withoutSortKey({
+  queryOrder: _order,
+  bestRank: _rank,
+  ...pair
+}: PairToJudge & { queryOrder: number; bestRank: number }): PairToJudge {
+  return pair;
+}
+
+/** "Labelled by a person": a current (not retracted) judgment by a human annotator — such pairs left out. */
+function unlabelledCondition(options: { onlyUnlabelled?: boolean }): string {
+  return options.onlyUnlabelled
+    ? `AND NOT EXISTS (
+         SELECT 1 FROM judgment AS j JOIN annotator AS a ON a.id = j.annotator_id AND a.kind = 'human'
+         WHERE j.pair_id = p.id AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id))`
+    : '';
+}
+
 export class SqliteJudge implements JudgePort {
   protected readonly context: SqliteContext;
   private prepared: Statements | undefined;
@@ -82,45 +113,45 @@ export class SqliteJudge implements JudgePort {
   async pairsToJudge(studyId: number, options: { limit?: number; onlyUnlabelled?: boolean }): Promise<PairsToJudge> {
     const db = this.context.db;
     return db.transaction((): PairsToJudge => {
-      // "Labelled by a person": a current (not retracted) judgment by a human annotator.
-      const unlabelled = options.onlyUnlabelled
-        ? `AND NOT EXISTS (
-             SELECT 1 FROM judgment AS j JOIN annotator AS a ON a.id = j.annotator_id AND a.kind = 'human'
-             WHERE j.pair_id = p.id AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id))`
-        : '';
-      // The Label view's query order (core/labelling/labelQueue.ts).
-      const rows = db
-        .prepare(
-          `SELECT p.id, p.qid, p.docid, q.id IS NOT NULL AS hasQuery,
-             EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = p.study_id AND d.docid = p.docid) AS hasDocument
-           FROM pair AS p LEFT JOIN query AS q ON q.study_id = p.study_id AND q.qid = p.qid
-           WHERE p.study_id = @study ${unlabelled}
-           ORDER BY q.id NULLS LAST, p.qid, p.best_rank NULLS LAST, p.docid
-           ${options.limit !== undefined ? 'LIMIT @limit' : ''}`,
-        )
-        .all({ study: studyId, ...(options.limit !== undefined && { limit: options.limit }) }) as {
-        id: number;
-        qid: string;
-        docid: string;
-        hasQuery: number;
-        hasDocument: number;
-      }[];
-      const pairs: PairToJudge[] = rows.map((row) => ({
-        pairId: row.id,
-        qid: row.qid,
-        docid: row.docid,
-        hasQuery: row.hasQuery !== 0,
-        hasDocument: row.hasDocument !== 0,
-      }));
-      const queries: QueryToJudge[] = [];
-      const seen = new Set<string>();
-      for (const pair of pairs) {
-        if (!pair.hasQuery || seen.has(pair.qid)) continue;
-        seen.add(pair.qid);
-        queries.push(this.statements.query.get(studyId, pair.qid) as QueryToJudge);
-      }
-      return { pairs, queries };
+      const pairs = this.selectPairs(studyId, options).map(withoutSortKey);
+      return { pairs, queries: this.queriesOf(studyId, pairs) };
     })();
+  }
+
+  async pairsToJudgePage(
+    studyId: number,
+    options: { after?: PairsToJudgeCursor; limit: number; onlyUnlabelled?: boolean },
+  ): Promise<PairsToJudgePage> {
+    const db = this.context.db;
+    return db.transaction((): PairsToJudgePage => {
+      const rows = this.selectPairs(studyId, options);
+      const pairs = rows.map(withoutSortKey);
+      const last = rows[rows.length - 1];
+      const page: PairsToJudgePage = { pairs, queries: this.queriesOf(studyId, pairs) };
+      if (last !== undefined && rows.length === options.limit) {
+        page.next = { queryOrder: last.queryOrder, qid: last.qid, bestRank: last.bestRank, docid: last.docid };
+      }
+      return page;
+    })();
+  }
+
+  async countPairsToJudge(studyId: number, options: { onlyUnlabelled?: boolean }): Promise<number> {
+    return this.context.db
+      .prepare(`SELECT count(*) FROM pair AS p WHERE p.study_id = ? ${unlabelledCondition(options)}`)
+      .pluck()
+      .get(studyId) as number;
+  }
+
+  async documentsToJudge(studyId: number, docids: readonly string[]): Promise<Map<string, DocumentToJudge>> {
+    const found = new Map<string, DocumentToJudge>();
+    const document = this.statements.document;
+    this.context.db.transaction(() => {
+      for (const docid of docids) {
+        const row = document.get(studyId, docid) as DocumentToJudge | undefined;
+        if (row !== undefined) found.set(docid, row);
+      }
+    })();
+    return found;
   }
 
   async documentToJudge(studyId: number, docid: string): Promise<DocumentToJudge | undefined> {
@@ -129,6 +160,38 @@ export class SqliteJudge implements JudgePort {
 
   async cachedCall(cacheKey: string): Promise<CachedCall | undefined> {
     return this.statements.cached.get(cacheKey) as CachedCall | undefined;
+  }
+
+  async cachedCalls(cacheKeys: readonly string[]): Promise<Map<string, CachedCall>> {
+    const found = new Map<string, CachedCall>();
+    if (cacheKeys.length === 0) return found;
+    const rows = this.statements.cachedMany.all(JSON.stringify(cacheKeys)) as (CachedCall & { cacheKey: string })[];
+    for (const { cacheKey, ...call } of rows) if (!found.has(cacheKey)) found.set(cacheKey, call);
+    return found;
+  }
+
+  async recordCalls(calls: readonly CallToRecord[]): Promise<number[]> {
+    if (calls.length === 0) return [];
+    const ids = this.context.db
+      .transaction(() => {
+        // The judge's annotator is looked up once per name, not once per suggestion.
+        const annotators = new Map<string, number>();
+        return calls.map(({ call, suggestion }) => {
+          const callId = this.insertCall(call);
+          if (suggestion !== undefined) {
+            let annotatorId = annotators.get(suggestion.judge);
+            if (annotatorId === undefined) {
+              annotatorId = ensureAnnotatorId(this.context.db, this.context.file, suggestion.judge, 'llm');
+              annotators.set(suggestion.judge, annotatorId);
+            }
+            this.writeSuggestion(suggestion, callId, annotatorId);
+          }
+          return callId;
+        });
+      })
+      .immediate();
+    this.context.changed({ what: 'judge' });
+    return ids;
   }
 
   async recordCall(call: JudgeCallRecord, suggestion?: SuggestionRecord): Promise<number> {
@@ -195,16 +258,71 @@ export class SqliteJudge implements JudgePort {
     })();
   }
 
+  /** The pairs to judge in query order (with each one's sort key), after `after` when given. */
+  private selectPairs(
+    studyId: number,
+    options: { after?: PairsToJudgeCursor; limit?: number; onlyUnlabelled?: boolean },
+  ): (PairToJudge & { queryOrder: number; bestRank: number })[] {
+    // The Label view's query order (core/labelling/labelQueue.ts): query row id, qid, best rank, docid — missing
+    // query ids and ranks last, as one comparable key, so a page can start after the last one's.
+    const key = `coalesce(q.id, ${lastPlace}), p.qid, coalesce(p.best_rank, ${lastPlace}), p.docid`;
+    const rows = this.context.db
+      .prepare(
+        `SELECT p.id, p.qid, p.docid, q.id IS NOT NULL AS hasQuery,
+           EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = p.study_id AND d.docid = p.docid) AS hasDocument,
+           coalesce(q.id, ${lastPlace}) AS queryOrder, coalesce(p.best_rank, ${lastPlace}) AS bestRank
+         FROM pair AS p LEFT JOIN query AS q ON q.study_id = p.study_id AND q.qid = p.qid
+         WHERE p.study_id = @study ${unlabelledCondition(options)}
+         ${options.after !== undefined ? `AND (${key}) > (@queryOrder, @qid, @bestRank, @docid)` : ''}
+         ORDER BY ${key}
+         ${options.limit !== undefined ? 'LIMIT @limit' : ''}`,
+      )
+      .all({
+        study: studyId,
+        ...(options.limit !== undefined && { limit: options.limit }),
+        ...options.after,
+      }) as {
+      id: number;
+      qid: string;
+      docid: string;
+      hasQuery: number;
+      hasDocument: number;
+      queryOrder: number;
+      bestRank: number;
+    }[];
+    return rows.map((row) => ({
+      pairId: row.id,
+      qid: row.qid,
+      docid: row.docid,
+      hasQuery: row.hasQuery !== 0,
+      hasDocument: row.hasDocument !== 0,
+      queryOrder: row.queryOrder,
+      bestRank: row.bestRank,
+    }));
+  }
+
+  /** The queries of `pairs` (each once, in the pairs' order). */
+  private queriesOf(studyId: number, pairs: readonly PairToJudge[]): QueryToJudge[] {
+    const queries: QueryToJudge[] = [];
+    const seen = new Set<string>();
+    for (const pair of pairs) {
+      if (!pair.hasQuery || seen.has(pair.qid)) continue;
+      seen.add(pair.qid);
+      queries.push(this.statements.query.get(studyId, pair.qid) as QueryToJudge);
+    }
+    return queries;
+  }
+
   private insertCall(call: JudgeCallRecord): number {
     const result = this.statements.insertCall.run(judgeCallValues(call));
     return Number(result.lastInsertRowid);
   }
 
   /** Inside a transaction: replaces the judge's suggestion for the pair; `thisCall` stands for the callIds null. */
-  private writeSuggestion(suggestion: SuggestionRecord, thisCall: number | undefined): number {
+  private writeSuggestion(suggestion: SuggestionRecord, thisCall: number | undefined, judgeId?: number): number {
     const s = this.statements;
     const callOf = suggestionCallOf(thisCall);
-    const annotatorId = ensureAnnotatorId(this.context.db, this.context.file, suggestion.judge, 'llm');
+    const annotatorId = judgeId ?? ensureAnnotatorId(this.context.db, this.context.file, suggestion.judge, 'llm');
     for (const id of s.previousSuggestions.all(suggestion.pairId, annotatorId) as number[]) {
       s.deleteVotes.run(id);
       s.deleteSuggestion.run(id);
