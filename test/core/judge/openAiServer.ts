@@ -55,6 +55,8 @@ export interface OpenAiServerOptions {
   apiKey?: string;
   /** Listed by GET /v1/models; default ['test-model']. */
   models?: string[];
+  /** A wider server's own routes (openAiBatchServer.ts), tried first for every request: true when it answered. */
+  routes?(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
 }
 
 export interface OpenAiServer {
@@ -89,6 +91,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (options.routes && (await options.routes(request, response))) return;
     const path = (request.url ?? '').split('?')[0];
     if (request.method === 'GET' && path === '/v1/models') {
       sendJson(response, 200, {
@@ -213,7 +216,7 @@ function delay(ms: number, response: ServerResponse): Promise<boolean> {
   });
 }
 
-function sendJson(
+export function sendJson(
   response: ServerResponse,
   status: number,
   value: unknown,
@@ -229,11 +232,11 @@ function sendJson(
   response.end(text);
 }
 
-function errorBody(message: string, type: string) {
+export function errorBody(message: string, type: string) {
   return { error: { message, type, param: null, code: null } };
 }
 
-function completion(model: string, content: string, usage: CompletionUsage) {
+export function completion(model: string, content: string, usage: CompletionUsage) {
   return {
     id: 'chatcmpl-test',
     object: 'chat.completion',
@@ -274,7 +277,7 @@ async function stream(
   if (!response.destroyed) response.end('data: [DONE]\n\n');
 }
 
-function words(text: string): string[] {
+export function words(text: string): string[] {
   return text.split(/\s+/).filter((w) => w !== '');
 }
 
