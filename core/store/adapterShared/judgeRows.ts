@@ -94,8 +94,17 @@ export function judgeCallValues(call: JudgeCallRecord) {
 }
 
 /** A suggestion's call id: null stands for the call being recorded with it (`thisCall`). */
-export function suggestionCallOf(thisCall: number | undefined): (id: number | null) => number {
+export function suggestionCallOf(
+  thisCall: number | undefined,
+  group?: readonly (number | null)[],
+): (id: number | null) => number {
   return (id) => {
+    // recordCalls: −(i + 1) names the call of entry i of the same group (JudgePort CallToRecord).
+    if (id !== null && id < 0 && group !== undefined) {
+      const inGroup = group[-id - 1];
+      if (inGroup == null) throw new Error(`a suggestion names entry ${-id - 1} of its group, which has no call`);
+      return inGroup;
+    }
     if (id !== null) return id;
     if (thisCall === undefined) throw new Error('a suggestion names the call being recorded, but none is');
     return thisCall;

@@ -128,9 +128,14 @@ export interface PairsToJudgePage extends PairsToJudge {
   next?: PairsToJudgeCursor;
 }
 
-/** A call and, when it completes a pair, the pair's suggestion: what recordCall takes. */
+/**
+ * One entry of recordCalls: a call and, when it completes a pair, the pair's suggestion — or a suggestion alone (its
+ * last vote came from the cache). The suggestion's call ids (shown and votes) are ids on record, null for this
+ * entry's call, or −(i + 1) for the call of entry i of the same group (written earlier in the same transaction, so
+ * its id is not known to the caller).
+ */
 export interface CallToRecord {
-  call: JudgeCallRecord;
+  call?: JudgeCallRecord;
   suggestion?: SuggestionRecord;
 }
 
@@ -208,10 +213,10 @@ export interface JudgePort {
   /** cachedCall of each key, in one read: the keys with an answered call, each with its first. */
   cachedCalls(cacheKeys: readonly string[]): Promise<Map<string, CachedCall>>;
   /**
-   * recordCall of each, in order, in ONE transaction (a group commit: all are on record when it resolves, or none);
-   * returns the calls' ids in the same order.
+   * Each entry's call and suggestion, in order, in ONE transaction (a group commit: all are on record when it
+   * resolves, or none); returns the entries' call ids in the same order (null: an entry without a call).
    */
-  recordCalls(calls: readonly CallToRecord[]): Promise<number[]>;
+  recordCalls(calls: readonly CallToRecord[]): Promise<(number | null)[]>;
   /**
    * Records a call and, when given, the suggestion it completes (its votes and shown call may name this call by
    * null) — one transaction; returns the call's id.

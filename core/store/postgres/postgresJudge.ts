@@ -221,7 +221,7 @@ export class PostgresJudge implements JudgePort {
     return new Map(rows.map(({ cacheKey, ...call }) => [cacheKey, call]));
   }
 
-  async recordCalls(calls: readonly CallToRecord[]): Promise<number[]> {
+  async recordCalls(calls: readonly CallToRecord[]): Promise<(number | null)[]> {
     if (calls.length === 0) return [];
     const ids = await this.context.transaction(async (client) => {
       // The judges' names are checked first: a person's name writes nothing, not even the calls.
@@ -233,16 +233,22 @@ export class PostgresJudge implements JudgePort {
           await ensureAnnotatorId(client, this.context.location, suggestion.judge, 'llm'),
         );
       }
-      const callIds: number[] = [];
+      const written: (number | null)[] = [];
       for (const { call, suggestion } of calls) {
-        const callId = await this.insertCall(client, call);
+        const callId = call !== undefined ? await this.insertCall(client, call) : null;
+        written.push(callId);
         if (suggestion !== undefined) {
-          await this.writeSuggestion(client, suggestion, callId, annotators.get(suggestion.judge));
+          await this.writeSuggestion(
+            client,
+            suggestion,
+            callId ?? undefined,
+            annotators.get(suggestion.judge),
+            written,
+          );
         }
-        callIds.push(callId);
       }
       await this.context.notify(client, { what: 'judge' });
-      return callIds;
+      return written;
     });
     this.context.changed({ what: 'judge' });
     return ids;
@@ -341,8 +347,9 @@ export class PostgresJudge implements JudgePort {
     suggestion: SuggestionRecord,
     thisCall: number | undefined,
     judgeId?: number,
+    group?: readonly (number | null)[],
   ): Promise<number> {
-    const callOf = suggestionCallOf(thisCall);
+    const callOf = suggestionCallOf(thisCall, group);
     const shownCall = callOf(suggestion.callId);
     const votes = suggestion.votes.map((vote) => ({ ...vote, callId: callOf(vote.callId) }));
     const annotatorId = judgeId ?? (await ensureAnnotatorId(client, this.context.location, suggestion.judge, 'llm'));

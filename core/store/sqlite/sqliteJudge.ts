@@ -170,24 +170,25 @@ export class SqliteJudge implements JudgePort {
     return found;
   }
 
-  async recordCalls(calls: readonly CallToRecord[]): Promise<number[]> {
+  async recordCalls(calls: readonly CallToRecord[]): Promise<(number | null)[]> {
     if (calls.length === 0) return [];
     const ids = this.context.db
       .transaction(() => {
         // The judge's annotator is looked up once per name, not once per suggestion.
         const annotators = new Map<string, number>();
-        return calls.map(({ call, suggestion }) => {
-          const callId = this.insertCall(call);
-          if (suggestion !== undefined) {
-            let annotatorId = annotators.get(suggestion.judge);
-            if (annotatorId === undefined) {
-              annotatorId = ensureAnnotatorId(this.context.db, this.context.file, suggestion.judge, 'llm');
-              annotators.set(suggestion.judge, annotatorId);
-            }
-            this.writeSuggestion(suggestion, callId, annotatorId);
+        const written: (number | null)[] = [];
+        for (const { call, suggestion } of calls) {
+          const callId = call !== undefined ? this.insertCall(call) : null;
+          written.push(callId);
+          if (suggestion === undefined) continue;
+          let annotatorId = annotators.get(suggestion.judge);
+          if (annotatorId === undefined) {
+            annotatorId = ensureAnnotatorId(this.context.db, this.context.file, suggestion.judge, 'llm');
+            annotators.set(suggestion.judge, annotatorId);
           }
-          return callId;
-        });
+          this.writeSuggestion(suggestion, callId ?? undefined, annotatorId, written);
+        }
+        return written;
       })
       .immediate();
     this.context.changed({ what: 'judge' });
@@ -319,9 +320,14 @@ export class SqliteJudge implements JudgePort {
   }
 
   /** Inside a transaction: replaces the judge's suggestion for the pair; `thisCall` stands for the callIds null. */
-  private writeSuggestion(suggestion: SuggestionRecord, thisCall: number | undefined, judgeId?: number): number {
+  private writeSuggestion(
+    suggestion: SuggestionRecord,
+    thisCall: number | undefined,
+    judgeId?: number,
+    group?: readonly (number | null)[],
+  ): number {
     const s = this.statements;
-    const callOf = suggestionCallOf(thisCall);
+    const callOf = suggestionCallOf(thisCall, group);
     const annotatorId = judgeId ?? ensureAnnotatorId(this.context.db, this.context.file, suggestion.judge, 'llm');
     for (const id of s.previousSuggestions.all(suggestion.pairId, annotatorId) as number[]) {
       s.deleteVotes.run(id);

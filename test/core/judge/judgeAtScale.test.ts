@@ -133,6 +133,41 @@ for (const kind of storeKinds) {
           ]),
         },
       ]);
+      // A suggestion may name a call of an earlier entry of its group (−(i + 1)), and an entry may be a suggestion
+      // alone (a pair whose last vote came from the cache).
+      const [p3, p4] = [pairs[2]!.pairId, pairs[3]!.pairId];
+      const group = await store.judge.recordCalls([
+        { call: call('k8', p3, 0) },
+        { call: call('k9', p4, 0) },
+        {
+          call: call('k10', p3, 1),
+          suggestion: {
+            ...suggestion(p3, [
+              { voteIndex: 0, callId: -1 },
+              { voteIndex: 1, callId: null },
+            ]),
+            callId: -1,
+          },
+        },
+        {
+          suggestion: {
+            ...suggestion(p4, [
+              { voteIndex: 0, callId: -2 },
+              { voteIndex: 1, callId: id1 },
+            ]),
+            callId: id1,
+          },
+        },
+      ]);
+      assert.equal(group[3], null);
+      const written = await store.judge.suggestions(studyId, judge);
+      assert.deepEqual(
+        written.filter((w) => w.pairId === p3 || w.pairId === p4).map((w) => [w.pairId, w.votes.map((v) => v.callId)]),
+        [
+          [p3, [group[0], group[2]]],
+          [p4, [group[1], id1]],
+        ],
+      );
       const found = await store.judge.cachedCalls(['k1', 'k2', 'k3', 'k5', 'unknown']);
       // Answered calls serve (a parse failure too), the first of a key; a call without an answer never does.
       assert.deepEqual([...found.keys()].sort(), ['k1', 'k2', 'k5']);
@@ -140,7 +175,7 @@ for (const kind of storeKinds) {
       assert.equal(found.get('k2')!.id, id2);
       for (const key of ['k1', 'k2', 'k5']) assert.deepEqual(found.get(key), await store.judge.cachedCall(key));
       assert.notEqual(id4, id1);
-      const [stored] = await store.judge.suggestions(studyId, judge);
+      const [stored] = (await store.judge.suggestions(studyId, judge)).filter((w) => w.pairId === p1);
       assert.deepEqual(
         stored!.votes.map((v) => [v.voteIndex, v.callId]),
         [
