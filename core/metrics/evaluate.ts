@@ -123,36 +123,45 @@ export async function evaluateRunFile(
     valueNames(selected).map((name) => ({ name, measure: selected.measure })),
   );
   const repeats = new RepeatFinder();
-  const perQuery: ((number | string)[] | undefined)[] = new Array(qrels.queries.length);
+  // Every query's values in one row of a flat array (slot order): a per-query object or array per query took 4× the
+  // memory of trec_eval under -m all_trec -q, and most of the time went to collecting them.
+  const queryCount = qrels.queries.length;
+  const slotCount = slots.length;
+  const numbers = new Float64Array(queryCount * slotCount);
+  const texts: string[] | undefined = slots.some((s) => s.measure.kind === 'text') ? [] : undefined;
+  const answered = new Uint8Array(queryCount);
 
-  const evaluateQuery = (query: QrelsQuery, ranking: Int32Array): (number | string)[] => {
+  const evaluateQuery = (q: number, ranking: Int32Array): void => {
+    const query = qrels.queries[q]!;
     const numRel = judgedAtLeast(query.labelCounts, options.relevanceLevel);
     const ranked: RankedQuery = { ranking, numRel, labelCounts: query.labelCounts };
-    const values: (number | string)[] = [];
+    let at = q * slotCount;
     for (let m = 0; m < valued.length; m++) {
       const computed = valued[m]!.measure.compute(ranked, measureOptions[m]!, valued[m]!.cutoffs);
-      if (typeof computed === 'object') values.push(...computed);
-      else values.push(computed);
+      if (typeof computed === 'number') numbers[at++] = computed;
+      else if (typeof computed === 'string') {
+        texts![at] = computed;
+        numbers[at++] = Number.NaN;
+      } else for (const value of computed) numbers[at++] = value;
     }
-    return values;
   };
 
   const summary = await readRunByQuery(runFile, qrels, (runQuery) => {
     const query = qrels.queries[runQuery.query]!;
     let ranking = rankQuery(runQuery, query, options.maxRetrieved, repeats, runFile);
     if (options.judgedOnly) ranking = judgedOnly(ranking);
-    perQuery[runQuery.query] = evaluateQuery(query, ranking);
+    evaluateQuery(runQuery.query, ranking);
+    answered[runQuery.query] = 1;
   });
 
-  const queryOrder = qrels.queries
-    .map((_, q) => q)
-    .sort((a, b) => compareQueryIds(qrels.queries[a]!.qid, qrels.queries[b]!.qid));
-  const sums = new Float64Array(slots.length);
-  const queries: QueryEvaluation[] = [];
+  const queryOrder = Int32Array.from(qrels.queries, (_, q) => q).sort((a, b) =>
+    compareQueryIds(qrels.queries[a]!.qid, qrels.queries[b]!.qid),
+  );
+  const sums = new Float64Array(slotCount);
   for (const q of queryOrder) {
     const query = qrels.queries[q]!;
-    let values = perQuery[q];
-    if (!values) {
+    const row = q * slotCount;
+    if (!answered[q]) {
       if (!options.complete) {
         throw new FormatError(
           qrels.file,
@@ -163,32 +172,31 @@ export async function evaluateRunFile(
             'from the qrels, or pass -c to count it as 0 (as trec_eval -c does).',
         );
       }
-      values = evaluateQuery(query, options.judgedOnly ? new Int32Array(0) : placeholderRanking);
-      for (let i = 0; i < slots.length; i++) {
+      evaluateQuery(q, options.judgedOnly ? new Int32Array(0) : placeholderRanking);
+      for (let i = 0; i < slotCount; i++) {
         const { name, measure } = slots[i]!;
         const zeroed =
           measure.zeroWithoutResults === true ||
           (measure.zeroWithoutResults === 'unlessRenamed' && name === measure.name);
-        if (zeroed) values[i] = measure.kind === 'text' ? '' : 0;
+        if (zeroed) {
+          if (measure.kind === 'text') texts![row + i] = '';
+          else numbers[row + i] = 0;
+        }
       }
     }
-    // Summed in qid order, as trec_eval accumulates, so that averages round the same way.
-    const lines: MeasureValue[] = [];
+    // Summed in qid order, as trec_eval accumulates, so that averages round the same way; the row then holds the
+    // values as printed.
     const zscores = options.zscores && (options.zscores.get(query.qid) ?? noZscores);
-    for (let i = 0; i < slots.length; i++) {
-      const { name, measure } = slots[i]!;
-      const computed = values[i]!;
-      if (typeof computed === 'string') {
-        lines.push({ name, value: Number.NaN, integer: false, text: computed });
-        continue;
-      }
+    for (let i = 0; i < slotCount; i++) {
+      const measure = slots[i]!.measure;
+      if (measure.kind === 'text') continue;
+      const computed = numbers[row + i]!;
       // A geometric mean sums logs: trec_eval keeps the log as the query's value (and -Z converts that).
       let value = measure.average === 'geometric' ? Math.log(Math.max(computed, minimumGeometricValue)) : computed;
-      if (zscores) value = toZscore(value, zscores.get(name));
+      if (zscores) value = toZscore(value, zscores.get(slots[i]!.name));
       sums[i]! += value;
-      if (measure.perQueryLines !== false) lines.push({ name, value, integer: measure.kind === 'count' && !zscores });
+      numbers[row + i] = value;
     }
-    queries.push({ qid: query.qid, values: lines });
   }
 
   // Counts are summed, the rest averaged over every qrels query (there is at least one). num_q precedes every
@@ -210,7 +218,73 @@ export async function evaluateRunFile(
             : sums[i]! / evaluated;
     all.push({ name, value, integer });
   });
-  return { runid: summary.runid, file: name, queries, all, ...(options.zscores && { zscores: true as const }) };
+  const perQuery: PerQueryValues = {
+    qids: Array.from(queryOrder, (q) => qrels.queries[q]!.qid),
+    rows: queryOrder,
+    lines: slots.map(({ name, measure }) => ({
+      name,
+      integer: measure.kind === 'count' && !options.zscores,
+      text: measure.kind === 'text',
+      // A text measure always has its per-query line (relstring); gm_map and gm_bpref have none.
+      printed: measure.kind === 'text' || measure.perQueryLines !== false,
+    })),
+    numbers,
+    ...(texts && { texts }),
+  };
+  const evaluation = { runid: summary.runid, file: name, all, ...(options.zscores && { zscores: true as const }) };
+  return withPerQueryValues(evaluation, perQuery);
+}
+
+/**
+ * The per-query values of an evaluation, compactly: row `rows[k]` of `numbers` (one column per line of `lines`)
+ * holds the values of query `qids[k]`, queries in qid byte order; a text line's value is in `texts` at the same index.
+ */
+export interface PerQueryValues {
+  qids: readonly string[];
+  rows: Int32Array;
+  lines: readonly { name: string; integer: boolean; text: boolean; printed: boolean }[];
+  numbers: Float64Array;
+  texts?: readonly string[];
+}
+
+const perQueryValues = new WeakMap<RunEvaluation, PerQueryValues>();
+
+/** The compact per-query values behind an evaluation made by evaluateRunFile (undefined for one built otherwise,
+ * or a copy: its `queries` are then read). */
+export function perQueryValuesOf(evaluation: RunEvaluation): PerQueryValues | undefined {
+  return perQueryValues.get(evaluation);
+}
+
+/** The evaluation with `queries` made from the compact values when first read (the text output never reads them). */
+function withPerQueryValues(evaluation: Omit<RunEvaluation, 'queries'>, values: PerQueryValues): RunEvaluation {
+  let queries: QueryEvaluation[] | undefined;
+  const result = evaluation as RunEvaluation;
+  Object.defineProperty(result, 'queries', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      queries ??= values.qids.map((qid, k) => {
+        const row = values.rows[k]! * values.lines.length;
+        const lines: MeasureValue[] = [];
+        values.lines.forEach((line, i) => {
+          if (!line.printed) return;
+          lines.push(
+            line.text
+              ? { name: line.name, value: Number.NaN, integer: false, text: values.texts![row + i]! }
+              : { name: line.name, value: values.numbers[row + i]!, integer: line.integer },
+          );
+        });
+        return { qid, values: lines };
+      });
+      return queries;
+    },
+    set: (value: QueryEvaluation[]) => {
+      queries = value;
+      perQueryValues.delete(result); // the text output must then print what was set
+    },
+  });
+  perQueryValues.set(result, values);
+  return result;
 }
 
 /** The ranking of a qrels query the run has no results for (-c): one document not in the qrels. */

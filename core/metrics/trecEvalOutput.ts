@@ -1,6 +1,6 @@
 // trec_eval's text output, byte for byte, and our JSON form of the same numbers.
 import { displayQueryId } from '../formats/queryIdCache.ts';
-import type { MeasureValue, RunEvaluation } from './evaluate.ts';
+import { type MeasureValue, type PerQueryValues, perQueryValuesOf, type RunEvaluation } from './evaluate.ts';
 
 /**
  * C's printf("%.4f"): the exact binary value rounded to 4 decimals, an exact tie to even. JavaScript's toFixed is
@@ -19,16 +19,18 @@ export function formatFixed4(value: number): string {
   return value.toFixed(4);
 }
 
+/** printf("%6.4f") of a value (or "%ld" for counts), as trec_eval prints it after the qid. */
+function numberText(value: number, integer: boolean): string {
+  if (integer) return String(value);
+  // glibc's printf of the NaN 0/0 gives on x86 (trec_eval's iprec_at_recall under -J).
+  if (Number.isNaN(value)) return '  -nan';
+  const text = formatFixed4(value);
+  return text.length >= 6 ? text : text.padStart(6);
+}
+
 /** printf("%-22s\t%s\t%6.4f\n") (or "%ld" for counts, "'%s'" for a text measure such as relstring). */
 function line(name: string, qid: string, value: MeasureValue, prefix: string): string {
-  const number =
-    value.text !== undefined
-      ? `'${value.text}'`
-      : value.integer
-        ? String(value.value)
-        : Number.isNaN(value.value)
-          ? '-nan'.padStart(6) // glibc's printf of the NaN 0/0 gives on x86 (trec_eval's iprec_at_recall under -J)
-          : formatFixed4(value.value).padStart(6);
+  const number = value.text !== undefined ? `'${value.text}'` : numberText(value.value, value.integer);
   return `${prefix}${name.padEnd(22)}\t${qid}\t${number}\n`;
 }
 
@@ -39,28 +41,80 @@ function line(name: string, qid: string, value: MeasureValue, prefix: string): s
  */
 export type RunidLine = 'none' | 'summary' | 'first';
 
-/** The text trec_eval prints; qids and runid are byte strings (latin1): write the result as latin1 bytes. */
-export function formatTrecEvalText(
+export interface TrecEvalTextOptions {
+  perQuery: boolean;
+  runidLine: RunidLine;
+  summary?: boolean;
+}
+
+/** Pieces of text given to `write` are about this long: the output is never held whole (1.2M lines for
+ * -m all_trec -q on 10,000 queries). */
+const writeChunk = 1 << 16;
+
+/**
+ * Writes the text trec_eval prints in pieces, in order; qids and runid are byte strings (latin1): write each piece
+ * as latin1 bytes.
+ */
+export function writeTrecEvalText(
   evaluation: RunEvaluation,
-  options: { perQuery: boolean; runidLine: RunidLine; summary?: boolean },
-): string {
-  const out: string[] = [];
+  options: TrecEvalTextOptions,
+  write: (text: string) => void,
+): void {
+  let pending = '';
+  const add = (text: string): void => {
+    pending += text;
+    if (pending.length >= writeChunk) {
+      write(pending);
+      pending = '';
+    }
+  };
   // trec_eval -Z marks every z-score line with a Z before the name (and prints counts as %6.4f: they are no longer
   // counts, evaluate.ts makes them floats).
   const prefix = evaluation.zscores ? 'Z' : '';
   // m_runid.c: printf("%-22s\t%s\t%s\n", "runid", "all", runid).
   const runidLine = `${'runid'.padEnd(22)}\tall\t${evaluation.runid}\n`;
-  if (options.runidLine === 'first') out.push(runidLine);
+  if (options.runidLine === 'first') add(runidLine);
   if (options.perQuery) {
-    for (const query of evaluation.queries) {
-      for (const value of query.values) out.push(line(value.name, query.qid, value, prefix));
+    const compact = perQueryValuesOf(evaluation);
+    if (compact) writeCompactQueries(compact, prefix, add);
+    else {
+      for (const query of evaluation.queries) {
+        for (const value of query.values) add(line(value.name, query.qid, value, prefix));
+      }
     }
   }
   // trec_eval -n: no summary lines at all, its runid line included.
-  if (options.summary === false) return out.join('');
-  if (options.runidLine === 'summary') out.push(runidLine);
-  for (const value of evaluation.all) out.push(line(value.name, 'all', value, prefix));
-  return out.join('');
+  if (options.summary !== false) {
+    if (options.runidLine === 'summary') add(runidLine);
+    for (const value of evaluation.all) add(line(value.name, 'all', value, prefix));
+  }
+  if (pending.length > 0) write(pending);
+}
+
+/** The per-query lines straight from the compact values: no object per value. */
+function writeCompactQueries(values: PerQueryValues, prefix: string, add: (text: string) => void): void {
+  const width = values.lines.length;
+  const printed = values.lines.flatMap((line, i) => (line.printed ? [i] : []));
+  const heads = values.lines.map((line) => `${prefix}${line.name.padEnd(22)}\t`);
+  const { numbers, texts, rows, qids } = values;
+  for (let k = 0; k < qids.length; k++) {
+    const row = rows[k]! * width;
+    const qid = qids[k]!;
+    let text = '';
+    for (const i of printed) {
+      const line = values.lines[i]!;
+      const number = line.text ? `'${texts![row + i]}'` : numberText(numbers[row + i]!, line.integer);
+      text += `${heads[i]}${qid}\t${number}\n`;
+    }
+    add(text);
+  }
+}
+
+/** The text trec_eval prints, whole; qids and runid are byte strings (latin1): write the result as latin1 bytes. */
+export function formatTrecEvalText(evaluation: RunEvaluation, options: TrecEvalTextOptions): string {
+  const pieces: string[] = [];
+  writeTrecEvalText(evaluation, options, (text) => pieces.push(text));
+  return pieces.join('');
 }
 
 export interface EvaluationJson {

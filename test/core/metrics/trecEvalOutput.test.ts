@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { formatFixed4 } from '../../../core/metrics/trecEvalOutput.ts';
+import { readQrels } from '../../../core/formats/trecQrels.ts';
+import { evaluateRunFile, perQueryValuesOf } from '../../../core/metrics/evaluate.ts';
+import { selectMeasures } from '../../../core/metrics/measureSelection.ts';
+import { formatFixed4, formatTrecEvalText, writeTrecEvalText } from '../../../core/metrics/trecEvalOutput.ts';
+import { scratchDir } from '../../helpers.ts';
 
 /** printf("%.4f") by exact rational arithmetic: the double's exact value, rounded half to even. */
 function referenceFixed4(x: number): string {
@@ -60,4 +66,38 @@ test('matches exact rational rounding on 200,000 ratios that metrics produce (k/
     const x = seed / 2147483648;
     assert.equal(formatFixed4(x), referenceFixed4(x), String(x));
   }
+});
+
+test('-q output is written in pieces of about 64 KiB from the compact values, the same text as from the queries', async () => {
+  const dir = scratchDir();
+  const qrels: string[] = [];
+  const run: string[] = [];
+  for (let q = 0; q < 300; q++) {
+    for (let d = 0; d < 20; d++) {
+      qrels.push(`q${q} 0 d${d} ${(q + d) % 3}`);
+      run.push(`q${q} Q0 d${(d * 7) % 25} ${d + 1} ${(20 - d + (q % 3)) / 4} tag`);
+    }
+  }
+  writeFileSync(join(dir, 'qrels'), `${qrels.join('\n')}\n`);
+  writeFileSync(join(dir, 'run'), `${run.join('\n')}\n`);
+  const evaluation = await evaluateRunFile(await readQrels(join(dir, 'qrels')), join(dir, 'run'), {
+    measures: selectMeasures(['all_trec', 'relstring.5']).measures,
+    relevanceLevel: 1,
+    maxRetrieved: Number.POSITIVE_INFINITY,
+    complete: false,
+  });
+  assert.ok(perQueryValuesOf(evaluation), 'evaluateRunFile keeps its per-query values compactly');
+  const options = { perQuery: true, runidLine: 'summary' as const };
+  const pieces: string[] = [];
+  writeTrecEvalText(evaluation, options, (text) => pieces.push(text));
+  assert.ok(pieces.length > 10, `${pieces.length} pieces`);
+  for (const piece of pieces) assert.ok(piece.length < (1 << 16) + 20000, `a piece of ${piece.length} characters`);
+  const compactText = pieces.join('');
+  // The same evaluation read through its queries (a copy has no compact values: the object path prints it).
+  const copy = { ...evaluation };
+  assert.equal(perQueryValuesOf(copy), undefined);
+  assert.equal(formatTrecEvalText(copy, options), compactText);
+  assert.match(compactText, /^relstring_5 {11}\tq0\t'[^']*'$/m);
+  assert.match(compactText, /^map {19}\tq299\t\d\.\d{4}$/m);
+  assert.match(compactText, /^num_q {17}\tall\t300$/m);
 });
