@@ -16,6 +16,8 @@
 // cancelled (not cached), and pairs with some votes in get a suggestion from those votes.
 import type { StudyModel } from '../dsl/model.ts';
 import type { StudyStore } from '../store/studyStore.ts';
+import type { BudgetState } from './budget/budgetGuard.ts';
+import type { OnlineBudget } from './budget/onlineBudget.ts';
 import { type ChatClient, ChatFailure } from './chatClient.ts';
 import { normaliseEndpoint } from './endpointApproval.ts';
 import { JudgeCallStore, type JudgeFailureKind, judgeCacheKey, type NewJudgeCall } from './judgeCallStore.ts';
@@ -55,6 +57,9 @@ export interface JudgeStudyOptions {
   /** Only these pairs (ids), when given: a retry of some pairs' votes (batch/ --retry-failed online). */
   pairIds?: ReadonlySet<number>;
   prices: PriceTable;
+  /** A budget the run stops at (budget/jobEstimate.ts budgetedJob, after the job's estimate was checked): asked
+   * before each call; once one would pass it, no call starts. */
+  budget?: OnlineBudget;
   signal?: AbortSignal;
   /** The clock calls and suggestions are stamped with. */
   now?: () => Date;
@@ -81,6 +86,8 @@ export interface JudgeProgress {
   elapsedMs: number;
   /** requests / elapsed seconds. */
   callsPerSecond: number;
+  /** With a budget: USD spent (answered calls) and in flight (at their estimates), of `amount`. */
+  budget?: BudgetState;
 }
 
 export interface JudgeReport extends JudgeProgress {
@@ -99,6 +106,8 @@ export interface JudgeReport extends JudgeProgress {
   skipped: SkippedPair[];
   /** Votes never asked because the run was cancelled. */
   notStarted: number;
+  /** With a budget: votes never asked because the next call would have passed it (the run stopped at it). */
+  stoppedAtBudget?: number;
   cancelled: boolean;
 }
 
@@ -158,6 +167,7 @@ export async function judgeStudy(
   const failuresByKind: Partial<Record<JudgeFailureKind, number>> = {};
   const failureExamples: Partial<Record<JudgeFailureKind, string>> = {};
   let notStarted = 0;
+  let stoppedAtBudget = 0;
   let suggestions = 0;
   /** Pairs with some votes in and some not. */
   const unfinished = new Set<PairState>();
@@ -168,6 +178,7 @@ export async function judgeStudy(
       ...progress,
       elapsedMs,
       callsPerSecond: elapsedMs > 0 ? progress.requests / (elapsedMs / 1000) : 0,
+      ...(options.budget && { budget: options.budget.state() }),
     };
   };
   const failed = (kind: JudgeFailureKind, message: string) => {
@@ -234,6 +245,11 @@ export async function judgeStudy(
   };
 
   const runVote = async ({ pair, voteIndex }: VoteJob, signal: AbortSignal): Promise<void> => {
+    // Stopped at the budget: nothing more is asked (votes the cache could answer are left for the next run too).
+    if (options.budget?.stopped) {
+      stoppedAtBudget++;
+      return;
+    }
     const { prompt, promptHash, shape } = await render(pair);
     const parameters = parametersFor(shape, voteIndex);
     const call = voteCallRequest(setup, endpoint, parameters, promptHash, voteIndex);
@@ -266,9 +282,20 @@ export async function judgeStudy(
     }
 
     const request = voteChatRequest(setup, prompt, parameters);
+    // The budget lets the call start only while spent + in flight + its estimate stays within it.
+    const ticket = options.budget?.admit({
+      prompt,
+      ...(request.maxTokens !== undefined && { maxTokens: request.maxTokens }),
+      ...(request.responseFormat !== undefined && { responseFormat: request.responseFormat }),
+    });
+    if (options.budget && ticket === undefined) {
+      stoppedAtBudget++;
+      return;
+    }
     const callStarted = performance.now();
     try {
       const result = await options.client.complete(request, signal);
+      if (ticket) options.budget!.answered(ticket, result.inputTokens, result.outputTokens);
       progress.requests++;
       progress.inputTokens += result.inputTokens ?? 0;
       progress.outputTokens += result.outputTokens ?? 0;
@@ -293,6 +320,10 @@ export async function judgeStudy(
         ...(reading.ok && reading.rationale !== undefined && { rationale: reading.rationale }),
       });
     } catch (error) {
+      if (ticket) {
+        if (error instanceof ChatFailure) options.budget!.failed(ticket, error.kind, error.attempts);
+        else options.budget!.answered(ticket); // it may have been answered: counted at its estimate
+      }
       if (!(error instanceof ChatFailure)) throw error;
       // Cancelled before its first request: nothing happened, the vote was never asked.
       if (error.kind === 'cancelled' && error.attempts === 0) {
@@ -340,6 +371,7 @@ export async function judgeStudy(
     failureExamples,
     skipped,
     notStarted: notStarted + outcome.notStarted,
+    ...(options.budget && { stoppedAtBudget }),
     cancelled: options.signal?.aborted === true,
   };
 }
