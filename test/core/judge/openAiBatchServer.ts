@@ -818,7 +818,16 @@ async function readText(request: IncomingMessage): Promise<string> {
 
 /** Writes to a response, waiting while its buffer is full (or until the client has gone). */
 async function send(response: ServerResponse, data: Buffer): Promise<void> {
-  if (!response.write(data)) await Promise.race([once(response, 'drain'), once(response, 'close')]);
+  if (response.write(data)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
 }
 
 /** One JSONL line to a file, waiting when the stream's buffer is full. */
