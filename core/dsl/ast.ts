@@ -161,12 +161,38 @@ export interface BlindStatement extends StatementBase {
   kind: 'blind';
 }
 
-export type JudgeOptionName = 'endpoint' | 'prompt' | 'temperature' | 'votes' | 'max_tokens' | 'seed';
+export type JudgeOptionName =
+  | 'endpoint'
+  | 'prompt'
+  | 'temperature'
+  | 'votes'
+  | 'max_tokens'
+  | 'seed'
+  | 'mode'
+  | 'budget'
+  | 'accept';
+
+/** One condition of `accept when tau >= 0.9 and kappa >= 0.6`; a part is absent where the text was malformed. */
+export interface JudgeGateConditionNode {
+  /** Absent when the word was not a known metric (reported). */
+  metric?: NameNode;
+  /** `>=`, `>`, `<=` or `<`. */
+  operator?: NameNode;
+  value?: NumberNode;
+  range: TextRange;
+}
 
 export interface JudgeOption {
   name: JudgeOptionName;
   nameRange: TextRange;
+  /** The string or number after the option (`budget 25 USD`: the amount). */
   value?: StringNode | NumberNode;
+  /** `mode batch|online`: the mode. */
+  mode?: NameNode;
+  /** `budget 25 USD`: the currency. */
+  currency?: NameNode;
+  /** `accept when …`: the conditions, all of which must hold. */
+  conditions?: JudgeGateConditionNode[];
   range: TextRange;
 }
 

@@ -10,6 +10,10 @@ export type KeywordContext =
   | 'store-kind'
   | 'statement'
   | 'judge-option'
+  | 'judge-mode'
+  | 'currency'
+  | 'gate-metric'
+  | 'gate-operator'
   | 'clause'
   | 'scale-kind'
   | 'agreement-metric'
@@ -241,7 +245,8 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'statement',
     'judge',
     both,
-    'judge "model" { endpoint "url" prompt "path" temperature T votes N max_tokens N seed N }',
+    'judge "model" { endpoint "url" prompt "path" temperature T votes N max_tokens N seed N mode online|batch ' +
+      'budget AMOUNT USD accept when METRIC OP VALUE [and …] }',
     'An LLM judge on an OpenAI-compatible endpoint that pre-labels items. The API key never comes from the ' +
       'workspace (SecretStorage or `OPENAI_API_KEY`).',
     'judge "gpt-4.1-mini" { votes 3 }',
@@ -368,6 +373,131 @@ export const keywordDocs: readonly KeywordDoc[] = [
     'seed N',
     'Sampling seed sent to endpoints that honour it.',
     judgeExample('seed 42'),
+  ),
+  entry(
+    'judge-option',
+    'mode',
+    both,
+    'mode online|batch',
+    'How the judge’s calls are sent: `online` (the default) sends one chat request per item and vote; `batch` ' +
+      'sends them through the Batch API (half the price, results within 24 hours) and records the batch ids in ' +
+      'the study, so another run or machine can pick them up.',
+    judgeExample('mode batch'),
+  ),
+  entry(
+    'judge-option',
+    'budget',
+    both,
+    'budget AMOUNT USD',
+    'The most a judge run may cost (a positive amount; only `USD` is known). Before any call or batch the run ' +
+      'estimates its cost from the rendered prompts’ token counts and the price table, prints the estimate, and ' +
+      'refuses to start beyond the budget; an online run stops before spent plus in-flight cost would pass it. ' +
+      'The estimate is an estimate: the answers’ lengths are bounded by `max_tokens`, not known in advance.',
+    judgeExample('budget 25 USD'),
+  ),
+  entry(
+    'judge-option',
+    'accept',
+    both,
+    'accept when METRIC >=|>|<=|< VALUE [and …]',
+    'The quality gate the judge must pass against the people’s labels (adjudicated, else majority) before it may ' +
+      'fill unjudged pairs in an export (`from human-else-llm`). Every condition must hold. Metrics: `tau` and ' +
+      '`tau_ap` (system rankings, -1 to 1), `kappa`, `accuracy` and `ece` (0 to 1).',
+    judgeExample('accept when tau >= 0.9 and kappa >= 0.6'),
+  ),
+
+  entry(
+    'judge-mode',
+    'online',
+    both,
+    'mode online',
+    'One chat request per item and vote, as the run goes (the default).',
+    judgeExample('mode online'),
+  ),
+  entry(
+    'judge-mode',
+    'batch',
+    both,
+    'mode batch',
+    'Requests go through the Batch API: written as JSONL, uploaded, run within 24 hours at half the price; the ' +
+      'batch and file ids are recorded in the study at once, so a closed terminal loses nothing.',
+    judgeExample('mode batch'),
+  ),
+  entry(
+    'currency',
+    'USD',
+    both,
+    'budget AMOUNT USD',
+    'US dollars, the currency of the price table (the only one known).',
+    judgeExample('budget 25 USD'),
+  ),
+  entry(
+    'clause',
+    'when',
+    both,
+    'accept when CONDITION [and CONDITION …]',
+    'Starts the judge’s quality gate: the conditions that follow must all hold.',
+    judgeExample('accept when kappa >= 0.6'),
+    'clause:accept-when',
+  ),
+  entry(
+    'clause',
+    'and',
+    both,
+    'accept when CONDITION and CONDITION',
+    'Joins two conditions of the gate: both must hold.',
+    judgeExample('accept when tau >= 0.9 and kappa >= 0.6'),
+    'clause:gate-and',
+  ),
+  entry(
+    'gate-metric',
+    'tau',
+    both,
+    'accept when tau >= V',
+    'Kendall’s τ between the system rankings evaluated with the judge’s qrels and with the people’s (-1 to 1).',
+    judgeExample('accept when tau >= 0.9'),
+  ),
+  entry(
+    'gate-metric',
+    'tau_ap',
+    both,
+    'accept when tau_ap >= V',
+    'AP-correlation τ_ap between the two system rankings: like τ, but swaps near the top count more (-1 to 1).',
+    judgeExample('accept when tau_ap >= 0.85'),
+  ),
+  entry(
+    'gate-metric',
+    'kappa',
+    both,
+    'accept when kappa >= V',
+    'Cohen’s κ between the judge’s labels and the people’s (0 to 1 in a gate).',
+    judgeExample('accept when kappa >= 0.6'),
+  ),
+  entry(
+    'gate-metric',
+    'accuracy',
+    both,
+    'accept when accuracy >= V',
+    'The share of pairs where the judge’s label equals the people’s (0 to 1).',
+    judgeExample('accept when accuracy >= 0.8'),
+  ),
+  entry(
+    'gate-metric',
+    'ece',
+    both,
+    'accept when ece <= V',
+    'Expected calibration error of the judge’s vote confidence (0 to 1; lower is better).',
+    judgeExample('accept when ece <= 0.1'),
+  ),
+  ...(['>=', '>', '<=', '<'] as const).map((operator) =>
+    entry(
+      'gate-operator',
+      operator,
+      both,
+      `accept when METRIC ${operator} VALUE`,
+      `The metric must be ${{ '>=': 'at least', '>': 'more than', '<=': 'at most', '<': 'less than' }[operator]} the value.`,
+      judgeExample(`accept when kappa ${operator} 0.6`),
+    ),
   ),
 
   entry(
@@ -1053,6 +1183,18 @@ export const statementKeywords: Readonly<Record<BlockKind, readonly string[]>> =
   review: words('statement', 'review'),
 };
 export const judgeOptions = words('judge-option') as JudgeOptionName[];
+export const judgeModes = words('judge-mode');
+export const currencies = words('currency');
+export const gateMetrics = words('gate-metric');
+export const gateOperators = words('gate-operator');
+/** The values a gate metric can take: correlations from -1, the rest from 0; all up to 1. */
+export const gateMetricRanges: Readonly<Record<string, { min: number; max: number }>> = {
+  tau: { min: -1, max: 1 },
+  tau_ap: { min: -1, max: 1 },
+  kappa: { min: 0, max: 1 },
+  accuracy: { min: 0, max: 1 },
+  ece: { min: 0, max: 1 },
+};
 export const scaleKinds = words('scale-kind');
 export const agreementMetrics = words('agreement-metric');
 export const agreementLevels = words('agreement-level');
@@ -1124,6 +1266,14 @@ function describe(context: KeywordContext): string {
       return 'statement';
     case 'judge-option':
       return '`judge` option';
+    case 'judge-mode':
+      return 'judge mode';
+    case 'currency':
+      return 'currency';
+    case 'gate-metric':
+      return 'judge gate metric';
+    case 'gate-operator':
+      return 'judge gate comparison';
     case 'clause':
       return 'clause';
     case 'scale-kind':

@@ -247,6 +247,27 @@ export function resolveStudies(parsed: ParsedStudyFile, studyPath?: string): Stu
           else if (typeof value === 'number' && Number.isFinite(value) && numbers[option.name])
             model[numbers[option.name]!] = value;
         }
+        for (const option of judge.options) {
+          if (option.name === 'mode' && option.mode) model.mode = option.mode.text as JudgeMode;
+          const amount = option.value?.value;
+          if (option.name === 'budget' && typeof amount === 'number' && Number.isFinite(amount) && option.currency)
+            model.budget = { amount, currency: option.currency.text as JudgeBudget['currency'] };
+          if (option.name === 'accept' && option.conditions) {
+            // Only whole conditions: a malformed one is a reported error, and commands refuse a study with errors.
+            const gate = option.conditions.flatMap((c) =>
+              c.metric && c.operator && c.value && Number.isFinite(c.value.value)
+                ? [
+                    {
+                      metric: c.metric.text as JudgeGateMetric,
+                      operator: c.operator.text as JudgeGateCondition['operator'],
+                      value: c.value.value,
+                    },
+                  ]
+                : [],
+            );
+            if (gate.length > 0) model.accept = gate;
+          }
+        }
         return [model];
       }),
       agreement: statementsOf(block, 'agreement').flatMap((a) =>

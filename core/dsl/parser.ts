@@ -13,6 +13,7 @@ import type {
   ExportStatement,
   Expression,
   FieldMapping,
+  JudgeGateConditionNode,
   JudgeOption,
   JudgeOptionName,
   NameNode,
@@ -32,11 +33,15 @@ import {
   agreementMetrics,
   blockKeywords,
   chunkRollups,
+  currencies,
   documentFormats,
   exportKinds,
   expressionFunctions,
   fileFormats,
+  gateMetrics,
+  gateOperators,
   importKinds,
+  judgeModes,
   judgeOptions,
   type KeywordContext,
   labelKinds,
@@ -856,6 +861,7 @@ class Parser {
     this.mark(nameToken, 'keyword', `judge-option:${name}`, 'entry');
     const nameRange = this.rangeOf(nameToken);
     let value: StringNode | NumberNode | undefined;
+    let extra: Pick<JudgeOption, 'mode' | 'currency' | 'conditions'> = {};
     switch (name) {
       case 'endpoint':
         value = this.expectString('a string with the endpoint URL after `endpoint`');
@@ -866,10 +872,83 @@ class Parser {
       case 'temperature':
         value = this.expectNumber('a number after `temperature` (0 to 2)');
         break;
+      case 'mode': {
+        const mode = this.expectWord(judgeModes, 'judge-mode', `the mode (${judgeModes.join(' or ')}) after \`mode\``);
+        if (mode) extra = { mode };
+        break;
+      }
+      case 'budget': {
+        value = this.expectNumber('the amount (a positive number, such as `25 USD`) after `budget`');
+        if (!value) break;
+        const currency = this.expectWord(
+          currencies,
+          'currency',
+          `the currency (${currencies.join(', ')}) after \`budget ${value.text}\``,
+        );
+        if (currency) extra = { currency };
+        break;
+      }
+      case 'accept':
+        extra = { conditions: this.parseGate() };
+        break;
       default:
         value = this.expectInteger(`an integer after \`${name}\``);
     }
-    return { name, nameRange, range: this.endOfLast(nameRange), ...(value && { value }) };
+    return { name, nameRange, range: this.endOfLast(nameRange), ...(value && { value }), ...extra };
+  }
+
+  /** `when tau >= 0.9 and kappa >= 0.6` after `accept`: conditions joined by `and`, on the option's line. */
+  private parseGate(): JudgeGateConditionNode[] {
+    const conditions: JudgeGateConditionNode[] = [];
+    this.offer({ kind: 'words', ids: ['clause:accept-when'] });
+    if (!this.isWord(this.current(), 'when')) {
+      this.expected('`when` and the conditions after `accept` (`accept when tau >= 0.9 and kappa >= 0.6`)');
+      return conditions;
+    }
+    let joiner = this.advance();
+    this.mark(joiner, 'keyword', 'clause:accept-when');
+    for (;;) {
+      const start = this.peek();
+      const metric = this.expectWord(
+        gateMetrics,
+        'gate-metric',
+        `a metric (${gateMetrics.join(', ')}) after \`${joiner.text}\``,
+      );
+      // A misspelt metric is reported and consumed: the rest of the condition is still read, so it is one error.
+      if (this.recovering || !start) return conditions;
+      const condition: JudgeGateConditionNode = { range: this.rangeOf(start), ...(metric && { metric }) };
+      conditions.push(condition);
+      this.offerWords('gate-operator', gateOperators);
+      const operator = this.current();
+      if (operator?.kind !== 'punct' || !gateOperators.includes(operator.text)) {
+        this.expected(`a comparison (${gateOperators.join(', ')}) after \`${start.text}\``);
+        return conditions;
+      }
+      this.mark(this.advance(), 'operator', `gate-operator:${operator.text}`);
+      condition.operator = { text: operator.text, range: this.rangeOf(operator) };
+      const value = this.expectNumber(`a number after \`${start.text} ${operator.text}\``);
+      if (!value) return conditions;
+      condition.value = value;
+      condition.range = this.endOfLast(condition.range);
+      this.offer({ kind: 'words', ids: ['clause:gate-and'] });
+      const next = this.current();
+      if (this.isWord(next, 'and')) {
+        joiner = this.advance();
+        this.mark(joiner, 'keyword', 'clause:gate-and');
+        continue;
+      }
+      // Entries of a judge block may share a line: another option or the `}` may follow the last condition.
+      if (
+        next &&
+        !this.isPunct(next, '}') &&
+        !(next.kind === 'name' && judgeOptions.includes(next.text as JudgeOptionName))
+      ) {
+        this.expected(
+          `\`and\` and another condition, or the end of the line, after \`${start.text} ${operator.text} ${value.text}\``,
+        );
+      }
+      return conditions;
+    }
   }
 
   private parseAgreement(keyword: TextRange): StatementNode {

@@ -170,6 +170,7 @@ const studyStatement = fc.constantFrom(
   'blind',
   'judge "gpt-4.1-mini" { endpoint "https://api.openai.com/v1"  prompt "prompts/judge.md"  temperature 0.5  votes 3 }',
   'judge "local" { max_tokens 256  seed 7 }',
+  'judge "batch-judge" { mode batch  budget 25 USD  accept when tau >= 0.9 and kappa >= 0.6 }',
   'agreement krippendorff ordinal target 0.67',
   'agreement cohen quadratic',
   'export qrels "out.qrels" from adjudicated',

@@ -21,6 +21,7 @@ import { duplicateTaxonomyCode } from './duplicateTaxonomyCode.ts';
 import { duplicateVerdict } from './duplicateVerdict.ts';
 import { exportRequirements } from './exportRequirements.ts';
 import { judgeEndpoint } from './judgeEndpoint.ts';
+import { judgeGateRange } from './judgeGateRange.ts';
 import { judgeNumbers } from './judgeNumbers.ts';
 import { keyLength } from './keyLength.ts';
 import { missingRole } from './missingRole.ts';
@@ -28,6 +29,7 @@ import { missingStatement } from './missingStatement.ts';
 import { navigationKey } from './navigationKey.ts';
 import { overlapRange } from './overlapRange.ts';
 import { poolDepth } from './poolDepth.ts';
+import { repeatedGateMetric } from './repeatedGateMetric.ts';
 import { repeatedJudgeOption } from './repeatedJudgeOption.ts';
 import { repeatedStatement } from './repeatedStatement.ts';
 import { repeatedStore } from './repeatedStore.ts';
@@ -64,7 +66,9 @@ export const studyChecks: readonly StudyCheck[] = [
   duplicateJudge,
   judgeEndpoint,
   judgeNumbers,
+  judgeGateRange,
   repeatedJudgeOption,
+  repeatedGateMetric,
   agreementLevel,
   agreementTarget,
   poolDepth,

@@ -36,6 +36,9 @@ const valueContexts: ReadonlySet<KeywordContext> = new Set([
   'label-source',
   'format',
   'store-kind',
+  'judge-mode',
+  'currency',
+  'gate-metric',
 ]);
 
 /** A path as it must be written inside a string. */

@@ -232,6 +232,78 @@ const cases: { name: string; text: string; expected: string[] }[] = [
     expected: ['10:9-10:12 duplicate-judge'],
   },
   {
+    name: 'misspelt judge mode: unknown value with a did-you-mean',
+    text: studyWith('judge "m" { mode bath }'),
+    expected: ['9:20-9:24 unknown-value'],
+  },
+  {
+    name: 'judge mode missing',
+    text: studyWith('judge "m" { mode }'),
+    expected: ['9:20-9:21 unexpected-token'],
+  },
+  {
+    name: 'a budget in a currency other than USD',
+    text: studyWith('judge "m" { budget 25 EUR }'),
+    expected: ['9:25-9:28 unknown-value'],
+  },
+  {
+    name: 'a budget without its amount, or without its currency',
+    text: studyWith('judge "m" { budget USD }', 'judge "n" { budget 25 }'),
+    expected: ['9:22-9:25 unexpected-token', '10:25-10:26 unexpected-token'],
+  },
+  {
+    name: 'a budget of 0 (or less): more than 0 is expected',
+    text: studyWith('judge "m" { budget 0 USD  votes 3 }', 'judge "n" { budget -5 USD }'),
+    expected: ['9:22-9:23 judge-option-range', '10:22-10:24 judge-option-range'],
+  },
+  {
+    name: 'a gate without `when`',
+    text: studyWith('judge "m" { accept tau >= 0.9 }'),
+    expected: ['9:22-9:25 unexpected-token'],
+  },
+  {
+    name: 'a gate with a misspelt metric: one error, the rest of the condition is read',
+    text: studyWith('judge "m" { accept when tua >= 0.9  votes 3 }'),
+    expected: ['9:27-9:30 unknown-value'],
+  },
+  {
+    name: 'a gate with `=` for a comparison, a word for a value, `&&` for `and`, a dangling `and`',
+    text: studyWith(
+      'judge "a" { accept when tau = 0.9 }',
+      'judge "b" { accept when tau >= high }',
+      'judge "c" { accept when tau >= 0.9 && kappa > 0.5 }',
+      'judge "d" { accept when tau >= 0.9 and }',
+    ),
+    expected: [
+      '9:31-9:32 unexpected-token',
+      '10:34-10:38 unexpected-token',
+      '11:38-11:40 unexpected-token',
+      '12:42-12:43 unexpected-token',
+    ],
+  },
+  {
+    name: 'gate values out of range: tau and tau_ap in [-1, 1], kappa, accuracy and ece in [0, 1]',
+    text: studyWith(
+      'judge "m" { accept when tau >= 1.5 and tau_ap >= -1.2 and ece <= 1 and kappa >= -0.1 and accuracy > 1.01 }',
+    ),
+    expected: [
+      '9:34-9:37 judge-gate-range',
+      '9:52-9:56 judge-gate-range',
+      '9:83-9:87 judge-gate-range',
+      '9:103-9:107 judge-gate-range',
+    ],
+  },
+  {
+    name: 'a metric named twice in one gate: a warning on the second',
+    text: studyWith('judge "m" { accept when tau >= 0.8 and kappa >= 0.6 and tau >= 0.9 }'),
+    expected: ['9:59-9:62 repeated-gate-metric'],
+  },
+  {
+    name: 'the new judge options given twice',
+    text: studyWith('judge "m" { mode batch  mode online  budget 5 USD  budget 6 USD }'),
+    expected: ['9:27-9:31 repeated-judge-option', '9:54-9:60 repeated-judge-option'],
+  },
+  {
     name: 'missing corpus: on the study name',
     text: studyWith().replace('  corpus "c.jsonl" { id: did  body: text }\n', ''),
     expected: ['1:7-1:10 missing-statement'],

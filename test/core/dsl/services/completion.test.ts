@@ -58,6 +58,9 @@ test('after a keyword, only what may follow it', () => {
     'votes',
     'max_tokens',
     'seed',
+    'mode',
+    'budget',
+    'accept',
   ]);
   assert.deepEqual(at(sketch, 'markdown', 0), ['markdown', 'html', 'text', 'json']);
   // After a complete agreement statistic: a level, `target`, or the next statement.
@@ -72,6 +75,32 @@ test('after a keyword, only what may follow it', () => {
     'target',
   ]);
   assert.ok(afterMetric.includes('title'));
+});
+
+test('judge options mode, budget and accept: their values, the currency, metrics and comparisons', () => {
+  const at = (line: string) => {
+    const text = studyWith(`judge "m" { ${line}`, '}');
+    return complete(text, offsetOf(text, line, line.length));
+  };
+  const mode = at('mode ');
+  assert.deepEqual(labels(mode), ['online', 'batch']);
+  assert.ok(mode.every((c) => c.kind === 'value'));
+  assert.deepEqual(labels(at('budget 25 ')), ['USD']);
+  assert.deepEqual(labels(at('budget ')), []);
+  assert.deepEqual(labels(at('accept ')), ['when']);
+  const metrics = ['tau', 'tau_ap', 'kappa', 'accuracy', 'ece'];
+  assert.deepEqual(labels(at('accept when ')), metrics);
+  assert.deepEqual(labels(at('accept when tau ')), ['>=', '>', '<=', '<']);
+  assert.deepEqual(labels(at('accept when tau >= 0.9 and ')), metrics);
+  // After a whole condition: `and`, or another option of the judge block (entries may share a line).
+  const afterCondition = labels(at('accept when tau >= 0.9 '));
+  assert.equal(afterCondition[0], 'and');
+  assert.ok(afterCondition.includes('votes') && afterCondition.includes('budget'));
+  // A partly typed metric is replaced.
+  const partial = studyWith('judge "m" { accept when kap }');
+  const items = complete(partial, offsetOf(partial, 'kap', 3));
+  assert.deepEqual(labels(items), metrics);
+  assert.deepEqual(items[0]!.range, { start: offsetOf(partial, 'kap'), end: offsetOf(partial, 'kap', 3) });
 });
 
 test('in a mapping: the roles of that source; after `role:` the fields of its data file', () => {
