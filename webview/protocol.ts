@@ -9,6 +9,7 @@
 // (core types are `import type`), so it runs in Node and in the browser alike.
 
 import type { AdjudicationSelection, AgreementDashboard, ConfusionView } from '../core/agreement/agreementTypes.ts';
+import type { JudgeQualityReport } from '../core/judge/quality/judgeQualityTypes.ts';
 import type {
   CommitLabel,
   DocumentView,
@@ -84,6 +85,11 @@ export interface RequestMap {
    * adjudication queue in the Label view; the number of pairs it holds.
    */
   'agreement/adjudicate': { params: AdjudicationSelection & { threshold?: number }; value: { pairs: number } };
+  /**
+   * Agreement view's Judges section: each LLM judge against the people's labels (confusion, κ with its interval,
+   * accuracy, calibration, cost per 1,000 pairs, τ and τ_ap of the system rankings by `measure`, the gate).
+   */
+  'agreement/judges': { params: { measure?: string }; value: JudgeQualityReport };
   /**
    * Evaluate view: every pooled run against the study's labels from `from` (default: the study's export source);
    * with a `baseline` (a pooled query-only run), also IRS and p-MRR of the others against it.

@@ -4,7 +4,8 @@
 // (core/worker/workerJobs.ts), so the editor never freezes; with a store in process (tests, the CLI) they run here.
 // No `vscode` here: the panel (agreementPanel.ts) and the Chromium tests serve the view with these same handlers.
 // `source()` is asked on every request: the study file may have been edited (a new target, another adjudicator) and
-// its database re-synced since the last one.
+// its database re-synced since the last one. The Judges section's report (core/judge/quality/) evaluates the study's
+// runs with each judge's qrels and the people's, so it needs the study file's folder (the runs' paths).
 import {
   agreementDashboard,
   studyAdjudicationPairIds,
@@ -16,7 +17,9 @@ import type {
   ConfusionView,
   DashboardOptions,
 } from '../../core/agreement/agreementTypes.ts';
+import { defaultBootstrap } from '../../core/agreement/bootstrap.ts';
 import type { StudyModel } from '../../core/dsl/model.ts';
+import { computeJudgeQualityReport } from '../../core/judge/quality/judgeQualityReport.ts';
 import type { StudyStore } from '../../core/store/studyStore.ts';
 import type { WorkerJobs } from '../../core/worker/workerJobs.ts';
 import type { RequestKind } from '../../webview/protocol.ts';
@@ -29,6 +32,8 @@ export interface AgreementSource {
   store: StudyStore;
   studyId: number;
   study: StudyModel;
+  /** The study file's folder: the runs the Judges section ranks are relative to it. */
+  folder?: string;
 }
 
 export interface AgreementHandlerHooks {
@@ -145,6 +150,18 @@ export function agreementRequestHandlers(
     'agreement/confusion': async ({ a, b, threshold }) => {
       const at = checkedThreshold(threshold);
       return confusionOf(await source(), { a, b, ...(at !== undefined && { threshold: at }) });
+    },
+    'agreement/judges': async ({ measure }) => {
+      if (measure !== undefined && typeof measure !== 'string') throw new Error('expected the measure to be a name');
+      const { store, studyId, study, folder } = await source();
+      if (folder === undefined)
+        throw new Error(`the folder of study '${study.name}' is not known: its runs cannot be ranked`);
+      // The same number of resamples as the headlines' intervals: fewer on a big study, so it stays quick.
+      const samples = hooks.bootstrap ?? bootstrapSamples(await store.agreement.pairCount(studyId));
+      return computeJudgeQualityReport(store, studyId, study, folder, {
+        ...(measure !== undefined && { measure }),
+        bootstrap: { ...defaultBootstrap, samples, ...(hooks.seed !== undefined && { seed: hooks.seed }) },
+      });
     },
     'agreement/adjudicate': async (params) => {
       const selection = selectionOf(params);

@@ -27,6 +27,7 @@ import {
   percent,
   plural,
 } from './agreementFormat.ts';
+import { JudgesSection } from './JudgesSection.tsx';
 import { TrendChart } from './TrendChart.tsx';
 
 /** Queries listed before "Show all". */
@@ -92,6 +93,7 @@ export function AgreementApp({ controller }: { controller: AgreementController }
           </div>
         </>
       )}
+      <JudgesSection judges={snapshot.judges} scale={snapshot.scale} controller={controller} />
     </main>
   );
 }

@@ -6,8 +6,10 @@
 //
 // Answers can arrive out of order (a refresh while a threshold change is on its way): each kind of request carries a
 // sequence number and only the latest one's answer is used; a refresh while a report is on its way asks once more
-// when it arrives, so the view never settles on labels older than the last change.
+// when it arrives, so the view never settles on labels older than the last change. The Judges section's report
+// (each LLM judge against the people) is asked for beside it, on the same refreshes, by the same rules.
 import type { AdjudicationSelection, AgreementDashboard, ConfusionView } from '../../core/agreement/agreementTypes.ts';
+import type { JudgeQualityReport } from '../../core/judge/quality/judgeQualityTypes.ts';
 import type { HostMessenger } from '../common/hostMessenger.ts';
 import { orderedAnnotators, type PairMetric, pairMetrics, plural } from './agreementFormat.ts';
 
@@ -26,6 +28,14 @@ export interface AdjudicationState {
   error?: string;
 }
 
+/** The Judges section: the quality report of every LLM judge (it does not depend on the threshold). */
+export interface JudgesState {
+  report?: JudgeQualityReport;
+  /** Why the last report could not be computed. */
+  error?: string;
+  loading: boolean;
+}
+
 export interface AgreementSnapshot {
   report?: AgreementDashboard;
   /** A report is on its way (the one shown, if any, stays until it arrives). */
@@ -39,6 +49,7 @@ export interface AgreementSnapshot {
   metric: PairMetric;
   confusion: ConfusionState;
   adjudication: AdjudicationState;
+  judges: JudgesState;
 }
 
 /** What survives the view being hidden and re-created (VS Code's per-webview state). */
@@ -92,8 +103,10 @@ export class AgreementController {
   readonly #listeners = new Set<() => void>();
   #reportSeq = 0;
   #confusionSeq = 0;
+  #judgesSeq = 0;
   /** Labels changed while a report was on its way: ask again when it arrives. */
   #stale = false;
+  #judgesStale = false;
 
   constructor(messenger: HostMessenger) {
     this.#messenger = messenger;
@@ -105,6 +118,7 @@ export class AgreementController {
       ...(saved.threshold !== undefined && { threshold: saved.threshold }),
       confusion: { loading: false, ...(saved.a !== undefined && { a: saved.a }), ...(saved.b && { b: saved.b }) },
       adjudication: { busy: false },
+      judges: { loading: false },
     };
   }
 
@@ -132,13 +146,30 @@ export class AgreementController {
     const unsubscribe = this.#messenger.on('agreement/refresh', () => this.refresh());
     this.#messenger.ready();
     void this.#load();
+    void this.#loadJudges();
     return unsubscribe;
   }
 
-  /** The labels changed: the report (and the confusion matrix) again. */
+  /** The labels changed: the report (and the confusion matrix) again, and the judges' report. */
   refresh(): void {
     if (this.#snapshot.loading) this.#stale = true;
     else void this.#load();
+    if (this.#snapshot.judges.loading) this.#judgesStale = true;
+    else void this.#loadJudges();
+  }
+
+  async #loadJudges(): Promise<void> {
+    const seq = ++this.#judgesSeq;
+    this.#judgesStale = false;
+    this.#update({ judges: { ...this.#snapshot.judges, loading: true } });
+    const reply = await this.#messenger.request('agreement/judges', {});
+    if (seq !== this.#judgesSeq) return;
+    this.#update({
+      judges: reply.ok
+        ? { report: reply.value, loading: false }
+        : { ...this.#snapshot.judges, error: reply.error.message, loading: false },
+    });
+    if (this.#judgesStale) void this.#loadJudges();
   }
 
   async #load(): Promise<void> {
