@@ -20,16 +20,27 @@ export function spentOfBudgetText(spent: number, budget: ProgressBudget): string
   return `${formatCost(spent)} / $${budget.amount.toFixed(2)} budget`;
 }
 
+/**
+ * The cost part: spent / budget when the run has a budget — the budget guard's own account when the progress carries
+ * it (spent on answered calls, and what the calls in flight may still cost at their estimates), else the cost so far.
+ */
+function costText(p: JudgeProgress, priced: boolean, budget: ProgressBudget | undefined): string[] {
+  if (p.budget) {
+    const inFlight = p.budget.inFlight > 0 ? ` · ${formatCost(p.budget.inFlight)} in flight` : '';
+    return [`${spentOfBudgetText(p.budget.spent, p.budget)}${inFlight}`];
+  }
+  // A budget without a price cannot be kept (the run refuses to start); if it got here, say the cost is unknown.
+  if (budget)
+    return [priced ? spentOfBudgetText(p.cost, budget) : `cost unknown / $${budget.amount.toFixed(2)} budget`];
+  return priced ? [formatCost(p.cost)] : [];
+}
+
 export function judgeProgressText(p: JudgeProgress, priced: boolean, budget?: ProgressBudget): string {
   return [
     `${formatCount(p.done)}/${formatCount(p.total)}`,
     `${p.callsPerSecond.toFixed(1)} calls/s`,
     `${formatCount(p.inputTokens + p.outputTokens)} tokens`,
-    // A budget without a price cannot be kept (the run refuses to start); if it got here, say the cost is unknown.
-    ...(budget
-      ? [priced ? spentOfBudgetText(p.cost, budget) : `cost unknown / $${budget.amount.toFixed(2)} budget`]
-      : []),
-    ...(!budget && priced ? [formatCost(p.cost)] : []),
+    ...costText(p, priced, budget),
     plural(p.failures, 'failure'),
   ].join(' · ');
 }

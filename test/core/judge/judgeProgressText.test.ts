@@ -40,3 +40,15 @@ test('with a budget the cost is spent / budget; above a dollar both have two dec
     '412/1,000 · 37.2 calls/s · 81,204 tokens · cost unknown / $25.00 budget · 2 failures',
   );
 });
+
+test("the budget guard's account when the progress carries it: spent, and what is in flight at its estimate", () => {
+  const guarded = { ...progress, budget: { amount: 25, spent: 12.345, inFlight: 0.0125, refused: 0 } };
+  assert.equal(
+    judgeProgressText(guarded, true, { amount: 25 }),
+    '412/1,000 · 37.2 calls/s · 81,204 tokens · $12.35 / $25.00 budget · $0.0125 in flight · 2 failures',
+  );
+  assert.equal(
+    judgeProgressText({ ...guarded, budget: { ...guarded.budget, inFlight: 0 } }, true),
+    '412/1,000 · 37.2 calls/s · 81,204 tokens · $12.35 / $25.00 budget · 2 failures',
+  );
+});
