@@ -14,7 +14,7 @@ export class BudgetRefusal extends Error {
   override name = 'BudgetRefusal';
 }
 
-const usd = (amount: number): string => `$${amount.toFixed(2)}`;
+const usd = formatCost;
 
 /** The price a budgeted run is checked with; a BudgetRefusal saying why when the model has none. */
 export function priceForBudget(model: string, price: ModelPrice | undefined, budget: number): ModelPrice {
