@@ -1,11 +1,17 @@
 // Runs one LLM judge of a study over its pairs: the pre-labels an annotator sees as suggestions in the Label view.
 // Each pair is asked `votes` times (pairs in the Label view's query order, a pair's votes one after another); every
-// call is recorded in the study's record as it ends (the storage port's judge area, through judgeCallStore.ts), and a
-// pair's suggestion — the majority of its votes, with their spread and the share that agreed — is written with its
-// last vote, in the same transaction. The records are written one at a time, in the order votes finish, each
-// committed before the next starts (the calls themselves run `concurrency` at a time). So a run
-// stopped at any point (Ctrl+C, a crash, a closed window) has stored everything it paid for, and running it again
-// asks only what is missing: answered calls are served from the cache, and a finished run makes no request at all.
+// call is recorded in the study's record (the storage port's judge area), and a pair's suggestion — the majority of
+// its votes, with their spread and the share that agreed — is written with its last vote, in the same transaction.
+//
+// At the scale of a track (100,000 pairs × 3 votes) nothing of the whole job is held: the pairs are read a page at a
+// time (judgePairPages.ts), a page's documents and cache entries in one read each, its prompts rendered then, and the
+// votes handed to the scheduler one by one as a call slot frees — so memory holds the calls in flight and at most
+// one page ahead. Finished votes are written in groups: every vote that finished since the last write goes into one
+// transaction (a group commit; with SQLite that is one commit for the answers of one turn of the event loop), and a
+// vote counts as done only once its group is committed. A call's slot is held until then, so what a crash (even
+// SIGKILL) can lose is exactly the calls in flight: answers that never reached the record, at most `concurrency` of
+// them, asked again by the next run; every answer on record is served from the cache and never asked again, and a
+// finished run makes no request at all.
 //
 // A judge is a model and a prompt template: its annotator name is llm:<model>@<first 8 hex of the template's hash>,
 // so a changed prompt is a different judge, compared with the first rather than overwriting it. What the judge says
@@ -15,13 +21,15 @@
 // Cancelling (the signal): no call starts after it; calls in flight are aborted by the chat client and recorded as
 // cancelled (not cached), and pairs with some votes in get a suggestion from those votes.
 import type { StudyModel } from '../dsl/model.ts';
+import type { CachedCall, CallToRecord } from '../store/port/judgePort.ts';
 import type { StudyStore } from '../store/studyStore.ts';
 import type { BudgetState } from './budget/budgetGuard.ts';
 import type { OnlineBudget } from './budget/onlineBudget.ts';
 import { type ChatClient, ChatFailure } from './chatClient.ts';
 import { normaliseEndpoint } from './endpointApproval.ts';
-import { JudgeCallStore, type JudgeFailureKind, judgeCacheKey, type NewJudgeCall } from './judgeCallStore.ts';
-import { type JudgePair, type SkippedPair, selectJudgePairs } from './judgePairs.ts';
+import { type JudgeFailureKind, judgeCacheKey, type NewJudgeCall } from './judgeCallStore.ts';
+import { judgePairPages } from './judgePairPages.ts';
+import type { JudgePair, SkippedPair } from './judgePairs.ts';
 import { runJobs } from './judgeScheduler.ts';
 import { type JudgeRunPrompt, JudgeSetupError, judgeAnnotatorName, judgeSetup } from './judgeSetup.ts';
 import {
@@ -30,7 +38,8 @@ import {
   pairSuggestion,
   type RenderedPrompt,
   readingFields,
-  renderPairPrompt,
+  renderPromptOf,
+  type VoteParameters,
   voteCallRequest,
   voteChatRequest,
   voteParametersOf,
@@ -111,17 +120,36 @@ export interface JudgeReport extends JudgeProgress {
   cancelled: boolean;
 }
 
-/** A pair being judged: its prompt (rendered at its first vote) and its votes as they come in. */
+/** Rows of the store per page of pairs: a bounded look-ahead, and few enough reads to cost nothing per call. */
+const minimumPageSize = 256;
+
+/** A pair being judged: its prompt (rendered with its page) and its votes as they come in. */
 interface PairState extends JudgePair {
-  rendered?: Promise<RenderedPrompt>;
-  /** By vote index; undefined until the vote is in. */
+  /** Until its last vote is on record. */
+  rendered: RenderedPrompt | undefined;
+  /** By vote index; undefined until the vote is in. A call being written in the current group is −(entry + 1). */
   votes: (PairVote | undefined)[];
+  /** Votes on record (or in the group being written). */
   finished: number;
 }
 
 interface VoteJob {
   pair: PairState;
   voteIndex: number;
+  cacheKey: string;
+  parameters: VoteParameters;
+  /** The answered call the record already has for this vote: no request. */
+  hit: CachedCall | undefined;
+}
+
+/** A finished vote waiting for its group's commit. */
+interface FinishedVote {
+  pair: PairState;
+  voteIndex: number;
+  call: NewJudgeCall | { cachedId: number };
+  vote: Omit<PairVote, 'callId'>;
+  committed(): void;
+  failed(error: unknown): void;
 }
 
 export async function judgeStudy(
@@ -137,23 +165,26 @@ export async function judgeStudy(
   }
 
   const now = options.now ?? (() => new Date());
-  const calls = new JudgeCallStore(store.judge);
+  const port = store.judge;
   const studyId = await store.studies.studyId(study.name);
   const annotator = judgeAnnotatorName(judge.model, options.prompt.hash);
   // Recorded before any call: a person's name is refused before anything is sent.
-  await calls.judgeAnnotator(annotator);
+  await port.judgeAnnotator(annotator);
   const endpoint = normaliseEndpoint(options.client.baseURL);
 
-  // The pairs, in the Label view's query order (core/labelling/labelQueue.ts).
-  const selection = await selectJudgePairs(store, study, studyId, options, setup.output);
-  const pairs: PairState[] = selection.pairs.map((pair) => ({ ...pair, votes: [], finished: 0 }));
-  const { skipped } = selection;
-  const jobs: VoteJob[] = [];
-  for (const pair of pairs) for (let v = 0; v < votesPerPair; v++) jobs.push({ pair, voteIndex: v });
+  // How many votes to expect, before the pages are read: the selection's size (pairs that turn out not to be
+  // judgeable are taken off as their page is read; a finished run's total is exact).
+  let expectedPairs =
+    options.pairIds !== undefined
+      ? options.pairIds.size
+      : await port.countPairsToJudge(studyId, {
+          ...(options.onlyUnlabelled !== undefined && { onlyUnlabelled: options.onlyUnlabelled }),
+        });
+  if (options.limit !== undefined) expectedPairs = Math.min(expectedPairs, options.limit);
 
   const started = performance.now();
   const progress: JudgeProgress = {
-    total: jobs.length,
+    total: expectedPairs * votesPerPair,
     done: 0,
     cached: 0,
     requests: 0,
@@ -166,6 +197,10 @@ export async function judgeStudy(
   };
   const failuresByKind: Partial<Record<JudgeFailureKind, number>> = {};
   const failureExamples: Partial<Record<JudgeFailureKind, string>> = {};
+  const skipped: SkippedPair[] = [];
+  let pairsJudged = 0;
+  /** Votes handed to a call slot (the rest of `total`, at the end, were never asked). */
+  let votesStarted = 0;
   let notStarted = 0;
   let stoppedAtBudget = 0;
   let suggestions = 0;
@@ -187,83 +222,172 @@ export async function judgeStudy(
     failureExamples[kind] ??= message;
   };
 
-  const render = (pair: PairState): Promise<RenderedPrompt> => {
-    pair.rendered ??= renderPairPrompt(store, study, studyId, setup, options.prompt, pair);
-    return pair.rendered;
-  };
   const parametersFor = voteParametersOf(setup);
   const interpret = (text: string, shape: RenderedPrompt['shape']) => interpretAnswer(study, setup, text, shape);
   const suggestionOf = (pair: PairState) => pairSuggestion(pair.pairId, annotator, votesPerPair, pair.votes, now());
-
-  // The record's writes, one after another in the order votes finish: a pair's last vote is written after its
-  // others, whose call ids its suggestion names.
-  let writing: Promise<unknown> = Promise.resolve();
-  const inTurn = <T>(write: () => Promise<T>): Promise<T> => {
-    const turn = writing.then(write);
-    writing = turn.catch(() => undefined);
-    return turn;
-  };
+  const pageSize = Math.max(minimumPageSize, Math.ceil((4 * concurrency) / votesPerPair));
 
   /**
-   * A vote is in: its call recorded (unless it came from the cache) and, when it is the pair's last, the pair's
-   * suggestion written — one transaction, committed when this resolves.
+   * The votes to ask, page by page: a page's prompts rendered from its documents (one read), its votes' cache
+   * entries looked up (one read), then each vote handed out as a call slot frees.
    */
-  const finishVote = async (
-    pair: PairState,
-    voteIndex: number,
-    call: NewJudgeCall | { cachedId: number },
-    vote: Omit<PairVote, 'callId'>,
-  ): Promise<void> => {
-    await inTurn(async () => {
-      const last = pair.finished + 1 === votesPerPair;
-      const cachedId = 'cachedId' in call ? call.cachedId : null;
-      pair.votes[voteIndex] = { ...vote, callId: cachedId };
-      try {
-        const suggestion = last ? suggestionOf(pair) : undefined;
-        if ('cachedId' in call) {
-          if (suggestion) await calls.replaceSuggestion(suggestion);
-        } else {
-          pair.votes[voteIndex].callId = await calls.record(call, suggestion);
+  async function* votesToAsk(): AsyncGenerator<VoteJob> {
+    const pages = judgePairPages(store, study, studyId, options, setup.output, pageSize);
+    for await (const page of pages) {
+      const documents = await port.documentsToJudge(
+        studyId,
+        page.pairs.map((pair) => pair.docid),
+      );
+      const pairs: PairState[] = [];
+      for (const pair of page.pairs) {
+        const row = documents.get(pair.docid);
+        // Deleted since the page was read.
+        if (row === undefined) {
+          page.skipped.push({ qid: pair.qid, docid: pair.docid, reason: `the corpus has no document '${pair.docid}'` });
+          continue;
         }
-        if (suggestion) suggestions++;
-      } catch (error) {
-        // Nothing of it was written.
-        pair.votes[voteIndex] = undefined;
-        throw error;
+        const rendered = renderPromptOf(row, study, setup, options.prompt, pair);
+        pairs.push({ ...pair, rendered, votes: [], finished: 0 });
       }
+      documents.clear();
+      skipped.push(...page.skipped);
+      progress.total -= page.skipped.length * votesPerPair;
+      pairsJudged += pairs.length;
+      const jobs: VoteJob[] = [];
+      for (const pair of pairs) {
+        for (let voteIndex = 0; voteIndex < votesPerPair; voteIndex++) {
+          const parameters = parametersFor(pair.rendered!.shape, voteIndex);
+          const request = voteCallRequest(setup, endpoint, parameters, pair.rendered!.promptHash, voteIndex);
+          jobs.push({ pair, voteIndex, cacheKey: judgeCacheKey(request), parameters, hit: undefined });
+        }
+      }
+      const hits = await port.cachedCalls(jobs.map((job) => job.cacheKey));
+      for (const job of jobs) job.hit = hits.get(job.cacheKey);
+      hits.clear();
+      // Handed out one by one: the jobs behind the cursor are the page's look-ahead, nothing more.
+      for (let i = 0; i < jobs.length; i++) {
+        const job = jobs[i]!;
+        jobs[i] = undefined as unknown as VoteJob;
+        yield job;
+      }
+    }
+    // Every page read: the total is what was asked.
+    progress.total = pairsJudged * votesPerPair;
+  }
+
+  // The record's writes, in groups: every vote that finished since the last write goes into one transaction.
+  let waiting: FinishedVote[] = [];
+  let writing = false;
+  let writeScheduled = false;
+  const scheduleWrite = () => {
+    if (writing || writeScheduled) return;
+    writeScheduled = true;
+    // After this turn's other answers are in: they join the group.
+    setImmediate(() => {
+      writeScheduled = false;
+      void writeGroups();
+    });
+  };
+  const writeGroups = async () => {
+    writing = true;
+    try {
+      while (waiting.length > 0) {
+        const group = waiting;
+        waiting = [];
+        await writeGroup(group);
+      }
+    } finally {
+      writing = false;
+    }
+  };
+
+  /** One transaction: the group's calls and the suggestions they complete; its votes count once it is committed. */
+  const writeGroup = async (group: FinishedVote[]): Promise<void> => {
+    const entries: CallToRecord[] = [];
+    /** Per entry, the vote whose call it records (its id is known once written). */
+    const recordedVotes: (FinishedVote | undefined)[] = [];
+    let completed = 0;
+    for (const finished of group) {
+      const { pair, voteIndex, call, vote } = finished;
+      const ownCall = 'cachedId' in call ? undefined : call;
+      // A call of this group is named by its entry until the group is written.
+      pair.votes[voteIndex] = {
+        ...vote,
+        callId: ownCall ? -(entries.length + 1) : (call as { cachedId: number }).cachedId,
+      };
       pair.finished++;
+      const suggestion = pair.finished === votesPerPair ? suggestionOf(pair) : undefined;
+      if (suggestion) completed++;
+      if (ownCall === undefined && suggestion === undefined) continue;
+      entries.push({
+        ...(ownCall !== undefined && { call: { ...ownCall, createdAt: ownCall.createdAt.toISOString() } }),
+        ...(suggestion !== undefined && {
+          suggestion: { ...suggestion, createdAt: suggestion.createdAt.toISOString() },
+        }),
+      });
+      recordedVotes.push(ownCall !== undefined ? finished : undefined);
+    }
+    let ids: (number | null)[];
+    try {
+      ids = await port.recordCalls(entries);
+    } catch (error) {
+      // Nothing of the group was written.
+      for (const { pair, voteIndex } of group) {
+        pair.votes[voteIndex] = undefined;
+        pair.finished--;
+      }
+      for (const finished of group) finished.failed(error);
+      return;
+    }
+    recordedVotes.forEach((finished, i) => {
+      if (finished !== undefined) finished.pair.votes[finished.voteIndex]!.callId = ids[i]!;
+    });
+    suggestions += completed;
+    for (const finished of group) {
+      const { pair } = finished;
       progress.done++;
-      if (last) {
+      if (pair.finished === votesPerPair) {
         unfinished.delete(pair);
-        // The pair is done: its prompt and document are not needed any more.
+        // The pair is done: its prompt is not needed any more.
         pair.rendered = undefined;
       } else {
         unfinished.add(pair);
       }
-    });
-    options.onProgress?.(snapshot());
+      finished.committed();
+      options.onProgress?.(snapshot());
+    }
   };
 
-  const runVote = async ({ pair, voteIndex }: VoteJob, signal: AbortSignal): Promise<void> => {
+  /** A vote is in: it waits for its group's commit (its call slot held until then, so a crash loses no more). */
+  const finishVote = (
+    pair: PairState,
+    voteIndex: number,
+    call: NewJudgeCall | { cachedId: number },
+    vote: Omit<PairVote, 'callId'>,
+  ): Promise<void> =>
+    new Promise((resolve, reject) => {
+      waiting.push({ pair, voteIndex, call, vote, committed: resolve, failed: reject });
+      scheduleWrite();
+    });
+
+  const runVote = async (job: VoteJob, signal: AbortSignal): Promise<void> => {
+    votesStarted++;
+    const { pair, voteIndex, cacheKey, parameters, hit } = job;
     // Stopped at the budget: nothing more is asked (votes the cache could answer are left for the next run too).
     if (options.budget?.stopped) {
       stoppedAtBudget++;
       return;
     }
-    const { prompt, promptHash, shape } = await render(pair);
-    const parameters = parametersFor(shape, voteIndex);
-    const call = voteCallRequest(setup, endpoint, parameters, promptHash, voteIndex);
-    const cacheKey = judgeCacheKey(call);
+    const { prompt, promptHash, shape } = pair.rendered!;
     const record = {
       cacheKey,
-      request: call,
+      request: voteCallRequest(setup, endpoint, parameters, promptHash, voteIndex),
       promptTemplateHash: options.prompt.hash,
       studyId,
       pairId: pair.pairId,
       judge: annotator,
     };
 
-    const hit = await calls.cached(cacheKey);
     if (hit) {
       progress.cached++;
       const reading = interpret(hit.rawOutput, shape);
@@ -344,17 +468,16 @@ export async function judgeStudy(
     }
   };
 
-  const outcome = await runJobs(jobs, {
+  const outcome = await runJobs(votesToAsk(), {
     concurrency,
     ...(options.signal !== undefined && { signal: options.signal }),
     run: runVote,
   });
   // A run that ended early (cancelled, or a vote that threw): pairs with some votes in get what those say.
-  await writing;
   for (const pair of unfinished) {
     const suggestion = suggestionOf(pair);
     if (suggestion) {
-      await calls.replaceSuggestion(suggestion);
+      await port.replaceSuggestion({ ...suggestion, createdAt: suggestion.createdAt.toISOString() });
       suggestions++;
     }
   }
@@ -365,12 +488,13 @@ export async function judgeStudy(
     judge: annotator,
     model: judge.model,
     endpoint,
-    pairs: pairs.length,
+    pairs: pairsJudged,
     suggestions,
     failuresByKind,
     failureExamples,
     skipped,
-    notStarted: notStarted + outcome.notStarted,
+    // Votes never handed to a slot (the run stopped), and those a slot took but never asked.
+    notStarted: Math.max(0, progress.total - votesStarted) + notStarted,
     ...(options.budget && { stoppedAtBudget }),
     cancelled: options.signal?.aborted === true,
   };

@@ -3,6 +3,7 @@
 // the chat request, reading the answer (a label on the scale or a parse failure, never a guess), and the pair's
 // suggestion from its votes (the majority, votes.ts).
 import type { StudyModel } from '../dsl/model.ts';
+import type { DocumentToJudge } from '../store/port/judgePort.ts';
 import type { StudyStore } from '../store/studyStore.ts';
 import type { ChatRequest } from './chatClient.ts';
 import { type CallRequest, canonicalJson, type NewSuggestion, type SuggestionVote } from './judgeCallStore.ts';
@@ -31,6 +32,17 @@ export async function renderPairPrompt(
 ): Promise<RenderedPrompt> {
   const row = await store.judge.documentToJudge(studyId, pair.docid);
   if (row === undefined) throw new Error(`the corpus has no document '${pair.docid}' any more`);
+  return renderPromptOf(row, study, setup, prompt, pair);
+}
+
+/** The pair's prompt from its document's row (a page of pairs reads its documents at once: judgeStudy.ts). */
+export function renderPromptOf(
+  row: DocumentToJudge,
+  study: StudyModel,
+  setup: JudgeSetup,
+  prompt: JudgeRunPrompt,
+  pair: JudgePair,
+): RenderedPrompt {
   const values: PromptValues = {
     query: pair.query.text,
     ...(pair.query.instruction !== undefined && { instruction: pair.query.instruction }),

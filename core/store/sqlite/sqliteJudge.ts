@@ -94,6 +94,8 @@ function unlabelledCondition(options: { onlyUnlabelled?: boolean }): string {
 export class SqliteJudge implements JudgePort {
   protected readonly context: SqliteContext;
   private prepared: Statements | undefined;
+  /** Judges' annotator ids known to be on record (annotators are never deleted): a group need not ask again. */
+  private readonly committedJudges = new Map<string, number>();
 
   constructor(context: SqliteContext) {
     this.context = context;
@@ -172,10 +174,10 @@ export class SqliteJudge implements JudgePort {
 
   async recordCalls(calls: readonly CallToRecord[]): Promise<(number | null)[]> {
     if (calls.length === 0) return [];
+    // The judge's annotator is looked up once per name, not once per suggestion (nor per group, once committed).
+    const annotators = new Map<string, number>(this.committedJudges);
     const ids = this.context.db
       .transaction(() => {
-        // The judge's annotator is looked up once per name, not once per suggestion.
-        const annotators = new Map<string, number>();
         const written: (number | null)[] = [];
         for (const { call, suggestion } of calls) {
           const callId = call !== undefined ? this.insertCall(call) : null;
@@ -191,6 +193,7 @@ export class SqliteJudge implements JudgePort {
         return written;
       })
       .immediate();
+    for (const [name, id] of annotators) this.committedJudges.set(name, id);
     this.context.changed({ what: 'judge' });
     return ids;
   }
