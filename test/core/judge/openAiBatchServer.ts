@@ -116,10 +116,11 @@ export interface OpenAiBatchServerOptions extends Omit<OpenAiServerOptions, 'rou
   /** Default: `{ content: 'ok' }` for every line. */
   respondLine?(line: BatchLineSeen): BatchLineAnswer | Promise<BatchLineAnswer>;
   /**
-   * How batches move: a step every `pollsPerStep` retrievals of the batch (default 1), or only when the test calls
+   * How batches move: a step every `pollsPerStep` retrievals of the batch (default 1), at a retrieval `stepMs` or
+   * more after the batch's last step (a clock: the status moves over time, seen when polled), or only when the test calls
    * `advance` ('manual').
    */
-  progress?: 'manual' | { pollsPerStep: number };
+  progress?: 'manual' | { pollsPerStep: number } | { stepMs: number };
   /** Where files are kept; default a temporary folder removed on close. */
   directory?: string;
 }
@@ -163,6 +164,8 @@ interface StoredFile extends FileObject {
 interface BatchState {
   batch: BatchObject;
   polls: number;
+  /** performance.now() of the batch's creation or last step. */
+  steppedAt: number;
   customIds: string[];
   stepping: Promise<BatchStatus> | undefined;
 }
@@ -270,7 +273,11 @@ export async function startOpenAiBatchServer(options: OpenAiBatchServerOptions =
         }
         if (progress !== 'manual' && !doneStatuses.has(state.batch.status)) {
           state.polls++;
-          if (state.polls % progress.pollsPerStep === 0) await step(state);
+          const due =
+            'stepMs' in progress
+              ? performance.now() - state.steppedAt >= progress.stepMs
+              : state.polls % progress.pollsPerStep === 0;
+          if (due) await step(state);
         }
         sendJson(response, 200, state.batch);
         break;
@@ -442,7 +449,7 @@ export async function startOpenAiBatchServer(options: OpenAiBatchServerOptions =
       model: null,
       metadata,
     };
-    batches.set(batch.id, { batch, polls: 0, customIds: [], stepping: undefined });
+    batches.set(batch.id, { batch, polls: 0, steppedAt: performance.now(), customIds: [], stepping: undefined });
     sendJson(response, 200, batch);
   }
 
@@ -490,6 +497,7 @@ export async function startOpenAiBatchServer(options: OpenAiBatchServerOptions =
 
   async function stepNow(state: BatchState): Promise<BatchStatus> {
     const batch = state.batch;
+    state.steppedAt = performance.now();
     switch (batch.status) {
       case 'validating': {
         const errors = await validate(state);

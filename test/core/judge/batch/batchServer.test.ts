@@ -217,3 +217,28 @@ test('holds: a held creation waits for the test, a dropped one never happens; a 
     await server.close();
   }
 });
+
+test('a clock: with stepMs a batch moves only once that long has passed since its last step', async () => {
+  const slow = await startOpenAiBatchServer({ progress: { stepMs: 3_600_000 } });
+  const fast = await startOpenAiBatchServer({ progress: { stepMs: 0 } });
+  try {
+    for (const [server, expected] of [
+      [slow, ['validating', 'validating', 'validating']],
+      [fast, ['in_progress', 'finalizing', 'completed']],
+    ] as const) {
+      const client = clientOf(server.baseURL);
+      const file = await upload(client, [requestLine('a', 'x')]);
+      const batch = await client.batches.create({
+        input_file_id: file.id,
+        endpoint: '/v1/chat/completions',
+        completion_window: '24h',
+      });
+      const seen: string[] = [];
+      for (let poll = 0; poll < 3; poll++) seen.push((await client.batches.retrieve(batch.id)).status);
+      assert.deepEqual(seen, expected);
+    }
+  } finally {
+    await slow.close();
+    await fast.close();
+  }
+});
