@@ -5,17 +5,18 @@
 // (done/total, calls/s, tokens, cost so far — spent / budget when the judge declares one) whose Cancel stops new calls and records the ones in flight.
 import * as vscode from 'vscode';
 import type { JudgeModel, StudyModel } from '../../core/dsl/model.ts';
+import { BudgetRefusal, estimateText } from '../../core/judge/budget/budgetGuard.ts';
 import { createChatClient } from '../../core/judge/chatClient.ts';
 import { approveEndpoint, isEndpointApproved, normaliseEndpoint } from '../../core/judge/endpointApproval.ts';
-import { formatCount, judgeProgressText } from '../../core/judge/judgeProgressText.ts';
+import { formatCount } from '../../core/judge/judgeProgressText.ts';
 import { loadJudgePrompt } from '../../core/judge/judgePrompt.ts';
-import { judgeStudy, selectJudge } from '../../core/judge/judgeStudy.ts';
-import { modelPrice } from '../../core/judge/priceTable.ts';
+import { type JudgeReport, selectJudge } from '../../core/judge/judgeStudy.ts';
 import { storedCorpusKind } from '../../core/store/corpusKind.ts';
 import { refreshLabelPanels } from '../panels/labelPanel.ts';
 import { judgeSettings } from '../settings.ts';
 import type { StudyFiles } from '../studies/studyFiles.ts';
 import { type StudyTarget, shownPath } from '../studies/workspaceStudies.ts';
+import { runOnlineJudge } from './onlineJudgeRun.ts';
 
 /** Where the API key lives in VS Code's SecretStorage. */
 export const apiKeySecret = 'qrelsStudio.openaiApiKey';
@@ -93,44 +94,65 @@ export async function runJudge(
   );
   const apiKey = (await context.secrets.get(apiKeySecret)) ?? process.env.OPENAI_API_KEY ?? '';
   const client = createChatClient({ baseURL: endpoint, apiKey });
-  const priced = modelPrice(configured.prices, judge.model) !== undefined;
+  const place = study.judges.indexOf(judge) + 1;
 
-  const report = await vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: `Judge ${judge.model} on ${study.name}`,
-      cancellable: true,
-    },
-    async (progress, token) => {
-      const controller = new AbortController();
-      const cancelled = token.onCancellationRequested(() => controller.abort());
-      let reported = 0;
-      try {
-        return await judgeStudy(opened.store, study, {
-          // By its place: two judges may share a model and differ in their prompt.
-          judge: String(study.judges.indexOf(judge) + 1),
-          concurrency: configured.concurrency,
-          client,
-          prompt,
-          prices: configured.prices,
-          signal: controller.signal,
-          onProgress(p) {
-            const share = p.total === 0 ? 0 : (100 * p.done) / p.total;
-            progress.report({ message: judgeProgressText(p, priced, judge.budget), increment: share - reported });
-            reported = share;
-          },
-        });
-      } finally {
-        cancelled.dispose();
-      }
-    },
-  );
+  let report: JudgeReport;
+  try {
+    report = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Judge ${judge.model} on ${study.name}`,
+        cancellable: true,
+      },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const cancelled = token.onCancellationRequested(() => controller.abort());
+        let reported = 0;
+        if (judge.budget)
+          progress.report({ message: `estimating the cost against the budget of $${judge.budget.amount}…` });
+        try {
+          return await runOnlineJudge(opened.store, study, {
+            judge,
+            // By its place: two judges may share a model and differ in their prompt.
+            place,
+            endpoint,
+            concurrency: configured.concurrency,
+            client,
+            prompt,
+            prices: configured.prices,
+            signal: controller.signal,
+            onEstimate: (estimate) => output.appendLine(estimateText(estimate, judge.budget?.amount).trimEnd()),
+            onProgress(message, share) {
+              progress.report({ message, increment: share - reported });
+              reported = share;
+            },
+          });
+        } finally {
+          cancelled.dispose();
+        }
+      },
+    );
+  } catch (error) {
+    // Over the budget, or a budget with no price to keep it by: nothing was sent.
+    if (!(error instanceof BudgetRefusal)) throw error;
+    output.appendLine(`judge ${judge.model}: ${error.message}`);
+    const noPrice = /no price/.test(error.message);
+    const open = 'Open Settings';
+    const answer = await vscode.window.showErrorMessage(
+      `Qrels Studio: ${error.message}${noPrice ? ' (in VS Code: the setting qrelsStudio.judge.prices)' : ''}`,
+      ...(noPrice ? [open] : []),
+    );
+    if (answer === open)
+      void vscode.commands.executeCommand('workbench.action.openSettings', 'qrelsStudio.judge.prices');
+    return;
+  }
   studyFiles.notifyChanged(target.studyFile);
   refreshLabelPanels(target.studyFile);
   const line =
     `judge ${report.judge}: ${count(report.suggestions)} suggestions over ${count(report.pairs)} pairs, ` +
     `${count(report.requests)} calls (${count(report.cached)} from the cache), ${count(report.failures)} failed` +
-    (report.cancelled ? ' — cancelled: what was answered is stored' : '');
+    (report.cancelled ? ' — cancelled: what was answered is stored' : '') +
+    (report.stoppedAtBudget ? ` — stopped at the budget: ${count(report.stoppedAtBudget)} votes not asked` : '');
   output.appendLine(line);
   for (const [kind, n] of Object.entries(report.failuresByKind)) output.appendLine(`  ${kind}: ${n}`);
   const unreachable = (report.failuresByKind.connection ?? 0) + (report.failuresByKind['circuit-open'] ?? 0);
