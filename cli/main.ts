@@ -13,6 +13,7 @@ export const cliCommandLoaders: readonly { name: string; load: () => Promise<Cli
   { name: 'export', load: async () => (await import('./commands/export.ts')).exportCommand },
   { name: 'judged', load: async () => (await import('./commands/judged.ts')).judgedCommand },
   { name: 'judge', load: async () => (await import('./commands/judge.ts')).judgeCommand },
+  { name: 'judges', load: async () => (await import('./commands/judges.ts')).judgesCommand },
   { name: 'agree', load: async () => (await import('./commands/agree.ts')).agreeCommand },
   { name: 'store', load: async () => (await import('./commands/store.ts')).storeCommand },
   { name: 'version', load: async () => (await import('./commands/version.ts')).versionCommand },

@@ -6,6 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { targetVerdictText } from '../../core/agreement/agreementTarget.ts';
+import { JudgeGateRefusal } from '../../core/judge/quality/judgeGate.ts';
+import { checkHumanElseLlmExport } from '../../core/judge/quality/judgeQualityReport.ts';
 import { importReviewItems } from '../../core/review/reviewSession.ts';
 import { exportReviewed, reviewOutcomes, reviewSummary } from '../../core/review/reviewSummary.ts';
 import { labelSources } from '../../core/store/labelSources.ts';
@@ -32,9 +34,11 @@ export const exportCommand: CliCommand = {
   usage:
     `qrels-studio export STUDY.assess [--name STUDY] [--qrels OUT --from ${sources}\n` +
     `         [--per ${qrelsUnits.join('|')} [--rollup ${chunkRollups.join('|')}]]]... [--jsonl OUT] [--labels OUT]\n` +
-    '         [--answers OUT] [--with-answers]\n' +
+    '         [--answers OUT] [--with-answers] [--accept-judge NAME]...\n' +
     '       qrels-studio export REVIEW.assess [--name REVIEW] [--review OUT] [--summary [--json]]\n' +
-    "  (with no output named, the study's declared `export qrels`/`export labels` files, a review's `export verdicts`)",
+    "  (with no output named, the study's declared `export qrels`/`export labels` files, a review's `export verdicts`)\n" +
+    '  from human-else-llm: a judge whose block says `accept when …` fills the pairs no person labelled only if it\n' +
+    '  passes that gate (qrels-studio judges shows it); --accept-judge NAME takes it anyway',
   async run(args, context) {
     let studyArg: string | undefined;
     let name: string | undefined;
@@ -46,6 +50,7 @@ export const exportCommand: CliCommand = {
     let summary = false;
     let json = false;
     let withAnswers = false;
+    const acceptedJudges: string[] = [];
     for (let i = 0; i < args.length; i++) {
       const arg = args[i]!;
       if (arg === '--review') {
@@ -54,6 +59,10 @@ export const exportCommand: CliCommand = {
       }
       if (arg === '--with-answers') {
         withAnswers = true;
+        continue;
+      }
+      if (arg === '--accept-judge') {
+        acceptedJudges.push(optionValue(args, i++, 'a judge (llm:MODEL@HASH, or MODEL)'));
         continue;
       }
       if (arg === '--summary' || arg === '--json') {
@@ -86,7 +95,7 @@ export const exportCommand: CliCommand = {
     if (withAnswers && !outputs.some((o) => o.kind === 'jsonl' || o.kind === 'labels')) {
       throw new UsageError('--with-answers adds the condition and aspect answers to --jsonl and --labels outputs');
     }
-    if (outputs.length === 0) return exportDeclared(studyArg, name, context);
+    if (outputs.length === 0) return exportDeclared(studyArg, name, context, acceptedJudges);
     // One --from serves every --qrels; several pair with the --qrels outputs in order (`--qrels a --from majority
     // --qrels b --from adjudicated`).
     const qrelsOutputs = outputs.filter((o) => o.kind === 'qrels');
@@ -121,9 +130,12 @@ export const exportCommand: CliCommand = {
       if (per !== 'document') return { per };
       return { per, rollup: rollups.length === 0 ? 'max' : rollups[Math.min(index, rollups.length - 1)]! };
     };
-    const { study, store } = await openStudyDatabase(studyArg, name, context);
+    const { study, store, folder } = await openStudyDatabase(studyArg, name, context);
     try {
       const studyId = await store.studies.studyId(study.name);
+      if (qrelsOutputs.some((o) => fromOf(o) === 'human-else-llm')) {
+        await checkJudgeGate(store, studyId, study, folder, acceptedJudges);
+      }
       // A graded aspect's answer is its level; a yes/no aspect's, true or false.
       const graded = new Set(study.aspects.filter((a) => a.levels !== undefined).map((a) => a.name));
       for (const output of outputs) {
@@ -158,7 +170,12 @@ export const exportCommand: CliCommand = {
  * With no output named: the study's own `export qrels "…" from X` and `export labels "…"` files, each from the
  * label source its declaration names (qrelsExportSource.ts, as the extension's export), folders made as needed.
  */
-async function exportDeclared(studyArg: string, name: string | undefined, context: CliContext): Promise<number> {
+async function exportDeclared(
+  studyArg: string,
+  name: string | undefined,
+  context: CliContext,
+  acceptedJudges: readonly string[],
+): Promise<number> {
   const { study, store, folder } = await openStudyDatabase(studyArg, name, context);
   try {
     const declared = study.exports.filter((e) => e.what === 'qrels' || e.what === 'labels');
@@ -177,6 +194,9 @@ async function exportDeclared(studyArg: string, name: string | undefined, contex
       unit: qrelsUnitOfExport(e),
     }));
     const studyId = await store.studies.studyId(study.name);
+    if (targets.some((t) => t.source === 'human-else-llm')) {
+      await checkJudgeGate(store, studyId, study, folder, acceptedJudges);
+    }
     for (const target of targets) {
       createFolderOf(target);
       if (target.source !== undefined) {
@@ -190,6 +210,17 @@ async function exportDeclared(studyArg: string, name: string | undefined, contex
     return 0;
   } finally {
     await store.close();
+  }
+}
+
+/** The study's judge gate before a `from human-else-llm` export (core/judge/quality/judgeGate.ts): a refusal is
+ * the user's to read, not a crash. */
+async function checkJudgeGate(...args: Parameters<typeof checkHumanElseLlmExport>): Promise<void> {
+  try {
+    await checkHumanElseLlmExport(...args);
+  } catch (error) {
+    if (error instanceof JudgeGateRefusal) throw new InputError(error.message);
+    throw error;
   }
 }
 

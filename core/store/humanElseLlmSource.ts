@@ -2,6 +2,9 @@
 // where a person labelled or adjudicated the pair — the adjudicated label, else the people's majority (ties to the
 // lower label) — and the LLM's label on the pairs no person saw. The LLM is the study's one LLM label source (a judge
 // the tool ran, or labels imported `kind llm`); with several, the rule cannot tell whose, and says so.
+// A judge whose block declares a gate (`accept when …`) fills pairs only if it passes it: the export command checks
+// that first (core/judge/quality/judgeQualityReport.ts checkHumanElseLlmExport), since the gate needs the study
+// file's model and runs, which a label source is not given.
 import {
   adjudicatedLabels,
   compareBytes,

@@ -7,6 +7,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { StudyModel } from '../../core/dsl/index.ts';
+import { JudgeGateRefusal } from '../../core/judge/quality/judgeGate.ts';
+import { checkHumanElseLlmExport } from '../../core/judge/quality/judgeQualityReport.ts';
 import { findLabelSource } from '../../core/store/labelSources.ts';
 import { labelSourceOfExport, qrelsUnitOfExport, studyQrelsSource } from '../../core/store/qrelsExportSource.ts';
 import type { QrelsUnit } from '../../core/store/qrelsUnits.ts';
@@ -250,6 +252,16 @@ async function exportStudyQrels(opened: OpenStudyFile, study: StudyModel): Promi
     ];
   }
   const studyId = await opened.store.studies.studyId(study.name);
+  if (outputs.some((o) => o.source === 'human-else-llm')) {
+    // The study's judge gate (core/judge/quality/judgeGate.ts): a judge that fails it fills no pair.
+    try {
+      await checkHumanElseLlmExport(opened.store, studyId, study, opened.folder);
+    } catch (error) {
+      if (!(error instanceof JudgeGateRefusal)) throw error;
+      void vscode.window.showErrorMessage(`Qrels Studio: ${error.message}`);
+      return;
+    }
+  }
   for (const output of outputs) {
     const { source, argument } = findLabelSource(output.source);
     if ((await source.labels(opened.store, studyId, argument)).length === 0) {

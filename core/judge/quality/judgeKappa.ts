@@ -45,7 +45,10 @@ export function judgeKappa(
   bootstrap: { samples: number; seed: number; level: number } = defaultBootstrap,
 ): JudgeKappa {
   const patterns = confusionPatterns(confusion);
-  const kappa = cohenKappa(patterns, 0, 1, 'unweighted');
+  const kappa =
+    confusion.pairs === 0
+      ? { value: null, reason: 'no pair both the judge and the people labelled' }
+      : cohenKappa(patterns, 0, 1, 'unweighted');
   const base = {
     value: kappa.value,
     ...(kappa.value === null && { reason: kappa.reason }),
