@@ -12,6 +12,7 @@
 import type { AgreementPort } from './port/agreementPort.ts';
 import type { ExportsPort } from './port/exportsPort.ts';
 import type { ImportsPort } from './port/importsPort.ts';
+import type { JudgeBatchPort } from './port/judgeBatchPort.ts';
 import type { JudgePort } from './port/judgePort.ts';
 import type { LabelsPort } from './port/labelsPort.ts';
 import type { ReviewsPort } from './port/reviewsPort.ts';
@@ -31,6 +32,7 @@ export interface StudyStore {
   readonly imports: ImportsPort;
   readonly labels: LabelsPort;
   readonly judge: JudgePort;
+  readonly judgeBatches: JudgeBatchPort;
   readonly reviews: ReviewsPort;
   readonly agreement: AgreementPort;
   readonly exports: ExportsPort;
@@ -43,5 +45,14 @@ export interface StudyStore {
 }
 
 /** The areas of the port, in the order the worker proxy and the house-rules test list them. */
-export const storeAreas = ['studies', 'imports', 'labels', 'judge', 'reviews', 'agreement', 'exports'] as const;
+export const storeAreas = [
+  'studies',
+  'imports',
+  'labels',
+  'judge',
+  'judgeBatches',
+  'reviews',
+  'agreement',
+  'exports',
+] as const;
 export type StoreArea = (typeof storeAreas)[number];

@@ -25,6 +25,7 @@ export function withInProcessJobs(store: StudyStore): WorkerStudyStore {
     imports: store.imports,
     labels: store.labels,
     judge: store.judge,
+    judgeBatches: store.judgeBatches,
     reviews: store.reviews,
     agreement: store.agreement,
     exports: store.exports,

@@ -49,4 +49,9 @@ export const migrations: readonly Migration[] = [
     name: 'annotatorRoles',
     description: 'annotator_role: which database role acts for which annotator (store grant: row-level security)',
   },
+  {
+    version: 10,
+    name: 'judgeBatches',
+    description: 'judge_batch, judge_batch_request: Batch API judge runs, recorded before upload, each line once',
+  },
 ];

@@ -27,6 +27,7 @@ import {
 import { PostgresExports } from './postgresExports.ts';
 import { PostgresImports } from './postgresImports.ts';
 import { PostgresJudge } from './postgresJudge.ts';
+import { PostgresJudgeBatches } from './postgresJudgeBatches.ts';
 import { PostgresLabels } from './postgresLabels.ts';
 import { migratePostgres } from './postgresMigrate.ts';
 import { PostgresReviews } from './postgresReviews.ts';
@@ -55,6 +56,7 @@ export class PostgresStudyStore implements StudyStore {
   readonly imports: PostgresImports;
   readonly labels: PostgresLabels;
   readonly judge: PostgresJudge;
+  readonly judgeBatches: PostgresJudgeBatches;
   readonly reviews: PostgresReviews;
   readonly agreement: PostgresAgreement;
   readonly exports: PostgresExports;
@@ -96,6 +98,7 @@ export class PostgresStudyStore implements StudyStore {
     this.imports = new PostgresImports(context);
     this.labels = new PostgresLabels(context);
     this.judge = new PostgresJudge(context);
+    this.judgeBatches = new PostgresJudgeBatches(context);
     this.reviews = new PostgresReviews(context);
     this.agreement = new PostgresAgreement(context);
     this.exports = new PostgresExports(context);

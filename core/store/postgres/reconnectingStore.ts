@@ -26,7 +26,7 @@ export function changedStoreNames(before: StoresSettings | undefined, after: Sto
   return [...names].filter((name) => entryText(before?.[name]) !== entryText(after?.[name])).sort();
 }
 
-type Area = 'studies' | 'imports' | 'labels' | 'judge' | 'reviews' | 'agreement' | 'exports';
+type Area = 'studies' | 'imports' | 'labels' | 'judge' | 'judgeBatches' | 'reviews' | 'agreement' | 'exports';
 
 /**
  * A StudyStore that opens its PostgreSQL store with `open` and can be told to connect again (`reconnect`): the old
@@ -40,6 +40,7 @@ export class ReconnectingStore implements StudyStore {
   readonly imports: StudyStore['imports'];
   readonly labels: StudyStore['labels'];
   readonly judge: StudyStore['judge'];
+  readonly judgeBatches: StudyStore['judgeBatches'];
   readonly reviews: StudyStore['reviews'];
   readonly agreement: StudyStore['agreement'];
   readonly exports: StudyStore['exports'];
@@ -60,6 +61,7 @@ export class ReconnectingStore implements StudyStore {
     this.imports = this.forward('imports');
     this.labels = this.forward('labels');
     this.judge = this.forward('judge');
+    this.judgeBatches = this.forward('judgeBatches');
     this.reviews = this.forward('reviews');
     this.agreement = this.forward('agreement');
     this.exports = this.forward('exports');

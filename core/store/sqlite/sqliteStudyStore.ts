@@ -10,6 +10,7 @@ import type { SqliteContext } from './sqliteContext.ts';
 import { SqliteExports } from './sqliteExports.ts';
 import { SqliteImports } from './sqliteImports.ts';
 import { SqliteJudge } from './sqliteJudge.ts';
+import { SqliteJudgeBatches } from './sqliteJudgeBatches.ts';
 import { SqliteLabels } from './sqliteLabels.ts';
 import { SqliteReviews } from './sqliteReviews.ts';
 import { SqliteStudies } from './sqliteStudies.ts';
@@ -29,6 +30,7 @@ export class SqliteStudyStore implements StudyStore {
   readonly imports: SqliteImports;
   readonly labels: SqliteLabels;
   readonly judge: SqliteJudge;
+  readonly judgeBatches: SqliteJudgeBatches;
   readonly reviews: SqliteReviews;
   readonly agreement: SqliteAgreement;
   readonly exports: SqliteExports;
@@ -53,6 +55,7 @@ export class SqliteStudyStore implements StudyStore {
     this.imports = new SqliteImports(context);
     this.labels = new SqliteLabels(context);
     this.judge = new SqliteJudge(context);
+    this.judgeBatches = new SqliteJudgeBatches(context);
     this.reviews = new SqliteReviews(context);
     this.agreement = new SqliteAgreement(context);
     this.exports = new SqliteExports(context);

@@ -34,6 +34,9 @@ const readOnly = [
   'review_table',
   'annotator_role',
   'schema_version',
+  // Batch API runs: written by the record's owner (a judge role does not run batches yet).
+  'judge_batch',
+  'judge_batch_request',
 ];
 
 /** Tables with row-level security (policiesSql gives each its policies). */

@@ -10,6 +10,7 @@ import { gradedAspects } from './006_gradedAspects.ts';
 import { labelKind } from './007_labelKind.ts';
 import { labelCommitIds } from './008_labelCommitIds.ts';
 import { annotatorRoles } from './009_annotatorRoles.ts';
+import { judgeBatches } from './010_judgeBatches.ts';
 
 /** Version → PostgreSQL statements. */
 export const postgresMigrationSql: MigrationSql = new Map([
@@ -22,6 +23,7 @@ export const postgresMigrationSql: MigrationSql = new Map([
   [7, labelKind],
   [8, labelCommitIds],
   [9, annotatorRoles],
+  [10, judgeBatches],
 ]);
 
 /** A migration of the list with its PostgreSQL statements. */

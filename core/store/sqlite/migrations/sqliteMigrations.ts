@@ -11,6 +11,7 @@ import { gradedAspects } from './006_gradedAspects.ts';
 import { labelKind } from './007_labelKind.ts';
 import { labelCommitIds } from './008_labelCommitIds.ts';
 import { annotatorRoles } from './009_annotatorRoles.ts';
+import { judgeBatches } from './010_judgeBatches.ts';
 
 /** Version → SQLite statements. */
 export const sqliteMigrationSql: MigrationSql = new Map([
@@ -23,6 +24,7 @@ export const sqliteMigrationSql: MigrationSql = new Map([
   [7, labelKind],
   [8, labelCommitIds],
   [9, annotatorRoles],
+  [10, judgeBatches],
 ]);
 
 /** A migration of the list with its SQLite statements. */
