@@ -7,11 +7,22 @@
 // that counts what it is asked, never holds more than the look-ahead, and gives every pair its votes once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { JudgeCallRecord, PairsToJudgeCursor, SuggestionRecord } from '../../../core/store/port/judgePort.ts';
+import { createChatClient } from '../../../core/judge/chatClient.ts';
+import { defaultPromptTemplate } from '../../../core/judge/defaultPrompts.ts';
+import { judgeStudy } from '../../../core/judge/judgeStudy.ts';
+import type {
+  JudgeCallRecord,
+  JudgePort,
+  PairsToJudgeCursor,
+  SuggestionRecord,
+} from '../../../core/store/port/judgePort.ts';
 import type { StudyStore } from '../../../core/store/studyStore.ts';
+import { nativeDir, scratchDir } from '../../helpers.ts';
 import { openTestStore, type StoreKind, storeKinds } from '../../storeKinds.ts';
 import { plainStudy } from '../labelling/labellingStudy.ts';
+import { buildLargeStudy } from '../labelling/largeStudy.ts';
 import { seedStudy } from '../store/postgres/seedStudy.ts';
+import { startOpenAiServer } from './openAiServer.ts';
 
 /** 4 queries × 4 documents; the corpus lacks d2-2; the run also names q9, a query the study lacks; alice labelled
  * q1/d1-2. */
@@ -211,3 +222,101 @@ for (const kind of storeKinds) {
     }
   });
 }
+
+for (const kind of storeKinds)
+  test(`a run of many pages asks the store page by page and holds at most a page ahead of its calls (${kind})`, async (t) => {
+    const queries = 6;
+    const perQuery = 100;
+    const votes = 2;
+    const concurrency = 8;
+    const study = await buildLargeStudy({
+      kind: kind as StoreKind,
+      folder: scratchDir(),
+      nativeDir,
+      queries,
+      perQuery,
+      extra: `  judge "judge-s" { votes ${votes}  seed 1 }`,
+    });
+    const server = await startOpenAiServer({
+      respond: ({ index, body }) => ({
+        content: JSON.stringify({ rationale: 'r', label: Number(body.seed) % 3 }),
+        latencyMs: index % 3,
+      }),
+    });
+    t.after(() => server.close());
+    try {
+      // The port as the run sees it, counting what it is asked.
+      const port = study.store.judge;
+      const asked = { whole: 0, single: 0, pages: [] as { read: number; done: number }[], cacheReads: 0, groups: 0 };
+      let read = 0;
+      let done = 0;
+      const counting: JudgePort = Object.assign(Object.create(port) as JudgePort, {
+        pairsToJudge: (...args: Parameters<JudgePort['pairsToJudge']>) => {
+          asked.whole++;
+          return port.pairsToJudge(...args);
+        },
+        documentToJudge: (...args: Parameters<JudgePort['documentToJudge']>) => {
+          asked.single++;
+          return port.documentToJudge(...args);
+        },
+        cachedCall: (...args: Parameters<JudgePort['cachedCall']>) => {
+          asked.single++;
+          return port.cachedCall(...args);
+        },
+        pairsToJudgePage: async (...args: Parameters<JudgePort['pairsToJudgePage']>) => {
+          // When the next page is asked for, every vote of the pages before was handed out: what the run holds
+          // beyond the calls in flight is this page.
+          asked.pages.push({ read, done });
+          const page = await port.pairsToJudgePage(...args);
+          read += page.pairs.length;
+          return page;
+        },
+        cachedCalls: (...args: Parameters<JudgePort['cachedCalls']>) => {
+          asked.cacheReads++;
+          return port.cachedCalls(...args);
+        },
+        recordCalls: (...args: Parameters<JudgePort['recordCalls']>) => {
+          asked.groups++;
+          return port.recordCalls(...args);
+        },
+      });
+      const store = Object.assign(Object.create(study.store) as StudyStore, { judge: counting });
+      const options = {
+        concurrency,
+        client: createChatClient({ baseURL: server.baseURL, apiKey: '' }),
+        prompt: { ...defaultPromptTemplate('graded-relevance'), output: 'label' as const },
+        prices: {},
+        onProgress: (progress: { done: number }) => {
+          done = progress.done;
+        },
+      };
+      const report = await judgeStudy(store, study.study, options);
+      const pairs = queries * perQuery;
+      assert.equal(report.suggestions, pairs);
+      assert.equal(report.done, pairs * votes);
+      assert.equal(report.total, pairs * votes);
+      assert.equal(server.requests(), pairs * votes);
+      // Pages, never the whole selection nor a document or cache entry at a time.
+      assert.equal(asked.whole, 0);
+      assert.equal(asked.single, 0);
+      assert.ok(asked.pages.length >= 3, `${asked.pages.length} pages`);
+      assert.equal(asked.cacheReads, asked.pages.length - (pairs % 256 === 0 ? 1 : 0));
+      const pageSize = 256;
+      for (const { read: before, done: finished } of asked.pages) {
+        // Pairs read but not finished when the next page is asked for: at most the calls in flight (and the
+        // votes that came back in the same turn, waiting for their group's commit).
+        assert.ok(before * votes - finished <= 2 * concurrency, `${before} pairs read, ${finished} votes done`);
+        assert.ok(before % pageSize === 0);
+      }
+      // Finished votes were written in groups (fewer transactions than votes).
+      assert.ok(asked.groups < pairs * votes, `${asked.groups} groups`);
+
+      // Run again: every vote from the cache, a page's keys in one read, and no request.
+      const rerun = await judgeStudy(store, study.study, { ...options, onProgress: () => {} });
+      assert.equal(rerun.cached, pairs * votes);
+      assert.equal(server.requests(), pairs * votes);
+      assert.equal(asked.single, 0);
+    } finally {
+      await study.store.close();
+    }
+  });
