@@ -15,12 +15,16 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
 import type { JudgeModel } from '../../core/dsl/model.ts';
+import { BudgetRefusal, estimateText } from '../../core/judge/budget/budgetGuard.ts';
+import { budgetedJob, estimateJudgeJob, type JudgeJobToEstimate } from '../../core/judge/budget/jobEstimate.ts';
+import type { OnlineBudget } from '../../core/judge/budget/onlineBudget.ts';
 import { createChatClient } from '../../core/judge/chatClient.ts';
 import { type DefaultPromptName, defaultPrompts } from '../../core/judge/defaultPrompts.ts';
 import { EndpointApprovalError, isEndpointApproved, normaliseEndpoint } from '../../core/judge/endpointApproval.ts';
 import type { JudgeCallTotals } from '../../core/judge/judgeCallStore.ts';
 import { formatCost, formatCount, judgeProgressText, plural } from '../../core/judge/judgeProgressText.ts';
 import { type JudgePrompt, loadJudgePrompt } from '../../core/judge/judgePrompt.ts';
+import { judgeSetup } from '../../core/judge/judgeSetup.ts';
 import {
   type JudgeProgress,
   type JudgeReport,
@@ -45,6 +49,10 @@ interface JudgeArguments {
   allowed: string[];
   endpoint?: string;
   prices: PriceTable;
+  /** USD the run may cost (--budget; else the judge block's `budget`). */
+  budget?: number;
+  /** --estimate: print the job's estimate and send nothing. */
+  estimate: boolean;
   writeDefaultPrompts?: string;
 }
 
@@ -60,7 +68,13 @@ function wholeNumber(args: readonly string[], i: number, least: number): number 
 }
 
 export function parseJudgeArguments(args: readonly string[]): JudgeArguments {
-  const parsed: JudgeArguments = { onlyUnlabelled: false, concurrency: defaultConcurrency, allowed: [], prices: {} };
+  const parsed: JudgeArguments = {
+    onlyUnlabelled: false,
+    concurrency: defaultConcurrency,
+    allowed: [],
+    prices: {},
+    estimate: false,
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--name') parsed.name = optionValue(args, i++, 'a study name');
@@ -70,6 +84,13 @@ export function parseJudgeArguments(args: readonly string[]): JudgeArguments {
     else if (arg === '--concurrency') parsed.concurrency = wholeNumber(args, i++, 1);
     else if (arg === '--allow-endpoint') parsed.allowed.push(optionValue(args, i++, 'an endpoint URL'));
     else if (arg === '--endpoint') parsed.endpoint = optionValue(args, i++, 'an endpoint URL');
+    else if (arg === '--budget') {
+      const text = optionValue(args, i++, 'an amount in USD');
+      if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text)) {
+        throw new UsageError(`--budget expects an amount in USD such as 25 or 2.50, found '${text}'`);
+      }
+      parsed.budget = Number(text);
+    } else if (arg === '--estimate') parsed.estimate = true;
     else if (arg === '--price') {
       try {
         const [model, price] = parsePriceFlag(optionValue(args, i++, 'MODEL=INPUT,OUTPUT'));
@@ -171,6 +192,13 @@ function summary(report: JudgeReport, study: string, priced: boolean, totals: Ju
   if (report.cancelled) {
     lines.push(`cancelled: ${plural(report.notStarted, 'vote')} not asked; run again to finish (answers are cached)`);
   }
+  if (report.stoppedAtBudget && report.budget) {
+    lines.push(
+      `stopped at the budget: ${money(report.budget.spent)} of ${money(report.budget.amount)} spent, the next call ` +
+        `would have passed it; ${plural(report.stoppedAtBudget, 'vote')} not asked — raise the budget and run again ` +
+        'to finish (answers are cached)',
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -179,7 +207,7 @@ export const judgeCommand: CliCommand = {
   summary: "run a study's LLM judge over its pairs; its labels become suggestions (cached, resumable, Ctrl+C to stop)",
   usage:
     'qrels-studio judge STUDY.assess [--name STUDY] [--judge MODEL|N] [--limit N] [--only-unlabelled] ' +
-    '[--concurrency N] [--allow-endpoint URL] [--endpoint URL] [--price MODEL=IN,OUT]… | ' +
+    '[--concurrency N] [--allow-endpoint URL] [--endpoint URL] [--price MODEL=IN,OUT]… [--budget USD] [--estimate] | ' +
     'qrels-studio judge --write-default-prompts DIR',
   async run(args, context) {
     const parsed = parseJudgeArguments(args);
@@ -201,13 +229,45 @@ export const judgeCommand: CliCommand = {
         if (!(error instanceof JudgeSetupError)) throw error;
         throw new InputError(`${error.message}${study.judges.length > 1 ? ' (--judge MODEL or its number)' : ''}`);
       }
-      const endpoint = approvedEndpoint(judge, parsed, `study '${study.name}'`, context);
+      // An estimate sends nothing: it needs the endpoint (part of the cache key) but not its approval.
+      const endpoint = approvedEndpoint(judge, parsed, `study '${study.name}'`, context, !parsed.estimate);
       let prompt: JudgePrompt;
       try {
         prompt = await loadJudgePrompt(study, judge, folder, context.cwd, await storedCorpusKind(store, study.name));
       } catch (error) {
         if (error instanceof JudgeSetupError) throw new InputError(error.message);
         throw error;
+      }
+      // With a budget the job's estimate is checked before anything is sent (core/judge/budget/); --estimate only
+      // prints it.
+      const amount = parsed.budget ?? judge.budget?.amount;
+      let budget: OnlineBudget | undefined;
+      if (parsed.estimate || amount !== undefined) {
+        try {
+          const job: JudgeJobToEstimate = {
+            setup: judgeSetup(study, {
+              ...(parsed.judge !== undefined && { judge: parsed.judge }),
+              prompt,
+              ...(parsed.limit !== undefined && { limit: parsed.limit }),
+            }),
+            prompt,
+            endpoint,
+            prices: parsed.prices,
+            mode: 'online',
+            ...(parsed.limit !== undefined && { limit: parsed.limit }),
+            onlyUnlabelled: parsed.onlyUnlabelled,
+          };
+          if (parsed.estimate) {
+            context.stdout(estimateText(await estimateJudgeJob(store, study, job), amount));
+            return 0;
+          }
+          const checked = await budgetedJob(store, study, job, amount!);
+          context.stderr(estimateText(checked.estimate, amount));
+          budget = checked.budget;
+        } catch (error) {
+          if (error instanceof BudgetRefusal || error instanceof JudgeSetupError) throw new InputError(error.message);
+          throw error;
+        }
       }
       const apiKey = process.env.OPENAI_API_KEY ?? '';
       const client = createChatClient({ baseURL: endpoint, apiKey });
@@ -230,6 +290,7 @@ export const judgeCommand: CliCommand = {
           client,
           prompt,
           prices: parsed.prices,
+          ...(budget !== undefined && { budget }),
           signal: controller.signal,
           onProgress(progress) {
             const now = performance.now();
@@ -264,6 +325,7 @@ export const judgeCommand: CliCommand = {
         );
       }
       if (report.cancelled) return 130;
+      if (report.stoppedAtBudget) return 1;
       const unanswered = report.failures - (report.failuresByKind.parse ?? 0);
       if (unanswered > 0) {
         context.stderr(`${plural(unanswered, 'call')} got no answer: run the command again to retry them\n`);
@@ -277,7 +339,13 @@ export const judgeCommand: CliCommand = {
 };
 
 /** The judge's endpoint, normalised, once the user has approved it (else an InputError saying how to). */
-function approvedEndpoint(judge: JudgeModel, parsed: JudgeArguments, of: string, context: CliContext): string {
+function approvedEndpoint(
+  judge: JudgeModel,
+  parsed: JudgeArguments,
+  of: string,
+  context: CliContext,
+  needApproval = true,
+): string {
   const endpointText = judge.endpoint ?? parsed.endpoint ?? (process.env.OPENAI_BASE_URL || undefined);
   if (endpointText === undefined) {
     throw new InputError(
@@ -297,7 +365,7 @@ function approvedEndpoint(judge: JudgeModel, parsed: JudgeArguments, of: string,
     if (error instanceof EndpointApprovalError) throw new InputError(error.message);
     throw error;
   }
-  if (!allowed) {
+  if (!allowed && needApproval) {
     throw new InputError(
       `refusing to call ${endpoint} : not approved — pass --allow-endpoint ${endpoint} or approve it once in VS Code`,
     );
