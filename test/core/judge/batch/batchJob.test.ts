@@ -1,0 +1,337 @@
+// The Batch API judge run end to end on a real study record (SQLite and PostgreSQL), through the real `openai` SDK
+// against the local Files + Batches server (../openAiBatchServer.ts) the test starts: submit writes, records, uploads
+// and creates; status follows the batch and, once it has finished, records every line as a call exactly as an online
+// call is (labels, parse failures with their raw text, tokens, cost at batch prices) and writes the suggestions;
+// the cache rule holds both ways with online runs; large jobs split within the limits; failed and expired lines are
+// retried in a batch or online; cancel cancels.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { createBatchApi } from '../../../../core/judge/batch/batchApi.ts';
+import type { BatchRunOptions } from '../../../../core/judge/batch/batchRun.ts';
+import { cancelBatches, pairsToRetry, refreshBatches } from '../../../../core/judge/batch/batchStatus.ts';
+import { submitBatches } from '../../../../core/judge/batch/batchSubmit.ts';
+import { createChatClient } from '../../../../core/judge/chatClient.ts';
+import { judgeStudy } from '../../../../core/judge/judgeStudy.ts';
+import { promptTemplate } from '../../../../core/judge/promptTemplate.ts';
+import { storeKinds } from '../../../storeKinds.ts';
+import { type LabellingStudy, labellingStudy, plainStudy } from '../../labelling/labellingStudy.ts';
+import { type BatchLineAnswer, type OpenAiBatchServer, startOpenAiBatchServer } from '../openAiBatchServer.ts';
+import type { ChatBody } from '../openAiServer.ts';
+
+const promptText = `Judge the document for the query.
+Query: {{query}}
+Document: {{document}}
+Grades:
+{{scale}}
+Answer with a JSON object: {"rationale": "…", "label": N}.
+`;
+const prompt = { ...promptTemplate('prompts/judge.md', promptText), output: 'label' as const };
+
+/** The document a request is about ("document D for query Q"). */
+function pairOf(body: ChatBody): { q: number; d: number } {
+  const match = /Document: document (\d+) for query (\d+)/.exec(body.messages?.[0]?.content ?? '');
+  assert.ok(match, `a prompt names its document: ${body.messages?.[0]?.content}`);
+  return { d: Number(match[1]), q: Number(match[2]) };
+}
+
+const answer = (label: unknown) => JSON.stringify({ rationale: 'said so', label });
+const usage = { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 };
+
+function optionsFor(study: LabellingStudy, server: OpenAiBatchServer, more: Partial<BatchRunOptions> = {}) {
+  return {
+    prompt,
+    api: createBatchApi({ baseURL: server.baseURL, apiKey: 'sk-test-0123456789' }),
+    folder: join(study.folder, '.qrels-studio', 'batches'),
+    prices: { 'judge-b': { inputPerMillion: 2, outputPerMillion: 8 } },
+    ...more,
+  } satisfies BatchRunOptions;
+}
+
+async function finishAll(server: OpenAiBatchServer) {
+  for (const batch of server.batches()) await server.finish(batch.id);
+}
+
+for (const kind of storeKinds) {
+  test(`a batch round trip: submitted, followed, recorded as online calls at half price, suggestions written; online then asks nothing (${kind})`, async (t) => {
+    const study = await labellingStudy(
+      { ...plainStudy(2, 3), extra: '  judge "judge-b" { votes 2  seed 5  temperature 0.5  max_tokens 50 }' },
+      kind,
+    );
+    const server = await startOpenAiBatchServer({
+      progress: 'manual',
+      respondLine: ({ body }) => ({ content: answer(pairOf(body).d % 3), usage }),
+    });
+    t.after(async () => {
+      await server.close();
+      await study.close();
+    });
+    const options = optionsFor(study, server);
+    const submitted = await submitBatches(study.store, study.study, options);
+    assert.equal(submitted.votes, 12);
+    assert.equal(submitted.batches.length, 1);
+    assert.equal(submitted.batches[0]!.requests, 12);
+    const [apiBatch] = server.batches();
+    assert.equal(submitted.batches[0]!.batchId, apiBatch!.id);
+    assert.equal(apiBatch!.completion_window, '24h');
+    assert.equal(apiBatch!.metadata?.qrels_studio_batch, submitted.batches[0]!.batchKey);
+    // Recorded at once: the file id and batch id are in the record before the batch has done anything.
+    const [recorded] = await study.store.judgeBatches.batches(study.studyId);
+    assert.equal(recorded!.batchId, apiBatch!.id);
+    assert.equal(recorded!.inputFileId, apiBatch!.input_file_id);
+    assert.equal(recorded!.requests, 12);
+    assert.deepEqual(recorded!.prices, { inputPerMillion: 1, outputPerMillion: 4 });
+
+    // Not finished yet: status records nothing.
+    await server.advance(apiBatch!.id);
+    const early = await refreshBatches(study.store, study.study, options);
+    assert.equal(early.open, 1);
+    assert.equal(early.batches[0]!.batch.status, 'in_progress');
+    assert.equal((await study.store.judge.calls(study.studyId)).length, 0);
+
+    await finishAll(server);
+    const done = await refreshBatches(study.store, study.study, options);
+    assert.equal(done.open, 0);
+    assert.equal(done.batches[0]!.batch.status, 'completed');
+    assert.deepEqual(done.batches[0]!.batch.counts, { total: 12, completed: 12, failed: 0 });
+    assert.equal(done.batches[0]!.recordedNow!.recorded, 12);
+    assert.equal(done.batches[0]!.recordedNow!.suggestions, 6);
+    const calls = await study.store.judge.calls(study.studyId);
+    assert.equal(calls.length, 12);
+    for (const call of calls) {
+      assert.equal(call.parsedLabel, Number(call.docid!.split('-')[1]) % 3);
+      assert.equal(call.inputTokens, 1000);
+      assert.equal(call.outputTokens, 100);
+      // Batch prices: half of $2 / $8 per million.
+      assert.ok(Math.abs(call.cost! - (1000 * 1 + 100 * 4) / 1e6) < 1e-12);
+      assert.equal(call.judge, submitted.judge);
+    }
+    const seeds = new Set(calls.map((c) => JSON.parse(c.parameters).seed));
+    assert.deepEqual([...seeds].sort(), [5, 6]);
+    const suggestions = await study.store.judge.suggestions(study.studyId, submitted.judge);
+    assert.equal(suggestions.length, 6);
+    for (const s of suggestions) {
+      assert.equal(s.label, Number(s.docid.split('-')[1]) % 3);
+      assert.equal(s.confidence, 1);
+      assert.equal(s.votes.length, 2);
+    }
+
+    // A second look records nothing again; a second submit asks nothing; an online run is served from the cache.
+    const again = await refreshBatches(study.store, study.study, options);
+    assert.equal(again.batches[0]!.recordedNow, undefined);
+    const resubmitted = await submitBatches(study.store, study.study, options);
+    assert.equal(resubmitted.cached, 12);
+    assert.equal(resubmitted.batches.length, 0);
+    const online = await judgeStudy(study.store, study.study, {
+      concurrency: 2,
+      client: createChatClient({ baseURL: server.baseURL, apiKey: 'sk-test-0123456789', maxAttempts: 1 }),
+      prompt,
+      prices: {},
+    });
+    assert.equal(online.cached, 12);
+    assert.equal(server.requests(), 0);
+    assert.equal(server.routeCounts().get('batches.create'), 1);
+    assert.equal(server.routeCounts().get('files.create'), 1);
+  });
+
+  test(`online answers are not asked in a batch; a batch line's body is what the online call sends (${kind})`, async (t) => {
+    const study = await labellingStudy(
+      { ...plainStudy(1, 4), extra: '  judge "judge-b" { seed 3  max_tokens 20 }' },
+      kind,
+    );
+    const seen: ChatBody[] = [];
+    // One server answers both: /v1/chat/completions online, /v1/files + /v1/batches for the batch.
+    const server = await startOpenAiBatchServer({
+      progress: 'manual',
+      respond: ({ body }) => ({ content: answer(pairOf(body).d % 3) }),
+      respondLine: ({ body }) => {
+        seen.push(body);
+        return { content: answer(pairOf(body).d % 3) };
+      },
+    });
+    t.after(async () => {
+      await server.close();
+      await study.close();
+    });
+    const client = createChatClient({ baseURL: server.baseURL, apiKey: 'sk-test-0123456789', maxAttempts: 1 });
+    await judgeStudy(study.store, study.study, { concurrency: 1, client, prompt, prices: {}, limit: 2 });
+    const onlineBodies = server.bodies();
+    assert.equal(onlineBodies.length, 2);
+    const submitted = await submitBatches(study.store, study.study, optionsFor(study, server));
+    assert.equal(submitted.votes, 4);
+    assert.equal(submitted.cached, 2);
+    assert.equal(submitted.batches[0]!.requests, 2);
+    await finishAll(server);
+    assert.equal(seen.length, 2);
+    assert.deepEqual(seen.map((b) => pairOf(b).d).sort(), [3, 4]);
+    // The same fields in the same order, the same values but for the prompt.
+    for (const body of seen) {
+      const { messages: _m, ...rest } = body;
+      const { messages: _o, ...online } = onlineBodies[0]!;
+      assert.deepEqual(Object.keys(body), Object.keys(onlineBodies[0]!));
+      assert.deepEqual(rest, online);
+    }
+    await refreshBatches(study.store, study.study, optionsFor(study, server));
+    assert.equal((await study.store.judge.suggestions(study.studyId, submitted.judge)).length, 4);
+  });
+
+  test(`a job splits within the limits (requests and bytes); a vote held by an open batch is not put in another (${kind})`, async (t) => {
+    const study = await labellingStudy({ ...plainStudy(3, 4), extra: '  judge "judge-b" { votes 2 }' }, kind);
+    const server = await startOpenAiBatchServer({
+      progress: 'manual',
+      respondLine: ({ body }) => ({ content: answer(pairOf(body).d % 3) }),
+    });
+    t.after(async () => {
+      await server.close();
+      await study.close();
+    });
+    const byCount = await submitBatches(study.store, study.study, {
+      ...optionsFor(study, server),
+      limits: { maxRequests: 5, maxBytes: 10_000_000 },
+      limit: 6,
+    });
+    assert.deepEqual(
+      byCount.batches.map((b) => b.requests),
+      [5, 5, 2],
+    );
+    // The same pairs again while their batches are open: nothing new; the other pairs split by bytes, two lines
+    // (of about the same size) to a file.
+    const [firstFile] = server.files().filter((f) => f.purpose === 'batch');
+    const maxBytes = Math.floor((firstFile!.bytes / 5) * 2.5);
+    const bySize = await submitBatches(study.store, study.study, {
+      ...optionsFor(study, server),
+      limits: { maxRequests: 50_000, maxBytes },
+    });
+    assert.equal(bySize.inOpenBatches, 12);
+    assert.equal(bySize.votes, 24);
+    assert.deepEqual(
+      bySize.batches.map((b) => b.requests),
+      [2, 2, 2, 2, 2, 2],
+    );
+    for (const file of server
+      .files()
+      .filter((f) => f.purpose === 'batch')
+      .slice(3)) {
+      assert.ok(file.bytes <= maxBytes, `${file.filename}: ${file.bytes} bytes > ${maxBytes}`);
+    }
+    assert.equal(server.batches().length, 3 + bySize.batches.length);
+    await finishAll(server);
+    // Every vote in one batch only: 12 pairs × 2 votes, each custom id once over all batches.
+    const all = server.batches().flatMap((b) => server.customIds(b.id));
+    assert.equal(all.length, 24);
+    assert.equal(new Set(all).size, 24);
+    const status = await refreshBatches(study.store, study.study, optionsFor(study, server));
+    assert.equal(status.open, 0);
+    assert.equal((await study.store.judge.suggestions(study.studyId, status.judge)).length, 12);
+  });
+
+  test(`answers off the scale and malformed JSON are failures with their raw text; failed and expired lines are retried in a batch or online (${kind})`, async (t) => {
+    const study = await labellingStudy({ ...plainStudy(1, 6), extra: '  judge "judge-b" {}' }, kind);
+    let retried = false;
+    const firstTime: Record<number, BatchLineAnswer> = {
+      1: { content: answer(2) },
+      2: { content: answer(7) },
+      3: { content: '{"rationale": "cut off' },
+      4: { status: 500, message: 'the model fell over' },
+      5: { expired: true },
+      6: { rawLine: 'this is not JSON' },
+    };
+    const server = await startOpenAiBatchServer({
+      progress: 'manual',
+      respond: ({ body }) => ({ content: answer(pairOf(body).d % 3) }),
+      respondLine: ({ body }) => {
+        const d = pairOf(body).d;
+        if (!retried) return firstTime[d]!;
+        return d === 6 ? { expired: true } : { content: answer(1) };
+      },
+    });
+    t.after(async () => {
+      await server.close();
+      await study.close();
+    });
+    const options = optionsFor(study, server);
+    const submitted = await submitBatches(study.store, study.study, options);
+    await finishAll(server);
+    const status = await refreshBatches(study.store, study.study, options);
+    assert.equal(status.batches[0]!.batch.status, 'expired');
+    const recorded = status.batches[0]!.recordedNow!;
+    assert.deepEqual(
+      { answered: recorded.answered, unparsed: recorded.unparsed, failed: recorded.failed, stray: recorded.strayLines },
+      { answered: 1, unparsed: 2, failed: 3, stray: 1 },
+    );
+    const calls = await study.store.judge.calls(study.studyId);
+    const of = (d: number) => calls.find((c) => c.docid === `d1-${d}`)!;
+    assert.equal(of(1).parsedLabel, 2);
+    assert.equal(of(2).parsedLabel, null);
+    assert.equal(of(2).errorKind, 'parse');
+    assert.equal(of(2).rawOutput, answer(7));
+    assert.equal(of(3).errorKind, 'parse');
+    assert.equal(of(3).rawOutput, '{"rationale": "cut off');
+    assert.equal(of(4).errorKind, 'server');
+    assert.match(of(4).error!, /fell over/);
+    assert.equal(of(5).errorKind, 'timeout');
+    assert.equal(of(5).attempts, 0);
+    // The broken line names no request: its request is recorded as one the batch gave no line for.
+    assert.equal(of(6).errorKind, 'timeout');
+    const suggestions = await study.store.judge.suggestions(study.studyId, submitted.judge);
+    assert.deepEqual(
+      suggestions.map((s) => [s.docid, s.label]),
+      [
+        ['d1-1', 2],
+        ['d1-2', null],
+        ['d1-3', null],
+      ],
+    );
+
+    // Retry in a batch: only the votes that got no answer (4, 5, 6); parse failures were answers. 6 expires again.
+    assert.equal((await pairsToRetry(study.store, study.studyId, submitted.judge)).size, 3);
+    retried = true;
+    const retry = await submitBatches(study.store, study.study, {
+      ...options,
+      pairIds: await pairsToRetry(study.store, study.studyId, submitted.judge),
+    });
+    assert.equal(retry.batches.length, 1);
+    assert.equal(retry.batches[0]!.requests, 3);
+    await finishAll(server);
+    await refreshBatches(study.store, study.study, options);
+    // Then online: the one left.
+    const left = await pairsToRetry(study.store, study.studyId, submitted.judge);
+    assert.deepEqual([...left], [study.pairId('q1', 'd1-6')]);
+    const online = await judgeStudy(study.store, study.study, {
+      concurrency: 1,
+      client: createChatClient({ baseURL: server.baseURL, apiKey: 'sk-test-0123456789', maxAttempts: 1 }),
+      prompt,
+      prices: {},
+      pairIds: left,
+    });
+    assert.equal(online.requests, 1);
+    assert.equal(server.requests(), 1);
+    assert.equal((await pairsToRetry(study.store, study.studyId, submitted.judge)).size, 0);
+    assert.equal((await study.store.judge.suggestions(study.studyId, submitted.judge)).length, 6);
+  });
+
+  test(`cancel cancels the open batches; their lines are recorded as cancelled and asked again by the next run (${kind})`, async (t) => {
+    const study = await labellingStudy({ ...plainStudy(1, 3), extra: '  judge "judge-b" {}' }, kind);
+    const server = await startOpenAiBatchServer({ progress: 'manual' });
+    t.after(async () => {
+      await server.close();
+      await study.close();
+    });
+    const options = optionsFor(study, server);
+    const submitted = await submitBatches(study.store, study.study, options);
+    const cancelled = await cancelBatches(study.store, study.study, options);
+    assert.equal(cancelled.cancelled.length, 1);
+    assert.equal(server.routeCounts().get('batches.cancel'), 1);
+    await finishAll(server);
+    const status = await refreshBatches(study.store, study.study, options);
+    assert.equal(status.batches[0]!.batch.status, 'cancelled');
+    const calls = await study.store.judge.calls(study.studyId);
+    assert.equal(calls.length, 3);
+    assert.ok(calls.every((c) => c.errorKind === 'cancelled'));
+    // Nothing open to cancel now; the next --batch asks the three votes again.
+    assert.equal((await cancelBatches(study.store, study.study, options)).cancelled.length, 0);
+    const again = await submitBatches(study.store, study.study, options);
+    assert.equal(again.batches[0]!.requests, 3);
+    assert.notEqual(again.batches[0]!.batchKey, submitted.batches[0]!.batchKey);
+  });
+}
