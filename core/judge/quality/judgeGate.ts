@@ -11,14 +11,20 @@ export function judgeModelOf(study: StudyModel, annotator: string): JudgeModel |
   return study.judges.find((j) => annotator === `llm:${j.model}` || annotator.startsWith(`llm:${j.model}@`));
 }
 
-const holds = (value: number, c: JudgeGateCondition): boolean =>
-  c.operator === '>='
-    ? value >= c.value
+/**
+ * Whether `value` meets the condition. A value within 1e-9 of the threshold counts as equal to it: κ = 0.2 computed
+ * as 0.19999999999999996 meets `kappa >= 0.2` (floating-point rounding, not a real difference).
+ */
+function holds(value: number, c: JudgeGateCondition): boolean {
+  const difference = Math.abs(value - c.value) <= 1e-9 ? 0 : value - c.value;
+  return c.operator === '>='
+    ? difference >= 0
     : c.operator === '>'
-      ? value > c.value
+      ? difference > 0
       : c.operator === '<='
-        ? value <= c.value
-        : value < c.value;
+        ? difference <= 0
+        : difference < 0;
+}
 
 /** The opposite of an operator, as a failed check shows it (`0.71 < 0.9`). */
 const failedOperator = { '>=': '<', '>': '<=', '<=': '>', '<': '>=' } as const;

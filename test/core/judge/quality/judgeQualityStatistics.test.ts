@@ -228,6 +228,18 @@ test('the gate: every condition must hold; a failure names the judge, the condit
   const undefinedTau = judgeGate(quality({ tau: null, kappa: 0.3 }), accept);
   assert.match(undefinedTau.failure!, /tau is undefined \(one run only\).*; kappa 0\.3 < 0\.6/);
   assert.deepEqual(judgeGate(quality({ tau: 0, kappa: 0 }), undefined), { declared: false, passed: true, checks: [] });
+  // κ = 0.2 as floating point computes it (0.19999999999999996) meets `kappa >= 0.2`, and does not exceed it.
+  const atThreshold = quality({ tau: 0.95, kappa: 1 - 0.5 / 0.625 });
+  assert.ok(atThreshold.kappa.value! < 0.2, 'the computed κ is a hair under 0.2');
+  assert.equal(judgeGate(atThreshold, [{ metric: 'kappa', operator: '>=', value: 0.2 }]).passed, true);
+  assert.equal(judgeGate(atThreshold, [{ metric: 'kappa', operator: '>', value: 0.2 }]).passed, false);
+  assert.equal(judgeGate(atThreshold, [{ metric: 'kappa', operator: '<=', value: 0.2 }]).passed, true);
+  assert.equal(
+    judgeGate(atThreshold, [{ metric: 'ece', operator: '<=', value: 0.1 }]).failure?.includes(
+      'ece is undefined (votes 1)',
+    ),
+    true,
+  );
 
   const gated = [{ judge: 'llm:m@12345678', gate: failing }];
   assert.throws(
