@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
 import type { JudgeModel } from '../../core/dsl/model.ts';
+import { pairsToRetry } from '../../core/judge/batch/batchStatus.ts';
 import { BudgetRefusal, estimateText } from '../../core/judge/budget/budgetGuard.ts';
 import { budgetedJob, estimateJudgeJob, type JudgeJobToEstimate } from '../../core/judge/budget/jobEstimate.ts';
 import type { OnlineBudget } from '../../core/judge/budget/onlineBudget.ts';
@@ -24,7 +25,7 @@ import { EndpointApprovalError, isEndpointApproved, normaliseEndpoint } from '..
 import type { JudgeCallTotals } from '../../core/judge/judgeCallStore.ts';
 import { formatCost, formatCount, judgeProgressText, plural } from '../../core/judge/judgeProgressText.ts';
 import { type JudgePrompt, loadJudgePrompt } from '../../core/judge/judgePrompt.ts';
-import { judgeSetup } from '../../core/judge/judgeSetup.ts';
+import { judgeAnnotatorName, judgeSetup } from '../../core/judge/judgeSetup.ts';
 import {
   type JudgeProgress,
   type JudgeReport,
@@ -38,6 +39,7 @@ import { importReviewItems } from '../../core/review/reviewSession.ts';
 import { storedCorpusKind } from '../../core/store/corpusKind.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
 import { namesReview, openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
+import { type BatchAction, runBatchJudge } from './judgeBatch.ts';
 
 interface JudgeArguments {
   study?: string;
@@ -53,6 +55,17 @@ interface JudgeArguments {
   budget?: number;
   /** --estimate: print the job's estimate and send nothing. */
   estimate: boolean;
+  /** Batch API (cli/commands/judgeBatch.ts): --batch (or the judge's `mode batch`), --batch-status, --cancel. */
+  batch: boolean;
+  batchStatus: boolean;
+  cancel: boolean;
+  /** --retry-failed [batch|online]: the votes closed batches left unanswered; without a word, as --batch says. */
+  retryFailed?: 'batch' | 'online' | 'default';
+  wait: boolean;
+  /** --batch-price MODEL=IN,OUT: the Batch API's price (else half of --price's). */
+  batchPrices: PriceTable;
+  batchRequests?: number;
+  batchBytes?: number;
   writeDefaultPrompts?: string;
 }
 
@@ -74,6 +87,11 @@ export function parseJudgeArguments(args: readonly string[]): JudgeArguments {
     allowed: [],
     prices: {},
     estimate: false,
+    batch: false,
+    batchStatus: false,
+    cancel: false,
+    wait: false,
+    batchPrices: {},
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -91,7 +109,24 @@ export function parseJudgeArguments(args: readonly string[]): JudgeArguments {
       }
       parsed.budget = Number(text);
     } else if (arg === '--estimate') parsed.estimate = true;
-    else if (arg === '--price') {
+    else if (arg === '--batch') parsed.batch = true;
+    else if (arg === '--batch-status') parsed.batchStatus = true;
+    else if (arg === '--cancel') parsed.cancel = true;
+    else if (arg === '--wait') parsed.wait = true;
+    else if (arg === '--retry-failed') {
+      const next = args[i + 1];
+      parsed.retryFailed = next === 'batch' || next === 'online' ? (args[++i] as 'batch' | 'online') : 'default';
+    } else if (arg === '--batch-requests') parsed.batchRequests = wholeNumber(args, i++, 1);
+    else if (arg === '--batch-bytes') parsed.batchBytes = wholeNumber(args, i++, 1);
+    else if (arg === '--batch-price') {
+      try {
+        const [model, price] = parsePriceFlag(optionValue(args, i++, 'MODEL=INPUT,OUTPUT'));
+        parsed.batchPrices[model] = price;
+      } catch (error) {
+        if (error instanceof UsageError) throw error;
+        throw new UsageError(`--batch-price: ${(error as Error).message}`);
+      }
+    } else if (arg === '--price') {
       try {
         const [model, price] = parsePriceFlag(optionValue(args, i++, 'MODEL=INPUT,OUTPUT'));
         parsed.prices[model] = price;
@@ -207,8 +242,9 @@ export const judgeCommand: CliCommand = {
   summary: "run a study's LLM judge over its pairs; its labels become suggestions (cached, resumable, Ctrl+C to stop)",
   usage:
     'qrels-studio judge STUDY.assess [--name STUDY] [--judge MODEL|N] [--limit N] [--only-unlabelled] ' +
-    '[--concurrency N] [--allow-endpoint URL] [--endpoint URL] [--price MODEL=IN,OUT]… [--budget USD] [--estimate] | ' +
-    'qrels-studio judge --write-default-prompts DIR',
+    '[--concurrency N] [--allow-endpoint URL] [--endpoint URL] [--price MODEL=IN,OUT]… [--budget USD] [--estimate] ' +
+    '[--batch [--wait] [--batch-price MODEL=IN,OUT]… [--batch-requests N] [--batch-bytes N] | --batch-status | ' +
+    '--cancel | --retry-failed [batch|online]] | qrels-studio judge --write-default-prompts DIR',
   async run(args, context) {
     const parsed = parseJudgeArguments(args);
     if (parsed.study !== undefined && (await namesReview(parsed.study, parsed.name, context))) {
@@ -238,6 +274,10 @@ export const judgeCommand: CliCommand = {
         if (error instanceof JudgeSetupError) throw new InputError(error.message);
         throw error;
       }
+      const batchAction = batchActionOf(parsed, judge);
+      // --retry-failed online: the online run below, over the pairs whose batch votes got no answer.
+      const retryOnline = parsed.retryFailed !== undefined && batchAction === undefined;
+      const batchMode = batchAction === 'submit' || batchAction === 'retry';
       // With a budget the job's estimate is checked before anything is sent (core/judge/budget/); --estimate only
       // prints it.
       const amount = parsed.budget ?? judge.budget?.amount;
@@ -253,7 +293,8 @@ export const judgeCommand: CliCommand = {
             prompt,
             endpoint,
             prices: parsed.prices,
-            mode: 'online',
+            batchPrices: parsed.batchPrices,
+            mode: batchMode ? 'batch' : 'online',
             ...(parsed.limit !== undefined && { limit: parsed.limit }),
             onlyUnlabelled: parsed.onlyUnlabelled,
           };
@@ -268,6 +309,40 @@ export const judgeCommand: CliCommand = {
           if (error instanceof BudgetRefusal || error instanceof JudgeSetupError) throw new InputError(error.message);
           throw error;
         }
+      }
+      if (batchAction !== undefined) {
+        return await runBatchJudge(
+          {
+            action: batchAction,
+            studyFile: resolve(context.cwd, parsed.study),
+            study,
+            store,
+            judge,
+            ...(parsed.judge !== undefined && { judgeName: parsed.judge }),
+            endpoint,
+            prompt,
+            prices: parsed.prices,
+            batchPrices: parsed.batchPrices,
+            ...(parsed.limit !== undefined && { limit: parsed.limit }),
+            onlyUnlabelled: parsed.onlyUnlabelled,
+            wait: parsed.wait,
+            ...(parsed.batchRequests !== undefined && { maxRequests: parsed.batchRequests }),
+            ...(parsed.batchBytes !== undefined && { maxBytes: parsed.batchBytes }),
+          },
+          parsed.study,
+          context,
+        );
+      }
+      const retryPairs = retryOnline
+        ? await pairsToRetry(
+            store,
+            await store.studies.studyId(study.name),
+            judgeAnnotatorName(judge.model, prompt.hash),
+          )
+        : undefined;
+      if (retryPairs !== undefined) {
+        context.stdout(`retrying online the votes batches left unanswered: ${plural(retryPairs.size, 'pair')}\n`);
+        if (retryPairs.size === 0) return 0;
       }
       const apiKey = process.env.OPENAI_API_KEY ?? '';
       const client = createChatClient({ baseURL: endpoint, apiKey });
@@ -286,6 +361,7 @@ export const judgeCommand: CliCommand = {
           ...(parsed.judge !== undefined && { judge: parsed.judge }),
           ...(parsed.limit !== undefined && { limit: parsed.limit }),
           onlyUnlabelled: parsed.onlyUnlabelled,
+          ...(retryPairs !== undefined && { pairIds: retryPairs }),
           concurrency: parsed.concurrency,
           client,
           prompt,
@@ -337,6 +413,18 @@ export const judgeCommand: CliCommand = {
     }
   },
 };
+
+/** Which Batch API action the flags ask for (the judge block's `mode batch` makes a plain run a batch); none: online. */
+function batchActionOf(parsed: JudgeArguments, judge: JudgeModel): BatchAction | undefined {
+  const asked = [parsed.batchStatus && '--batch-status', parsed.cancel && '--cancel'].filter(Boolean);
+  if (asked.length > 1) throw new UsageError(`${asked.join(' and ')} do different things: give one`);
+  if (parsed.batchStatus) return 'status';
+  if (parsed.cancel) return 'cancel';
+  const batch = parsed.batch || (judge.mode === 'batch' && parsed.retryFailed !== 'online');
+  if (parsed.retryFailed === 'batch' || (parsed.retryFailed === 'default' && batch)) return 'retry';
+  if (parsed.retryFailed === 'online') return undefined;
+  return batch && parsed.retryFailed === undefined ? 'submit' : undefined;
+}
 
 /** The judge's endpoint, normalised, once the user has approved it (else an InputError saying how to). */
 function approvedEndpoint(
