@@ -7,6 +7,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { displayQueryId } from '../../formats/queryIdCache.ts';
 import { readQrels } from '../../formats/trecQrels.ts';
 import { evaluateRunFile } from '../../metrics/evaluate.ts';
 import { MeasureSpecError, selectMeasures } from '../../metrics/measureSelection.ts';
@@ -77,7 +78,10 @@ function rankingMeasure(measure: string) {
   return selection.measures;
 }
 
-/** Each run's mean of `measure` with `labels` as qrels, over `queries` (latin1 ids) — 0 where a query has no value. */
+/**
+ * Each run's mean of `measure` with `labels` as qrels, over `queries` (latin1 ids) — 0 where a query has no value —
+ * and the run tags (`runids`, filled from the first evaluation).
+ */
 async function scoreRuns(
   labels: readonly PairLabel[],
   runs: readonly RunToRank[],
@@ -85,6 +89,7 @@ async function scoreRuns(
   qrelsFile: string,
   queries: Set<string>,
   gains: ReadonlyMap<number, number> | undefined,
+  runids: string[],
 ): Promise<number[]> {
   const measures = rankingMeasure(measure);
   if (labels.length === 0) return runs.map(() => 0);
@@ -104,6 +109,7 @@ async function scoreRuns(
       },
       run.run,
     );
+    runids[scores.length] ??= displayQueryId(evaluation.runid);
     let sum = 0;
     for (const q of evaluation.queries) if (queries.has(q.qid)) sum += q.values[0]?.value ?? 0;
     scores.push(queries.size === 0 ? 0 : sum / queries.size);
@@ -134,6 +140,7 @@ export async function systemRankings(options: {
   const folder = await mkdtemp(join(tmpdir(), 'qrels-studio-judge-rankings-'));
   let people: number[];
   let judge: number[];
+  const runids: string[] = [];
   try {
     people = await scoreRuns(
       qrels.people,
@@ -142,6 +149,7 @@ export async function systemRankings(options: {
       join(folder, 'people.qrels'),
       queries,
       options.gains,
+      runids,
     );
     judge = await scoreRuns(
       qrels.judge,
@@ -150,6 +158,7 @@ export async function systemRankings(options: {
       join(folder, 'judge.qrels'),
       queries,
       options.gains,
+      runids,
     );
   } finally {
     await rm(folder, { recursive: true, force: true });
@@ -158,7 +167,7 @@ export async function systemRankings(options: {
   const judgeRanks = ranksOf(judge);
   const systems: RankedSystem[] = options.runs.map((run, i) => ({
     run: run.run,
-    runid: run.run,
+    runid: runids[i] ?? run.run,
     people: people[i]!,
     judge: judge[i]!,
     peopleRank: peopleRanks[i]!,

@@ -49,7 +49,7 @@ function writeRuns(study: LabellingStudy): void {
     tops.forEach((top, q) => {
       const order = [top, ...[1, 2, 3, 4, 5].filter((d) => d !== top)];
       order.forEach((d, i) => {
-        text += `q${q + 1} Q0 d${q + 1}-${d} ${i + 1} ${10 - i} ${name}\n`;
+        text += `q${q + 1} Q0 d${q + 1}-${d} ${i + 1} ${10 - i} system-${name[0]}\n`;
       });
     });
     writeFileSync(join(study.folder, name), text);
@@ -176,12 +176,12 @@ for (const kind of storeKinds)
       assert.equal(rankings.peopleQrels, 20);
       assert.equal(rankings.judgeQrels, 20);
       assert.deepEqual(
-        rankings.systems.map((s) => [s.run, s.people, s.judge, s.peopleRank, s.judgeRank]),
+        rankings.systems.map((s) => [s.run, s.runid, s.people, s.judge, s.peopleRank, s.judgeRank]),
         [
-          ['a.run', 1, 1, 1, 1],
-          ['b.run', 0.75, 0.75, 2, 2.5],
-          ['c.run', 0.5, 0.75, 3, 2.5],
-          ['d.run', 0.25, 0.25, 4, 4],
+          ['a.run', 'system-a', 1, 1, 1, 1],
+          ['b.run', 'system-b', 0.75, 0.75, 2, 2.5],
+          ['c.run', 'system-c', 0.5, 0.75, 3, 2.5],
+          ['d.run', 'system-d', 0.25, 0.25, 4, 4],
         ],
       );
       // Five of six pairs concordant, one tied by the judge: 5 / √(6 · 5).
