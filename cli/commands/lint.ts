@@ -5,13 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { recordFileByName } from '../../core/data/recordFormat.ts';
-import { lintStudyText, nodeStudyHost, offsetToLineColumn } from '../../core/dsl/index.ts';
+import { offsetToLineColumn } from '../../core/dsl/textPosition.ts';
 import type { DslDiagnostic } from '../../core/dsl/types.ts';
 import { FileReadError } from '../../core/formats/lineReader.ts';
 import { lintFile } from '../../core/lint/lintFile.ts';
-import { lintRecordFile } from '../../core/lint/records/lintRecordFile.ts';
 import type { StudyLintContext } from '../../core/lint/studyContext.ts';
-import { loadStudyLintContext } from '../../core/lint/studyLoader.ts';
+import type { loadStudyLintContext } from '../../core/lint/studyLoader.ts';
 import { type LintDiagnostic, type LintFileType, lintFileTypes } from '../../core/lint/types.ts';
 import { type CliCommand, InputError, UsageError } from '../cliContext.ts';
 
@@ -40,6 +39,12 @@ export function studyDiagnostics(file: string, text: string, found: readonly Dsl
   });
 }
 
+// The study language, the study loader and the records linter are loaded only for the files that need them: a qrels
+// file or a run (the common, large case) starts linting without initialising them.
+async function lintRecordFile(path: string, options: { file: string }) {
+  return (await import('../../core/lint/records/lintRecordFile.ts')).lintRecordFile(path, options);
+}
+
 /** Lints one file of any kind the linter knows. */
 async function lintAnyFile(
   path: string,
@@ -49,6 +54,7 @@ async function lintAnyFile(
 ): Promise<LintDiagnostic[]> {
   if (path.endsWith('.assess')) {
     const text = await readStudyText(path, name);
+    const { lintStudyText, nodeStudyHost } = await import('../../core/dsl/index.ts');
     const found = await lintStudyText(text, path, nodeStudyHost());
     return studyDiagnostics(name, text, found);
   }
@@ -118,7 +124,7 @@ export const lintCommand: CliCommand = {
       const path = resolve(context.cwd, studyFile);
       let loaded: Awaited<ReturnType<typeof loadStudyLintContext>>;
       try {
-        loaded = await loadStudyLintContext(path);
+        loaded = await (await import('../../core/lint/studyLoader.ts')).loadStudyLintContext(path);
       } catch (error) {
         throw new InputError(`${studyFile}: cannot read the study: ${error instanceof Error ? error.message : error}`);
       }
