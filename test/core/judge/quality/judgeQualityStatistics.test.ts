@@ -3,6 +3,7 @@
 // (with ties), the calibration error against a hand-computed binning, the gate's verdicts and messages.
 import assert from 'node:assert/strict';
 import test from 'node:test';
+import { seededRandom } from '../../../../core/agreement/bootstrap.ts';
 import { calibrationError } from '../../../../core/judge/quality/calibrationError.ts';
 import {
   confusionAccuracy,
@@ -254,4 +255,36 @@ test('the gate: every condition must hold; a failure names the judge, the condit
   checkHumanElseLlmGate(gated, ['m']);
   assert.throws(() => checkHumanElseLlmGate(gated, ['other']), JudgeGateRefusal);
   checkHumanElseLlmGate([{ judge: 'llm:m@12345678', gate: passing }]);
+});
+
+test('laws: τ_b and τ_ap lie in [−1, 1], are 1 on the same ranking and −1 on its reverse; τ_b is symmetric', () => {
+  const random = seededRandom(11);
+  for (let round = 0; round < 200; round++) {
+    const n = 2 + Math.floor(random() * 12);
+    // Few distinct values on some rounds, so ties are common.
+    const levels = round % 2 === 0 ? 3 : 1000;
+    const x = Array.from({ length: n }, () => Math.floor(random() * levels));
+    const y = Array.from({ length: n }, () => Math.floor(random() * levels));
+    for (const value of [kendallTau(x, y).value, tauAp(x, y).value, symmetricTauAp(x, y).value]) {
+      if (value !== null) assert.ok(value >= -1 - 1e-12 && value <= 1 + 1e-12, `${value} for ${x} / ${y}`);
+    }
+    assert.equal(kendallTau(x, y).value, kendallTau(y, x).value);
+    const distinct = [...x.keys()].map((i) => x[i]! * 100 + i); // no ties
+    close(kendallTau(distinct, distinct).value, 1);
+    close(tauAp(distinct, distinct).value, 1);
+    close(
+      kendallTau(
+        distinct,
+        distinct.map((v) => -v),
+      ).value,
+      -1,
+    );
+    close(
+      tauAp(
+        distinct,
+        distinct.map((v) => -v),
+      ).value,
+      -1,
+    );
+  }
 });
