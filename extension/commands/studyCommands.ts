@@ -116,6 +116,10 @@ export function registerStudyCommands(deps: StudyCommandContext): vscode.Disposa
       'qrelsStudio.runJudge',
       withStudy('running the LLM judge', (target) => runJudge(context, studyFiles, target, output)),
     ),
+    vscode.commands.registerCommand(
+      'qrelsStudio.runJudgeChooseMode',
+      withStudy('running the LLM judge', (target) => runJudge(context, studyFiles, target, output, true)),
+    ),
     vscode.commands.registerCommand('qrelsStudio.setApiKey', () => setApiKey(context)),
   );
 }

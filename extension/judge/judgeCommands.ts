@@ -1,5 +1,5 @@
 // "Qrels Studio: Run LLM judge" and "Set API key": the study's judge over its pairs, from VS Code, with the same
-// core as `qrels-studio judge`. What guards the network: no call in an untrusted workspace; the first call to an
+// core as `qrels-studio judge` — online, or through the Batch API (submit, status, cancel: batchJudgeRun.ts). What guards the network: no call in an untrusted workspace; the first call to an
 // endpoint asks the user once (remembered in the approval store the CLI reads too); the API key comes from
 // SecretStorage or OPENAI_API_KEY, never from a workspace file, and is never logged. Progress in a notification
 // (done/total, calls/s, tokens, cost so far — spent / budget when the judge declares one) whose Cancel stops new calls and records the ones in flight.
@@ -12,10 +12,22 @@ import { formatCount } from '../../core/judge/judgeProgressText.ts';
 import { loadJudgePrompt } from '../../core/judge/judgePrompt.ts';
 import { type JudgeReport, selectJudge } from '../../core/judge/judgeStudy.ts';
 import { storedCorpusKind } from '../../core/store/corpusKind.ts';
+import type { StudyStore } from '../../core/store/studyStore.ts';
 import { refreshLabelPanels } from '../panels/labelPanel.ts';
 import { judgeSettings } from '../settings.ts';
 import type { StudyFiles } from '../studies/studyFiles.ts';
 import { type StudyTarget, shownPath } from '../studies/workspaceStudies.ts';
+import {
+  type BatchJudgeRun,
+  batchesOnRecord,
+  batchLine,
+  batchStatusLines,
+  cancelJudgeBatches,
+  judgeBatchStatus,
+  submitJudgeBatches,
+  submitLines,
+} from './batchJudgeRun.ts';
+import { asksForAction, type JudgeAction, judgeActionItems } from './judgeActions.ts';
 import { runOnlineJudge } from './onlineJudgeRun.ts';
 
 /** Where the API key lives in VS Code's SecretStorage. */
@@ -52,11 +64,17 @@ async function approved(endpoint: string, study: string, model: string): Promise
   return true;
 }
 
+/**
+ * Runs the study's judge. Online at once for an online judge with no batch on record; otherwise — the judge block
+ * says `mode batch`, batches are on record, or `chooseMode` ("LLM judge: online or Batch API…") — the user picks:
+ * judge online, judge with the Batch API, the batches' status (recording what finished), or cancel the open ones.
+ */
 export async function runJudge(
   context: vscode.ExtensionContext,
   studyFiles: StudyFiles,
   target: StudyTarget,
   output: vscode.OutputChannel,
+  chooseMode = false,
 ): Promise<void> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showErrorMessage(
@@ -84,7 +102,6 @@ export async function runJudge(
     return;
   }
   const endpoint = normaliseEndpoint(endpointText);
-  if (!(await approved(endpoint, study.name, judge.model))) return;
   const prompt = await loadJudgePrompt(
     study,
     judge,
@@ -92,9 +109,35 @@ export async function runJudge(
     opened.folder,
     await storedCorpusKind(opened.store, study.name),
   );
+  const batches = await batchesOnRecord(opened.store, study, judge, prompt);
+  let action: JudgeAction = 'online';
+  if (asksForAction(judge, batches, chooseMode)) {
+    const picked = await vscode.window.showQuickPick(judgeActionItems(judge, batches), {
+      title: `Qrels Studio: judge ${judge.model} on '${study.name}'`,
+    });
+    if (!picked) return;
+    action = picked.action;
+  }
+  // Every action below calls the endpoint (a batch's status and cancel too): approved first.
+  if (!(await approved(endpoint, study.name, judge.model))) return;
   const apiKey = (await context.secrets.get(apiKeySecret)) ?? process.env.OPENAI_API_KEY ?? '';
-  const client = createChatClient({ baseURL: endpoint, apiKey });
   const place = study.judges.indexOf(judge) + 1;
+  if (action !== 'online') {
+    const run: BatchJudgeRun = {
+      judge,
+      place,
+      endpoint,
+      apiKey,
+      prompt,
+      prices: configured.prices,
+      studyFolder: opened.folder,
+    };
+    await runBatchAction(action, opened.store, study, run, output);
+    studyFiles.notifyChanged(target.studyFile);
+    refreshLabelPanels(target.studyFile);
+    return;
+  }
+  const client = createChatClient({ baseURL: endpoint, apiKey });
 
   let report: JudgeReport;
   try {
@@ -175,6 +218,60 @@ export async function runJudge(
   } else {
     void vscode.window.showInformationMessage(`Qrels Studio: ${line}`);
   }
+}
+
+/** Submit, status or cancel, in a progress notification; what happened in the output channel and a message. */
+async function runBatchAction(
+  action: Exclude<JudgeAction, 'online'>,
+  store: StudyStore,
+  study: StudyModel,
+  run: BatchJudgeRun,
+  output: vscode.OutputChannel,
+): Promise<void> {
+  const titles = {
+    batch: `Judge ${run.judge.model} on ${study.name} with the Batch API: writing and uploading the batches`,
+    'batch-status': `Batches of ${run.judge.model} on ${study.name}: status, recording what finished`,
+    'cancel-batches': `Cancelling the open batches of ${run.judge.model} on ${study.name}`,
+  };
+  let lines: string[];
+  try {
+    lines = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: titles[action] },
+      async () => {
+        switch (action) {
+          case 'batch':
+            return submitLines(
+              await submitJudgeBatches(store, study, run, (estimate) =>
+                output.appendLine(estimateText(estimate, run.judge.budget?.amount).trimEnd()),
+              ),
+            );
+          case 'batch-status':
+            return batchStatusLines(await judgeBatchStatus(store, study, run));
+          case 'cancel-batches': {
+            const { judge, cancelled, forgotten } = await cancelJudgeBatches(store, study, run);
+            return [
+              cancelled.length === 0 && forgotten === 0
+                ? `judge ${judge}: no open batch to cancel`
+                : `judge ${judge}: asked to cancel ${formatCount(cancelled.length)} batch${cancelled.length === 1 ? '' : 'es'}` +
+                  (forgotten > 0 ? `, ${formatCount(forgotten)} never created forgotten` : '') +
+                  ' — "Batch status" records what they answered',
+              ...cancelled.map((b) => `  ${batchLine(b)}`),
+            ];
+          }
+        }
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof BudgetRefusal)) throw error;
+    output.appendLine(`judge ${run.judge.model}: ${error.message}`);
+    void vscode.window.showErrorMessage(`Qrels Studio: ${error.message}`);
+    return;
+  }
+  for (const line of lines) output.appendLine(line);
+  const [headline] = lines;
+  void vscode.window.showInformationMessage(
+    `Qrels Studio: ${headline ?? ''}${lines.length > 1 ? ' (each batch in the Qrels Studio output)' : ''}`,
+  );
 }
 
 /** Stores the key in SecretStorage (an empty answer removes it). */
