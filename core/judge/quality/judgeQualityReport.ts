@@ -11,7 +11,7 @@ import type { PairLabel } from '../../store/port/agreementPort.ts';
 import type { StudyStore } from '../../store/studyStore.ts';
 import { calibrationError, defaultCalibrationBins } from './calibrationError.ts';
 import { confusionAccuracy, judgeConfusion, sharedLabels } from './confusionMatrix.ts';
-import { judgeGate, judgeModelOf } from './judgeGate.ts';
+import { checkHumanElseLlmGate, judgeGate, judgeModelOf } from './judgeGate.ts';
 import { judgeKappa } from './judgeKappa.ts';
 import type {
   JudgeCost,
@@ -143,4 +143,21 @@ async function judgeQuality(
     ...(rankingsReason !== undefined && { rankingsReason }),
   };
   return { ...quality, gate: judgeGate(quality, judgeModelOf(study, judge)?.accept) };
+}
+
+/**
+ * Before a `from human-else-llm` export: refuses (JudgeGateRefusal) when an LLM label source whose judge block
+ * declares `accept when …` does not pass it — no people's labels to check it against included — unless `accepted`
+ * names it (`--accept-judge NAME`). A study that declares no gate exports as before, and nothing is computed.
+ */
+export async function checkHumanElseLlmExport(
+  store: StudyStore,
+  studyId: number,
+  study: StudyModel,
+  studyFolder: string,
+  accepted: readonly string[] = [],
+): Promise<void> {
+  if (!study.judges.some((j) => (j.accept?.length ?? 0) > 0)) return;
+  const report = await computeJudgeQualityReport(store, studyId, study, studyFolder);
+  checkHumanElseLlmGate(report.judges, accepted);
 }
