@@ -8,7 +8,7 @@ import { benchAgreement } from './benchAgreement.ts';
 import { random, writeLines } from './benchData.ts';
 import { benchEval, generateEvalBenchData } from './benchEval.ts';
 import { benchEventLoop } from './benchEventLoop.ts';
-import { benchJudge } from './benchJudge.ts';
+import { benchJudge, judgeBenchLines } from './benchJudge.ts';
 import { benchLabelling, percentile } from './benchLabelling.ts';
 import { benchLanguageServer } from './benchLanguageServer.ts';
 import { benchLint } from './benchLint.ts';
@@ -103,16 +103,12 @@ console.log(
   `${'  baseline: j → next pair painted, no label'.padEnd(44)} p50 ${moveP50.toFixed(1).padStart(5)} ms  p95 ${moveP95.toFixed(1).padStart(5)} ms`,
 );
 
-// The LLM judge (see benchJudge.ts): 1,000 pairs against an OpenAI-compatible server on 127.0.0.1 answering in
-// 100 ms, 16 calls at a time; the bound is 1,000 × 0.1 / 16 = 6.25 s, and a re-run must make no request.
+// The LLM judge at track scale (see benchJudge.ts): 100,000 pairs × 3 votes against an OpenAI-compatible server in
+// its own process on 127.0.0.1 answering in 100 ms, 64 calls at a time (QRELS_BENCH_JUDGE_PAIRS shrinks it): bound
+// ratio, CPU per call, a labelling session's commits while the judge writes, RSS at a tenth and at the peak, and a
+// re-run that must make no request.
 const judging = await benchJudge(root, dataDir);
-console.log(
-  `${'judge 1,000 pairs, 100 ms/call, concurrency 16'.padEnd(44)} ${judging.wallSeconds.toFixed(3).padStart(7)} s  ` +
-    `bound ${judging.bound.toFixed(2)} s  ${(judging.bound / judging.wallSeconds).toFixed(2)} bound/wall   target ≥ 0.9`,
-);
-console.log(
-  `${'  re-run of the finished job'.padEnd(44)} ${judging.rerunRequests} requests (${judging.requests} the first time)   target 0`,
-);
+for (const line of judgeBenchLines(judging)) console.log(line);
 
 // Agreement (see benchAgreement.ts): 1M labels by 4 annotators read from a label file (into the units × annotators
 // matrix: the baseline), then Krippendorff's ordinal α and every pairwise Cohen's κ.

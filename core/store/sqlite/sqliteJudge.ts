@@ -70,6 +70,9 @@ function prepareStatements(context: SqliteContext) {
 
 type Statements = ReturnType<typeof prepareStatements>;
 
+/** Groups of calls (recordCalls) between the judge's own WAL checkpoints. */
+const groupsPerCheckpoint = 32;
+
 /** Sorts after every row id and rank (the largest integer a JavaScript number holds exactly). */
 const lastPlace = Number.MAX_SAFE_INTEGER;
 
@@ -96,6 +99,7 @@ export class SqliteJudge implements JudgePort {
   private prepared: Statements | undefined;
   /** Judges' annotator ids known to be on record (annotators are never deleted): a group need not ask again. */
   private readonly committedJudges = new Map<string, number>();
+  private groupsSinceCheckpoint = 0;
 
   constructor(context: SqliteContext) {
     this.context = context;
@@ -194,6 +198,13 @@ export class SqliteJudge implements JudgePort {
       })
       .immediate();
     for (const [name, id] of annotators) this.committedJudges.set(name, id);
+    // A long run writes the WAL fast; SQLite checkpoints it in whichever connection's commit passes 1,000 pages —
+    // often a labelling session's, which then waits for it. The run checkpoints itself, every few groups, so the
+    // WAL stays short and the person's commits stay short (PASSIVE: it waits for nobody).
+    if (++this.groupsSinceCheckpoint >= groupsPerCheckpoint) {
+      this.groupsSinceCheckpoint = 0;
+      this.context.db.pragma('wal_checkpoint(PASSIVE)');
+    }
     this.context.changed({ what: 'judge' });
     return ids;
   }
