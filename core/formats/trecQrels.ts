@@ -4,7 +4,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { ByteKeyStore, GroupedByteKeyIndex, hashBytes } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
-import { GrowableInt32 } from './growableArrays.ts';
 import { estimateLineCount, readLines } from './lineReader.ts';
 import { displayQueryId, QueryIdCache } from './queryIdCache.ts';
 import { columnOf, FieldSplitter, fieldText, isBlankLine, nextFieldStart, parseIntegerField } from './trecFields.ts';
@@ -28,7 +27,28 @@ export interface Qrels {
   /** Key: (query index, docid bytes) → entry; `labels[entry]` is the judgment. */
   judgments: ByteKeyStore;
   judgmentIndex: GroupedByteKeyIndex;
-  labels: Int32Array;
+  /** One byte a judgment while every label fits (real qrels: -2…16), four once one does not. */
+  labels: Int8Array | Int32Array;
+}
+
+/** Judgments' labels, one byte each until a label needs more (then copied once into 32-bit storage). */
+class LabelColumn {
+  data: Int8Array | Int32Array;
+  length = 0;
+  constructor(expected: number) {
+    this.data = new Int8Array(Math.max(expected, 16));
+  }
+  push(label: number): void {
+    if (this.length === this.data.length || (label > 127 && this.data instanceof Int8Array)) {
+      const wide = this.data instanceof Int32Array || label > 127;
+      const grown = wide
+        ? new Int32Array(Math.max(this.data.length * (this.length === this.data.length ? 2 : 1), 16))
+        : new Int8Array(this.data.length * 2);
+      grown.set(this.data.subarray(0, this.length));
+      this.data = grown;
+    }
+    this.data[this.length++] = label;
+  }
 }
 
 /** A data line is any line that is neither blank nor a comment. */
@@ -43,7 +63,7 @@ export async function readQrels(file: string): Promise<Qrels> {
   // Sized for the docids of the file's first lines: growing the pool from a 12-byte guess copied 12 MB and held it
   // beside the new 29 MB at 1M MS MARCO ids (the store still grows if later ids are longer).
   const judgments = new ByteKeyStore(expected, Math.ceil(expected * (meanDocidBytes(file) ?? 12) * 1.03));
-  const labels = new GrowableInt32(expected);
+  const labels = new LabelColumn(expected);
   const fields = new FieldSplitter(4);
   let lineNumber = 0;
   const queryIds = new QueryIdCache((qid) => {
