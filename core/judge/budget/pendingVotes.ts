@@ -1,14 +1,15 @@
-// The calls a judge run would send, one pair at a time, without sending any: the pairs the run selects
-// (judgePairs.ts), each prompt rendered and each vote keyed exactly as the online and the batch runs do
-// (judgeVote.ts), and the votes the cache already answers left out (they cost nothing). What a budget's estimate is
-// made from (costEstimate.ts), before an online run or a batch upload. Prompts are rendered one pair at a time and
-// dropped once yielded: only the pairs' ids and their queries are held, never the job's prompts.
+// The calls a judge run would send, one pair at a time, without sending any: the pairs the run selects, a page at a
+// time as the online run reads them (judgePairPages.ts: a page's documents and its votes' cache entries in one read
+// each), each prompt rendered and each vote keyed exactly as the online and the batch runs do (judgeVote.ts), and
+// the votes the cache already answers left out (they cost nothing). What a budget's estimate is made from
+// (costEstimate.ts), before an online run or a batch upload. At most one page of prompts is held, never the job's.
 import type { StudyModel } from '../../dsl/model.ts';
 import type { StudyStore } from '../../store/studyStore.ts';
-import { JudgeCallStore, judgeCacheKey } from '../judgeCallStore.ts';
-import { type PairSelection, selectJudgePairs } from '../judgePairs.ts';
+import { judgeCacheKey } from '../judgeCallStore.ts';
+import { judgePairPages } from '../judgePairPages.ts';
+import type { JudgePair, PairSelection } from '../judgePairs.ts';
 import type { JudgeRunPrompt, JudgeSetup } from '../judgeSetup.ts';
-import { renderPairPrompt, voteCallRequest, voteParametersOf } from '../judgeVote.ts';
+import { type RenderedPrompt, renderPromptOf, voteCallRequest, voteParametersOf } from '../judgeVote.ts';
 import type { RequestToEstimate } from './costEstimate.ts';
 
 export interface PendingVotesOptions extends PairSelection {
@@ -25,6 +26,9 @@ export interface PendingPair extends RequestToEstimate {
   docid: string;
 }
 
+/** Pairs read per page: a page's documents and its votes' cache entries are one read each. */
+const pageSize = 512;
+
 /** The selected pairs in query order, each with its prompt and its votes not yet answered (calls 0: all cached). */
 export async function* pendingVotes(
   store: StudyStore,
@@ -33,35 +37,40 @@ export async function* pendingVotes(
 ): AsyncGenerator<PendingPair> {
   const { setup, prompt, endpoint } = options;
   const studyId = await store.studies.studyId(study.name);
-  const calls = new JudgeCallStore(store.judge);
   const parametersOf = voteParametersOf(setup);
-  const { pairs } = await selectJudgePairs(
-    store,
-    study,
-    studyId,
-    {
-      ...(options.limit !== undefined && { limit: options.limit }),
-      ...(options.onlyUnlabelled !== undefined && { onlyUnlabelled: options.onlyUnlabelled }),
-      ...(options.pairIds !== undefined && { pairIds: options.pairIds }),
-    },
-    setup.output,
-  );
-  for (const pair of pairs) {
-    const rendered = await renderPairPrompt(store, study, studyId, setup, prompt, pair);
-    let toSend = 0;
-    for (let voteIndex = 0; voteIndex < setup.votesPerPair; voteIndex++) {
-      const parameters = parametersOf(rendered.shape, voteIndex);
-      const key = judgeCacheKey(voteCallRequest(setup, endpoint, parameters, rendered.promptHash, voteIndex));
-      if ((await calls.cached(key)) === undefined) toSend++;
+  const selection: PairSelection = {
+    ...(options.limit !== undefined && { limit: options.limit }),
+    ...(options.onlyUnlabelled !== undefined && { onlyUnlabelled: options.onlyUnlabelled }),
+    ...(options.pairIds !== undefined && { pairIds: options.pairIds }),
+  };
+  for await (const page of judgePairPages(store, study, studyId, selection, setup.output, pageSize)) {
+    const documents = await store.judge.documentsToJudge(
+      studyId,
+      page.pairs.map((pair) => pair.docid),
+    );
+    const rendered: { pair: JudgePair; prompt: RenderedPrompt; keys: string[] }[] = [];
+    for (const pair of page.pairs) {
+      const row = documents.get(pair.docid);
+      if (row === undefined) continue; // deleted since the page was read: the run skips it too
+      const text = renderPromptOf(row, study, setup, prompt, pair);
+      const keys = Array.from({ length: setup.votesPerPair }, (_, voteIndex) =>
+        judgeCacheKey(
+          voteCallRequest(setup, endpoint, parametersOf(text.shape, voteIndex), text.promptHash, voteIndex),
+        ),
+      );
+      rendered.push({ pair, prompt: text, keys });
     }
-    yield {
-      pairId: pair.pairId,
-      qid: pair.qid,
-      docid: pair.docid,
-      prompt: rendered.prompt,
-      calls: toSend,
-      ...(setup.judge.maxTokens !== undefined && { maxTokens: setup.judge.maxTokens }),
-      responseFormat: parametersOf(rendered.shape, 0).responseFormat,
-    };
+    const cached = await store.judge.cachedCalls(rendered.flatMap((r) => r.keys));
+    for (const { pair, prompt: text, keys } of rendered) {
+      yield {
+        pairId: pair.pairId,
+        qid: pair.qid,
+        docid: pair.docid,
+        prompt: text.prompt,
+        calls: keys.filter((key) => !cached.has(key)).length,
+        ...(setup.judge.maxTokens !== undefined && { maxTokens: setup.judge.maxTokens }),
+        responseFormat: parametersOf(text.shape, 0).responseFormat,
+      };
+    }
   }
 }

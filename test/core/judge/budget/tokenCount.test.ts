@@ -71,3 +71,60 @@ test('a model without a known tokenizer: characters over the stated ratio, round
   );
   assert.equal(describeCounting({ kind: 'encoding', encoding: 'o200k_base' }, 'gpt-4o'), 'counted with o200k_base');
 });
+
+test('a text counted line by line (the lines remembered) counts exactly as the whole text, in both encodings', async () => {
+  const { countTokens: o200k } = await import('gpt-tokenizer/encoding/o200k_base');
+  const { countTokens: cl100k } = await import('gpt-tokenizer/encoding/cl100k_base');
+  // Pieces that meet the pre-tokenisers' edge cases at line breaks: punctuation before and after, contractions,
+  // slashes, digits, combining marks, spaces before a break or a word, CRLF, emoji and CJK.
+  const pieces = [
+    '\n',
+    '\n\n',
+    '\r\n',
+    ' \n',
+    '\n ',
+    'word',
+    'Word',
+    ' the',
+    '.',
+    ':',
+    '/',
+    "'s",
+    "'ll",
+    '123',
+    '4567',
+    'e\u0301',
+    '\u0301',
+    '😀',
+    '表格',
+    ' ',
+    '  ',
+    '\t',
+    '-',
+    '**',
+    '{{',
+    '}}',
+    '#',
+    'Query',
+    'x/y',
+  ];
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 16807) % 2147483647;
+    return seed;
+  };
+  for (const [model, whole] of [
+    ['gpt-4o', o200k],
+    ['gpt-4', cl100k],
+  ] as const) {
+    const counter = await tokenCounter(model);
+    for (let round = 0; round < 400; round++) {
+      const length = 1 + (next() % 40);
+      let text = '';
+      for (let i = 0; i < length; i++) text += pieces[next() % pieces.length];
+      assert.equal(counter.count(text), whole(text), `${model}: ${JSON.stringify(text)} (seed ${seed})`);
+      // Counted again: from the remembered lines.
+      assert.equal(counter.count(text), whole(text));
+    }
+  }
+});
