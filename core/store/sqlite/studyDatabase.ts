@@ -50,6 +50,13 @@ const documentsPerStatement = 64;
 /** Records collected before they are written to the temp tables in one transaction. */
 const stagingBatch = 10_000;
 
+/**
+ * The page cache (KiB) of the study database while an import moves its rows in: a million documents go into the
+ * (study_id, docid) index in file order, and with the default 2 MB cache nearly every insert re-read an index page
+ * from the file. A fixed amount, whatever the import's size; the default comes back afterwards.
+ */
+const importCacheKiB = 64 << 10;
+
 /** Now, or a millisecond after `latest` (an ISO time) when the clock has not moved past it. */
 function laterThan(latest: string | null): string {
   const now = Date.now();
@@ -226,18 +233,24 @@ export class StudyDatabase {
         staging.addPool(i, pool.queries);
       }
       checkSignal();
-      return this.db
-        .transaction((): ImportReport => {
-          const report = staging.commit(
-            studyId,
-            counted,
-            (label) => this.checkLabel(studyId, label.value, study, label.text),
-            (row) => checkAnswers(row, study, answers),
-          );
-          for (const [i, pool] of pools.entries()) report.pools.push(this.pool(studyId, i, pool));
-          return report;
-        })
-        .immediate();
+      const cacheSize = this.db.pragma('main.cache_size', { simple: true }) as number;
+      this.db.pragma(`main.cache_size = ${-importCacheKiB}`);
+      try {
+        return this.db
+          .transaction((): ImportReport => {
+            const report = staging.commit(
+              studyId,
+              counted,
+              (label) => this.checkLabel(studyId, label.value, study, label.text),
+              (row) => checkAnswers(row, study, answers),
+            );
+            for (const [i, pool] of pools.entries()) report.pools.push(this.pool(studyId, i, pool));
+            return report;
+          })
+          .immediate();
+      } finally {
+        this.db.pragma(`main.cache_size = ${cacheSize}`);
+      }
     } finally {
       staging.drop();
     }
@@ -550,8 +563,10 @@ class Staging {
       `t.title IS s.title AND t.body IS s.body AND t.format IS s.format AND t.parent_docid IS s.parent_docid
        AND t.metadata IS s.metadata`,
     );
-    // Queries in file order: their row ids are the Label view's "by query" order (documents stay in docid order,
-    // which keeps the million-row insert into the docid index sequential).
+    // Queries and documents in file order: query row ids are the Label view's "by query" order. Documents are read
+    // from the staging in the order they were written, sequentially (in docid order each row was a random read of
+    // the temp file: a million-document import made 1.5 M read calls for 6.5 GB, now 0.6 M for 2.8 GB), and go into
+    // the docid index through the larger cache (importCacheKiB).
     db.prepare(
       `INSERT INTO query (study_id, qid, text, instruction, parent_qid, type, split, metadata, source)
        SELECT ?, qid, text, instruction, parent_qid, type, split, metadata, file FROM temp.staged_query WHERE true
@@ -563,7 +578,7 @@ class Staging {
     db.prepare(
       `INSERT INTO document (study_id, docid, title, body, format, parent_docid, metadata, source)
        SELECT ?, docid, title, body, format, parent_docid, metadata, file FROM temp.staged_document WHERE true
-       ORDER BY docid
+       ORDER BY rowid
        ON CONFLICT (study_id, docid) DO UPDATE SET title = excluded.title, body = excluded.body,
          format = excluded.format, parent_docid = excluded.parent_docid, metadata = excluded.metadata,
          source = excluded.source`,
