@@ -33,8 +33,8 @@ export interface ApiBatch {
 export interface BatchApi {
   readonly baseURL: string;
   upload(path: string, filename: string): Promise<string>;
-  /** The id of an uploaded batch input file with this name, if there is one. */
-  findFile(filename: string): Promise<string | undefined>;
+  /** An uploaded batch input file with this name and size, if there is one: its id. */
+  findFile(filename: string, bytes: number): Promise<string | undefined>;
   create(inputFileId: string, batchKey: string): Promise<ApiBatch>;
   /** The batch whose metadata names `batchKey`, looking back to batches created at `since` (Unix seconds). */
   findBatch(batchKey: string, since: number): Promise<ApiBatch | undefined>;
@@ -87,8 +87,11 @@ export function createBatchApi(options: BatchApiOptions): BatchApi {
       const file = await sdk.files.create({ file: await OpenAI.toFile(stream, filename), purpose: 'batch' });
       return file.id;
     },
-    async findFile(filename) {
-      for await (const file of sdk.files.list({ purpose: 'batch' })) if (file.filename === filename) return file.id;
+    async findFile(filename, bytes) {
+      // The size too: an upload cut off midway is not the file.
+      for await (const file of sdk.files.list({ purpose: 'batch' })) {
+        if (file.filename === filename && file.bytes === bytes) return file.id;
+      }
       return undefined;
     },
     async create(inputFileId, batchKey) {

@@ -36,7 +36,7 @@ export async function launchBatch(run: BatchRun, batch: JudgeBatchRecord, fresh 
   let found: 'file' | 'batch' | 'none' = 'none';
   let fileId = batch.inputFileId;
   if (fileId === null) {
-    const uploaded = fresh ? undefined : await api.findFile(filename);
+    const uploaded = fresh ? undefined : await api.findFile(filename, batch.inputBytes);
     if (uploaded !== undefined) {
       fileId = uploaded;
       found = 'file';

@@ -12,7 +12,7 @@ import type { JudgeBatchRequest } from '../../store/port/judgeBatchPort.ts';
 import type { StudyStore } from '../../store/studyStore.ts';
 import { judgeCacheKey } from '../judgeCallStore.ts';
 import { type SkippedPair, selectJudgePairs } from '../judgePairs.ts';
-import { renderPairPrompt, voteCallRequest, voteChatRequest, voteParametersOf } from '../judgeVote.ts';
+import { renderPromptOf, voteCallRequest, voteChatRequest, voteParametersOf } from '../judgeVote.ts';
 import { inputFileName } from './batchApi.ts';
 import { type LaunchOutcome, launchBatch } from './batchLaunch.ts';
 import { batchInputLine, customIdOf } from './batchLines.ts';
@@ -124,8 +124,15 @@ export async function submitBatches(
   for (let start = 0; start < pairs.length; start += pairsPerSlice) {
     const slice = pairs.slice(start, start + pairsPerSlice);
     const asks = [];
+    // A slice's documents and cache entries in one read each.
+    const documents = await store.judge.documentsToJudge(
+      studyId,
+      slice.map((pair) => pair.docid),
+    );
     for (const pair of slice) {
-      const rendered = await renderPairPrompt(store, study, studyId, setup, options.prompt, pair);
+      const row = documents.get(pair.docid);
+      if (row === undefined) throw new Error(`the corpus has no document '${pair.docid}' any more`);
+      const rendered = renderPromptOf(row, study, setup, options.prompt, pair);
       for (let voteIndex = 0; voteIndex < setup.votesPerPair; voteIndex++) {
         const parameters = parametersFor(rendered.shape, voteIndex);
         const call = voteCallRequest(setup, endpoint, parameters, rendered.promptHash, voteIndex);
@@ -133,13 +140,15 @@ export async function submitBatches(
       }
     }
     votes += asks.length;
-    const open = new Set(await store.judgeBatches.keysInOpenBatches(asks.map((a) => a.cacheKey)));
+    const keys = asks.map((a) => a.cacheKey);
+    const open = new Set(await store.judgeBatches.keysInOpenBatches(keys));
+    const answered = await store.judge.cachedCalls(keys);
     for (const ask of asks) {
       if (open.has(ask.cacheKey)) {
         inOpenBatches++;
         continue;
       }
-      if (await store.judge.cachedCall(ask.cacheKey)) {
+      if (answered.has(ask.cacheKey)) {
         cached++;
         continue;
       }

@@ -7,11 +7,14 @@ import {
   interpretAnswer,
   type PairVote,
   pairSuggestion,
-  renderPairPrompt,
+  renderPromptOf,
   voteCallRequest,
   voteParametersOf,
 } from '../judgeVote.ts';
 import type { BatchRun } from './batchRun.ts';
+
+/** Pairs rendered and looked up together. */
+const pairsPerSlice = 256;
 
 /** Writes the suggestions of `pairIds`; returns how many were written. */
 export async function writeBatchSuggestions(run: BatchRun, pairIds: ReadonlySet<number>): Promise<number> {
@@ -21,27 +24,42 @@ export async function writeBatchSuggestions(run: BatchRun, pairIds: ReadonlySet<
   const parametersFor = voteParametersOf(setup);
   const { pairs } = await selectJudgePairs(store, study, studyId, { pairIds }, setup.output);
   let written = 0;
-  for (const pair of pairs) {
-    const rendered = await renderPairPrompt(store, study, studyId, setup, options.prompt, pair);
-    const votes: (PairVote | undefined)[] = [];
-    for (let voteIndex = 0; voteIndex < setup.votesPerPair; voteIndex++) {
-      const parameters = parametersFor(rendered.shape, voteIndex);
-      const hit = await calls.cached(
-        judgeCacheKey(voteCallRequest(setup, endpoint, parameters, rendered.promptHash, voteIndex)),
+  // A slice of pairs' documents and cache entries in one read each.
+  for (let start = 0; start < pairs.length; start += pairsPerSlice) {
+    const slice = pairs.slice(start, start + pairsPerSlice);
+    const documents = await store.judge.documentsToJudge(
+      studyId,
+      slice.map((pair) => pair.docid),
+    );
+    const asks = slice.map((pair) => {
+      const row = documents.get(pair.docid);
+      if (row === undefined) throw new Error(`the corpus has no document '${pair.docid}' any more`);
+      const rendered = renderPromptOf(row, study, setup, options.prompt, pair);
+      const keys = Array.from({ length: setup.votesPerPair }, (_, voteIndex) =>
+        judgeCacheKey(
+          voteCallRequest(setup, endpoint, parametersFor(rendered.shape, voteIndex), rendered.promptHash, voteIndex),
+        ),
       );
-      if (hit === undefined) continue;
-      const reading = interpretAnswer(study, setup, hit.rawOutput, rendered.shape);
-      votes[voteIndex] = {
-        callId: hit.id,
-        answered: true,
-        label: reading.ok ? reading.label : null,
-        ...(reading.ok && reading.rationale !== undefined && { rationale: reading.rationale }),
-      };
+      return { pair, rendered, keys };
+    });
+    const answered = await store.judge.cachedCalls(asks.flatMap((a) => a.keys));
+    for (const { pair, rendered, keys } of asks) {
+      const votes: (PairVote | undefined)[] = keys.map((key) => {
+        const hit = answered.get(key);
+        if (hit === undefined) return undefined;
+        const reading = interpretAnswer(study, setup, hit.rawOutput, rendered.shape);
+        return {
+          callId: hit.id,
+          answered: true,
+          label: reading.ok ? reading.label : null,
+          ...(reading.ok && reading.rationale !== undefined && { rationale: reading.rationale }),
+        };
+      });
+      const suggestion = pairSuggestion(pair.pairId, annotator, setup.votesPerPair, votes, now());
+      if (suggestion === undefined) continue;
+      await calls.replaceSuggestion(suggestion);
+      written++;
     }
-    const suggestion = pairSuggestion(pair.pairId, annotator, setup.votesPerPair, votes, now());
-    if (suggestion === undefined) continue;
-    await calls.replaceSuggestion(suggestion);
-    written++;
   }
   return written;
 }

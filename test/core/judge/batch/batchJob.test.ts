@@ -334,4 +334,81 @@ for (const kind of storeKinds) {
     assert.equal(again.batches[0]!.requests, 3);
     assert.notEqual(again.batches[0]!.batchKey, submitted.batches[0]!.batchKey);
   });
+
+  test(`a run stopped after the upload, or after the batch was created, is picked up: the file and the batch are found by their key, never made twice (${kind})`, async (t) => {
+    const study = await labellingStudy({ ...plainStudy(1, 3), extra: '  judge "judge-b" {}' }, kind);
+    const server = await startOpenAiBatchServer({
+      progress: 'manual',
+      respondLine: ({ body }) => ({ content: answer(pairOf(body).d % 3) }),
+    });
+    t.after(async () => {
+      await server.close();
+      await study.close();
+    });
+    const options = optionsFor(study, server);
+    const stopped = new Error('stopped here');
+    // Uploaded, then stopped before the file id was recorded.
+    await assert.rejects(
+      submitBatches(study.store, study.study, {
+        ...options,
+        api: {
+          ...options.api,
+          upload: async (path, name) => {
+            await options.api.upload(path, name);
+            throw stopped;
+          },
+        },
+      }),
+      stopped,
+    );
+    let [batch] = await study.store.judgeBatches.batches(study.studyId);
+    assert.equal(batch!.status, 'prepared');
+    assert.equal(batch!.inputFileId, null);
+    // The run that picks it up creates the batch, then stops before recording its id.
+    await assert.rejects(
+      submitBatches(study.store, study.study, {
+        ...options,
+        api: {
+          ...options.api,
+          create: async (fileId, key) => {
+            await options.api.create(fileId, key);
+            throw stopped;
+          },
+        },
+      }),
+      stopped,
+    );
+    [batch] = await study.store.judgeBatches.batches(study.studyId);
+    assert.notEqual(batch!.inputFileId, null);
+    assert.equal(batch!.batchId, null);
+    assert.equal(server.routeCounts().get('files.create'), 1, 'the uploaded file was found, not uploaded again');
+    // And the next run finds the batch by its metadata.
+    const resumed = await submitBatches(study.store, study.study, options);
+    assert.equal(resumed.batches.length, 1);
+    assert.equal(resumed.batches[0]!.resumed, true);
+    assert.equal(resumed.inOpenBatches, 3);
+    assert.equal(server.routeCounts().get('batches.create'), 1);
+    assert.equal(server.batches().length, 1);
+    [batch] = await study.store.judgeBatches.batches(study.studyId);
+    assert.equal(batch!.batchId, server.batches()[0]!.id);
+    await finishAll(server);
+    const status = await refreshBatches(study.store, study.study, options);
+    assert.equal(status.batches[0]!.recordedNow!.recorded, 3);
+    // A recorded batch whose input never left this machine, and whose file is gone, is forgotten and asked anew.
+    const lost = await study.store.judgeBatches.recordBatch({
+      batchKey: 'lost-key',
+      studyId: study.studyId,
+      judge: status.judge,
+      endpoint: 'http://nowhere/v1',
+      model: 'judge-b',
+      promptTemplateHash: prompt.hash,
+      inputSha256: 'f'.repeat(64),
+      inputBytes: 10,
+      createdAt: new Date().toISOString(),
+      requests: [],
+    });
+    const after = await submitBatches(study.store, study.study, options);
+    assert.match(after.batches.find((b) => b.id === lost)!.reason!, /gone or changed and was never uploaded/);
+    assert.equal((await study.store.judgeBatches.batches(study.studyId)).length, 1);
+  });
 }
