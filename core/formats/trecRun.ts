@@ -164,7 +164,9 @@ export async function readRunByQuery(
     batch.fill(0);
     batch.fill(1, first, end);
     store.reset(-1);
-    summary = await readRunPass(file, qrels, onQuery, { batch, store, validated: pass > 0 });
+    // The first pass reads every line, so its runid (the last line's tag) is the run's; later passes skip lines.
+    const passSummary = await readRunPass(file, qrels, onQuery, { batch, store, validated: pass > 0 });
+    summary ??= passSummary;
   }
   return summary!;
 }
@@ -176,17 +178,47 @@ async function countRunLinesByQuery(
 ): Promise<{ lines: Int32Array; docidBytes: Float64Array }> {
   const lines = new Int32Array(qrels.queries.length);
   const docidBytes = new Float64Array(qrels.queries.length);
-  const fields = new FieldSplitter(6);
+  const fields = new LeadingFields(3);
   const queryIds = new QueryIdCache((qid) => qrels.queryIndex.get(qid) ?? -1);
   await readLines(file, (bytes, start, end) => {
-    const count = fields.split(bytes, start, end);
-    if (count < 6 || bytes[fields.starts[0]!] === 35) return;
+    // The first three fields are enough: a line with 3 to 5 fields is counted too, and the first pass stops at it.
+    if (fields.split(bytes, start, end) < 3 || bytes[fields.starts[0]!] === 35) return;
     const query = queryIds.indexOf(bytes, fields.starts[0]!, fields.ends[0]!);
     if (query === -1) return;
     lines[query]!++;
     docidBytes[query]! += fields.ends[2]! - fields.starts[2]!;
   });
   return { lines, docidBytes };
+}
+
+/** The first fields of a line, without scanning the rest of it (FieldSplitter counts every field). */
+class LeadingFields {
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  constructor(count: number) {
+    this.starts = new Int32Array(count);
+    this.ends = new Int32Array(count);
+  }
+
+  /** Records the first fields of bytes[start, end) and returns how many were found (at most the capacity). */
+  split(bytes: Uint8Array, start: number, end: number): number {
+    const capacity = this.starts.length;
+    let count = 0;
+    let i = start;
+    while (count < capacity) {
+      while (i < end && isSpace(bytes[i]!)) i++;
+      if (i === end) break;
+      this.starts[count] = i;
+      while (i < end && !isSpace(bytes[i]!)) i++;
+      this.ends[count++] = i;
+    }
+    return count;
+  }
+}
+
+/** C's isspace: space, \t, \n, \v, \f, \r. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
 }
 
 /** Queries held by one pass over an interleaved run (1 = held), and the store that holds their lines. */
@@ -228,12 +260,19 @@ async function readRunPass(
   };
   const queryIds = new QueryIdCache((qid) => qrels.queryIndex.get(qid) ?? -1);
 
+  const validated = held?.validated === true;
+  const qid = new LeadingFields(1);
   await readLines(file, (bytes, start, end, line) => {
+    // A pass after the first reads only the qid of the lines of other batches (the first pass checked them).
+    if (validated) {
+      if (qid.split(bytes, start, end) === 0 || bytes[qid.starts[0]!] === 35) return;
+      const query = queryIds.indexOf(bytes, qid.starts[0]!, qid.ends[0]!);
+      if (query === -1 || held.batch[query] === 0) return;
+    }
     if (isBlankLine(bytes, start, end)) return;
     const count = fields.split(bytes, start, end);
     const { starts, ends } = fields;
     if (bytes[starts[0]!] === 35) return; // '#' comment line
-    const validated = held?.validated === true;
     let score = validated ? 0 : runLineScore(file, line, bytes, start, end, fields, count);
     dataLines++;
     if (!sameBytes(runidBytes, bytes, starts[5]!, ends[5]!))
@@ -263,7 +302,7 @@ async function readRunPass(
     current!.documentColumns.push(columnOf(bytes, start, docStart));
   });
 
-  if (dataLines === 0) {
+  if (dataLines === 0 && !validated) {
     throw new FormatError(file, 1, 1, 'the run has no results (it is empty or only comments)');
   }
   if (streaming && current) deliver(current);
