@@ -86,7 +86,7 @@ async function judgeQuality(
   const confusion = judgeConfusion(shared, study.scale?.entries.map((e) => e.value) ?? []);
   const accuracy = confusionAccuracy(confusion);
   const noShared = 'no pair both the judge and the people labelled';
-  const suggestions = await store.judge.suggestions(studyId, judge);
+  const suggestions = await store.judge.suggestionConfidences(studyId, judge);
   const confidence = new Map(suggestions.map((s) => [`${s.qid}\u0000${s.docid}`, s]));
   const calibration = calibrationError(
     shared.map((s) => {

@@ -188,6 +188,14 @@ export interface StoredSuggestion {
   votes: { voteIndex: number; callId: number; label: number | null; rawOutput: string }[];
 }
 
+/** A judge's current suggestion for a pair: its label and the share of its votes that gave it. */
+export interface SuggestionConfidence {
+  qid: string;
+  docid: string;
+  label: number | null;
+  confidence: number | null;
+}
+
 export interface JudgePort {
   /** The annotator id of judge `name` (llm:…), added if new; a StoreError when the name is a person's. */
   judgeAnnotator(name: string): Promise<number>;
@@ -233,4 +241,9 @@ export interface JudgePort {
   calls(studyId: number, judge?: string): Promise<RecordedJudgeCall[]>;
   /** Judge `judge`'s current suggestions in study `studyId`, in query order (qid, then rank), with their votes. */
   suggestions(studyId: number, judge: string): Promise<StoredSuggestion[]>;
+  /**
+   * Judge `judge`'s current suggestions in study `studyId` without their votes — pair, label, confidence — ordered by
+   * qid, docid: what the quality report's calibration reads, light enough for a 100,000-pair study.
+   */
+  suggestionConfidences(studyId: number, judge: string): Promise<SuggestionConfidence[]>;
 }

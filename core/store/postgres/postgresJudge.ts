@@ -17,6 +17,7 @@ import type {
   QueryToJudge,
   RecordedJudgeCall,
   StoredSuggestion,
+  SuggestionConfidence,
   SuggestionRecord,
 } from '../port/judgePort.ts';
 import { lockInSchema } from './advisoryLocks.ts';
@@ -306,6 +307,18 @@ export class PostgresJudge implements JudgePort {
       return result.rows;
     }, readOnly);
     return rows.map(recordedJudgeCall);
+  }
+
+  async suggestionConfidences(studyId: number, judge: string): Promise<SuggestionConfidence[]> {
+    return this.context.transaction(async (client) => {
+      const result = await client.query<SuggestionConfidence>(
+        `SELECT p.qid, p.docid, s.label, s.confidence
+         FROM suggestion AS s JOIN pair AS p ON p.id = s.pair_id JOIN annotator AS a ON a.id = s.annotator_id
+         WHERE p.study_id = $1 AND a.name = $2 ORDER BY p.qid COLLATE "C", p.docid COLLATE "C"`,
+        [studyId, judge],
+      );
+      return result.rows;
+    }, readOnly);
   }
 
   async suggestions(studyId: number, judge: string): Promise<StoredSuggestion[]> {

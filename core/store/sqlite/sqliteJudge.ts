@@ -17,6 +17,7 @@ import type {
   QueryToJudge,
   RecordedJudgeCall,
   StoredSuggestion,
+  SuggestionConfidence,
   SuggestionRecord,
 } from '../port/judgePort.ts';
 import { ensureAnnotatorId } from './annotators.ts';
@@ -242,6 +243,16 @@ export class SqliteJudge implements JudgePort {
       )
       .all({ study: studyId, judge: judge ?? null }) as CallRow[];
     return rows.map(recordedJudgeCall);
+  }
+
+  async suggestionConfidences(studyId: number, judge: string): Promise<SuggestionConfidence[]> {
+    return this.context.db
+      .prepare(
+        `SELECT p.qid, p.docid, s.label, s.confidence
+         FROM suggestion AS s JOIN pair AS p ON p.id = s.pair_id JOIN annotator AS a ON a.id = s.annotator_id
+         WHERE p.study_id = @study AND a.name = @judge ORDER BY p.qid, p.docid`,
+      )
+      .all({ study: studyId, judge }) as SuggestionConfidence[];
   }
 
   async suggestions(studyId: number, judge: string): Promise<StoredSuggestion[]> {

@@ -121,6 +121,20 @@ for (const kind of storeKinds)
     const { study, judge, requests } = await judgedStudy(kind);
     try {
       assert.equal(requests, 60);
+      // The light read the report's calibration uses is the suggestions' pair, label and confidence, by qid, docid.
+      const full = await study.store.judge.suggestions(study.studyId, judge);
+      const light = await study.store.judge.suggestionConfidences(study.studyId, judge);
+      assert.equal(light.length, 20);
+      assert.deepEqual(
+        light,
+        full
+          .map(({ qid, docid, label, confidence }) => ({ qid, docid, label, confidence }))
+          .sort((a, b) =>
+            a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : a.docid < b.docid ? -1 : a.docid > b.docid ? 1 : 0,
+          ),
+      );
+      assert.deepEqual(light[1], { qid: 'q1', docid: 'd1-2', label: 0, confidence: 2 / 3 });
+      assert.deepEqual(await study.store.judge.suggestionConfidences(study.studyId, 'llm:nobody'), []);
       study.study.judges[0]!.accept = [
         { metric: 'tau', operator: '>=', value: 0.9 },
         { metric: 'kappa', operator: '>=', value: 0.6 },
