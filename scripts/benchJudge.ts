@@ -33,8 +33,9 @@ export interface JudgeBench {
   wallSeconds: number;
   /** pairs × votes × latency / concurrency: the endpoint's own time. */
   bound: number;
-  /** Chat requests the server received in the run. */
+  /** Chat requests the server received in the run, and the connections they came on. */
   requests: number;
+  connections: number;
   /** RSS (MiB) when a tenth of the votes were done, and the most seen during the run. */
   rssAtTenthMiB: number;
   peakRssMiB: number;
@@ -171,7 +172,8 @@ export async function benchJudge(root: string, dataDir: string, pairs = judgeBen
   try {
     const [line] = (await once(child.stdout!, 'data')) as [Buffer];
     const { baseURL, stats } = JSON.parse(line.toString()) as { baseURL: string; stats: string };
-    const serverStats = async () => (await (await fetch(stats)).json()) as { requests: number; cpuMs: number };
+    const serverStats = async () =>
+      (await (await fetch(stats)).json()) as { requests: number; connections: number; cpuMs: number };
     const served = async (): Promise<number> => (await serverStats()).requests;
     const client = createChatClient({ baseURL, apiKey: '' });
     const prompt = { ...defaultPromptTemplate('graded-relevance'), output: 'label' as const };
@@ -223,6 +225,7 @@ export async function benchJudge(root: string, dataDir: string, pairs = judgeBen
       wallSeconds,
       bound: (total * latencyMs) / 1000 / concurrency,
       requests,
+      connections: serverAfter.connections - serverBefore.connections,
       judgeCpuMsPerCall: (cpu.user + cpu.system) / 1000 / requests,
       serverCpuMsPerCall: (serverAfter.cpuMs - serverBefore.cpuMs) / requests,
       labelCommitP95Ms: { without: without.commitP95Ms, during: withJudge.commitP95Ms },
@@ -248,7 +251,8 @@ export function judgeBenchLines(bench: JudgeBench): string[] {
     `${name}: ${bench.wallSeconds.toFixed(1)} s, bound ${bench.bound.toFixed(1)} s, ` +
       `${(bench.bound / bench.wallSeconds).toFixed(2)} bound/wall   target ≥ 0.9`,
     `  CPU per call: judge ${bench.judgeCpuMsPerCall.toFixed(3)} ms, server ${bench.serverCpuMsPerCall.toFixed(3)} ms ` +
-      `(the bound allows ${(bench.latencyMs / bench.concurrency).toFixed(2)} ms on one core)`,
+      `(the bound allows ${(bench.latencyMs / bench.concurrency).toFixed(2)} ms on one core); ` +
+      `${bench.connections} connections for ${bench.requests.toLocaleString('en')} requests (kept alive)`,
     `  labelling while the judge writes: p95 commit ${bench.labelCommitP95Ms.during.toFixed(1)} ms vs ` +
       `${bench.labelCommitP95Ms.without.toFixed(1)} ms without ` +
       `(${(bench.labelCommitP95Ms.during / bench.labelCommitP95Ms.without).toFixed(2)}×), ` +

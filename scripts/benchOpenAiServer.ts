@@ -4,13 +4,15 @@
 // completion after `latency` ms (the label from the request's seed, so votes differ), keeps nothing of what it was
 // sent — the test server (test/core/judge/openAiServer.ts) records every body, which over 300,000 calls is hundreds
 // of megabytes and the GC time they cost — and counts requests and the CPU time it used.
-// Prints one JSON line {"baseURL", "stats"} on stdout; GET <stats> answers {"requests", "cpuMs"}; SIGTERM stops it.
+// Prints one JSON line {"baseURL", "stats"} on stdout; GET <stats> answers {"requests", "connections", "cpuMs"}; SIGTERM stops it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { completion, sendJson } from '../test/core/judge/openAiServer.ts';
 
 const latencyMs = Number(process.argv[2] ?? 100);
 let requests = 0;
+/** TCP connections opened: about the concurrency when the judge's client keeps them alive. */
+let connections = 0;
 
 function answer(request: IncomingMessage, response: ServerResponse): void {
   const chunks: Buffer[] = [];
@@ -41,9 +43,10 @@ const server = createServer((request, response) => {
   if (request.method === 'POST' && request.url === '/v1/chat/completions') answer(request, response);
   else if (request.method === 'GET' && request.url === '/stats') {
     const { user, system } = process.cpuUsage();
-    sendJson(response, 200, { requests, cpuMs: (user + system) / 1000 });
+    sendJson(response, 200, { requests, connections, cpuMs: (user + system) / 1000 });
   } else sendJson(response, 404, { error: { message: `no route ${request.method} ${request.url}` } });
 });
+server.on('connection', () => connections++);
 // The judge keeps its connections open between calls.
 server.keepAliveTimeout = 60_000;
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
