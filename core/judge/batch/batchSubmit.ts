@@ -11,7 +11,8 @@ import type { StudyModel } from '../../dsl/model.ts';
 import type { JudgeBatchRequest } from '../../store/port/judgeBatchPort.ts';
 import type { StudyStore } from '../../store/studyStore.ts';
 import { judgeCacheKey } from '../judgeCallStore.ts';
-import { type SkippedPair, selectJudgePairs } from '../judgePairs.ts';
+import { judgePairPages } from '../judgePairPages.ts';
+import type { SkippedPair } from '../judgePairs.ts';
 import { renderPromptOf, voteCallRequest, voteChatRequest, voteParametersOf } from '../judgeVote.ts';
 import { inputFileName } from './batchApi.ts';
 import { type LaunchOutcome, launchBatch } from './batchLaunch.ts';
@@ -54,7 +55,7 @@ export interface SubmitReport {
   batches: SubmittedBatch[];
 }
 
-/** Pairs rendered and looked up together. */
+/** Pairs read, rendered and looked up together. */
 const pairsPerSlice = 256;
 
 export async function submitBatches(
@@ -85,7 +86,6 @@ export async function submitBatches(
     outcome(batch.id, batch.batchKey, batch.requests, launched, launched.launched && launched.found !== 'none');
   }
 
-  const { pairs, skipped } = await selectJudgePairs(store, study, studyId, options, setup.output);
   const parametersFor = voteParametersOf(setup);
   const prices = batchPrice(options.prices, options.batchPrices, setup.judge.model);
   const keyOfFile = new Map<string, string>();
@@ -121,8 +121,14 @@ export async function submitBatches(
   let votes = 0;
   let cached = 0;
   let inOpenBatches = 0;
-  for (let start = 0; start < pairs.length; start += pairsPerSlice) {
-    const slice = pairs.slice(start, start + pairsPerSlice);
+  let pairs = 0;
+  const skipped: SkippedPair[] = [];
+  // A page of pairs at a time: the job's prompts are never all in memory, only a page's and the lines on disk.
+  for await (const page of judgePairPages(store, study, studyId, options, setup.output, pairsPerSlice)) {
+    skipped.push(...page.skipped);
+    pairs += page.pairs.length;
+    const slice = page.pairs;
+    if (slice.length === 0) continue;
     const asks = [];
     // A slice's documents and cache entries in one read each.
     const documents = await store.judge.documentsToJudge(
@@ -169,7 +175,7 @@ export async function submitBatches(
     judge: annotator,
     model: setup.judge.model,
     endpoint,
-    pairs: pairs.length,
+    pairs,
     skipped,
     votes,
     cached,

@@ -2,7 +2,7 @@
 // cached vote (judgeStudy.ts) — every vote's cache key from the pair's prompt, its answered call if there is one —
 // and the majority written (judgeVote.ts pairSuggestion). A vote answered online or by another batch counts the same.
 import { JudgeCallStore, judgeCacheKey } from '../judgeCallStore.ts';
-import { selectJudgePairs } from '../judgePairs.ts';
+import { judgePairPages } from '../judgePairPages.ts';
 import {
   interpretAnswer,
   type PairVote,
@@ -13,7 +13,7 @@ import {
 } from '../judgeVote.ts';
 import type { BatchRun } from './batchRun.ts';
 
-/** Pairs rendered and looked up together. */
+/** Pairs read, rendered and looked up together. */
 const pairsPerSlice = 256;
 
 /** Writes the suggestions of `pairIds`; returns how many were written. */
@@ -22,11 +22,11 @@ export async function writeBatchSuggestions(run: BatchRun, pairIds: ReadonlySet<
   const { store, study, setup, studyId, annotator, endpoint, options, now } = run;
   const calls = new JudgeCallStore(store.judge);
   const parametersFor = voteParametersOf(setup);
-  const { pairs } = await selectJudgePairs(store, study, studyId, { pairIds }, setup.output);
   let written = 0;
   // A slice of pairs' documents and cache entries in one read each.
-  for (let start = 0; start < pairs.length; start += pairsPerSlice) {
-    const slice = pairs.slice(start, start + pairsPerSlice);
+  for await (const page of judgePairPages(store, study, studyId, { pairIds }, setup.output, pairsPerSlice)) {
+    const slice = page.pairs;
+    if (slice.length === 0) continue;
     const documents = await store.judge.documentsToJudge(
       studyId,
       slice.map((pair) => pair.docid),
