@@ -8,6 +8,19 @@ import { type MeasureValue, type PerQueryValues, perQueryValuesOf, type RunEvalu
  * 4 decimals only when it is an odd multiple of 1/32 (x·10⁴ = n + ½ ⇔ x = (2n+1)/(2⁵·5⁴), and a double is dyadic).
  */
 export function formatFixed4(value: number): string {
+  // Fast path (a -q output prints a million values): below 1e5, value·10⁴ is within 2e-7 of its exact value, so
+  // unless it lies within 1e-6 of a half it rounds as the exact value does.
+  if (value >= 0 && value < 1e5) {
+    const scaled = value * 10000;
+    const floor = Math.floor(scaled);
+    const fraction = scaled - floor;
+    if (fraction < 0.499999 || fraction > 0.500001) {
+      const rounded = fraction > 0.5 ? floor + 1 : floor;
+      const whole = Math.floor(rounded / 10000);
+      const decimals = rounded - whole * 10000;
+      return `${whole}.${decimals < 10 ? '000' : decimals < 100 ? '00' : decimals < 1000 ? '0' : ''}${decimals}`;
+    }
+  }
   const scaled32 = value * 32; // exact: scaling by a power of two
   if (Number.isInteger(scaled32) && scaled32 % 2 !== 0) {
     const magnitude = Math.abs(value);

@@ -68,6 +68,31 @@ test('matches exact rational rounding on 200,000 ratios that metrics produce (k/
   }
 });
 
+test('the fast path agrees with exact rounding on large values, counts, and values a few ulps from a half', () => {
+  const nextAfter = (x: number, direction: 1 | -1): number => {
+    const view = new DataView(new ArrayBuffer(8));
+    view.setFloat64(0, x);
+    view.setBigUint64(0, view.getBigUint64(0) + BigInt(direction * (x >= 0 ? 1 : -1)));
+    return view.getFloat64(0);
+  };
+  let seed = 11;
+  const next = (): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  for (let i = 0; i < 50000; i++) {
+    const x = next() * 10 ** Math.floor(next() * 7); // 0 … 1e6: both sides of the fast path's 1e5 bound
+    assert.equal(formatFixed4(x), referenceFixed4(x), String(x));
+    const half = (Math.floor(next() * 2e8) + 0.5) / 10000; // near n + ½ at the 4th decimal, up to 2e4
+    for (const y of [half, nextAfter(half, 1), nextAfter(half, -1), nextAfter(nextAfter(half, 1), 1)]) {
+      assert.equal(formatFixed4(y), referenceFixed4(y), String(y));
+    }
+  }
+  for (const x of [0, 1, 99999, 99999.99995, 100000, 123456.78905, 2 ** 40 + 0.5]) {
+    assert.equal(formatFixed4(x), referenceFixed4(x), String(x));
+  }
+});
+
 test('-q output is written in pieces of about 64 KiB from the compact values, the same text as from the queries', async () => {
   const dir = scratchDir();
   const qrels: string[] = [];
