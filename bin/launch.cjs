@@ -37,10 +37,6 @@ function launch(name, bundle, defaultArgs) {
     process.exit(1);
   }
   if (major >= MINIMUM_MAJOR) {
-    // Node's compile cache (a folder in the temp directory): the bundle is compiled once, not on every command —
-    // about 0.1 s of each run and 6 MB of its memory (`eval` is measured against trec_eval, a C program).
-    var nodeModule = require('module');
-    if (typeof nodeModule.enableCompileCache === 'function') nodeModule.enableCompileCache();
     process.argv = process.argv.slice(0, 2).concat(args);
     enableCompileCache();
     require(cli);
