@@ -11,6 +11,7 @@
 //   peak RSS: GNU time's %M, the same tool for both processes; without /usr/bin/time memory is not compared.
 import { spawnSync } from 'node:child_process';
 import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { random, writeLines } from './benchData.ts';
 
@@ -27,8 +28,13 @@ export interface EvalBenchRow {
 
 interface Measured {
   medianSeconds: number;
+  /** Median of the runs' user + system CPU seconds (GNU time; NaN without it): steadier than wall time on a busy
+   * machine, where a neighbour's load stretches both programs' wall time. */
+  cpuSeconds: number;
   /** Median of the runs' peak RSS; NaN when it cannot be measured. */
   peakMiB: number;
+  /** The 1-minute load average when the rows' repetitions ended. */
+  load: number;
 }
 
 const queryCount = 10000;
@@ -118,18 +124,24 @@ export function locateTrecEval(root: string): { path?: string; note: string } {
 
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
-/** One timed run with its output thrown away: wall seconds and peak RSS (KiB, NaN without GNU time). */
-function timeOnce(command: string, args: string[]): { seconds: number; peakKiB: number } {
+/** One timed run with its output thrown away: wall seconds, CPU seconds and peak RSS (KiB; NaN without GNU time). */
+function timeOnce(command: string, args: string[]): { seconds: number; cpu: number; peakKiB: number } {
   const devNull = openSync('/dev/null', 'w');
   try {
-    const [file, fileArgs] = gnuTime ? [gnuTime, ['-f', 'bench-peak-rss-kib %M', command, ...args]] : [command, args];
+    const [file, fileArgs] = gnuTime
+      ? [gnuTime, ['-f', 'bench-peak-rss-kib %M cpu %U %S', command, ...args]]
+      : [command, args];
     const start = process.hrtime.bigint();
     const result = spawnSync(file, fileArgs, { stdio: ['ignore', devNull, 'pipe'], encoding: 'utf8' });
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     if (result.status !== 0)
       throw new Error(`${command} ${args.join(' ')} exited with ${result.status}:\n${result.stderr}`);
-    const peak = /bench-peak-rss-kib (\d+)\s*$/.exec(result.stderr);
-    return { seconds, peakKiB: peak ? Number(peak[1]) : Number.NaN };
+    const peak = /bench-peak-rss-kib (\d+) cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr);
+    return {
+      seconds,
+      cpu: peak ? Number(peak[2]) + Number(peak[3]) : Number.NaN,
+      peakKiB: peak ? Number(peak[1]) : Number.NaN,
+    };
   } finally {
     closeSync(devNull);
   }
@@ -143,17 +155,25 @@ const median = (values: number[]): number => {
 /** Times the commands with their repetitions interleaved, the order alternating each round. */
 function timeInterleaved(commands: [string, string[]][], repetitions: number): Measured[] {
   const seconds = commands.map((): number[] => []);
+  const cpu = commands.map((): number[] => []);
   const peaks = commands.map((): number[] => []);
   for (let round = 0; round < repetitions; round++) {
     const order = commands.map((_, i) => i);
     if (round % 2 === 1) order.reverse();
     for (const i of order) {
-      const { seconds: s, peakKiB } = timeOnce(commands[i]![0], commands[i]![1]);
+      const { seconds: s, cpu: c, peakKiB } = timeOnce(commands[i]![0], commands[i]![1]);
       seconds[i]!.push(s);
+      cpu[i]!.push(c);
       peaks[i]!.push(peakKiB);
     }
   }
-  return commands.map((_, i) => ({ medianSeconds: median(seconds[i]!), peakMiB: median(peaks[i]!) / 1024 }));
+  const load = loadavg()[0]!;
+  return commands.map((_, i) => ({
+    medianSeconds: median(seconds[i]!),
+    cpuSeconds: median(cpu[i]!),
+    peakMiB: median(peaks[i]!) / 1024,
+    load,
+  }));
 }
 
 function output(command: string, args: string[]): string {
@@ -224,7 +244,11 @@ export async function benchEval(root: string, dataDir: string, repetitions: numb
   const node = process.execPath;
   for (const c of cases) {
     const ours: [string, string[]] = [node, [cli, 'eval', ...c.measures, data.qrels, c.run]];
-    const row: EvalBenchRow = { name: c.name, target: c.target, ours: { medianSeconds: 0, peakMiB: 0 } };
+    const row: EvalBenchRow = {
+      name: c.name,
+      target: c.target,
+      ours: { medianSeconds: 0, cpuSeconds: 0, peakMiB: 0, load: 0 },
+    };
     if (trecEval.path) {
       const theirs: [string, string[]] = [trecEval.path, [...c.measures, data.qrels, c.run]];
       const compared = compareOutputs(output(...ours), output(...theirs));
@@ -245,13 +269,14 @@ function formatRow(row: EvalBenchRow): string {
   if (!row.trecEval) return `${row.name.padEnd(44)} ${ours}   (no trec_eval to compare with)   ${row.target}`;
   const t = row.trecEval;
   const timeRatio = (row.ours.medianSeconds / t.medianSeconds).toFixed(2);
+  const cpuRatio = Number.isNaN(t.cpuSeconds) ? '?' : (row.ours.cpuSeconds / t.cpuSeconds).toFixed(2);
   const memoryRatio = Number.isNaN(t.peakMiB) ? '?' : (row.ours.peakMiB / t.peakMiB).toFixed(2);
   const same = row.sameOutput
     ? `same output${row.difference ? ` (${row.difference})` : ''}`
     : `OUTPUT DIFFERS: ${row.difference}`;
   return (
     `${row.name.padEnd(44)} ${ours}   trec_eval -O2 ${t.medianSeconds.toFixed(3)} s ${mib(t).trim()} MiB   ` +
-    `${timeRatio}× time ${memoryRatio}× memory   ${row.target}   ${same}`
+    `${timeRatio}× time (${cpuRatio}× CPU) ${memoryRatio}× memory   load ${row.ours.load.toFixed(1)}   ${row.target}   ${same}`
   );
 }
 
