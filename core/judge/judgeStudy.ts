@@ -77,7 +77,8 @@ export interface JudgeStudyOptions {
 }
 
 export interface JudgeProgress {
-  /** Votes to collect: pairs × votes. */
+  /** Votes to collect: pairs × votes (counted before the pages are read, pairs that cannot be judged taken off as
+   * their page is read: exact once the run has read every page). */
   total: number;
   /** Votes finished: answered (parsed or not), served from the cache, or failed. */
   done: number;
@@ -104,7 +105,7 @@ export interface JudgeReport extends JudgeProgress {
   judge: string;
   model: string;
   endpoint: string;
-  /** Pairs judged (selected and judgeable). */
+  /** Pairs judged (selected and judgeable; of a run stopped early, those read before it stopped). */
   pairs: number;
   /** Suggestions written (pairs with at least one answered vote). */
   suggestions: number;
