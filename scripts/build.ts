@@ -4,6 +4,7 @@
 //   dist/cli.cjs        CLI (CJS, Node; started by bin/qrels-studio.cjs)
 //   dist/studyWorker.cjs the extension host's study store, in a worker thread (core/worker/)
 //   dist/webview/*.js   one browser bundle per webview/<name>/main.tsx
+//   dist/tokenizer/     gpt-tokenizer's encodings, one file each, required when a judge budget counts tokens
 //   dist/native/        better-sqlite3 N-API prebuilds, one per platform, loaded through `nativeBinding`
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +41,9 @@ const nodeEntries: Record<string, string> = {
   studyWorker: 'core/worker/studyWorker.ts',
 };
 
+// The token encodings of core/judge/budget/tokenCount.ts: dist/tokenizer/<name>.cjs, required beside the bundles.
+const tokenizerEncodings = ['o200k_base', 'cl100k_base'];
+
 const webviewDir = join(root, 'webview');
 const webviewEntries = readdirSync(webviewDir, { withFileTypes: true })
   .filter((e) => e.isDirectory() && existsSync(join(webviewDir, e.name, 'main.tsx')))
@@ -54,7 +58,15 @@ await Promise.all([
         entryPoints: [join(root, entry)],
         outfile: join(dist, `${name}.cjs`),
         // pg's optional native client (`require('pg-native')` behind a getter) is never used: pg is bundled pure JS.
-        external: ['vscode', 'pg-native'],
+        // gpt-tokenizer's encodings are files of their own (below), loaded only when a judge budget counts tokens.
+        external: ['vscode', 'pg-native', 'gpt-tokenizer', 'gpt-tokenizer/*'],
+      }),
+    ),
+    ...tokenizerEncodings.map((encoding) =>
+      build({
+        ...nodeBundle,
+        entryPoints: [join(root, 'node_modules', 'gpt-tokenizer', 'esm', 'encoding', `${encoding}.js`)],
+        outfile: join(dist, 'tokenizer', `${encoding}.cjs`),
       }),
     ),
   ...webviewEntries.map((name) =>

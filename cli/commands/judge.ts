@@ -282,7 +282,9 @@ export const judgeCommand: CliCommand = {
       // prints it.
       const amount = parsed.budget ?? judge.budget?.amount;
       let budget: OnlineBudget | undefined;
-      if (parsed.estimate || amount !== undefined) {
+      // Looking at or cancelling batches costs nothing: no estimate, no check.
+      const sends = batchAction !== 'status' && batchAction !== 'cancel';
+      if (sends && (parsed.estimate || amount !== undefined)) {
         try {
           const job: JudgeJobToEstimate = {
             setup: judgeSetup(study, {

@@ -7,6 +7,9 @@
 // the estimate says so. The tokenizer tables are a few MB: they are loaded the first time a count is asked for, so
 // commands that never count do not pay for them.
 
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
 /** A message as sent to the chat endpoint. */
@@ -61,13 +64,21 @@ interface Encoder {
 
 const loaded = new Map<EncodingName, Promise<Encoder>>();
 
+/**
+ * The encoding's tables. In the built product (dist/*.cjs) each encoding is a file of its own beside the bundle
+ * (scripts/build.ts), required only here, so a command that counts nothing does not load a few MB of tables; from
+ * the sources (tests, scripts) the package itself.
+ */
 function loadEncoding(encoding: EncodingName): Promise<Encoder> {
   let encoder = loaded.get(encoding);
   if (encoder === undefined) {
+    const beside = typeof __dirname === 'string' ? join(__dirname, 'tokenizer', `${encoding}.cjs`) : undefined;
     encoder =
-      encoding === 'o200k_base'
-        ? import('gpt-tokenizer/encoding/o200k_base')
-        : import('gpt-tokenizer/encoding/cl100k_base');
+      beside !== undefined && typeof require === 'function' && existsSync(beside)
+        ? Promise.resolve(require(beside) as Encoder)
+        : encoding === 'o200k_base'
+          ? import('gpt-tokenizer/encoding/o200k_base')
+          : import('gpt-tokenizer/encoding/cl100k_base');
     loaded.set(encoding, encoder);
   }
   return encoder;
