@@ -9,6 +9,7 @@ import { random, writeLines } from './benchData.ts';
 import { benchEval, generateEvalBenchData } from './benchEval.ts';
 import { benchEventLoop } from './benchEventLoop.ts';
 import { benchJudge, judgeBenchLines } from './benchJudge.ts';
+import { batchBenchRows, benchJudgeBatch } from './benchJudgeBatch.ts';
 import { benchJudgeEstimate, judgeEstimateBenchLines } from './benchJudgeEstimate.ts';
 import { benchLabelling, percentile } from './benchLabelling.ts';
 import { benchLanguageServer } from './benchLanguageServer.ts';
@@ -113,6 +114,10 @@ for (const line of judgeBenchLines(judging)) console.log(line);
 
 // A judge budget's estimate at track scale (see benchJudgeEstimate.ts): 100,000 pairs × 3 votes counted, nothing sent.
 for (const line of judgeEstimateBenchLines(await benchJudgeEstimate(root, dataDir))) console.log(line);
+
+// The Batch API judge (see benchJudgeBatch.ts): a 100,000-line batch round trip through the CLI against the local
+// Files + Batch server — submit, status until every line is recorded; wall time and the CLI's peak RSS.
+for (const line of batchBenchRows(await benchJudgeBatch(root, dataDir))) console.log(line);
 
 // Agreement (see benchAgreement.ts): 1M labels by 4 annotators read from a label file (into the units × annotators
 // matrix: the baseline), then Krippendorff's ordinal α and every pairwise Cohen's κ.
