@@ -248,3 +248,47 @@ for (const kind of storeKinds)
     assert.deepEqual([second.requests, second.cached, second.stoppedAtBudget], [40 - requests, requests, 0]);
     assert.equal(server.requests(), 40);
   });
+
+for (const kind of storeKinds)
+  test(`a run started within its budget stops when answers run longer than estimated (no max_tokens) (${kind})`, async (t) => {
+    const study = await labellingStudy(
+      { ...documentsWithText(2, 10), extra: `  judge "${model}" { temperature 0 }` },
+      kind,
+    );
+    t.after(() => study.close());
+    const concurrency = 4;
+    const server = await startOpenAiServer({
+      respond: ({ body }) => {
+        const input = billedInput(body);
+        // Far longer than the schema's answer with its 150-token rationale.
+        return {
+          content: answer(1),
+          latencyMs: 10,
+          usage: { prompt_tokens: input.messages + input.schema, completion_tokens: 1_000 },
+        };
+      },
+    });
+    t.after(() => server.close());
+    const job = jobOf(study, server);
+    const estimate = await estimateJudgeJob(study.store, study.study, job);
+    assert.equal(estimate.outputBasis, 'schema');
+    const amount = estimate.cost!;
+    const checked = await budgetedJob(study.store, study.study, job, amount);
+    const report = await judgeStudy(study.store, study.study, {
+      concurrency,
+      client: clientFor(server),
+      prompt,
+      prices,
+      budget: checked.budget,
+    });
+    const requests = server.requests();
+    assert.ok(report.stoppedAtBudget! > 0, 'stopped before the 20 calls');
+    assert.equal(report.stoppedAtBudget, 20 - requests);
+    const calls = await study.store.judge.calls(study.studyId);
+    assert.equal(calls.length, requests, 'every answered call is on record');
+    // Past the budget at most by what the calls in flight overran their estimates.
+    const spent = calls.reduce((n, c) => n + c.cost!, 0);
+    const perCall = Math.max(...calls.map((c) => c.cost!));
+    assert.ok(spent <= amount + concurrency * perCall, `${spent} ≤ ${amount} + ${concurrency} × ${perCall}`);
+    assert.ok(Math.abs(spent - checked.budget.state().spent) < 1e-12);
+  });
