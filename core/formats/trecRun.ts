@@ -110,8 +110,9 @@ export function runLineScore(
 /** Thrown inside the streaming pass when a query comes back after another one started. */
 class InterleavedQueries extends Error {}
 
-/** Bytes of held run lines per batch when a run's queries are interleaved (docid bytes plus ~36 bytes a line). */
-export const heldRunBytes = 16 << 20;
+/** Bytes of held run lines per batch when a run's queries are interleaved (docid bytes plus ~36 bytes a line). 12 MB,
+ * not 16: 4 MB lower peak on a 1M-line run (within trec_eval's memory) for one more pass (~10% more CPU). */
+export const heldRunBytes = 12 << 20;
 const heldBytesPerLine = 36;
 
 /**
