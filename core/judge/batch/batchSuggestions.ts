@@ -1,7 +1,8 @@
 // The suggestions of pairs whose batch lines were just recorded: each pair's votes read as the online run reads a
 // cached vote (judgeStudy.ts) — every vote's cache key from the pair's prompt, its answered call if there is one —
 // and the majority written (judgeVote.ts pairSuggestion). A vote answered online or by another batch counts the same.
-import { JudgeCallStore, judgeCacheKey } from '../judgeCallStore.ts';
+import type { SuggestionRecord } from '../../store/port/judgePort.ts';
+import { judgeCacheKey } from '../judgeCallStore.ts';
 import { judgePairPages } from '../judgePairPages.ts';
 import {
   interpretAnswer,
@@ -20,7 +21,6 @@ const pairsPerSlice = 256;
 export async function writeBatchSuggestions(run: BatchRun, pairIds: ReadonlySet<number>): Promise<number> {
   if (pairIds.size === 0) return 0;
   const { store, study, setup, studyId, annotator, endpoint, options, now } = run;
-  const calls = new JudgeCallStore(store.judge);
   const parametersFor = voteParametersOf(setup);
   let written = 0;
   // A slice of pairs' documents and cache entries in one read each.
@@ -43,6 +43,7 @@ export async function writeBatchSuggestions(run: BatchRun, pairIds: ReadonlySet<
       return { pair, rendered, keys };
     });
     const answered = await store.judge.cachedCalls(asks.flatMap((a) => a.keys));
+    const suggestions: SuggestionRecord[] = [];
     for (const { pair, rendered, keys } of asks) {
       const votes: (PairVote | undefined)[] = keys.map((key) => {
         const hit = answered.get(key);
@@ -56,10 +57,11 @@ export async function writeBatchSuggestions(run: BatchRun, pairIds: ReadonlySet<
         };
       });
       const suggestion = pairSuggestion(pair.pairId, annotator, setup.votesPerPair, votes, now());
-      if (suggestion === undefined) continue;
-      await calls.replaceSuggestion(suggestion);
-      written++;
+      if (suggestion !== undefined) suggestions.push({ ...suggestion, createdAt: suggestion.createdAt.toISOString() });
     }
+    // A page's suggestions in one transaction (a group commit), not one each.
+    await store.judge.recordCalls(suggestions.map((suggestion) => ({ suggestion })));
+    written += suggestions.length;
   }
   return written;
 }
