@@ -1,7 +1,7 @@
 // `qrels-studio judge --batch` killed with SIGKILL at exact points (issue 22 "How it is tested"): the local Files +
-// Batch server (openAiBatchServer.ts) holds a route until the test has killed the CLI — between the upload and the
-// batch's creation (the creation never reached the API; or it did, and the CLI died before hearing the batch's id),
-// while it polls, and in the middle of the output file's download. A re-run finds the batch by its recorded id (or
+// Batch server (openAiBatchServer.ts) holds a route until the test has killed the CLI — during the upload; between
+// the upload and the batch's creation (the creation never reached the API; or it did, and the CLI died before hearing
+// the batch's id); while it polls; in the middle of the output file's download. A re-run finds the batch by its recorded id (or
 // by the key in its metadata), never creates a second batch for the same requests (the server's counts), and
 // records every line exactly once (the study's record, read through the storage port). Both store kinds.
 import assert from 'node:assert/strict';
@@ -122,6 +122,18 @@ async function assertOneBatchEachLineOnce(setup: Setup, message: string): Promis
 }
 
 for (const kind of storeKinds) {
+  test(`killed during the upload (never stored): the re-run uploads the kept input once and creates the one batch (${kind})`, async (t) => {
+    const setup = await setUp(kind);
+    t.after(() => setup.server.close());
+    const hold = setup.server.hold('files.create');
+    await killWhenHeld(setup, hold);
+    hold.drop();
+    assert.deepEqual(setup.server.files(), [], 'nothing was stored');
+    await runToTheEnd(setup);
+    assert.equal(setup.server.files().filter((f) => f.purpose === 'batch').length, 1, 'one input file stored');
+    await assertOneBatchEachLineOnce(setup, 'killed during the upload');
+  });
+
   test(`killed between the upload and the batch's creation (never sent): the re-run creates the one batch (${kind})`, async (t) => {
     const setup = await setUp(kind);
     t.after(() => setup.server.close());
