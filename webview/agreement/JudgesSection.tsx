@@ -2,6 +2,7 @@
 // people's labels — the gate first (may it fill unjudged pairs?), then κ with its interval, accuracy, calibration,
 // cost per 1,000 pairs, the correlation of the system rankings its qrels give with the people's, its confusion
 // matrix and the systems as each qrels ranks them. Everything is the host's JudgeQualityReport, shown as text.
+import { useEffect, useState } from 'react';
 import type { JudgeQuality, JudgeQualityReport } from '../../core/judge/quality/judgeQualityTypes.ts';
 import { VscodeButton } from '../common/elements.ts';
 import type { AgreementController, JudgesState } from './agreementController.ts';
@@ -24,6 +25,7 @@ export function JudgesSection({
     <section className="card judges" aria-labelledby="judges-heading" data-testid="judges" aria-busy={loading}>
       <div className="card-title">
         <h2 id="judges-heading">Judges</h2>
+        {report && <MeasurePicker shown={report.options.measure} controller={controller} />}
         <span className="description" aria-live="polite" data-testid="judges-loading">
           {loading ? 'Evaluating the judges…' : ''}
         </span>
@@ -40,6 +42,36 @@ export function JudgesSection({
       )}
       {report && <JudgesReport report={report} scale={scale} />}
     </section>
+  );
+}
+
+/** "Rank systems by [map]": any measure name `qrels-studio eval -m` takes; Enter or Rank asks again. */
+function MeasurePicker({ shown, controller }: { shown: string; controller: AgreementController }) {
+  const [text, setText] = useState(shown);
+  // A new report (another measure, or the study's default after a refresh) shows its measure.
+  useEffect(() => setText(shown), [shown]);
+  return (
+    <form
+      className="control judges-measure"
+      onSubmit={(event) => {
+        event.preventDefault();
+        controller.setJudgesMeasure(text);
+      }}
+    >
+      <label>
+        Rank systems by{' '}
+        <input
+          data-testid="judges-measure"
+          value={text}
+          size={12}
+          spellCheck={false}
+          onChange={(event) => setText(event.target.value)}
+        />
+      </label>{' '}
+      <VscodeButton secondary data-testid="judges-rank" onClick={() => controller.setJudgesMeasure(text)}>
+        Rank
+      </VscodeButton>
+    </form>
   );
 }
 

@@ -31,6 +31,8 @@ export interface AdjudicationState {
 /** The Judges section: the quality report of every LLM judge (it does not depend on the threshold). */
 export interface JudgesState {
   report?: JudgeQualityReport;
+  /** The measure asked for (the study's first `measures`, else map, when none). */
+  measure?: string;
   /** Why the last report could not be computed. */
   error?: string;
   loading: boolean;
@@ -162,11 +164,12 @@ export class AgreementController {
     const seq = ++this.#judgesSeq;
     this.#judgesStale = false;
     this.#update({ judges: { ...this.#snapshot.judges, loading: true } });
-    const reply = await this.#messenger.request('agreement/judges', {});
+    const { measure } = this.#snapshot.judges;
+    const reply = await this.#messenger.request('agreement/judges', measure === undefined ? {} : { measure });
     if (seq !== this.#judgesSeq) return;
     this.#update({
       judges: reply.ok
-        ? { report: reply.value, loading: false }
+        ? { report: reply.value, loading: false, ...(measure !== undefined && { measure }) }
         : { ...this.#snapshot.judges, error: reply.error.message, loading: false },
     });
     if (this.#judgesStale) void this.#loadJudges();
@@ -225,6 +228,14 @@ export class AgreementController {
         ? { ...confusion, view: reply.value, error: undefined, loading: false }
         : { ...confusion, view: undefined, error: reply.error.message, loading: false },
     });
+  }
+
+  /** Rank the systems by `measure` (a trec_eval measure name; empty: the study's default) in the Judges section. */
+  setJudgesMeasure(measure: string): void {
+    const wanted = measure.trim() === '' ? undefined : measure.trim();
+    const { measure: _previous, ...judges } = this.#snapshot.judges;
+    this.#update({ judges: { ...judges, ...(wanted !== undefined && { measure: wanted }) } });
+    void this.#loadJudges();
   }
 
   /** Binarise at label ≥ `threshold` (undefined: the labels as given), and ask for the report again. */

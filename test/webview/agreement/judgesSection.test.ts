@@ -211,7 +211,7 @@ const stat = (page: Page, judge: string, name: string) =>
 const judgeCard = (judge: string): string => `[data-testid="judge"][data-judge=${JSON.stringify(judge)}]`;
 
 /** The judge's statistics as the view shows them, and as they must read given core's numbers. */
-async function assertShown(page: Page, quality: JudgeQuality): Promise<void> {
+async function assertShown(page: Page, quality: JudgeQuality, measure = 'map'): Promise<void> {
   const card = page.locator(judgeCard(quality.judge));
   assert.match(await stat(page, quality.judge, 'kappa').innerText(), new RegExp(`^${qualityText(quality.kappa)}`));
   if (quality.kappa.interval) {
@@ -235,7 +235,7 @@ async function assertShown(page: Page, quality: JudgeQuality): Promise<void> {
   assert.ok(quality.rankings, `rankings: ${quality.rankingsReason}`);
   assert.equal(await stat(page, quality.judge, 'tau').innerText(), qualityText(quality.rankings.tau));
   assert.equal(await stat(page, quality.judge, 'tau_ap').innerText(), qualityText(quality.rankings.tauAp));
-  assert.match(await stat(page, quality.judge, 'rankings-basis').innerText(), /^map over 3 runs/);
+  assert.match(await stat(page, quality.judge, 'rankings-basis').innerText(), new RegExp(`^${measure} over 3 runs`));
   assert.equal(await card.locator('[data-testid="judge-system"]').count(), 3);
   assert.match(
     await card.locator('[data-testid="judge-gate"]').innerText(),
@@ -385,5 +385,39 @@ test('no judge yet: the section says so; a report the host cannot compute is an 
   await view.page.locator('[data-testid="judges-retry"]').click();
   await view.page.locator('[data-testid="no-judges"]').waitFor({ timeout: 30_000 });
   assert.match(await view.page.locator('[data-testid="no-judges"]').innerText(), /No LLM judge has labelled/);
+  assert.deepEqual(view.errors, []);
+});
+
+test('another measure ranks the systems again; a measure no ranking can use is an error, the last report kept', {
+  timeout: 120_000,
+}, async () => {
+  const labelled = await judgedStudy({
+    model: 'gpt-test',
+    votes: 1,
+    vote: (k) => (k % 3 === 0 ? (peopleLabel(k) + 1) % 3 : peopleLabel(k)),
+  });
+  const view = await openJudges(labelled);
+  const { page } = view;
+  const basis = stat(page, labelled.judgeName, 'rankings-basis');
+  assert.match(await basis.innerText(), /^map over 3 runs/);
+  assert.equal(await page.locator('[data-testid="judges-measure"]').inputValue(), 'map');
+
+  await page.locator('[data-testid="judges-measure"]').fill('P.3');
+  await page.locator('[data-testid="judges-measure"]').press('Enter');
+  await basis.filter({ hasText: /^P\.3 over 3 runs/ }).waitFor({ timeout: 30_000 });
+  const requests = view.received.filter((m) => (m as { kind: string }).kind === 'agreement/judges');
+  assert.deepEqual((requests.at(-1) as { params: unknown }).params, { measure: 'P.3' });
+  // What the view shows is core's report by P@3.
+  const byP3 = await computeJudgeQualityReport(labelled.store, labelled.studyId, labelled.study, labelled.folder, {
+    measure: 'P.3',
+    bootstrap: { samples: 200, seed: 7, level: 0.95 },
+  });
+  await assertShown(page, byP3.judges[0]!, 'P.3');
+
+  await page.locator('[data-testid="judges-measure"]').fill('no_such_measure');
+  await page.locator('[data-testid="judges-rank"]').click();
+  await page.locator('[data-testid="judges-error"]').waitFor({ timeout: 30_000 });
+  assert.match(await page.locator('[data-testid="judges-error"]').innerText(), /no_such_measure/);
+  assert.match(await basis.innerText(), /^P\.3 over 3 runs/, 'the last report stays');
   assert.deepEqual(view.errors, []);
 });
