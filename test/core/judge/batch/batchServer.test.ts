@@ -242,3 +242,24 @@ test('a clock: with stepMs a batch moves only once that long has passed since it
     await fast.close();
   }
 });
+
+test('a multipart upload of several MB arrives byte for byte, whatever its chunks and lookalike boundaries hold', async () => {
+  const server = await startOpenAiBatchServer();
+  try {
+    const client = clientOf(server.baseURL);
+    // Random bytes with many CRLF-- runs (what a boundary starts with), cut across the body's chunks.
+    let seed = 7;
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 17);
+    for (let i = 0; i < bytes.length; i++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      bytes[i] = seed >>> 24;
+    }
+    for (let at = 1000; at + 8 < bytes.length; at += 65_521) bytes.write('\r\n------', at, 'latin1');
+    const file = await client.files.create({ file: await toFile(bytes, 'noise.bin'), purpose: 'user_data' });
+    assert.equal(file.bytes, bytes.length);
+    const back = Buffer.from(await (await client.files.content(file.id)).arrayBuffer());
+    assert.ok(back.equals(bytes), 'the stored file equals the upload');
+  } finally {
+    await server.close();
+  }
+});
