@@ -33,7 +33,9 @@ export class QueryIdCache {
       this.resolved.push(this.resolve(bytes.toString('latin1', start, end)));
     }
     if (length > this.last.length) this.last = Buffer.alloc(length * 2);
-    bytes.copy(this.last, 0, start, end);
+    // A loop, not Buffer.copy: qids are short, and in an interleaved run this runs on every line.
+    const last = this.last;
+    for (let i = 0; i < length; i++) last[i] = bytes[start + i]!;
     this.lastLength = length;
     this.lastIndex = this.resolved.data[entry]!;
     return this.lastIndex;
