@@ -180,3 +180,63 @@ test('throughput: 200 jobs of 50 ms at concurrency 16 keep 16 requests in flight
   assert.deepEqual(others.slice(0, 16), range(16));
   assert.deepEqual(new Set(others.slice(16)), new Set([15]));
 });
+
+test('a lazy source is taken one job at a time as workers free, never ahead; a stop ends it and closes it', async () => {
+  let taken = 0;
+  let running = 0;
+  let mostAhead = 0;
+  let closed = false;
+  async function* source(n: number) {
+    try {
+      for (let i = 0; i < n; i++) {
+        taken++;
+        // Jobs taken but not yet started or finished: the source's look-ahead, as the workers see it.
+        mostAhead = Math.max(mostAhead, taken - running - finished);
+        yield i;
+      }
+    } finally {
+      closed = true;
+    }
+  }
+  let finished = 0;
+  const run = async () => {
+    running++;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    running--;
+    finished++;
+  };
+  const outcome = await runJobs(source(50), { concurrency: 4, run });
+  assert.deepEqual(outcome, { done: 50, failed: 0, notStarted: 0, errors: [] });
+  assert.equal(taken, 50);
+  assert.ok(mostAhead <= 4, `${mostAhead} jobs taken ahead of the workers`);
+  assert.ok(closed);
+
+  // Stopped half-way: no more is taken, the source is closed (its finally runs), started jobs settle first.
+  const controller = new AbortController();
+  taken = 0;
+  finished = 0;
+  closed = false;
+  const stopped = await runJobs(source(1_000), {
+    concurrency: 3,
+    signal: controller.signal,
+    run: async () => {
+      await run();
+      if (finished === 10) controller.abort();
+    },
+  });
+  assert.ok(closed, 'the source was closed');
+  assert.ok(taken < 20, `${taken} taken`);
+  assert.equal(stopped.done, finished);
+  assert.equal(running, 0);
+
+  // A source that fails: the started jobs settle, then runJobs throws its error.
+  async function* failing() {
+    yield 1;
+    yield 2;
+    throw new Error('the store went away');
+  }
+  finished = 0;
+  await assert.rejects(runJobs(failing(), { concurrency: 2, run }), { message: 'the store went away' });
+  assert.equal(finished, 2);
+  assert.equal(running, 0);
+});
