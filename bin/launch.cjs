@@ -11,7 +11,7 @@ var MINIMUM_MAJOR = 22;
 
 /**
  * Node's on-disk cache of compiled code (module.enableCompileCache, Node 22.1+; in the temp directory, keyed by the
- * file's content): a run after the first skips compiling the bundle (1.4 MB), a third of a short command's startup.
+ * file's content): a run after the first skips compiling the bundle (1.4 MB), most of a short command's startup.
  * NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for Node itself.
  */
 function enableCompileCache() {
@@ -19,6 +19,7 @@ function enableCompileCache() {
   if (typeof nodeModule.enableCompileCache !== 'function') return;
   try {
     nodeModule.enableCompileCache();
+    // biome-ignore lint/correctness/noUnusedVariables: a catch without its binding does not parse on an old Node
   } catch (error) {
     // A read-only or full temp directory: run without the cache.
   }
