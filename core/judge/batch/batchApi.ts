@@ -5,8 +5,6 @@
 // (unlike chatClient.ts): these calls are few, and none of them is a paid answer that a retry could repeat — a
 // create retried after a lost reply is the one case that could double a batch, which the key lookup catches.
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
 import OpenAI from 'openai';
 import type { JudgeBatchStatus } from '../../store/port/judgeBatchPort.ts';
 
@@ -121,11 +119,24 @@ export function createBatchApi(options: BatchApiOptions): BatchApi {
     async *lines(fileId) {
       const response = await sdk.files.content(fileId);
       if (response.body === null) return;
-      const reader = createInterface({
-        input: Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
-        crlfDelay: Number.POSITIVE_INFINITY,
-      });
-      for await (const line of reader) if (line.trim() !== '') yield line;
+      // Read a chunk only when the caller has taken the lines before it: readline's async iterator queues every
+      // line it reads however slowly they are consumed (a 100,000-line output file ended up in memory).
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let rest = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        rest += done ? decoder.decode() : decoder.decode(value, { stream: true });
+        let start = 0;
+        for (let end = rest.indexOf('\n'); end !== -1; end = rest.indexOf('\n', start)) {
+          const line = rest.slice(start, end).replace(/\r$/, '');
+          start = end + 1;
+          if (line.trim() !== '') yield line;
+        }
+        rest = rest.slice(start);
+        if (done) break;
+      }
+      if (rest.trim() !== '') yield rest;
     },
   };
 }
