@@ -17,6 +17,8 @@ export interface PendingVotesOptions extends PairSelection {
   prompt: JudgeRunPrompt;
   /** Normalised (endpointApproval.ts normaliseEndpoint): part of the cache key. */
   endpoint: string;
+  /** Leave out the votes a batch not yet closed holds (a batch submit does not send them again). */
+  skipOpenBatches?: boolean;
 }
 
 /** A pair's prompt and how many of its votes are still to send. */
@@ -60,14 +62,16 @@ export async function* pendingVotes(
       );
       rendered.push({ pair, prompt: text, keys });
     }
-    const cached = await store.judge.cachedCalls(rendered.flatMap((r) => r.keys));
+    const pageKeys = rendered.flatMap((r) => r.keys);
+    const cached = await store.judge.cachedCalls(pageKeys);
+    const held = new Set(options.skipOpenBatches ? await store.judgeBatches.keysInOpenBatches(pageKeys) : []);
     for (const { pair, prompt: text, keys } of rendered) {
       yield {
         pairId: pair.pairId,
         qid: pair.qid,
         docid: pair.docid,
         prompt: text.prompt,
-        calls: keys.filter((key) => !cached.has(key)).length,
+        calls: keys.filter((key) => !cached.has(key) && !held.has(key)).length,
         ...(setup.judge.maxTokens !== undefined && { maxTokens: setup.judge.maxTokens }),
         responseFormat: parametersOf(text.shape, 0).responseFormat,
       };

@@ -8,12 +8,15 @@ import { test } from 'node:test';
 import { countTokens, encodeChat } from 'gpt-tokenizer/encoding/o200k_base';
 import { BudgetRefusal } from '../../../../core/judge/budget/budgetGuard.ts';
 import { budgetedJob, estimateJudgeJob } from '../../../../core/judge/budget/jobEstimate.ts';
+import { type PendingPair, pendingVotes } from '../../../../core/judge/budget/pendingVotes.ts';
 import { createChatClient } from '../../../../core/judge/chatClient.ts';
+import { judgeCacheKey } from '../../../../core/judge/judgeCallStore.ts';
 import { formatCost } from '../../../../core/judge/judgeProgressText.ts';
 import { judgeSetup } from '../../../../core/judge/judgeSetup.ts';
-import { judgeStudy } from '../../../../core/judge/judgeStudy.ts';
+import { judgeAnnotatorName, judgeStudy } from '../../../../core/judge/judgeStudy.ts';
+import { voteCallRequest, voteParametersOf } from '../../../../core/judge/judgeVote.ts';
 import type { PriceTable } from '../../../../core/judge/priceTable.ts';
-import { promptTemplate } from '../../../../core/judge/promptTemplate.ts';
+import { promptTemplate, sha256 } from '../../../../core/judge/promptTemplate.ts';
 import { storeKinds } from '../../../storeKinds.ts';
 import { type LabellingStudy, labellingStudy, plainStudy } from '../../labelling/labellingStudy.ts';
 import { type ChatBody, type OpenAiServer, startOpenAiServer } from '../openAiServer.ts';
@@ -291,4 +294,50 @@ for (const kind of storeKinds)
     const perCall = Math.max(...calls.map((c) => c.cost!));
     assert.ok(spent <= amount + concurrency * perCall, `${spent} ≤ ${amount} + ${concurrency} × ${perCall}`);
     assert.ok(Math.abs(spent - checked.budget.state().spent) < 1e-12);
+  });
+
+for (const kind of storeKinds)
+  test(`a batch estimate leaves out the votes an open batch holds; an online one counts them (${kind})`, async (t) => {
+    const study = await labellingStudy(
+      { ...documentsWithText(2, 3), extra: `  judge "${model}" { max_tokens 40  votes 2 }` },
+      kind,
+    );
+    t.after(() => study.close());
+    const endpoint = 'https://api.openai.com/v1';
+    const job = { ...jobOf(study, { baseURL: endpoint } as OpenAiServer), mode: 'batch' as const };
+    const { setup } = job;
+    // The first pair's votes, held by a batch recorded (as a submit records it) and not yet closed.
+    let first: PendingPair | undefined;
+    for await (const pair of pendingVotes(study.store, study.study, { setup, prompt, endpoint, limit: 1 }))
+      first = pair;
+    const parametersOf = voteParametersOf(setup);
+    const requests = [0, 1].map((voteIndex) => {
+      const parameters = parametersOf(setup.shapeOf([]), voteIndex);
+      const promptHash = sha256(first!.prompt);
+      return {
+        customId: `p${first!.pairId}-v${voteIndex}`,
+        cacheKey: judgeCacheKey(voteCallRequest(setup, endpoint, parameters, promptHash, voteIndex)),
+        pairId: first!.pairId,
+        voteIndex,
+        promptHash,
+        parameters: parameters.json,
+      };
+    });
+    const annotator = judgeAnnotatorName(model, prompt.hash);
+    await study.store.judge.judgeAnnotator(annotator);
+    await study.store.judgeBatches.recordBatch({
+      batchKey: 'held',
+      studyId: study.studyId,
+      judge: annotator,
+      endpoint,
+      model,
+      promptTemplateHash: prompt.hash,
+      inputSha256: '0'.repeat(64),
+      inputBytes: 1,
+      createdAt: new Date(0).toISOString(),
+      requests,
+    });
+    const batch = await estimateJudgeJob(study.store, study.study, job);
+    const online = await estimateJudgeJob(study.store, study.study, { ...job, mode: 'online' });
+    assert.deepEqual([batch.calls, online.calls], [10, 12]);
   });
