@@ -278,6 +278,13 @@ export const judgeCommand: CliCommand = {
       // --retry-failed online: the online run below, over the pairs whose batch votes got no answer.
       const retryOnline = parsed.retryFailed !== undefined && batchAction === undefined;
       const batchMode = batchAction === 'submit' || batchAction === 'retry';
+      const retryPairs = retryOnline
+        ? await pairsToRetry(
+            store,
+            await store.studies.studyId(study.name),
+            judgeAnnotatorName(judge.model, prompt.hash),
+          )
+        : undefined;
       // With a budget the job's estimate is checked before anything is sent (core/judge/budget/); --estimate only
       // prints it.
       const amount = parsed.budget ?? judge.budget?.amount;
@@ -299,6 +306,7 @@ export const judgeCommand: CliCommand = {
             mode: batchMode ? 'batch' : 'online',
             ...(parsed.limit !== undefined && { limit: parsed.limit }),
             onlyUnlabelled: parsed.onlyUnlabelled,
+            ...(retryPairs !== undefined && { pairIds: retryPairs }),
           };
           if (parsed.estimate) {
             context.stdout(estimateText(await estimateJudgeJob(store, study, job), amount));
@@ -335,13 +343,6 @@ export const judgeCommand: CliCommand = {
           context,
         );
       }
-      const retryPairs = retryOnline
-        ? await pairsToRetry(
-            store,
-            await store.studies.studyId(study.name),
-            judgeAnnotatorName(judge.model, prompt.hash),
-          )
-        : undefined;
       if (retryPairs !== undefined) {
         context.stdout(`retrying online the votes batches left unanswered: ${plural(retryPairs.size, 'pair')}\n`);
         if (retryPairs.size === 0) return 0;
