@@ -11,6 +11,7 @@ import {
   type BatchStatusReport,
   cancelBatches,
   finishedStatuses,
+  pairsToRetry,
   refreshBatches,
 } from '../../core/judge/batch/batchStatus.ts';
 import { type SubmitReport, submitBatches } from '../../core/judge/batch/batchSubmit.ts';
@@ -64,18 +65,37 @@ export async function batchesOnRecord(
   const batches = await store.judgeBatches.batches(studyId, judgeAnnotatorName(judge.model, prompt.hash));
   const unrecorded = batches.filter((b) => b.recordedAt === null);
   const finished = unrecorded.filter((b) => finishedStatuses.has(b.status));
-  return { open: unrecorded.length - finished.length, toCollect: finished.length };
+  const unanswered =
+    batches.length === 0
+      ? 0
+      : (await store.judgeBatches.failedBatchRequests(studyId, judgeAnnotatorName(judge.model, prompt.hash))).length;
+  return { open: unrecorded.length - finished.length, toCollect: finished.length, unanswered };
 }
 
 /**
  * Writes, uploads and creates the batches of the votes not yet answered nor held by an open batch. With a budget,
  * the job is estimated at batch prices first: a BudgetRefusal (nothing sent) when it is over or has no price.
  */
+/** The pairs whose votes closed batches left unanswered (failed or expired, none answered since). */
+export async function pairsLeftUnanswered(
+  store: StudyStore,
+  study: StudyModel,
+  run: BatchJudgeRun,
+): Promise<Set<number>> {
+  return pairsToRetry(
+    store,
+    await store.studies.studyId(study.name),
+    judgeAnnotatorName(run.judge.model, run.prompt.hash),
+  );
+}
+
 export async function submitJudgeBatches(
   store: StudyStore,
   study: StudyModel,
   run: BatchJudgeRun,
   onEstimate?: (estimate: JobEstimate) => void,
+  /** Only these pairs: a retry of what batches left unanswered (pairsLeftUnanswered). */
+  pairIds?: ReadonlySet<number>,
 ): Promise<SubmitReport> {
   if (run.judge.budget) {
     const { estimate } = await budgetedJob(
@@ -87,12 +107,13 @@ export async function submitJudgeBatches(
         endpoint: run.endpoint,
         prices: run.prices,
         mode: 'batch',
+        ...(pairIds && { pairIds }),
       },
       run.judge.budget.amount,
     );
     onEstimate?.(estimate);
   }
-  return submitBatches(store, study, runOptions(run));
+  return submitBatches(store, study, { ...runOptions(run), ...(pairIds && { pairIds }) });
 }
 
 /** Each batch as the API sees it now; those that finished are downloaded and recorded. */

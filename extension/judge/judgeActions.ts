@@ -3,7 +3,7 @@
 // these as a QuickPick), so the choice is tested in Node.
 import type { JudgeModel } from '../../core/dsl/model.ts';
 
-export type JudgeAction = 'online' | 'batch' | 'batch-status' | 'cancel-batches';
+export type JudgeAction = 'online' | 'batch' | 'batch-status' | 'cancel-batches' | 'retry-batch' | 'retry-online';
 
 export interface JudgeActionItem {
   action: JudgeAction;
@@ -18,6 +18,8 @@ export const judgeActionLabels: Record<JudgeAction, string> = {
   batch: 'Judge with the Batch API (half price, within 24 h)',
   'batch-status': 'Batch status',
   'cancel-batches': 'Cancel open batches',
+  'retry-batch': 'Retry what batches left unanswered, in a new batch',
+  'retry-online': 'Retry what batches left unanswered, online',
 };
 
 /** What the record holds of the judge's batches when the command asks. */
@@ -26,6 +28,8 @@ export interface BatchesOnRecord {
   open: number;
   /** Batches finished at the endpoint whose results are not yet recorded. */
   toCollect: number;
+  /** Votes of closed batches that got no answer (failed or expired) and none since: what a retry asks again. */
+  unanswered?: number;
 }
 
 /**
@@ -33,10 +37,10 @@ export interface BatchesOnRecord {
  * when the study has batches on record (their status is what the user most likely wants), or when asked to.
  */
 export function asksForAction(judge: JudgeModel, batches: BatchesOnRecord, always = false): boolean {
-  return always || judge.mode === 'batch' || batches.open > 0 || batches.toCollect > 0;
+  return always || judge.mode === 'batch' || batches.open > 0 || batches.toCollect > 0 || (batches.unanswered ?? 0) > 0;
 }
 
-/** The items in order: the judge's declared mode first, then the other, then status and cancel. */
+/** The items in order: the judge's declared mode first, then the other, status and cancel, then the retries if any. */
 export function judgeActionItems(judge: JudgeModel, batches: BatchesOnRecord): JudgeActionItem[] {
   const declared = judge.mode === 'batch' ? 'batch' : 'online';
   const modes: JudgeAction[] = declared === 'batch' ? ['batch', 'online'] : ['online', 'batch'];
@@ -65,6 +69,16 @@ export function judgeActionItems(judge: JudgeModel, batches: BatchesOnRecord): J
               : `${batches.open} open${batches.toCollect > 0 ? `, ${batches.toCollect} finished to record` : ''}`,
           detail: 'Each batch with its status and counts; records the results of those that finished.',
         };
+      case 'retry-batch':
+      case 'retry-online':
+        return {
+          ...base,
+          description: `${batches.unanswered ?? 0} vote${batches.unanswered === 1 ? '' : 's'} failed or expired`,
+          detail:
+            action === 'retry-batch'
+              ? 'Sends them again in a new batch (at batch prices).'
+              : 'Asks them now, one chat request each (at online prices).',
+        };
       case 'cancel-batches':
         return {
           ...base,
@@ -74,5 +88,6 @@ export function judgeActionItems(judge: JudgeModel, batches: BatchesOnRecord): J
         };
     }
   };
-  return [...modes, 'batch-status' as const, 'cancel-batches' as const].map(item);
+  const retries: JudgeAction[] = (batches.unanswered ?? 0) > 0 ? ['retry-batch', 'retry-online'] : [];
+  return [...modes, 'batch-status' as const, 'cancel-batches' as const, ...retries].map(item);
 }

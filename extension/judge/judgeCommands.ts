@@ -24,6 +24,7 @@ import {
   batchStatusLines,
   cancelJudgeBatches,
   judgeBatchStatus,
+  pairsLeftUnanswered,
   submitJudgeBatches,
   submitLines,
 } from './batchJudgeRun.ts';
@@ -122,17 +123,19 @@ export async function runJudge(
   if (!(await approved(endpoint, study.name, judge.model))) return;
   const apiKey = (await context.secrets.get(apiKeySecret)) ?? process.env.OPENAI_API_KEY ?? '';
   const place = study.judges.indexOf(judge) + 1;
-  if (action !== 'online') {
-    const run: BatchJudgeRun = {
-      judge,
-      place,
-      endpoint,
-      apiKey,
-      prompt,
-      prices: configured.prices,
-      studyFolder: opened.folder,
-    };
-    await runBatchAction(action, opened.store, study, run, output);
+  const batchRun: BatchJudgeRun = {
+    judge,
+    place,
+    endpoint,
+    apiKey,
+    prompt,
+    prices: configured.prices,
+    studyFolder: opened.folder,
+  };
+  // A retry online is the online run over the pairs whose batch votes got no answer.
+  const retryPairs = action === 'retry-online' ? await pairsLeftUnanswered(opened.store, study, batchRun) : undefined;
+  if (action !== 'online' && action !== 'retry-online') {
+    await runBatchAction(action, opened.store, study, batchRun, output);
     studyFiles.notifyChanged(target.studyFile);
     refreshLabelPanels(target.studyFile);
     return;
@@ -160,6 +163,7 @@ export async function runJudge(
             place,
             endpoint,
             concurrency: configured.concurrency,
+            ...(retryPairs && { pairIds: retryPairs }),
             client,
             prompt,
             prices: configured.prices,
@@ -222,7 +226,7 @@ export async function runJudge(
 
 /** Submit, status or cancel, in a progress notification; what happened in the output channel and a message. */
 async function runBatchAction(
-  action: Exclude<JudgeAction, 'online'>,
+  action: Exclude<JudgeAction, 'online' | 'retry-online'>,
   store: StudyStore,
   study: StudyModel,
   run: BatchJudgeRun,
@@ -232,6 +236,7 @@ async function runBatchAction(
     batch: `Judge ${run.judge.model} on ${study.name} with the Batch API: writing and uploading the batches`,
     'batch-status': `Batches of ${run.judge.model} on ${study.name}: status, recording what finished`,
     'cancel-batches': `Cancelling the open batches of ${run.judge.model} on ${study.name}`,
+    'retry-batch': `Judge ${run.judge.model} on ${study.name}: a new batch of what batches left unanswered`,
   };
   let lines: string[];
   try {
@@ -240,11 +245,18 @@ async function runBatchAction(
       async () => {
         switch (action) {
           case 'batch':
+          case 'retry-batch': {
+            const pairIds = action === 'retry-batch' ? await pairsLeftUnanswered(store, study, run) : undefined;
             return submitLines(
-              await submitJudgeBatches(store, study, run, (estimate) =>
-                output.appendLine(estimateText(estimate, run.judge.budget?.amount).trimEnd()),
+              await submitJudgeBatches(
+                store,
+                study,
+                run,
+                (estimate) => output.appendLine(estimateText(estimate, run.judge.budget?.amount).trimEnd()),
+                pairIds,
               ),
             );
+          }
           case 'batch-status':
             return batchStatusLines(await judgeBatchStatus(store, study, run));
           case 'cancel-batches': {

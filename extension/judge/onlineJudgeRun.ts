@@ -23,6 +23,8 @@ export interface OnlineJudgeRun {
   prompt: JudgeRunPrompt;
   prices: PriceTable;
   concurrency: number;
+  /** Only these pairs: a retry online of what batches left unanswered. */
+  pairIds?: ReadonlySet<number>;
   signal?: AbortSignal;
   /** The estimate, once made (only with a budget): before anything is sent. */
   onEstimate?(estimate: JobEstimate): void;
@@ -47,6 +49,7 @@ export async function runOnlineJudge(store: StudyStore, study: StudyModel, run: 
         endpoint: run.endpoint,
         prices: run.prices,
         mode: 'online',
+        ...(run.pairIds && { pairIds: run.pairIds }),
       },
       run.judge.budget.amount,
     );
@@ -61,6 +64,7 @@ export async function runOnlineJudge(store: StudyStore, study: StudyModel, run: 
     prompt: run.prompt,
     prices: run.prices,
     ...(budget && { budget }),
+    ...(run.pairIds && { pairIds: run.pairIds }),
     ...(run.signal && { signal: run.signal }),
     onProgress(p) {
       run.onProgress?.(judgeProgressText(p, priced, run.judge.budget), p.total === 0 ? 0 : (100 * p.done) / p.total);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { BudgetRefusal } from '../../../core/judge/budget/budgetGuard.ts';
+import { createChatClient } from '../../../core/judge/chatClient.ts';
 import { judgeAnnotatorName } from '../../../core/judge/judgeSetup.ts';
 import { promptTemplate } from '../../../core/judge/promptTemplate.ts';
 import {
@@ -16,10 +17,12 @@ import {
   batchStatusLines,
   cancelJudgeBatches,
   judgeBatchStatus,
+  pairsLeftUnanswered,
   submitJudgeBatches,
   submitLines,
 } from '../../../extension/judge/batchJudgeRun.ts';
-import { startOpenAiBatchServer } from '../../core/judge/openAiBatchServer.ts';
+import { runOnlineJudge } from '../../../extension/judge/onlineJudgeRun.ts';
+import { type BatchLineAnswer, startOpenAiBatchServer } from '../../core/judge/openAiBatchServer.ts';
 import { labellingStudy, plainStudy } from '../../core/labelling/labellingStudy.ts';
 import { storeKinds } from '../../storeKinds.ts';
 
@@ -32,17 +35,27 @@ const prompt = {
 };
 const prices = { 'judge-b': { inputPerMillion: 2, outputPerMillion: 8 } };
 
-async function batchStudy(kind: (typeof storeKinds)[number], judgeBlock: string) {
+async function batchStudy(
+  kind: (typeof storeKinds)[number],
+  judgeBlock: string,
+  answer: (line: number) => BatchLineAnswer | undefined = () => undefined,
+) {
   const study = await labellingStudy({ ...plainStudy(3, 4), extra: `  judge "judge-b" { ${judgeBlock} }` }, kind);
   const server = await startOpenAiBatchServer({
     progress: 'manual',
+    // Its chat completions: what a retry online asks (the same endpoint, so the same cache keys as the batch lines).
+    respond: () => ({
+      content: JSON.stringify({ rationale: 'online', label: 2 }),
+      usage: { prompt_tokens: 100, completion_tokens: 10 },
+    }),
     respondLine: ({ line }) =>
-      line === 2
+      answer(line) ??
+      (line === 2
         ? { content: 'not json at all' }
         : {
             content: JSON.stringify({ rationale: `line ${line}`, label: line % 3 }),
             usage: { prompt_tokens: 100, completion_tokens: 10 },
-          },
+          }),
   });
   const run = {
     judge: study.study.judges[0]!,
@@ -92,13 +105,21 @@ for (const kind of storeKinds) {
       // Input files are gone once their batch exists.
       const inputs = batchInputFolder(study.folder);
       assert.deepEqual(existsSync(inputs) ? readdirSync(inputs) : [], []);
-      assert.deepEqual(await batchesOnRecord(study.store, study.study, run.judge, prompt), { open: 3, toCollect: 0 });
+      assert.deepEqual(await batchesOnRecord(study.store, study.study, run.judge, prompt), {
+        open: 3,
+        toCollect: 0,
+        unanswered: 0,
+      });
 
       // Two batches finish at the API; the status looks at all three and records the two.
       const [a, b, c] = server.batches().map((x) => x.id);
       await server.finish(a!);
       await server.finish(b!);
-      assert.deepEqual(await batchesOnRecord(study.store, study.study, run.judge, prompt), { open: 3, toCollect: 0 });
+      assert.deepEqual(await batchesOnRecord(study.store, study.study, run.judge, prompt), {
+        open: 3,
+        toCollect: 0,
+        unanswered: 0,
+      });
       const status = await judgeBatchStatus(study.store, study.study, run);
       assert.equal(status.open, 1);
       const lines = batchStatusLines(status);
@@ -125,7 +146,11 @@ for (const kind of storeKinds) {
       await server.finish(c!);
       const last = await judgeBatchStatus(study.store, study.study, run);
       assert.equal(last.open, 0);
-      assert.deepEqual(await batchesOnRecord(study.store, study.study, run.judge, prompt), { open: 0, toCollect: 0 });
+      assert.deepEqual(await batchesOnRecord(study.store, study.study, run.judge, prompt), {
+        open: 0,
+        toCollect: 0,
+        unanswered: 0,
+      });
       assert.equal(await labelled(), 9, '12 pairs, one unparsed answer in each of the three batches');
 
       // Everything answered (the unparsed line included: it is a recorded call): nothing is sent again.
@@ -183,6 +208,57 @@ for (const kind of storeKinds) {
       );
       assert.ok(estimated > 0.1 && estimated < 0.25, `estimate ${estimated}`);
       assert.equal(fits.batches.length, 3);
+    } finally {
+      await close();
+    }
+  });
+}
+
+for (const kind of storeKinds) {
+  test(`what batches left unanswered: counted for the QuickPick, retried in a new batch, then online (${kind})`, async () => {
+    // Lines 3 and 4 of every batch fail (a server error, an expired line): four votes over the three batches.
+    const { study, server, run, close } = await batchStudy(kind, 'mode batch  max_tokens 16', (line) =>
+      line === 3 ? { status: 500, message: 'overloaded' } : line === 4 ? { expired: true } : undefined,
+    );
+    try {
+      await submitJudgeBatches(study.store, study.study, run);
+      for (const batch of server.batches()) await server.finish(batch.id);
+      await judgeBatchStatus(study.store, study.study, run);
+      const onRecord = await batchesOnRecord(study.store, study.study, run.judge, prompt);
+      assert.deepEqual(onRecord, { open: 0, toCollect: 0, unanswered: 4 });
+      const left = await pairsLeftUnanswered(study.store, study.study, run);
+      assert.equal(left.size, 4);
+
+      // In a new batch: exactly those four votes.
+      const retried = await submitJudgeBatches(study.store, study.study, run, undefined, left);
+      assert.deepEqual(
+        retried.batches.map((b) => b.requests),
+        [4],
+      );
+      const [, , , fourth] = server.batches();
+      // That batch fails two again (its lines 3 and 4); online answers the two still missing.
+      await server.finish(fourth!.id);
+      assert.equal(server.customIds(fourth!.id).length, 4);
+      await judgeBatchStatus(study.store, study.study, run);
+      const stillLeft = await pairsLeftUnanswered(study.store, study.study, run);
+      assert.equal(stillLeft.size, 2);
+      const report = await runOnlineJudge(study.store, study.study, {
+        judge: run.judge,
+        place: 1,
+        endpoint: server.baseURL,
+        client: createChatClient({ baseURL: server.baseURL, apiKey: 'sk-test', maxAttempts: 1 }),
+        prompt,
+        prices,
+        concurrency: 2,
+        pairIds: stillLeft,
+      });
+      assert.equal(server.requests(), 2, 'only the votes batches left unanswered');
+      assert.equal(report.failures, 0);
+      assert.deepEqual(await batchesOnRecord(study.store, study.study, run.judge, prompt), {
+        open: 0,
+        toCollect: 0,
+        unanswered: 0,
+      });
     } finally {
       await close();
     }

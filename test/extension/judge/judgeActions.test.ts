@@ -28,3 +28,16 @@ test('the QuickPick: the declared mode first, then the other, status and cancel;
   assert.equal(asksForAction({ model: 'm' }, { open: 0, toCollect: 1 }), true);
   assert.equal(asksForAction({ model: 'm' }, none, true), true);
 });
+
+test('votes batches left unanswered add the two retries, and make the command ask', () => {
+  const left = { open: 0, toCollect: 0, unanswered: 3 };
+  const items = judgeActionItems({ model: 'm' }, left);
+  assert.deepEqual(
+    items.map((i) => i.action),
+    ['online', 'batch', 'batch-status', 'cancel-batches', 'retry-batch', 'retry-online'],
+  );
+  assert.equal(items[4]!.label, 'Retry what batches left unanswered, in a new batch');
+  assert.equal(items[5]!.description, '3 votes failed or expired');
+  assert.equal(asksForAction({ model: 'm' }, left), true);
+  assert.equal(judgeActionItems({ model: 'm' }, { open: 0, toCollect: 0, unanswered: 0 }).length, 4);
+});
