@@ -5,7 +5,7 @@
 // (unlike chatClient.ts): these calls are few, and none of them is a paid answer that a retry could repeat — a
 // create retried after a lost reply is the one case that could double a batch, which the key lookup catches.
 import { createReadStream } from 'node:fs';
-import OpenAI from 'openai';
+import OpenAI, { toStreamingFile } from 'openai';
 import type { JudgeBatchStatus } from '../../store/port/judgeBatchPort.ts';
 
 /** The metadata key a batch carries our batch key under. */
@@ -80,9 +80,12 @@ export function createBatchApi(options: BatchApiOptions): BatchApi {
   return {
     baseURL,
     async upload(path, filename) {
-      // A read stream named as the file (the SDK sends the stream's path's base name).
-      const stream = createReadStream(path);
-      const file = await sdk.files.create({ file: await OpenAI.toFile(stream, filename), purpose: 'batch' });
+      // Streamed from disk as the request is sent (toFile would read the whole file, up to 200 MB, first). A stream
+      // cannot be sent twice: no retry here — a re-run finds the file by its name or uploads it again.
+      const file = await sdk.files.create(
+        { file: toStreamingFile(createReadStream(path), filename, { type: 'application/jsonl' }), purpose: 'batch' },
+        { maxRetries: 0 },
+      );
       return file.id;
     },
     async findFile(filename, bytes) {
