@@ -102,6 +102,8 @@ export function schemaAnswerTokens(counter: TokenCounter, schema: Record<string,
 export class CallEstimator {
   readonly counter: TokenCounter;
   private readonly bySchema = new Map<string, { format: number; answer: number }>();
+  /** The same schema object is sent with every call of a shape (judgeVote.ts builds it once): no JSON per call. */
+  private readonly bySchemaObject = new WeakMap<object, { format: number; answer: number }>();
 
   constructor(counter: TokenCounter) {
     this.counter = counter;
@@ -112,14 +114,16 @@ export class CallEstimator {
     let format = 0;
     let answer: number | undefined;
     if (request.responseFormat?.type === 'json_schema') {
-      const key = JSON.stringify(request.responseFormat.json_schema);
-      let known = this.bySchema.get(key);
+      const schema = request.responseFormat.json_schema;
+      let known = this.bySchemaObject.get(schema);
       if (known === undefined) {
-        known = {
+        const key = JSON.stringify(schema);
+        known = this.bySchema.get(key) ?? {
           format: this.counter.count(key),
-          answer: schemaAnswerTokens(this.counter, request.responseFormat.json_schema.schema),
+          answer: schemaAnswerTokens(this.counter, schema.schema),
         };
         this.bySchema.set(key, known);
+        this.bySchemaObject.set(schema, known);
       }
       format = known.format;
       answer = known.answer;
