@@ -62,13 +62,13 @@ await Promise.all([
         external: ['vscode', 'pg-native', 'gpt-tokenizer', 'gpt-tokenizer/*'],
       }),
     ),
-    ...tokenizerEncodings.map((encoding) =>
-      build({
-        ...nodeBundle,
-        entryPoints: [join(root, 'node_modules', 'gpt-tokenizer', 'esm', 'encoding', `${encoding}.js`)],
-        outfile: join(dist, 'tokenizer', `${encoding}.cjs`),
-      }),
-    ),
+  ...tokenizerEncodings.map((encoding) =>
+    build({
+      ...nodeBundle,
+      entryPoints: [join(root, 'node_modules', 'gpt-tokenizer', 'esm', 'encoding', `${encoding}.js`)],
+      outfile: join(dist, 'tokenizer', `${encoding}.cjs`),
+    }),
+  ),
   ...webviewEntries.map((name) =>
     build({
       bundle: true,
