@@ -137,6 +137,13 @@ export async function runBatchJudge(
     };
 
     let report = await status(request.action === 'status');
+    for (const other of report.otherJudges) {
+      // A changed prompt is another judge: its batches are followed with the prompt (or --judge) they were made with.
+      context.stderr(
+        `${plural(other.open, 'open batch')} of judge ${other.judge} not followed here: ` +
+          'run with the model and prompt it was made with to record it\n',
+      );
+    }
     if (request.action === 'status' && report.batches.length === 0) {
       context.stdout(`no batch yet: qrels-studio judge ${studyArg} --batch\n`);
     }

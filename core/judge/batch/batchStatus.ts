@@ -25,6 +25,8 @@ export interface BatchStatusReport {
   batches: BatchState[];
   /** Batches not yet closed. */
   open: number;
+  /** Open batches of the study's other judges (another model, or this one with another prompt): not followed here. */
+  otherJudges: { judge: string; open: number }[];
 }
 
 export async function refreshBatches(
@@ -59,7 +61,17 @@ export async function refreshBatches(
       ...(problems.has(batch.id) && { problem: problems.get(batch.id)! }),
     }),
   );
-  return { judge: annotator, batches, open: batches.filter((b) => b.batch.recordedAt === null).length };
+  const otherJudges = new Map<string, number>();
+  for (const batch of await store.judgeBatches.batches(studyId)) {
+    if (batch.judge !== annotator && batch.recordedAt === null)
+      otherJudges.set(batch.judge, (otherJudges.get(batch.judge) ?? 0) + 1);
+  }
+  return {
+    judge: annotator,
+    batches,
+    open: batches.filter((b) => b.batch.recordedAt === null).length,
+    otherJudges: [...otherJudges].map(([judge, open]) => ({ judge, open })),
+  };
 }
 
 /** `judge --cancel`: every open batch of the judge cancelled at the API (a batch not yet created is forgotten). */

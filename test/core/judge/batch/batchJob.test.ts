@@ -333,6 +333,11 @@ for (const kind of storeKinds) {
     const again = await submitBatches(study.store, study.study, options);
     assert.equal(again.batches[0]!.requests, 3);
     assert.notEqual(again.batches[0]!.batchKey, submitted.batches[0]!.batchKey);
+    // A changed prompt is another judge: the first judge's open batch is named, not followed.
+    const changed = { ...promptTemplate('prompts/other.md', `${promptText}Be strict.\n`), output: 'label' as const };
+    const other = await refreshBatches(study.store, study.study, { ...options, prompt: changed });
+    assert.deepEqual(other.batches, []);
+    assert.deepEqual(other.otherJudges, [{ judge: submitted.judge, open: 1 }]);
   });
 
   test(`a run stopped after the upload, or after the batch was created, is picked up: the file and the batch are found by their key, never made twice (${kind})`, async (t) => {
