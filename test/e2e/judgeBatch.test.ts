@@ -49,13 +49,18 @@ function suggestionCount(folder: string): number {
   }
 }
 
-/** Runs "Run LLM judge" from the palette and picks the `index`-th action of its QuickPick by keyboard. */
-async function judgeWith(page: Page, index: number): Promise<void> {
+/** Runs "Run LLM judge" from the palette and picks `action` in its QuickPick by keyboard, once it is focused. */
+async function judgeWith(page: Page, action: string): Promise<void> {
   await runFromPalette(page, '>Qrels Studio: Run LLM judge', 'Qrels Studio: Run LLM judge');
   const pick = page.locator('.quick-input-widget', { hasText: 'Judge with the Batch API' });
-  await pick.waitFor({ timeout: 30_000 });
-  for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
-  await pick.locator('.monaco-list-row.focused').nth(0).waitFor();
+  await pick.locator('.monaco-list-row.focused', { hasText: 'Judge with the Batch API' }).waitFor({ timeout: 30_000 });
+  // By the row's title alone: a row's detail may name another action ("Batch status" records them).
+  const wanted = pick.locator('.monaco-list-row.focused .label-name').filter({ hasText: new RegExp(`^${action}$`) });
+  for (let presses = 0; presses < 6 && (await wanted.count()) === 0; presses++) {
+    await page.keyboard.press('ArrowDown');
+    await page.waitForTimeout(200);
+  }
+  await wanted.waitFor({ timeout: 5_000 });
   await page.keyboard.press('Enter');
   await pick.waitFor({ state: 'hidden', timeout: 10_000 });
 }
@@ -118,7 +123,7 @@ workbenchTest(
       // 2. The batch completes at the server; "Batch status" records it.
       const [batch] = llm.batches();
       assert.equal(await llm.finish(batch!.id), 'completed');
-      await judgeWith(page, 2); // Judge with the Batch API, Judge online, Batch status
+      await judgeWith(page, 'Batch status');
       await page.locator('.notification-toast', { hasText: /1 batch, 0 open/ }).waitFor({ timeout: 60_000 });
       assert.equal(suggestionCount(folder), 19);
 
