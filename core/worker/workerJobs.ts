@@ -9,6 +9,8 @@ import type {
   DashboardOptions,
 } from '../agreement/agreementTypes.ts';
 import type { StudyModel } from '../dsl/model.ts';
+import { computeJudgeQualityReport } from '../judge/quality/judgeQualityReport.ts';
+import type { JudgeQualityOptions, JudgeQualityReport } from '../judge/quality/judgeQualityTypes.ts';
 import type { EvaluateReport } from '../metrics/evaluationTypes.ts';
 import { evaluateStudyRuns } from '../metrics/studyEvaluation.ts';
 import type { StudyStore } from '../store/studyStore.ts';
@@ -53,6 +55,16 @@ export interface WorkerJobs extends ImportJobs {
     from: string;
     baseline?: string;
   }): Promise<EvaluateReport>;
+  /**
+   * The Agreement view's Judges section (core/judge/quality/): every label read, each judge's κ bootstrap and the
+   * pooled runs evaluated twice per judge here, not on the host's thread.
+   */
+  judgeQualityReport(args: {
+    studyId: number;
+    study: StudyModel;
+    folder: string;
+    options: Partial<JudgeQualityOptions>;
+  }): Promise<JudgeQualityReport>;
 }
 
 /** The jobs over `store`: in the SQLite store's worker, or in process next to a PostgreSQL store (async I/O already). */
@@ -73,6 +85,9 @@ export function workerJobs(store: StudyStore): WorkerJobs {
     },
     evaluateStudyRuns({ studyId, study, folder, from, baseline }) {
       return evaluateStudyRuns(store, studyId, study, folder, from, baseline);
+    },
+    judgeQualityReport({ studyId, study, folder, options }) {
+      return computeJudgeQualityReport(store, studyId, study, folder, options);
     },
   };
 }

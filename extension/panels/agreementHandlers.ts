@@ -158,10 +158,14 @@ export function agreementRequestHandlers(
         throw new Error(`the folder of study '${study.name}' is not known: its runs cannot be ranked`);
       // The same number of resamples as the headlines' intervals: fewer on a big study, so it stays quick.
       const samples = hooks.bootstrap ?? bootstrapSamples(await store.agreement.pairCount(studyId));
-      return computeJudgeQualityReport(store, studyId, study, folder, {
+      const options = {
         ...(measure !== undefined && { measure }),
         bootstrap: { ...defaultBootstrap, samples, ...(hooks.seed !== undefined && { seed: hooks.seed }) },
-      });
+      };
+      // In the store's worker when there is one: the runs are evaluated twice per judge.
+      const any = store as AnyStore;
+      if ('jobs' in any) return any.jobs.judgeQualityReport({ studyId, study, folder, options });
+      return computeJudgeQualityReport(store, studyId, study, folder, options);
     },
     'agreement/adjudicate': async (params) => {
       const selection = selectionOf(params);
