@@ -16,8 +16,9 @@
 // - in a `blind` study (or review), read others' judgments, suggestions and judge calls of a pair (others' verdicts
 //   of an item) only once it has a label of that pair (a verdict on that item) — the adjudicator and the judge role
 //   read everything;
-// - write judge calls, suggestions and their votes, the review critic's verdicts and LLM judge annotators, only as
-//   the judge role.
+// - write judge calls, suggestions and their votes, Batch API runs (their batches and requests: a batch's status and
+//   its requests' calls are updated as it is recorded, a batch never uploaded is deleted), the review critic's
+//   verdicts and LLM judge annotators, only as the judge role; everyone reads the batches.
 // Every statement is idempotent: a second grant (after adding an annotator) replaces the policies and the mapping.
 
 /** Tables a mapped role reads without row-level security. */
@@ -34,9 +35,6 @@ const readOnly = [
   'review_table',
   'annotator_role',
   'schema_version',
-  // Batch API runs: written by the record's owner (a judge role does not run batches yet).
-  'judge_batch',
-  'judge_batch_request',
 ];
 
 /** Tables with row-level security (policiesSql gives each its policies). */
@@ -51,6 +49,8 @@ const secured = [
   'llm_call',
   'suggestion',
   'suggestion_vote',
+  'judge_batch',
+  'judge_batch_request',
   'review_item_version',
   'review_verdict',
 ];
@@ -181,6 +181,20 @@ export function policiesSql(): string {
     ['suggestion_vote', 'read', 'SELECT', 'USING (EXISTS (SELECT 1 FROM suggestion AS s WHERE s.id = suggestion_id))'],
     ['suggestion_vote', 'judge_writes', 'INSERT', `WITH CHECK (qrels_has_duty('judge'))`],
     ['suggestion_vote', 'judge_replaces', 'DELETE', `USING (qrels_has_duty('judge'))`],
+    // Batch API runs: a batch's pairs are only the study's, and its lines' calls are llm_call's (policies above).
+    ['judge_batch', 'read', 'SELECT', 'USING (true)'],
+    ['judge_batch', 'judge_writes', 'INSERT', `WITH CHECK (qrels_has_duty('judge'))`],
+    ['judge_batch', 'judge_updates', 'UPDATE', `USING (qrels_has_duty('judge')) WITH CHECK (qrels_has_duty('judge'))`],
+    ['judge_batch', 'judge_replaces', 'DELETE', `USING (qrels_has_duty('judge'))`],
+    ['judge_batch_request', 'read', 'SELECT', 'USING (true)'],
+    ['judge_batch_request', 'judge_writes', 'INSERT', `WITH CHECK (qrels_has_duty('judge'))`],
+    [
+      'judge_batch_request',
+      'judge_updates',
+      'UPDATE',
+      `USING (qrels_has_duty('judge')) WITH CHECK (qrels_has_duty('judge'))`,
+    ],
+    ['judge_batch_request', 'judge_replaces', 'DELETE', `USING (qrels_has_duty('judge'))`],
 
     ['review_item_version', 'read', 'SELECT', 'USING (true)'],
     [
@@ -228,7 +242,8 @@ export function privilegesSql(schema: string, roles: string, judge: string | und
     judge === undefined
       ? ''
       : `GRANT INSERT ON llm_call, suggestion, suggestion_vote TO ${judge};
-GRANT DELETE ON suggestion, suggestion_vote TO ${judge};`;
+GRANT DELETE ON suggestion, suggestion_vote TO ${judge};
+GRANT INSERT, UPDATE, DELETE ON judge_batch, judge_batch_request TO ${judge};`;
   return `
 GRANT USAGE ON SCHEMA ${schema} TO ${roles};
 GRANT SELECT ON ${[...readOnly, ...secured, 'current_judgment'].join(', ')} TO ${roles};

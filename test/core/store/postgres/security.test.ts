@@ -9,7 +9,8 @@
 //   someone else, an adjudicated label, reading hidden labels in a blind study;
 // - in a blind review, verdicts and edits go only under one's own name, and others' verdicts on an item stay hidden
 //   until one gives a verdict on it;
-// - an LLM judge run (the real SDK against a local server) works as the judge role and is refused to an annotator.
+// - an LLM judge run (the real SDK against a local server) works as the judge role and is refused to an annotator;
+//   so does a Batch API run (submitted and recorded), and psql as an annotator may read batches but not write them.
 // Roles exist cluster-wide: their names carry the test database's name.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -19,6 +20,9 @@ import pg from 'pg';
 import { agreementDashboard } from '../../../../core/agreement/agreementDashboard.ts';
 import { parseStudyFile, resolveStudies } from '../../../../core/dsl/index.ts';
 import type { StudyModel } from '../../../../core/dsl/model.ts';
+import { createBatchApi } from '../../../../core/judge/batch/batchApi.ts';
+import { refreshBatches } from '../../../../core/judge/batch/batchStatus.ts';
+import { submitBatches } from '../../../../core/judge/batch/batchSubmit.ts';
 import { createChatClient } from '../../../../core/judge/chatClient.ts';
 import { judgeStudy } from '../../../../core/judge/judgeStudy.ts';
 import { promptTemplate } from '../../../../core/judge/promptTemplate.ts';
@@ -29,6 +33,7 @@ import { PostgresStudyStore } from '../../../../core/store/postgres/postgresStud
 import { StoreError } from '../../../../core/store/studyDatabase.ts';
 import { scratchDir } from '../../../helpers.ts';
 import { type Cluster, postgresBinDir, startCluster } from '../../../pg/pgCluster.ts';
+import { startOpenAiBatchServer } from '../../judge/openAiBatchServer.ts';
 import { startOpenAiServer } from '../../judge/openAiServer.ts';
 import { plainStudy, studyText } from '../../labelling/labellingStudy.ts';
 import { seedStudy } from './seedStudy.ts';
@@ -806,4 +811,77 @@ test('an LLM judge run (the real SDK, a local server) as the judge role; an anno
     assert.equal(psql(r, r.role('bob'), `SELECT count(*) FROM ${table}`).out, '0', table);
     assert.equal((await owner.pool.query(`SELECT count(*) FROM ${table}`)).rows[0].count, 2, table);
   }
+});
+
+test('a Batch API run (the real SDK, a local server) as the judge role: submitted and recorded; an annotator may not submit, nor write a batch through psql', async (t) => {
+  const r = await record();
+  const owner = await PostgresStudyStore.open({ connection: r.connection });
+  const opened: PostgresStudyStore[] = [owner];
+  t.after(async () => {
+    for (const store of opened) await store.close();
+  });
+  const { study, studyId } = await seedStudy(owner, {
+    ...plainStudy(1, 2),
+    extra: '  annotators alice\n  judge "judge-b" { votes 2  seed 1 }',
+  });
+  const report = await grantRoles(owner.pool, owner.location, {
+    people: [{ name: 'alice', duty: 'annotator', role: r.role('alice') }],
+  });
+  for (const { role } of report.roles) {
+    await owner.pool.query(`ALTER ROLE ${pg.escapeIdentifier(role)} PASSWORD '${password(role)}'`);
+  }
+  const server = await startOpenAiBatchServer({
+    progress: 'manual',
+    respondLine: () => ({ content: JSON.stringify({ rationale: 'looks right', label: 1 }) }),
+  });
+  t.after(() => server.close());
+  const options = {
+    prompt: {
+      ...promptTemplate('prompts/judge.md', 'Query: {{query}}\nDocument: {{document}}\n{{scale}}\n'),
+      output: 'label' as const,
+    },
+    api: createBatchApi({ baseURL: server.baseURL, apiKey: 'sk-test' }),
+    folder: join(scratchDir(), 'batches'),
+    prices: {},
+  };
+
+  // An annotator's submit is refused when it records the batch, before anything is uploaded.
+  const alice = await openAs(r, r.role('alice'));
+  opened.push(alice);
+  await assert.rejects(() => submitBatches(alice, study, options), /row-level security policy|permission denied/);
+  assert.equal(server.routeCounts().get('files.create') ?? 0, 0, 'nothing uploaded for the refused submit');
+  assert.equal((await owner.judgeBatches.batches(studyId)).length, 0);
+
+  const judge = await openAs(r, `${r.database}_judge`);
+  opened.push(judge);
+  const submitted = await submitBatches(judge, study, options);
+  assert.equal(submitted.votes, 4);
+  assert.equal(submitted.batches.length, 1);
+  for (const batch of server.batches()) await server.finish(batch.id);
+  const status = await refreshBatches(judge, study, options);
+  assert.equal(status.open, 0);
+  assert.equal(status.batches[0]!.recordedNow!.recorded, 4);
+  assert.equal(status.batches[0]!.recordedNow!.suggestions, 2);
+  const [batch] = await owner.judgeBatches.batches(studyId);
+  assert.equal(batch!.recorded, 4);
+  assert.notEqual(batch!.recordedAt, null);
+  assert.equal((await owner.judge.calls(studyId)).length, 4);
+  assert.equal((await owner.judge.suggestions(studyId, submitted.judge)).length, 2);
+
+  // Through psql, alice reads the batches but may not write one, change one, or link a request to a call.
+  const aliceRole = r.role('alice');
+  assert.equal(psql(r, aliceRole, 'SELECT count(*) FROM judge_batch').out, '1');
+  const insert = psql(
+    r,
+    aliceRole,
+    `INSERT INTO judge_batch (batch_key, study_id, judge, endpoint, model, prompt_template_hash, input_sha256,
+       input_bytes, request_count, status, created_at)
+     VALUES ('mine', ${studyId}, 'llm:x', 'e', 'm', 'h', 's', 0, 0, 'prepared', 'now')`,
+  );
+  assert.match(insert.err, /ERROR: {2}permission denied for table judge_batch/);
+  const update = psql(r, aliceRole, "UPDATE judge_batch SET status = 'cancelled'");
+  assert.match(update.err, /ERROR: {2}permission denied for table judge_batch/);
+  const unlink = psql(r, aliceRole, 'UPDATE judge_batch_request SET llm_call_id = NULL');
+  assert.match(unlink.err, /ERROR: {2}permission denied for table judge_batch_request/);
+  assert.equal((await owner.pool.query('SELECT count(*) FROM judge_batch')).rows[0].count, 1);
 });
