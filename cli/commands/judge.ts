@@ -205,7 +205,7 @@ export function progressLine(model: string, p: JudgeProgress, priced: boolean): 
   return `judge ${model}: ${judgeProgressText(p, priced)}`;
 }
 
-function summary(report: JudgeReport, study: string, priced: boolean, totals: JudgeCallTotals) {
+function summary(report: JudgeReport, study: string, studyArg: string, priced: boolean, totals: JudgeCallTotals) {
   const kinds = Object.entries(report.failuresByKind)
     .map(([kind, n]) => `${n} ${kind}`)
     .join(', ');
@@ -213,6 +213,7 @@ function summary(report: JudgeReport, study: string, priced: boolean, totals: Ju
     `judge ${report.judge} on study '${study}' at ${report.endpoint}`,
     `pairs: ${count(report.pairs)} to judge${report.skipped.length > 0 ? `, ${count(report.skipped.length)} skipped` : ''}`,
     `votes: ${count(report.done)} of ${count(report.total)} (${count(report.requests)} asked, ${count(report.cached)} from the cache)` +
+      (report.inOpenBatches ? `, ${count(report.inOpenBatches)} in open batches` : '') +
       (report.failures > 0 ? `, ${plural(report.failures, 'failure')}: ${kinds}` : ''),
     `tokens: ${count(report.inputTokens)} in, ${count(report.outputTokens)} out` +
       (priced ? ` · cost ${money(report.cost)}` : '') +
@@ -223,6 +224,12 @@ function summary(report: JudgeReport, study: string, priced: boolean, totals: Ju
   ];
   for (const [kind, example] of Object.entries(report.failureExamples)) {
     if (kind !== 'cancelled') lines.push(`first ${kind} failure: ${example}`);
+  }
+  if (report.inOpenBatches) {
+    lines.push(
+      `in open batches: ${plural(report.inOpenBatches, 'vote')} not asked (a batch of this judge holds them); ` +
+        `qrels-studio judge ${studyArg} --batch-status records them when their batches finish`,
+    );
   }
   if (report.cancelled) {
     lines.push(`cancelled: ${plural(report.notStarted, 'vote')} not asked; run again to finish (answers are cached)`);
@@ -395,7 +402,9 @@ export const judgeCommand: CliCommand = {
         );
       }
       const studyId = await store.studies.studyId(study.name);
-      context.stdout(summary(report, study.name, priced, await store.judge.callTotals(studyId, report.judge)));
+      context.stdout(
+        summary(report, study.name, parsed.study!, priced, await store.judge.callTotals(studyId, report.judge)),
+      );
       if (report.failuresByKind.auth) {
         context.stderr(
           apiKey === ''

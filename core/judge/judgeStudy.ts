@@ -18,6 +18,10 @@
 // is only ever read (judgeOutput.ts): output that does not parse into a label on the study's scale is recorded as a
 // failed vote with its raw text, never turned into a label.
 //
+// Votes an open Batch API batch of the judge holds (batch/: submitted, not yet recorded) are not asked: the batch
+// has paid for them. They are counted apart (inOpenBatches) and their pairs get their suggestion when the batch is
+// recorded (batch/batchSuggestions.ts counts the votes answered here too).
+//
 // Cancelling (the signal): no call starts after it; calls in flight are aborted by the chat client and recorded as
 // cancelled (not cached), and pairs with some votes in get a suggestion from those votes.
 import type { StudyModel } from '../dsl/model.ts';
@@ -98,6 +102,8 @@ export interface JudgeProgress {
   callsPerSecond: number;
   /** With a budget: USD spent (answered calls) and in flight (at their estimates), of `amount`. */
   budget?: BudgetState;
+  /** Votes left out because an open batch of the judge holds them (not in `total`); absent when none. */
+  inOpenBatches?: number;
 }
 
 export interface JudgeReport extends JudgeProgress {
@@ -132,6 +138,8 @@ interface PairState extends JudgePair {
   votes: (PairVote | undefined)[];
   /** Votes on record (or in the group being written). */
   finished: number;
+  /** Votes an open batch holds: not asked, and the pair's suggestion left to the batch's recording. */
+  held: number;
 }
 
 interface VoteJob {
@@ -205,6 +213,8 @@ export async function judgeStudy(
   let notStarted = 0;
   let stoppedAtBudget = 0;
   let suggestions = 0;
+  /** Votes left out: an open batch holds them. */
+  let inOpenBatches = 0;
   /** Pairs with some votes in and some not. */
   const unfinished = new Set<PairState>();
 
@@ -215,6 +225,7 @@ export async function judgeStudy(
       elapsedMs,
       callsPerSecond: elapsedMs > 0 ? progress.requests / (elapsedMs / 1000) : 0,
       ...(options.budget && { budget: options.budget.state() }),
+      ...(inOpenBatches > 0 && { inOpenBatches }),
     };
   };
   const failed = (kind: JudgeFailureKind, message: string) => {
@@ -248,7 +259,7 @@ export async function judgeStudy(
           continue;
         }
         const rendered = renderPromptOf(row, study, setup, options.prompt, pair);
-        pairs.push({ ...pair, rendered, votes: [], finished: 0 });
+        pairs.push({ ...pair, rendered, votes: [], finished: 0, held: 0 });
       }
       documents.clear();
       skipped.push(...page.skipped);
@@ -265,6 +276,22 @@ export async function judgeStudy(
       const hits = await port.cachedCalls(jobs.map((job) => job.cacheKey));
       for (const job of jobs) job.hit = hits.get(job.cacheKey);
       hits.clear();
+      // What the cache does not answer and an open batch holds is the batch's to answer: not asked again here.
+      const misses = jobs.filter((job) => job.hit === undefined).map((job) => job.cacheKey);
+      const held = new Set(misses.length > 0 ? await store.judgeBatches.keysInOpenBatches(misses) : []);
+      if (held.size > 0) {
+        const asked = jobs.filter((job) => {
+          if (job.hit !== undefined || !held.has(job.cacheKey)) return true;
+          job.pair.held++;
+          return false;
+        });
+        inOpenBatches += jobs.length - asked.length;
+        progress.total -= jobs.length - asked.length;
+        jobs.length = 0;
+        jobs.push(...asked);
+        // A pair whose every vote a batch holds has nothing to ask.
+        for (const pair of pairs) if (pair.held === votesPerPair) pair.rendered = undefined;
+      }
       // Handed out one by one: the jobs behind the cursor are the page's look-ahead, nothing more.
       for (let i = 0; i < jobs.length; i++) {
         const job = jobs[i]!;
@@ -273,7 +300,7 @@ export async function judgeStudy(
       }
     }
     // Every page read: the total is what was asked.
-    progress.total = pairsJudged * votesPerPair;
+    progress.total = pairsJudged * votesPerPair - inOpenBatches;
   }
 
   // The record's writes, in groups: every vote that finished since the last write goes into one transaction.
@@ -317,6 +344,7 @@ export async function judgeStudy(
         callId: ownCall ? -(entries.length + 1) : (call as { cachedId: number }).cachedId,
       };
       pair.finished++;
+      // A pair some of whose votes a batch holds gets its suggestion when the batch is recorded.
       const suggestion = pair.finished === votesPerPair ? suggestionOf(pair) : undefined;
       if (suggestion) completed++;
       if (ownCall === undefined && suggestion === undefined) continue;
@@ -347,7 +375,7 @@ export async function judgeStudy(
     for (const finished of group) {
       const { pair } = finished;
       progress.done++;
-      if (pair.finished === votesPerPair) {
+      if (pair.finished + pair.held === votesPerPair) {
         unfinished.delete(pair);
         // The pair is done: its prompt is not needed any more.
         pair.rendered = undefined;

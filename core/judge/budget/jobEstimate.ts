@@ -38,8 +38,6 @@ export async function estimateJudgeJob(
     setup: job.setup,
     prompt: job.prompt,
     endpoint: job.endpoint,
-    // A batch submit leaves out what open batches hold; an online run would ask it.
-    skipOpenBatches: job.mode === 'batch',
     ...(job.limit !== undefined && { limit: job.limit }),
     ...(job.onlyUnlabelled !== undefined && { onlyUnlabelled: job.onlyUnlabelled }),
     ...(job.pairIds !== undefined && { pairIds: job.pairIds }),

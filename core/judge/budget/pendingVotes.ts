@@ -2,7 +2,8 @@
 // time as the online run reads them (judgePairPages.ts: a page's documents and its votes' cache entries in one read
 // each), each prompt rendered and each vote keyed exactly as the online and the batch runs do (judgeVote.ts), and
 // the votes the cache already answers left out (they cost nothing). What a budget's estimate is made from
-// (costEstimate.ts), before an online run or a batch upload. At most one page of prompts is held, never the job's.
+// (costEstimate.ts), before an online run or a batch upload. The votes an open batch holds are left out too: neither
+// a batch submit nor an online run sends them again (the batch has paid for them). At most one page of prompts is held, never the job's.
 import type { StudyModel } from '../../dsl/model.ts';
 import type { StudyStore } from '../../store/studyStore.ts';
 import { judgeCacheKey } from '../judgeCallStore.ts';
@@ -17,8 +18,6 @@ export interface PendingVotesOptions extends PairSelection {
   prompt: JudgeRunPrompt;
   /** Normalised (endpointApproval.ts normaliseEndpoint): part of the cache key. */
   endpoint: string;
-  /** Leave out the votes a batch not yet closed holds (a batch submit does not send them again). */
-  skipOpenBatches?: boolean;
 }
 
 /** A pair's prompt and how many of its votes are still to send. */
@@ -64,7 +63,7 @@ export async function* pendingVotes(
     }
     const pageKeys = rendered.flatMap((r) => r.keys);
     const cached = await store.judge.cachedCalls(pageKeys);
-    const held = new Set(options.skipOpenBatches ? await store.judgeBatches.keysInOpenBatches(pageKeys) : []);
+    const held = new Set(await store.judgeBatches.keysInOpenBatches(pageKeys.filter((key) => !cached.has(key))));
     for (const { pair, prompt: text, keys } of rendered) {
       yield {
         pairId: pair.pairId,

@@ -11,8 +11,11 @@ import { createBatchApi } from '../../../../core/judge/batch/batchApi.ts';
 import type { BatchRunOptions } from '../../../../core/judge/batch/batchRun.ts';
 import { cancelBatches, pairsToRetry, refreshBatches } from '../../../../core/judge/batch/batchStatus.ts';
 import { submitBatches } from '../../../../core/judge/batch/batchSubmit.ts';
+import { estimateJudgeJob } from '../../../../core/judge/budget/jobEstimate.ts';
 import { createChatClient } from '../../../../core/judge/chatClient.ts';
-import { judgeStudy } from '../../../../core/judge/judgeStudy.ts';
+import { normaliseEndpoint } from '../../../../core/judge/endpointApproval.ts';
+import { judgeSetup } from '../../../../core/judge/judgeSetup.ts';
+import { type JudgeProgress, judgeStudy } from '../../../../core/judge/judgeStudy.ts';
 import { promptTemplate } from '../../../../core/judge/promptTemplate.ts';
 import { storeKinds } from '../../../storeKinds.ts';
 import { type LabellingStudy, labellingStudy, plainStudy } from '../../labelling/labellingStudy.ts';
@@ -132,6 +135,82 @@ for (const kind of storeKinds) {
     assert.equal(server.requests(), 0);
     assert.equal(server.routeCounts().get('batches.create'), 1);
     assert.equal(server.routeCounts().get('files.create'), 1);
+  });
+
+  test(`an online run leaves out the votes an open batch holds, counts them, and its estimate matches what it sends (${kind})`, async (t) => {
+    const study = await labellingStudy(
+      { ...plainStudy(2, 3), extra: '  judge "judge-b" { votes 2  seed 5  temperature 0.5  max_tokens 50 }' },
+      kind,
+    );
+    const server = await startOpenAiBatchServer({
+      progress: 'manual',
+      respond: ({ body }) => ({ content: answer(pairOf(body).d % 3), usage }),
+      respondLine: ({ body }) => ({ content: answer(pairOf(body).d % 3), usage }),
+    });
+    t.after(async () => {
+      await server.close();
+      await study.close();
+    });
+    const options = optionsFor(study, server);
+    // Open batches: both votes of the first two pairs, and only the first vote of the third (the same judge with one
+    // vote per pair: a vote's cache key does not depend on how many votes a pair has).
+    const [judgeModel] = study.study.judges;
+    const oneVote = { ...study.study, judges: [{ ...judgeModel!, votes: 1 }] };
+    await submitBatches(study.store, study.study, { ...options, limit: 2 });
+    const third = await submitBatches(study.store, oneVote, { ...options, limit: 3 });
+    assert.deepEqual(
+      [third.inOpenBatches, third.batches[0]!.requests],
+      [2, 1],
+      "the second batch holds only the third pair's first vote",
+    );
+    assert.equal(server.batches().length, 2);
+
+    const setup = judgeSetup(study.study, { prompt });
+    const estimate = await estimateJudgeJob(study.store, study.study, {
+      setup,
+      prompt,
+      endpoint: normaliseEndpoint(server.baseURL),
+      prices: options.prices,
+      mode: 'online',
+    });
+    const progress: JudgeProgress[] = [];
+    const online = await judgeStudy(study.store, study.study, {
+      concurrency: 2,
+      client: createChatClient({ baseURL: server.baseURL, apiKey: 'sk-test-0123456789', maxAttempts: 1 }),
+      prompt,
+      prices: {},
+      onProgress: (p) => progress.push(p),
+    });
+    // 6 pairs × 2 votes, 5 held: 7 asked, and the estimate counted exactly those.
+    assert.equal(online.inOpenBatches, 5);
+    assert.equal(online.total, 7);
+    assert.equal(online.done, 7);
+    assert.equal(online.requests, 7);
+    assert.equal(server.requests(), 7);
+    assert.equal(estimate.calls, 7);
+    assert.equal(online.notStarted, 0);
+    assert.equal(progress.at(-1)!.inOpenBatches, 5);
+    // Suggestions of the pairs with every vote answered here; the others wait for their batch.
+    assert.equal(online.suggestions, 3);
+    const calls = await study.store.judge.calls(study.studyId);
+    assert.equal(calls.length, 7);
+
+    // The batches finish: their lines are recorded and every pair has its suggestion from both votes.
+    await finishAll(server);
+    const done = await refreshBatches(study.store, study.study, options);
+    assert.equal(done.open, 0);
+    const suggestions = await study.store.judge.suggestions(study.studyId, online.judge);
+    assert.equal(suggestions.length, 6);
+    for (const s of suggestions) assert.equal(s.votes.length, 2);
+    assert.equal((await study.store.judge.calls(study.studyId)).length, 12);
+    // Nothing is left to ask, and nothing is held any more.
+    const again = await judgeStudy(study.store, study.study, {
+      concurrency: 2,
+      client: createChatClient({ baseURL: server.baseURL, apiKey: 'sk-test-0123456789', maxAttempts: 1 }),
+      prompt,
+      prices: {},
+    });
+    assert.deepEqual([again.cached, again.requests, again.inOpenBatches], [12, 0, undefined]);
   });
 
   test(`online answers are not asked in a batch; a batch line's body is what the online call sends (${kind})`, async (t) => {
