@@ -3,7 +3,8 @@
 // kind. It refuses an endpoint not approved before any request; submits and returns with the batch ids and what to
 // run next; --batch-status follows the batch and records it once finished (calls at half price, suggestions);
 // --wait stays until then; lines that got no answer make exit code 1 and are asked again by --retry-failed online;
-// the judge block's `mode batch` makes a plain run a batch run; --cancel cancels.
+// the judge block's `mode batch` makes a plain run a batch run; --cancel cancels; an online run leaves out what an
+// open batch holds and says so.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -152,6 +153,32 @@ for (const kind of storeKinds) {
     assert.match(again.stdout, /^no batch created: nothing to ask$/m);
     assert.equal(server.routeCounts().get('batches.create'), 1);
     assert.equal(server.requests(), 0);
+  });
+
+  test(`an online run while a batch is open asks only what the batch does not hold, and says to run --batch-status (${kind})`, async (t) => {
+    const kindStore = await cliStore(kind);
+    const server = await startOpenAiBatchServer({
+      apiKey,
+      progress: 'manual',
+      respond: ({ body }) => ({ content: answer(documentOf(body) % 3), usage }),
+    });
+    t.after(() => server.close());
+    const root = workspace(kindStore, `judge "judge-b" { endpoint "${server.baseURL}"  votes 2 }`);
+    const env = environment(kindStore);
+    const allow = ['--allow-endpoint', server.baseURL, '--price', 'judge-b=2,8'];
+    const submitted = await cli(['judge', 'wqt.assess', '--batch', '--limit', '1', ...allow], root, env);
+    assert.equal(submitted.status, 0, submitted.stderr);
+    assert.match(submitted.stdout, /^votes: 2 \(0 answered already, 0 in open batches\), 2 sent now$/m);
+
+    const online = await cli(['judge', 'wqt.assess', ...allow], root, env);
+    assert.equal(online.status, 0, online.stderr);
+    assert.match(online.stdout, /^votes: 6 of 6 \(6 asked, 0 from the cache\), 2 in open batches$/m);
+    assert.match(
+      online.stdout,
+      /^in open batches: 2 votes not asked \(a batch of this judge holds them\); qrels-studio judge wqt\.assess --batch-status records them when their batches finish$/m,
+    );
+    assert.match(online.stdout, /^suggestions: 3 written$/m);
+    assert.equal(server.requests(), 6);
   });
 
   test(`--wait stays until recorded; unanswered lines exit 1 and --retry-failed online asks only them (${kind})`, async (t) => {
