@@ -42,5 +42,7 @@ export function judgeProgressText(p: JudgeProgress, priced: boolean, budget?: Pr
     `${formatCount(p.inputTokens + p.outputTokens)} tokens`,
     ...costText(p, priced, budget),
     plural(p.failures, 'failure'),
+    // Votes an open batch holds: not asked by this run (not in the total), the batch answers them.
+    ...(p.inOpenBatches ? [`${formatCount(p.inOpenBatches)} in open batches`] : []),
   ].join(' · ');
 }

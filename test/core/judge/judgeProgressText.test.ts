@@ -25,6 +25,10 @@ test('done/total, calls/s, tokens, the cost when priced, failures', () => {
     judgeProgressText({ ...progress, failures: 1 }, false),
     '412/1,000 · 37.2 calls/s · 81,204 tokens · 1 failure',
   );
+  assert.equal(
+    judgeProgressText({ ...progress, inOpenBatches: 1500 }, false),
+    '412/1,000 · 37.2 calls/s · 81,204 tokens · 2 failures · 1,500 in open batches',
+  );
 });
 
 test('with a budget the cost is spent / budget; above a dollar both have two decimals', () => {
