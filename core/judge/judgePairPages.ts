@@ -2,10 +2,9 @@
 // order), so a 100,000-pair run never holds the whole study: each page's pairs that can be judged, with their query's
 // values, and those that cannot (with why — the same reasons as judgePairs.ts gives for a whole selection).
 import type { StudyModel } from '../dsl/model.ts';
-import { queryConditions } from '../labelling/queryConditions.ts';
 import type { PairsToJudgeCursor } from '../store/port/judgePort.ts';
 import type { StudyStore } from '../store/studyStore.ts';
-import type { JudgePair, PairSelection, QueryValues, SkippedPair } from './judgePairs.ts';
+import { type JudgePair, judgePairOf, type PairSelection, type QueryValues, type SkippedPair } from './judgePairs.ts';
 
 export interface PairPage {
   pairs: JudgePair[];
@@ -44,29 +43,9 @@ export async function* judgePairPages(
       if (options.pairIds !== undefined && !options.pairIds.has(row.pairId)) continue;
       if (taken >= (options.limit ?? Number.POSITIVE_INFINITY)) break;
       taken++;
-      if (!row.hasQuery) {
-        out.skipped.push({ qid: row.qid, docid: row.docid, reason: `the study has no query '${row.qid}'` });
-        continue;
-      }
-      if (!row.hasDocument) {
-        out.skipped.push({ qid: row.qid, docid: row.docid, reason: `the corpus has no document '${row.docid}'` });
-        continue;
-      }
-      let query = queries.get(row.qid);
-      if (query === undefined) {
-        const fields = fieldsOf.get(row.qid)!;
-        query = {
-          text: fields.text,
-          ...(fields.instruction !== null && { instruction: fields.instruction }),
-          conditions: queryConditions(study, fields),
-        };
-        queries.set(row.qid, query);
-      }
-      if (output === 'conditions' && query.conditions.length === 0) {
-        out.skipped.push({ qid: row.qid, docid: row.docid, reason: `query '${row.qid}' has no conditions to check` });
-        continue;
-      }
-      out.pairs.push({ pairId: row.pairId, qid: row.qid, docid: row.docid, query });
+      const judged = judgePairOf(row, study, fieldsOf, queries, output);
+      if ('reason' in judged) out.skipped.push(judged);
+      else out.pairs.push(judged);
     }
     yield out;
   } while (after !== undefined);

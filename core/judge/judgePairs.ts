@@ -2,6 +2,7 @@
 // shared by the online run (judgeStudy.ts) and the Batch API run (batch/).
 import type { StudyModel } from '../dsl/model.ts';
 import { type QueryFields, queryConditions } from '../labelling/queryConditions.ts';
+import type { PairToJudge, QueryToJudge } from '../store/port/judgePort.ts';
 import type { StudyStore } from '../store/studyStore.ts';
 
 /** What a prompt says of a pair's query. */
@@ -54,30 +55,40 @@ export async function selectJudgePairs(
       if (!options.pairIds.has(row.pairId)) continue;
       if (options.limit !== undefined && pairs.length + skipped.length >= options.limit) break;
     }
-    if (!row.hasQuery) {
-      skipped.push({ qid: row.qid, docid: row.docid, reason: `the study has no query '${row.qid}'` });
-      continue;
-    }
-    if (!row.hasDocument) {
-      skipped.push({ qid: row.qid, docid: row.docid, reason: `the corpus has no document '${row.docid}'` });
-      continue;
-    }
-    let query = queries.get(row.qid);
-    if (query === undefined) {
-      const fields = fieldsOf.get(row.qid)!;
-      query = {
-        text: fields.text,
-        ...(fields.instruction !== null && { instruction: fields.instruction }),
-        conditions: queryConditions(study, fields),
-      };
-      queries.set(row.qid, query);
-    }
-    if (output === 'conditions' && query.conditions.length === 0) {
-      skipped.push({ qid: row.qid, docid: row.docid, reason: `query '${row.qid}' has no conditions to check` });
-      continue;
-    }
-    pairs.push({ pairId: row.pairId, qid: row.qid, docid: row.docid, query });
+    const judged = judgePairOf(row, study, fieldsOf, queries, output);
+    if ('reason' in judged) skipped.push(judged);
+    else pairs.push(judged);
   }
   fieldsOf.clear();
   return { pairs, skipped };
+}
+
+/**
+ * A selected pair as the run asks about it, or why it cannot (no query, no document, no conditions to check): the
+ * one place those reasons are given, for a whole selection (selectJudgePairs) and a page (judgePairPages.ts).
+ * `queries` caches each query's values so the pairs of one query share them.
+ */
+export function judgePairOf(
+  row: PairToJudge,
+  study: StudyModel,
+  fieldsOf: ReadonlyMap<string, QueryToJudge>,
+  queries: Map<string, QueryValues>,
+  output: 'label' | 'conditions',
+): JudgePair | SkippedPair {
+  if (!row.hasQuery) return { qid: row.qid, docid: row.docid, reason: `the study has no query '${row.qid}'` };
+  if (!row.hasDocument) return { qid: row.qid, docid: row.docid, reason: `the corpus has no document '${row.docid}'` };
+  let query = queries.get(row.qid);
+  if (query === undefined) {
+    const fields = fieldsOf.get(row.qid)!;
+    query = {
+      text: fields.text,
+      ...(fields.instruction !== null && { instruction: fields.instruction }),
+      conditions: queryConditions(study, fields),
+    };
+    queries.set(row.qid, query);
+  }
+  if (output === 'conditions' && query.conditions.length === 0) {
+    return { qid: row.qid, docid: row.docid, reason: `query '${row.qid}' has no conditions to check` };
+  }
+  return { pairId: row.pairId, qid: row.qid, docid: row.docid, query };
 }
