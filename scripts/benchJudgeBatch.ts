@@ -22,6 +22,7 @@ import OpenAI from 'openai';
 import { SqliteStudyStore } from '../core/store/sqlite/sqliteStudyStore.ts';
 import { locateNativeBinding } from '../core/store/sqliteDatabase.ts';
 import { studyDatabasePath } from '../core/store/studyDatabase.ts';
+import { startCliProcess } from '../test/helpers.ts';
 import { random, writeNumberedLines } from './benchData.ts';
 
 export interface BatchBench {
@@ -146,20 +147,8 @@ async function sdkRoundTrip(baseURL: string, folder: string): Promise<number> {
 
 /** Runs the CLI with its peak RSS reported (benchPeakMemory.cjs); resolves with its output and peak. */
 async function runCli(root: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(
-    process.execPath,
-    ['--require', join(root, 'scripts', 'benchPeakMemory.cjs'), join(root, 'bin', 'qrels-studio.cjs'), ...args],
-    { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  const [status] = (await once(child, 'close')) as [number | null];
+  const preload = ['--require', join(root, 'scripts', 'benchPeakMemory.cjs')];
+  const { status, stdout, stderr } = await startCliProcess(args, cwd, env, preload).finished;
   const peak = /bench-peak-rss-kib (\d+)\s*$/.exec(stderr);
   if (status !== 0) throw new Error(`qrels-studio ${args.join(' ')} exited with ${status}:\n${stderr}`);
   return { stdout, stderr, peakMiB: peak ? Number(peak[1]) / 1024 : Number.NaN };

@@ -56,13 +56,23 @@ export function runCliProcess(
   });
 }
 
-/** The CLI as a process that runs while the test goes on (a test's LLM server must keep answering meanwhile). */
-export function runCliAsync(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface CliFinished {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The CLI as a process that runs while the test goes on (a test's LLM server must keep answering meanwhile): the
+ * child (to kill), its end, and what it wrote to stderr so far. `nodeArgs` go to Node before the launcher (a preload).
+ */
+export function startCliProcess(args: string[], cwd: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, cliLauncher, ...args], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => {
@@ -71,7 +81,13 @@ export function runCliAsync(
   child.stderr.setEncoding('utf8').on('data', (text: string) => {
     stderr += text;
   });
-  return new Promise((resolve) => {
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  const finished = new Promise<CliFinished>((resolve) => {
+    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
   });
+  return { child, finished, stderr: () => stderr };
+}
+
+/** The CLI as a background process, awaited. */
+export function runCliAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliFinished> {
+  return startCliProcess(args, cwd, env).finished;
 }

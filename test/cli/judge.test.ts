@@ -5,95 +5,29 @@
 // Ctrl+C stops it, recorded, with exit code 130; a broken prompt file is an error at its line and column. Each test
 // of a study runs on a study of either store kind (cliStore.ts).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { progressLine } from '../../cli/commands/judge.ts';
 import { approveEndpoint } from '../../core/judge/endpointApproval.ts';
-import { type ChatBody, type OpenAiServer, startOpenAiServer } from '../core/judge/openAiServer.ts';
-import { cliLauncher, runCliProcess, scratchDir } from '../helpers.ts';
+import { type OpenAiServer, startOpenAiServer } from '../core/judge/openAiServer.ts';
+import { runCliAsync, runCliProcess, scratchDir, startCliProcess } from '../helpers.ts';
 import { storeKinds } from '../storeKinds.ts';
 import { type CliStore, cliStore } from './cliStore.ts';
+import { documentOf, judgeEnvironment, judgeWorkspace, labelAnswer, testApiKey } from './judgeCli.ts';
 
-const apiKey = 'sk-test-secret-0123456789abcdef';
+const apiKey = testApiKey;
 
-/**
- * A study of `queries` × `perQuery` pairs with the `judge` statement given, its record in `store`, imported;
- * returns its folder.
- */
-function workspace(store: CliStore, judge: string, queries = 2, perQuery = 2): string {
-  const root = scratchDir();
-  mkdirSync(join(root, 'data'));
-  mkdirSync(join(root, 'runs'));
-  store.writeStudy(
-    join(root, 'wqt.assess'),
-    `study "wqt" {
-  queries "data/queries.jsonl" { id: qid  text: query }
-  corpus  "data/corpus.jsonl"  { id: _id  body: text  title: title }
-  pool    "runs/bm25.trec" depth ${perQuery}
-  scale ordinal { 0 "No" key "0"  1 "Partly" key "1"  2 "Yes" key "2" }
-  ${judge}
-}
-`,
-  );
-  const lines = (n: number, line: (i: number) => string) =>
-    `${Array.from({ length: n }, (_, i) => line(i + 1)).join('\n')}\n`;
-  writeFileSync(
-    join(root, 'data', 'queries.jsonl'),
-    lines(queries, (q) => JSON.stringify({ qid: `q${q}`, query: `query ${q}` })),
-  );
-  writeFileSync(
-    join(root, 'data', 'corpus.jsonl'),
-    lines(queries * perQuery, (d) => JSON.stringify({ _id: `d${d}`, title: `T${d}`, text: `document number ${d}` })),
-  );
-  writeFileSync(
-    join(root, 'runs', 'bm25.trec'),
-    lines(queries * perQuery, (i) => {
-      const q = Math.ceil(i / perQuery);
-      const rank = i - (q - 1) * perQuery;
-      return `q${q} Q0 d${i} ${rank} ${100 - rank} bm25`;
-    }),
-  );
-  const imported = store.cli(['import', 'wqt.assess'], { cwd: root });
-  assert.equal(imported.status, 0, imported.stderr);
-  return root;
-}
+/** A study of `queries` × `perQuery` pairs (documents with titles) with the `judge` statement given, imported. */
+const workspace = (store: CliStore, judge: string, queries = 2, perQuery = 2) =>
+  judgeWorkspace(store, judge, { queries, perQuery, titles: true });
 
-/**
- * The CLI's environment: where the store is (`store`), a scratch approval store, the key (or none), no endpoint
- * from the outside.
- */
-function environment(store: CliStore, config: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...store.env, QRELS_STUDIO_CONFIG_DIR: config, ...extra };
-  for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL']) if (!(name in extra)) delete env[name];
-  return env;
-}
+/** The CLI's environment with the approval store `config`. */
+const environment = (store: CliStore, config: string, extra: Record<string, string> = {}) =>
+  judgeEnvironment(store, extra, config);
 
-interface Finished {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Starts the CLI without blocking this process (the test server must keep answering). */
-function startCli(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  const finished = new Promise<Finished>((resolve) => {
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-  return { child, finished, stderr: () => stderr };
-}
-
-const cli = (args: string[], cwd: string, env: NodeJS.ProcessEnv) => startCli(args, cwd, env).finished;
+const startCli = startCliProcess;
+const cli = runCliAsync;
 
 /** The study's record, through the storage port, and the study's id in it. */
 async function record(kindStore: CliStore, root: string) {
@@ -101,8 +35,7 @@ async function record(kindStore: CliStore, root: string) {
   return { store, studyId: await store.studies.studyId('wqt') };
 }
 
-const documentOf = (body: ChatBody) => Number(/document number (\d+)/.exec(body.messages?.[0]?.content ?? '')?.[1]);
-const answer = (label: number) => JSON.stringify({ rationale: 'because', label });
+const answer = labelAnswer;
 
 async function labelServer(options: { latencyMs?: number; apiKey?: string } = {}): Promise<OpenAiServer> {
   return startOpenAiServer({

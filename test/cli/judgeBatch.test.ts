@@ -6,86 +6,23 @@
 // the judge block's `mode batch` makes a plain run a batch run; --cancel cancels; an online run leaves out what an
 // open batch holds and says so.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { type BatchLineAnswer, startOpenAiBatchServer } from '../core/judge/openAiBatchServer.ts';
-import type { ChatBody } from '../core/judge/openAiServer.ts';
-import { cliLauncher, scratchDir } from '../helpers.ts';
+import { runCliAsync } from '../helpers.ts';
 import { storeKinds } from '../storeKinds.ts';
 import { type CliStore, cliStore } from './cliStore.ts';
+import { documentOf, judgeEnvironment, judgeWorkspace, labelAnswer, testApiKey } from './judgeCli.ts';
 
-const apiKey = 'sk-test-secret-0123456789abcdef';
+const apiKey = testApiKey;
+const workspace = judgeWorkspace;
 
-function workspace(store: CliStore, judge: string, queries = 2, perQuery = 2): string {
-  const root = scratchDir();
-  mkdirSync(join(root, 'data'));
-  mkdirSync(join(root, 'runs'));
-  store.writeStudy(
-    join(root, 'wqt.assess'),
-    `study "wqt" {
-  queries "data/queries.jsonl" { id: qid  text: query }
-  corpus  "data/corpus.jsonl"  { id: _id  body: text }
-  pool    "runs/bm25.trec" depth ${perQuery}
-  scale ordinal { 0 "No" key "0"  1 "Partly" key "1"  2 "Yes" key "2" }
-  ${judge}
-}
-`,
-  );
-  const lines = (n: number, line: (i: number) => string) =>
-    `${Array.from({ length: n }, (_, i) => line(i + 1)).join('\n')}\n`;
-  writeFileSync(
-    join(root, 'data', 'queries.jsonl'),
-    lines(queries, (q) => JSON.stringify({ qid: `q${q}`, query: `query ${q}` })),
-  );
-  writeFileSync(
-    join(root, 'data', 'corpus.jsonl'),
-    lines(queries * perQuery, (d) => JSON.stringify({ _id: `d${d}`, text: `document number ${d}` })),
-  );
-  writeFileSync(
-    join(root, 'runs', 'bm25.trec'),
-    lines(queries * perQuery, (i) => {
-      const q = Math.ceil(i / perQuery);
-      const rank = i - (q - 1) * perQuery;
-      return `q${q} Q0 d${i} ${rank} ${100 - rank} bm25`;
-    }),
-  );
-  const imported = store.cli(['import', 'wqt.assess'], { cwd: root });
-  assert.equal(imported.status, 0, imported.stderr);
-  return root;
-}
+/** The CLI's environment with the test server's key. */
+const environment = (store: CliStore, extra: Record<string, string> = {}) =>
+  judgeEnvironment(store, { OPENAI_API_KEY: apiKey, ...extra });
 
-function environment(store: CliStore, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...store.env,
-    QRELS_STUDIO_CONFIG_DIR: scratchDir(),
-    OPENAI_API_KEY: apiKey,
-    ...extra,
-  };
-  delete env.OPENAI_BASE_URL;
-  return env;
-}
-
-/** The built CLI, spawned (the test's server answers it meanwhile). */
-function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-const documentOf = (body: ChatBody) => Number(/document number (\d+)/.exec(body.messages?.[0]?.content ?? '')?.[1]);
-const answer = (label: number) => JSON.stringify({ rationale: 'because', label });
+const cli = runCliAsync;
+const answer = labelAnswer;
 const usage = { prompt_tokens: 1000, completion_tokens: 20, total_tokens: 1020 };
 
 for (const kind of storeKinds) {

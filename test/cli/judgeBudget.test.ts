@@ -3,55 +3,17 @@
 // no approval); a budget below the estimate, or a budget without a price, refuses to start with the reason and
 // sends nothing; a run within its budget prints its estimate first and runs.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { startOpenAiServer } from '../core/judge/openAiServer.ts';
-import { cliLauncher, scratchDir } from '../helpers.ts';
+import { runCliAsync } from '../helpers.ts';
 import { storeKinds } from '../storeKinds.ts';
 import { type CliStore, cliStore } from './cliStore.ts';
+import { judgeEnvironment, judgeWorkspace } from './judgeCli.ts';
 
-function workspace(store: CliStore, judge: string): string {
-  const root = scratchDir();
-  mkdirSync(join(root, 'data'));
-  mkdirSync(join(root, 'runs'));
-  store.writeStudy(
-    join(root, 'wqt.assess'),
-    `study "wqt" {
-  queries "data/queries.jsonl" { id: qid  text: query }
-  corpus  "data/corpus.jsonl"  { id: _id  body: text }
-  pool    "runs/bm25.trec" depth 3
-  scale ordinal { 0 "No" key "0"  1 "Partly" key "1"  2 "Yes" key "2" }
-  ${judge}
-}
-`,
-  );
-  const queries = [1, 2].map((q) => JSON.stringify({ qid: `q${q}`, query: `query ${q}` }));
-  const documents = [1, 2, 3, 4, 5, 6].map((d) => JSON.stringify({ _id: `d${d}`, text: `document number ${d}` }));
-  const run = [1, 2, 3, 4, 5, 6].map((d) => `q${Math.ceil(d / 3)} Q0 d${d} ${((d - 1) % 3) + 1} ${10 - d} bm25`);
-  writeFileSync(join(root, 'data', 'queries.jsonl'), `${queries.join('\n')}\n`);
-  writeFileSync(join(root, 'data', 'corpus.jsonl'), `${documents.join('\n')}\n`);
-  writeFileSync(join(root, 'runs', 'bm25.trec'), `${run.join('\n')}\n`);
-  const imported = store.cli(['import', 'wqt.assess'], { cwd: root });
-  assert.equal(imported.status, 0, imported.stderr);
-  return root;
-}
+/** A study of 2 queries × 3 documents with the `judge` statement given, imported. */
+const workspace = (store: CliStore, judge: string) => judgeWorkspace(store, judge, { perQuery: 3 });
 
-function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const cli = runCliAsync;
 
 for (const kind of storeKinds)
   test(`--estimate prints the estimate and sends nothing; a budget refuses beyond it or without a price (${kind})`, async (t) => {
@@ -64,9 +26,7 @@ for (const kind of storeKinds)
     });
     t.after(() => server.close());
     const root = workspace(store, `judge "gpt-4o-mini" { endpoint "${server.baseURL}"  max_tokens 80  budget 5 USD }`);
-    const env: NodeJS.ProcessEnv = { ...process.env, ...store.env, QRELS_STUDIO_CONFIG_DIR: scratchDir() };
-    delete env.OPENAI_API_KEY;
-    delete env.OPENAI_BASE_URL;
+    const env = judgeEnvironment(store);
     const price = ['--price', 'gpt-4o-mini=150,600'];
 
     // No approval needed: nothing is sent.

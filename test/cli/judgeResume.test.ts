@@ -6,16 +6,15 @@
 // after the re-run every pair has each vote on record exactly once, and its suggestion. 300 pairs, so the run reads
 // more than one page of pairs. Each store kind (cliStore.ts).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { approveEndpoint } from '../../core/judge/endpointApproval.ts';
 import { type ChatBody, startOpenAiServer } from '../core/judge/openAiServer.ts';
-import { cliLauncher, scratchDir } from '../helpers.ts';
+import { scratchDir, startCliProcess } from '../helpers.ts';
 import { storeKinds } from '../storeKinds.ts';
 import { type CliStore, cliStore } from './cliStore.ts';
+import { judgeEnvironment, judgeWorkspace } from './judgeCli.ts';
 
 const queries = 30;
 const perQuery = 10;
@@ -23,43 +22,8 @@ const votes = 3;
 const seed = 7;
 const concurrency = 16;
 
-function workspace(store: CliStore, judge: string): string {
-  const root = scratchDir();
-  mkdirSync(join(root, 'data'));
-  mkdirSync(join(root, 'runs'));
-  store.writeStudy(
-    join(root, 'big.assess'),
-    `study "big" {
-  queries "data/queries.jsonl" { id: qid  text: query }
-  corpus  "data/corpus.jsonl"  { id: _id  body: text }
-  pool    "runs/bm25.trec" depth ${perQuery}
-  scale ordinal { 0 "No" key "0"  1 "Partly" key "1"  2 "Yes" key "2" }
-  ${judge}
-}
-`,
-  );
-  const lines = (n: number, line: (i: number) => string) =>
-    `${Array.from({ length: n }, (_, i) => line(i + 1)).join('\n')}\n`;
-  writeFileSync(
-    join(root, 'data', 'queries.jsonl'),
-    lines(queries, (q) => JSON.stringify({ qid: `q${q}`, query: `query ${q}` })),
-  );
-  writeFileSync(
-    join(root, 'data', 'corpus.jsonl'),
-    lines(queries * perQuery, (d) => JSON.stringify({ _id: `d${d}`, text: `document number ${d}` })),
-  );
-  writeFileSync(
-    join(root, 'runs', 'bm25.trec'),
-    lines(queries * perQuery, (i) => {
-      const q = Math.ceil(i / perQuery);
-      const rank = i - (q - 1) * perQuery;
-      return `q${q} Q0 d${i} ${rank} ${100 - rank} bm25`;
-    }),
-  );
-  const imported = store.cli(['import', 'big.assess'], { cwd: root });
-  assert.equal(imported.status, 0, imported.stderr);
-  return root;
-}
+/** The study of `queries` × `perQuery` pairs ("big") with the `judge` statement given, imported. */
+const workspace = (store: CliStore, judge: string) => judgeWorkspace(store, judge, { queries, perQuery, study: 'big' });
 
 /** A request's (prompt hash, vote index): what the record's calls are keyed by. */
 function voteOf(body: ChatBody): string {
@@ -68,18 +32,7 @@ function voteOf(body: ChatBody): string {
   return `${hash}/${Number(body.seed) - seed}`;
 }
 
-function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [cliLauncher, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stdout.resume();
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  const finished = new Promise<{ status: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.on('close', (status, signal) => resolve({ status, signal }));
-  });
-  return { child, finished, stderr: () => stderr };
-}
+const runCli = startCliProcess;
 
 for (const kind of storeKinds)
   test(`judge killed with SIGKILL mid-run, run again: no call on record asked twice, every vote on record once (${kind})`, async (t) => {
@@ -95,9 +48,7 @@ for (const kind of storeKinds)
     const root = workspace(kindStore, `judge "judge-k" { endpoint "${server.baseURL}"  votes ${votes}  seed ${seed} }`);
     const config = scratchDir();
     approveEndpoint(server.baseURL, { env: { QRELS_STUDIO_CONFIG_DIR: config } });
-    const env: NodeJS.ProcessEnv = { ...process.env, ...kindStore.env, QRELS_STUDIO_CONFIG_DIR: config };
-    delete env.OPENAI_API_KEY;
-    delete env.OPENAI_BASE_URL;
+    const env = judgeEnvironment(kindStore, {}, config);
     const args = ['judge', 'big.assess', '--concurrency', String(concurrency)];
     const total = queries * perQuery * votes;
 

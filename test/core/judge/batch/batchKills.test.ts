@@ -7,20 +7,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type CliStore, cliStore } from '../../../cli/cliStore.ts';
+import { documentOf, judgeEnvironment, judgeWorkspace, labelAnswer } from '../../../cli/judgeCli.ts';
+import { runCliAsync, startCliProcess } from '../../../helpers.ts';
 import { storeKinds } from '../../../storeKinds.ts';
 import { type Hold, type OpenAiBatchServer, type Route, startOpenAiBatchServer } from '../openAiBatchServer.ts';
-import {
-  assertEachVoteOnce,
-  batchEnvironment,
-  batchWorkspace,
-  documentOf,
-  labelAnswer,
-  recorded,
-  runCli,
-  startCli,
-} from './batchCli.ts';
+import { assertEachVoteOnce, recorded } from './batchCli.ts';
 
 const pairs = 12;
+const batchStudy = { queries: 3, perQuery: 4, titles: true };
 
 async function labelBatchServer(): Promise<OpenAiBatchServer> {
   return startOpenAiBatchServer({
@@ -48,8 +42,8 @@ const session = (setup: Setup) => [setup.submit, ...Array.from({ length: 5 }, ()
 async function setUp(kind: (typeof storeKinds)[number]): Promise<Setup> {
   const kindStore = await cliStore(kind);
   const server = await labelBatchServer();
-  const root = batchWorkspace(kindStore, `judge "judge-b" { endpoint "${server.baseURL}" }`);
-  const env = batchEnvironment(kindStore);
+  const root = judgeWorkspace(kindStore, `judge "judge-b" { endpoint "${server.baseURL}" }`, batchStudy);
+  const env = judgeEnvironment(kindStore);
   const allow = ['--allow-endpoint', server.baseURL];
   return {
     kindStore,
@@ -67,7 +61,7 @@ async function setUp(kind: (typeof storeKinds)[number]): Promise<Setup> {
  */
 async function killWhenHeld(setup: Setup, hold: Hold): Promise<void> {
   for (const args of session(setup)) {
-    const cli = startCli(args, setup.root, setup.env);
+    const cli = startCliProcess(args, setup.root, setup.env);
     const first = await Promise.race([hold.arrived.then(() => 'held' as const), cli.finished]);
     if (first === 'held') {
       cli.child.kill('SIGKILL');
@@ -83,7 +77,7 @@ async function killWhenHeld(setup: Setup, hold: Hold): Promise<void> {
 /** Runs the CLI again (submit, then status) until the record holds a call for every vote and no batch is open. */
 async function runToTheEnd(setup: Setup): Promise<void> {
   for (const args of session(setup)) {
-    const finished = await runCli(args, setup.root, setup.env);
+    const finished = await runCliAsync(args, setup.root, setup.env);
     assert.equal(finished.status, 0, finished.stderr);
     const { calls, batches } = await recorded(setup.kindStore, setup.root);
     if (calls.length >= pairs && batches.every((b) => b.recordedAt !== null)) return;
@@ -112,7 +106,7 @@ async function assertOneBatchEachLineOnce(setup: Setup, message: string): Promis
   const before = (route: Route) => server.routeCounts().get(route) ?? 0;
   const counts = { files: before('files.create'), batches: before('batches.create') };
   for (const args of [setup.submit, setup.status]) {
-    const again = await runCli(args, setup.root, setup.env);
+    const again = await runCliAsync(args, setup.root, setup.env);
     assert.equal(again.status, 0, again.stderr);
   }
   assert.equal(before('files.create'), counts.files, `${message}: a finished job uploads nothing`);

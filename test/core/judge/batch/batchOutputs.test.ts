@@ -9,19 +9,14 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { RecordedJudgeCall } from '../../../../core/store/port/judgePort.ts';
 import { type CliStore, cliStore } from '../../../cli/cliStore.ts';
+import { documentOf, judgeEnvironment, judgeWorkspace, labelAnswer } from '../../../cli/judgeCli.ts';
+import { runCliAsync } from '../../../helpers.ts';
 import { storeKinds } from '../../../storeKinds.ts';
 import { type BatchLineAnswer, type OpenAiBatchServer, startOpenAiBatchServer } from '../openAiBatchServer.ts';
-import {
-  assertEachVoteOnce,
-  batchEnvironment,
-  batchWorkspace,
-  documentOf,
-  labelAnswer,
-  recorded,
-  runCli,
-} from './batchCli.ts';
+import { assertEachVoteOnce, recorded } from './batchCli.ts';
 
 const pairs = 12;
+const batchStudy = { queries: 3, perQuery: 4, titles: true };
 
 /** Document d's kind of answer, d = 1…12: two of each. */
 type Answer = 'outside-scale' | 'malformed-json' | 'broken-line' | 'http-500' | 'expired' | 'label';
@@ -67,8 +62,8 @@ async function outputServer(): Promise<{ server: OpenAiBatchServer; documentOfId
 async function judgedStudy(kind: (typeof storeKinds)[number]) {
   const kindStore = await cliStore(kind);
   const { server, documentOfId } = await outputServer();
-  const root = batchWorkspace(kindStore, `judge "judge-o" { endpoint "${server.baseURL}" }`);
-  const env = batchEnvironment(kindStore);
+  const root = judgeWorkspace(kindStore, `judge "judge-o" { endpoint "${server.baseURL}" }`, batchStudy);
+  const env = judgeEnvironment(kindStore);
   const allow = ['--allow-endpoint', server.baseURL];
   await runBatchToTheEnd(kindStore, root, env, ['--batch', ...allow]);
   return { kindStore, server, documentOfId, root, env, allow };
@@ -79,7 +74,7 @@ async function runBatchToTheEnd(store: CliStore, root: string, env: NodeJS.Proce
   const allow = submit.slice(submit.indexOf('--allow-endpoint'));
   const status = ['--batch-status', ...allow];
   for (const flags of [submit, status, status, status, status, status]) {
-    const finished = await runCli(['judge', 'wqt.assess', ...flags], root, env);
+    const finished = await runCliAsync(['judge', 'wqt.assess', ...flags], root, env);
     // Exit code 1: some calls got no answer (run again to retry them), as online.
     assert.ok(finished.status === 0 || finished.status === 1, finished.stderr);
     const { batches } = await recorded(store, root);
@@ -185,7 +180,7 @@ for (const kind of storeKinds) {
       .filter((c) => ['http-500', 'expired'].includes(answerOf(documentOfCall(c))))
       .map(documentOfCall);
     assert.equal(failedDocuments.length, 4);
-    const online = await runCli(['judge', 'wqt.assess', '--retry-failed', ...allow], root, env);
+    const online = await runCliAsync(['judge', 'wqt.assess', '--retry-failed', ...allow], root, env);
     assert.ok(online.status === 0 || online.status === 1, online.stderr);
     const asked = server.bodies().map(documentOf);
     for (const document of failedDocuments) assert.ok(asked.includes(document), `d${document} is asked online`);
