@@ -15,7 +15,8 @@ export const labelSql = {
   document:
     'SELECT id, docid, title, body, format, parent_docid, metadata FROM document WHERE study_id = $1 AND docid = $2',
   /** The chunks of one parent (document_by_parent index); the session orders them. */
-  chunks: 'SELECT docid FROM document WHERE study_id = $1 AND parent_docid = $2 ORDER BY id',
+  // In docid's byte order on both adapters: ids follow whichever import or copy wrote the rows.
+  chunks: 'SELECT docid FROM document WHERE study_id = $1 AND parent_docid = $2 ORDER BY docid COLLATE "C"',
   /** The annotator's current judgment of a pair ($1 pair, $2 annotator): the latest not retracted. */
   mine: `SELECT id, label, created_at, rationale FROM judgment AS j
      WHERE j.pair_id = $1 AND j.annotator_id = $2 AND ${notRetracted}
@@ -33,7 +34,7 @@ export const labelSql = {
           SELECT doc.docid, doc.title, doc.body, doc.format, doc.parent_docid, doc.metadata,
             CASE WHEN doc.parent_docid IS NOT NULL THEN ARRAY(
               SELECT chunk.docid FROM document AS chunk
-              WHERE chunk.study_id = $2 AND chunk.parent_docid = doc.parent_docid ORDER BY chunk.id) END AS siblings
+              WHERE chunk.study_id = $2 AND chunk.parent_docid = doc.parent_docid ORDER BY chunk.docid COLLATE "C") END AS siblings
           FROM document AS doc WHERE doc.study_id = $2 AND doc.docid = p.docid) AS d) AS document,
        (SELECT row_to_json(m) FROM (
           SELECT j.id, j.label, j.created_at, j.rationale,

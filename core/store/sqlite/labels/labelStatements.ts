@@ -15,7 +15,8 @@ export function labelStatements(db: SqliteDatabase) {
       'SELECT id, docid, title, body, format, parent_docid, metadata FROM document WHERE study_id = ? AND docid = ?',
     ),
     /** The chunks of one parent (document_by_parent index); the session orders them. */
-    chunks: db.prepare('SELECT docid FROM document WHERE study_id = ? AND parent_docid = ?').pluck(),
+    // In docid's byte order on both adapters: ids follow whichever import or copy wrote the rows.
+    chunks: db.prepare('SELECT docid FROM document WHERE study_id = ? AND parent_docid = ? ORDER BY docid').pluck(),
     /** The annotator's current judgment of a pair: the latest not retracted. */
     mine: db.prepare(
       `SELECT id, label, created_at, rationale FROM judgment AS j
