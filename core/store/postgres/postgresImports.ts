@@ -11,8 +11,7 @@
 // index, no sort); most of either is the foreign key's check of every row (study_id → study), which `document` has. The
 // import as a whole reached 0.64–1.0× of that `\copy` in single runs on a busy 2-core machine (0.68× as the median of 3
 // interleaved rounds; 0.31× of a `\copy` into the same table without the foreign key). Not taken: COPY straight into
-// `document` would give ids in file order, not docid order as SQLite (a parent's chunks and the corpus sample are read
-// in id order), and would hold the study's lock while the files are read; dropping and rebuilding indexes or the
+// `document` would hold the study's lock while the files are read; dropping and rebuilding indexes or the
 // foreign key takes an ACCESS EXCLUSIVE lock on `document`, which would stop every reader of every study in the
 // database. Not tried: COPY BINARY, larger chunks (this process already parses the next batch while the server takes
 // the last one, and the server's per-row work dominates).
