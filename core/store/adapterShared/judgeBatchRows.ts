@@ -1,6 +1,63 @@
-// What both adapters of the judge batch port share: a judge_batch row and a judge_batch_request row mapped to the
-// port's records. The SQL stays in each adapter (sqlite/sqliteJudgeBatches.ts, postgres/postgresJudgeBatches.ts).
-import type { JudgeBatchRecord, JudgeBatchStatus, StoredBatchRequest } from '../port/judgeBatchPort.ts';
+// What both adapters of the judge batch port share: a new batch and its requests as the values of their rows, and a
+// judge_batch row and a judge_batch_request row mapped to the port's records. The SQL stays in each adapter (sqlite/sqliteJudgeBatches.ts, postgres/postgresJudgeBatches.ts).
+import type {
+  JudgeBatchRecord,
+  JudgeBatchRequest,
+  JudgeBatchStatus,
+  JudgeBatchUpdate,
+  NewJudgeBatch,
+  StoredBatchRequest,
+} from '../port/judgeBatchPort.ts';
+
+/**
+ * A new batch's judge_batch values, in the order both adapters' INSERT lists them: batch_key, study_id, judge,
+ * endpoint, model, prompt_template_hash, input_sha256, input_bytes, request_count, price_input_per_million,
+ * price_output_per_million, created_at (its status is 'prepared').
+ */
+export function newBatchValues(batch: NewJudgeBatch): unknown[] {
+  return [
+    batch.batchKey,
+    batch.studyId,
+    batch.judge,
+    batch.endpoint,
+    batch.model,
+    batch.promptTemplateHash,
+    batch.inputSha256,
+    batch.inputBytes,
+    batch.requests.length,
+    batch.prices?.inputPerMillion ?? null,
+    batch.prices?.outputPerMillion ?? null,
+    batch.createdAt,
+  ];
+}
+
+/**
+ * A request's judge_batch_request values after batch_id, in the order both adapters' INSERT lists them: custom_id,
+ * cache_key, pair_id, vote_index, prompt_hash, parameters, conditions.
+ */
+export function batchRequestValues(request: JudgeBatchRequest): unknown[] {
+  return [
+    request.customId,
+    request.cacheKey,
+    request.pairId,
+    request.voteIndex,
+    request.promptHash,
+    request.parameters,
+    request.conditions ?? null,
+  ];
+}
+
+/** An update's judge_batch values, in the order both adapters' UPDATE lists them (a missing one keeps the column). */
+export function batchUpdateValues(update: JudgeBatchUpdate): unknown[] {
+  return [
+    update.status,
+    update.counts?.total ?? null,
+    update.counts?.completed ?? null,
+    update.counts?.failed ?? null,
+    update.outputFileId ?? null,
+    update.errorFileId ?? null,
+  ];
+}
 
 /** A row of `SELECT b.*, (recorded requests) AS recorded FROM judge_batch AS b`. */
 export interface BatchRow {

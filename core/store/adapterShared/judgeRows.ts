@@ -1,7 +1,8 @@
 // What both adapters of the judge's port share, backend-independent: an llm_call row as either driver returns it,
-// mapped to the port's RecordedJudgeCall, and a call's record turned into llm_call's values. The SQL stays in each
+// mapped to the port's RecordedJudgeCall, a call's record turned into llm_call's values, and a page's pair row
+// without its sort key. The SQL stays in each
 // adapter (core/store/sqlite/sqliteJudge.ts, core/store/postgres/postgresJudge.ts).
-import type { JudgeCallRecord, RecordedJudgeCall } from '../port/judgePort.ts';
+import type { JudgeCallRecord, PairToJudge, RecordedJudgeCall } from '../port/judgePort.ts';
 
 /** A row of `SELECT c.*, p.qid, p.docid FROM llm_call AS c LEFT JOIN pair AS p …`. */
 export interface CallRow {
@@ -109,4 +110,13 @@ export function suggestionCallOf(
     if (thisCall === undefined) throw new Error('a suggestion names the call being recorded, but none is');
     return thisCall;
   };
+}
+
+/** A pair row of a page to judge as the port gives it, without the sort key its page's cursor is made of. */
+export function withoutSortKey({
+  queryOrder: _order,
+  bestRank: _rank,
+  ...pair
+}: PairToJudge & { queryOrder: number; bestRank: number }): PairToJudge {
+  return pair;
 }

@@ -2,7 +2,13 @@
 // every call, and the suggestions the Label view shows. A call's record and the suggestion it completes are one
 // transaction; a judge's suggestion for a pair is replaced under a lock on the pair, so two runs judging the same
 // pair at once leave one suggestion, never two.
-import { type CallRow, judgeCallValues, recordedJudgeCall, suggestionCallOf } from '../adapterShared/judgeRows.ts';
+import {
+  type CallRow,
+  judgeCallValues,
+  recordedJudgeCall,
+  suggestionCallOf,
+  withoutSortKey,
+} from '../adapterShared/judgeRows.ts';
 import type {
   CachedCall,
   CallToRecord,
@@ -30,15 +36,6 @@ const snapshot: TransactionOptions = { isolation: 'repeatable read', readOnly: t
 
 /** Sorts after every row id and rank (both are integer columns). */
 const lastPlace = 2147483647;
-
-/** A pair as the port gives it, without the sort key its page's cursor is made of. */
-function withoutSortKey({
-  queryOrder: _order,
-  bestRank: _rank,
-  ...pair
-}: PairToJudge & { queryOrder: number; bestRank: number }): PairToJudge {
-  return pair;
-}
 
 /** "Labelled by a person": a current (not retracted) judgment by a human annotator — such pairs left out. */
 function unlabelledCondition(options: { onlyUnlabelled?: boolean }): string {

@@ -5,7 +5,10 @@
 import {
   type BatchRow,
   batchRequestColumns,
+  batchRequestValues,
+  batchUpdateValues,
   judgeBatchRecord,
+  newBatchValues,
   storedBatchRequest,
 } from '../adapterShared/judgeBatchRows.ts';
 import { judgeCallValues } from '../adapterShared/judgeRows.ts';
@@ -34,41 +37,19 @@ export class PostgresJudgeBatches implements JudgeBatchPort {
         `INSERT INTO judge_batch (batch_key, study_id, judge, endpoint, model, prompt_template_hash, input_sha256,
            input_bytes, request_count, status, price_input_per_million, price_output_per_million, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'prepared', $10, $11, $12) RETURNING id`,
-        [
-          batch.batchKey,
-          batch.studyId,
-          batch.judge,
-          batch.endpoint,
-          batch.model,
-          batch.promptTemplateHash,
-          batch.inputSha256,
-          batch.inputBytes,
-          batch.requests.length,
-          batch.prices?.inputPerMillion ?? null,
-          batch.prices?.outputPerMillion ?? null,
-          batch.createdAt,
-        ],
+        newBatchValues(batch),
       );
       const id = (rows[0] as { id: number }).id;
       const r = batch.requests;
       // Thousands of rows per statement: one round trip per slice, not per request.
       for (let start = 0; start < r.length; start += 5000) {
-        const slice = r.slice(start, start + 5000);
+        const values = r.slice(start, start + 5000).map(batchRequestValues);
         await client.query(
           `INSERT INTO judge_batch_request (batch_id, custom_id, cache_key, pair_id, vote_index, prompt_hash,
              parameters, conditions)
            SELECT $1, * FROM unnest($2::text[], $3::text[], $4::integer[], $5::integer[], $6::text[], $7::text[],
              $8::integer[])`,
-          [
-            id,
-            slice.map((q) => q.customId),
-            slice.map((q) => q.cacheKey),
-            slice.map((q) => q.pairId),
-            slice.map((q) => q.voteIndex),
-            slice.map((q) => q.promptHash),
-            slice.map((q) => q.parameters),
-            slice.map((q) => q.conditions ?? null),
-          ],
+          [id, ...Array.from({ length: 7 }, (_, i) => values.map((row) => row[i]))],
         );
       }
       await this.context.notify(client, { what: 'judge' });
@@ -101,15 +82,7 @@ export class PostgresJudgeBatches implements JudgeBatchPort {
            completed_count = coalesce($4, completed_count), failed_count = coalesce($5, failed_count),
            output_file_id = coalesce($6, output_file_id), error_file_id = coalesce($7, error_file_id)
          WHERE id = $1`,
-        [
-          id,
-          update.status,
-          update.counts?.total ?? null,
-          update.counts?.completed ?? null,
-          update.counts?.failed ?? null,
-          update.outputFileId ?? null,
-          update.errorFileId ?? null,
-        ],
+        [id, ...batchUpdateValues(update)],
       );
       await this.context.notify(client, { what: 'judge' });
     });

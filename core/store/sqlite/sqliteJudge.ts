@@ -2,7 +2,13 @@
 // the record of every call, and the suggestions the Label view shows. Writes are short — a call's record, with the
 // suggestion it completes in the same transaction — so a run that crashes loses at most the calls in flight, and a
 // labelling session in another process waits at most for one of them.
-import { type CallRow, judgeCallValues, recordedJudgeCall, suggestionCallOf } from '../adapterShared/judgeRows.ts';
+import {
+  type CallRow,
+  judgeCallValues,
+  recordedJudgeCall,
+  suggestionCallOf,
+  withoutSortKey,
+} from '../adapterShared/judgeRows.ts';
 import type {
   CachedCall,
   CallToRecord,
@@ -23,6 +29,15 @@ import type {
 import { ensureAnnotatorId } from './annotators.ts';
 import type { SqliteContext } from './sqliteContext.ts';
 
+/** A call's llm_call row, from judgeCallValues (judge calls recorded online and a batch's lines). */
+export const insertCallSql = `
+  INSERT INTO llm_call (cache_key, endpoint, model, parameters, prompt_template_hash, prompt_hash, vote_index,
+     study_id, pair_id, judge, raw_output, parsed_label, parsed_conditions, rationale, error_kind, error,
+     input_tokens, output_tokens, latency_ms, attempts, cost, created_at)
+   VALUES (@cacheKey, @endpoint, @model, @parameters, @promptTemplateHash, @promptHash, @voteIndex, @studyId,
+     @pairId, @judge, @rawOutput, @parsedLabel, @parsedConditions, @rationale, @errorKind, @error,
+     @inputTokens, @outputTokens, @latencyMs, @attempts, @cost, @createdAt)`;
+
 function prepareStatements(context: SqliteContext) {
   const db = context.db;
   return {
@@ -38,14 +53,7 @@ function prepareStatements(context: SqliteContext) {
        FROM llm_call WHERE cache_key IN (SELECT value FROM json_each(?)) AND (error_kind IS NULL OR error_kind = 'parse')
        ORDER BY id`,
     ),
-    insertCall: db.prepare(
-      `INSERT INTO llm_call (cache_key, endpoint, model, parameters, prompt_template_hash, prompt_hash, vote_index,
-         study_id, pair_id, judge, raw_output, parsed_label, parsed_conditions, rationale, error_kind, error,
-         input_tokens, output_tokens, latency_ms, attempts, cost, created_at)
-       VALUES (@cacheKey, @endpoint, @model, @parameters, @promptTemplateHash, @promptHash, @voteIndex, @studyId,
-         @pairId, @judge, @rawOutput, @parsedLabel, @parsedConditions, @rationale, @errorKind, @error,
-         @inputTokens, @outputTokens, @latencyMs, @attempts, @cost, @createdAt)`,
-    ),
+    insertCall: db.prepare(insertCallSql),
     previousSuggestions: db.prepare('SELECT id FROM suggestion WHERE pair_id = ? AND annotator_id = ?').pluck(),
     deleteVotes: db.prepare('DELETE FROM suggestion_vote WHERE suggestion_id = ?'),
     deleteSuggestion: db.prepare('DELETE FROM suggestion WHERE id = ?'),
@@ -76,15 +84,6 @@ const groupsPerCheckpoint = 32;
 
 /** Sorts after every row id and rank (the largest integer a JavaScript number holds exactly). */
 const lastPlace = Number.MAX_SAFE_INTEGER;
-
-/** A pair as the port gives it, without the sort key its page's cursor is made of. */
-function withoutSortKey({
-  queryOrder: _order,
-  bestRank: _rank,
-  ...pair
-}: PairToJudge & { queryOrder: number; bestRank: number }): PairToJudge {
-  return pair;
-}
 
 /** "Labelled by a person": a current (not retracted) judgment by a human annotator — such pairs left out. */
 function unlabelledCondition(options: { onlyUnlabelled?: boolean }): string {

@@ -3,7 +3,10 @@
 import {
   type BatchRow,
   batchRequestColumns,
+  batchRequestValues,
+  batchUpdateValues,
   judgeBatchRecord,
+  newBatchValues,
   storedBatchRequest,
 } from '../adapterShared/judgeBatchRows.ts';
 import { judgeCallValues } from '../adapterShared/judgeRows.ts';
@@ -16,6 +19,7 @@ import type {
   StoredBatchRequest,
 } from '../port/judgeBatchPort.ts';
 import type { SqliteContext } from './sqliteContext.ts';
+import { insertCallSql } from './sqliteJudge.ts';
 
 /** Cache keys looked up per statement (SQLite's default limit of bound values is 32,766). */
 const keysPerLookup = 500;
@@ -37,36 +41,12 @@ export class SqliteJudgeBatches implements JudgeBatchPort {
                input_bytes, request_count, status, price_input_per_million, price_output_per_million, created_at)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'prepared', ?, ?, ?) RETURNING id`,
           )
-          .get(
-            batch.batchKey,
-            batch.studyId,
-            batch.judge,
-            batch.endpoint,
-            batch.model,
-            batch.promptTemplateHash,
-            batch.inputSha256,
-            batch.inputBytes,
-            batch.requests.length,
-            batch.prices?.inputPerMillion ?? null,
-            batch.prices?.outputPerMillion ?? null,
-            batch.createdAt,
-          ) as { id: number };
+          .get(...newBatchValues(batch)) as { id: number };
         const insert = db.prepare(
           `INSERT INTO judge_batch_request (batch_id, custom_id, cache_key, pair_id, vote_index, prompt_hash,
              parameters, conditions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         );
-        for (const r of batch.requests) {
-          insert.run(
-            id,
-            r.customId,
-            r.cacheKey,
-            r.pairId,
-            r.voteIndex,
-            r.promptHash,
-            r.parameters,
-            r.conditions ?? null,
-          );
-        }
+        for (const request of batch.requests) insert.run(id, ...batchRequestValues(request));
         return id;
       })
       .immediate();
@@ -90,34 +70,19 @@ export class SqliteJudgeBatches implements JudgeBatchPort {
   async updateBatch(id: number, update: JudgeBatchUpdate): Promise<void> {
     this.context.db
       .prepare(
-        `UPDATE judge_batch SET status = @status, total_count = coalesce(@total, total_count),
-           completed_count = coalesce(@completed, completed_count), failed_count = coalesce(@failed, failed_count),
-           output_file_id = coalesce(@output, output_file_id), error_file_id = coalesce(@error, error_file_id)
-         WHERE id = @id`,
+        `UPDATE judge_batch SET status = ?, total_count = coalesce(?, total_count),
+           completed_count = coalesce(?, completed_count), failed_count = coalesce(?, failed_count),
+           output_file_id = coalesce(?, output_file_id), error_file_id = coalesce(?, error_file_id)
+         WHERE id = ?`,
       )
-      .run({
-        id,
-        status: update.status,
-        total: update.counts?.total ?? null,
-        completed: update.counts?.completed ?? null,
-        failed: update.counts?.failed ?? null,
-        output: update.outputFileId ?? null,
-        error: update.errorFileId ?? null,
-      });
+      .run(...batchUpdateValues(update), id);
     this.context.changed({ what: 'judge' });
   }
 
   async recordBatchLines(id: number, lines: readonly BatchLineCall[]): Promise<number> {
     const db = this.context.db;
     const callOf = db.prepare('SELECT llm_call_id FROM judge_batch_request WHERE batch_id = ? AND custom_id = ?').raw();
-    const insertCall = db.prepare(
-      `INSERT INTO llm_call (cache_key, endpoint, model, parameters, prompt_template_hash, prompt_hash, vote_index,
-         study_id, pair_id, judge, raw_output, parsed_label, parsed_conditions, rationale, error_kind, error,
-         input_tokens, output_tokens, latency_ms, attempts, cost, created_at)
-       VALUES (@cacheKey, @endpoint, @model, @parameters, @promptTemplateHash, @promptHash, @voteIndex, @studyId,
-         @pairId, @judge, @rawOutput, @parsedLabel, @parsedConditions, @rationale, @errorKind, @error,
-         @inputTokens, @outputTokens, @latencyMs, @attempts, @cost, @createdAt)`,
-    );
+    const insertCall = db.prepare(insertCallSql);
     const link = db.prepare('UPDATE judge_batch_request SET llm_call_id = ? WHERE batch_id = ? AND custom_id = ?');
     const recorded = db
       .transaction((): number => {
