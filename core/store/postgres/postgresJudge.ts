@@ -47,54 +47,10 @@ function unlabelledCondition(options: { onlyUnlabelled?: boolean }): string {
 }
 
 /** The pairs to judge in query order (with each one's sort key), after `after` when given. */
-/** Queries whose pairs one statement of a page reads at most (a page reads more windows until it is full). */
-const queriesPerWindow = 64;
-
-/**
- * A page in the Label view's order, read a window of queries at a time: ordering the whole study by the computed
- * key and starting after the cursor made every page scan and sort the rest of the study (a run over all pages grew
- * with the square of its size). Pairs of no query come last.
- */
-async function pageOfPairs(
-  client: PostgresClient,
-  studyId: number,
-  options: { after?: PairsToJudgeCursor; limit: number; onlyUnlabelled?: boolean },
-): Promise<(PairToJudge & { queryOrder: number; bestRank: number })[]> {
-  const rows: (PairToJudge & { queryOrder: number; bestRank: number })[] = [];
-  let fromId = options.after?.queryOrder ?? 0;
-  while (rows.length < options.limit && fromId < lastPlace) {
-    const window = await client.query<{ toId: number | null }>(
-      `SELECT max(id) AS "toId" FROM (SELECT id FROM query WHERE study_id = $1 AND id >= $2 ORDER BY id LIMIT $3) AS w`,
-      [studyId, fromId, queriesPerWindow],
-    );
-    const toId = window.rows[0]?.toId ?? null;
-    if (toId === null) break;
-    rows.push(
-      ...(await selectPairs(client, studyId, {
-        ...options,
-        limit: options.limit - rows.length,
-        queries: { fromId, toId },
-      })),
-    );
-    fromId = toId + 1;
-  }
-  if (rows.length < options.limit)
-    rows.push(
-      ...(await selectPairs(client, studyId, { ...options, limit: options.limit - rows.length, queries: 'none' })),
-    );
-  return rows;
-}
-
 async function selectPairs(
   client: PostgresClient,
   studyId: number,
-  options: {
-    after?: PairsToJudgeCursor;
-    limit?: number;
-    onlyUnlabelled?: boolean;
-    /** Only pairs of the queries with these row ids, or only pairs of no query; absent: all. */
-    queries?: { fromId: number; toId: number } | 'none';
-  },
+  options: { after?: PairsToJudgeCursor; limit?: number; onlyUnlabelled?: boolean },
 ): Promise<(PairToJudge & { queryOrder: number; bestRank: number })[]> {
   // The Label view's query order (core/labelling/labelQueue.ts), text as SQLite orders it (bytes): query row id,
   // qid, best rank, docid — missing query ids and ranks last, as one comparable key, so a page can start after the
@@ -112,14 +68,6 @@ async function selectPairs(
     values.push(options.limit);
     limit = `LIMIT $${values.length}`;
   }
-  const scope = options.queries;
-  let from = `pair AS p LEFT JOIN query AS q ON q.study_id = p.study_id AND q.qid = p.qid
-     WHERE p.study_id = $1 ${scope === 'none' ? 'AND q.id IS NULL' : ''}`;
-  if (scope !== undefined && scope !== 'none') {
-    values.push(scope.fromId, scope.toId);
-    from = `query AS q JOIN pair AS p ON p.study_id = q.study_id AND p.qid = q.qid
-     WHERE q.id BETWEEN $${values.length - 1} AND $${values.length} AND q.study_id = $1 AND p.study_id = $1`;
-  }
   const { rows } = await client.query<{
     id: number;
     qid: string;
@@ -132,7 +80,8 @@ async function selectPairs(
     `SELECT p.id, p.qid, p.docid, q.id IS NOT NULL AS "hasQuery",
        EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = p.study_id AND d.docid = p.docid) AS "hasDocument",
        coalesce(q.id, ${lastPlace}) AS "queryOrder", coalesce(p.best_rank, ${lastPlace}) AS "bestRank"
-     FROM ${from} ${unlabelledCondition(options)} ${after}
+     FROM pair AS p LEFT JOIN query AS q ON q.study_id = p.study_id AND q.qid = p.qid
+     WHERE p.study_id = $1 ${unlabelledCondition(options)} ${after}
      ORDER BY ${key}
      ${limit}`,
     values,
@@ -199,7 +148,7 @@ export class PostgresJudge implements JudgePort {
     options: { after?: PairsToJudgeCursor; limit: number; onlyUnlabelled?: boolean },
   ): Promise<PairsToJudgePage> {
     return this.context.transaction(async (client): Promise<PairsToJudgePage> => {
-      const rows = await pageOfPairs(client, studyId, options);
+      const rows = await selectPairs(client, studyId, options);
       const pairs = rows.map(withoutSortKey);
       const last = rows[rows.length - 1];
       const page: PairsToJudgePage = { pairs, queries: await queriesOf(client, studyId, pairs) };

@@ -84,8 +84,6 @@ const groupsPerCheckpoint = 32;
 
 /** Sorts after every row id and rank (the largest integer a JavaScript number holds exactly). */
 const lastPlace = Number.MAX_SAFE_INTEGER;
-/** Queries whose pairs one statement of a page reads at most (a page reads more windows until it is full). */
-const queriesPerWindow = 64;
 
 /** "Labelled by a person": a current (not retracted) judgment by a human annotator — such pairs left out. */
 function unlabelledCondition(options: { onlyUnlabelled?: boolean }): string {
@@ -132,7 +130,7 @@ export class SqliteJudge implements JudgePort {
   ): Promise<PairsToJudgePage> {
     const db = this.context.db;
     return db.transaction((): PairsToJudgePage => {
-      const rows = this.pageOfPairs(studyId, options);
+      const rows = this.selectPairs(studyId, options);
       const pairs = rows.map(withoutSortKey);
       const last = rows[rows.length - 1];
       const page: PairsToJudgePage = { pairs, queries: this.queriesOf(studyId, pairs) };
@@ -286,59 +284,20 @@ export class SqliteJudge implements JudgePort {
   }
 
   /** The pairs to judge in query order (with each one's sort key), after `after` when given. */
-  /**
-   * A page in the Label view's order, read a window of queries at a time: ordering the whole study by the computed
-   * key and starting after the cursor made every page scan and sort the rest of the study (a run over all pages
-   * grew with the square of its size: 0.9 s at 10,000 pairs, 20.8 s at 100,000). Pairs of no query come last.
-   */
-  private pageOfPairs(
-    studyId: number,
-    options: { after?: PairsToJudgeCursor; limit: number; onlyUnlabelled?: boolean },
-  ): (PairToJudge & { queryOrder: number; bestRank: number })[] {
-    const rows: (PairToJudge & { queryOrder: number; bestRank: number })[] = [];
-    let fromId = options.after?.queryOrder ?? 0;
-    while (rows.length < options.limit && fromId < lastPlace) {
-      const toId = this.context.db
-        .prepare('SELECT max(id) FROM (SELECT id FROM query WHERE study_id = ? AND id >= ? ORDER BY id LIMIT ?)')
-        .pluck()
-        .get(studyId, fromId, queriesPerWindow) as number | null;
-      if (toId === null) break;
-      rows.push(
-        ...this.selectPairs(studyId, { ...options, limit: options.limit - rows.length, queries: { fromId, toId } }),
-      );
-      fromId = toId + 1;
-    }
-    if (rows.length < options.limit)
-      rows.push(...this.selectPairs(studyId, { ...options, limit: options.limit - rows.length, queries: 'none' }));
-    return rows;
-  }
-
   private selectPairs(
     studyId: number,
-    options: {
-      after?: PairsToJudgeCursor;
-      limit?: number;
-      onlyUnlabelled?: boolean;
-      /** Only pairs of the queries with these row ids, or only pairs of no query; absent: all. */
-      queries?: { fromId: number; toId: number } | 'none';
-    },
+    options: { after?: PairsToJudgeCursor; limit?: number; onlyUnlabelled?: boolean },
   ): (PairToJudge & { queryOrder: number; bestRank: number })[] {
     // The Label view's query order (core/labelling/labelQueue.ts): query row id, qid, best rank, docid — missing
     // query ids and ranks last, as one comparable key, so a page can start after the last one's.
     const key = `coalesce(q.id, ${lastPlace}), p.qid, coalesce(p.best_rank, ${lastPlace}), p.docid`;
-    const scope = options.queries;
-    const from =
-      scope !== undefined && scope !== 'none'
-        ? `query AS q JOIN pair AS p ON p.study_id = q.study_id AND p.qid = q.qid
-           WHERE q.id BETWEEN @fromId AND @toId AND q.study_id = @study AND p.study_id = @study`
-        : `pair AS p LEFT JOIN query AS q ON q.study_id = p.study_id AND q.qid = p.qid
-           WHERE p.study_id = @study ${scope === 'none' ? 'AND q.id IS NULL' : ''}`;
     const rows = this.context.db
       .prepare(
         `SELECT p.id, p.qid, p.docid, q.id IS NOT NULL AS hasQuery,
            EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = p.study_id AND d.docid = p.docid) AS hasDocument,
            coalesce(q.id, ${lastPlace}) AS queryOrder, coalesce(p.best_rank, ${lastPlace}) AS bestRank
-         FROM ${from} ${unlabelledCondition(options)}
+         FROM pair AS p LEFT JOIN query AS q ON q.study_id = p.study_id AND q.qid = p.qid
+         WHERE p.study_id = @study ${unlabelledCondition(options)}
          ${options.after !== undefined ? `AND (${key}) > (@queryOrder, @qid, @bestRank, @docid)` : ''}
          ORDER BY ${key}
          ${options.limit !== undefined ? 'LIMIT @limit' : ''}`,
@@ -346,7 +305,6 @@ export class SqliteJudge implements JudgePort {
       .all({
         study: studyId,
         ...(options.limit !== undefined && { limit: options.limit }),
-        ...(scope !== undefined && scope !== 'none' && scope),
         ...options.after,
       }) as {
       id: number;

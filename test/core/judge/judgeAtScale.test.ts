@@ -90,30 +90,6 @@ for (const kind of storeKinds) {
     }
   });
 
-  test(`pairsToJudgePage over more queries than one window reads (64): pages still equal the whole selection (${kind})`, async () => {
-    const store = await openTestStore(kind as StoreKind);
-    try {
-      const options = plainStudy(150, 2);
-      options.ranking.q999 = ['d1-1'];
-      const { studyId } = await seedStudy(store, options);
-      const whole = await store.judge.pairsToJudge(studyId, {});
-      assert.equal(whole.pairs.length, 301);
-      assert.equal(whole.pairs.at(-1)!.qid, 'q999');
-      for (const limit of [1, 7, 128, 129, 300, 301, 302]) {
-        const pairs = [];
-        let after: PairsToJudgeCursor | undefined;
-        do {
-          const page = await store.judge.pairsToJudgePage(studyId, { limit, ...(after !== undefined && { after }) });
-          pairs.push(...page.pairs);
-          after = page.next;
-        } while (after !== undefined);
-        assert.deepEqual(pairs, whole.pairs, `pages of ${limit}`);
-      }
-    } finally {
-      await store.close();
-    }
-  });
-
   test(`cachedCalls and recordCalls: a page of keys in one read, a group of calls in one transaction (${kind})`, async () => {
     const store = await openTestStore(kind as StoreKind);
     try {
