@@ -41,6 +41,8 @@ export const judgesCommand: CliCommand = {
     '  every pair each side labelled.',
     "Gate: a judge block's `accept when tau >= 0.9 and kappa >= 0.6` is checked here; only a judge that passes may",
     '  fill the pairs no person labelled in an export `from human-else-llm` (export --accept-judge NAME overrides).',
+    'Exit status: 1 when a judge fails its gate (each failing condition on stderr, with its value and threshold;',
+    '  --json adds gatePassed), 0 when every gate passes or none is declared — a check for CI.',
     '',
   ].join('\n'),
   async run(args, context) {
@@ -77,7 +79,9 @@ export const judgesCommand: CliCommand = {
         throw error;
       }
       context.stdout(json ? `${JSON.stringify(report, null, 2)}\n` : reportText(report));
-      return 0;
+      // A gate is a check CI can run: each failing judge on stderr (the condition and both numbers), exit 1.
+      for (const judge of report.judges) if (!judge.gate.passed) context.stderr(`${judge.gate.failure}\n`);
+      return report.gatePassed ? 0 : 1;
     } finally {
       await store.close();
     }
@@ -149,9 +153,12 @@ function judgeText(q: JudgeQuality, options: JudgeQualityOptions): string {
       : `${number(q.calibration.value)}  (${q.calibration.pairs} pairs, ${options.calibrationBins} bins)`,
   );
   const c = q.cost;
+  const unpriced = c.calls - c.pricedCalls;
   row(
     'cost',
-    `$${c.cost.toFixed(4)} for ${c.calls} calls (${c.answered} answered, ${c.failed} failed); per 1,000 pairs: ` +
+    `${c.calls > 0 && c.pricedCalls === 0 ? 'unknown' : `$${c.cost.toFixed(4)}`} for ${c.calls} calls ` +
+      `(${c.answered} answered, ${c.failed} failed` +
+      `${unpriced > 0 && c.pricedCalls > 0 ? `, ${unpriced} without a price not counted` : ''}); per 1,000 pairs: ` +
       (c.costPer1000Pairs.value === null ? valueText(c.costPer1000Pairs) : `$${c.costPer1000Pairs.value.toFixed(4)}`),
   );
   const r = q.rankings;

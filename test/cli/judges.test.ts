@@ -107,8 +107,9 @@ for (const kind of storeKinds)
     }
     assert.equal(server.requests(), 60);
 
+    // The gate fails: exit 1 for CI, the failing condition with both numbers on stderr.
     const shown = await cli('judges', 'wqt.assess');
-    assert.equal(shown.status, 0, shown.stderr);
+    assert.equal(shown.status, 1, shown.stderr);
     const judge = /judge (llm:m@[0-9a-f]{8}): 16 pairs labelled by both/.exec(shown.stdout)?.[1];
     assert.ok(judge, shown.stdout);
     for (const line of [
@@ -132,6 +133,7 @@ for (const kind of storeKinds)
     ]) {
       assert.ok(shown.stdout.includes(`${line}\n`), `expected the line\n${line}\nin\n${shown.stdout}`);
     }
+    assert.equal(shown.stderr, `judge ${judge} fails its gate: kappa 0.2 < 0.6 (the gate needs kappa >= 0.6)\n`);
     assert.match(shown.stdout, /Cohen's κ {9}0\.2000 {2}\[-?\d\.\d{4}, \d\.\d{4}\] \(95 %, 1000 resamples, seed 1\)\n/);
 
     const json = await cli(
@@ -145,8 +147,11 @@ for (const kind of storeKinds)
       '--bootstrap',
       '0',
     );
-    assert.equal(json.status, 0, json.stderr);
+    assert.equal(json.status, 1, json.stderr);
     const report = JSON.parse(json.stdout);
+    assert.equal(report.gatePassed, false);
+    assert.equal(report.judges[0].gate.passed, false);
+    assert.equal(report.judges[0].cost.pricedCalls, 60);
     assert.equal(report.options.measure, 'map');
     assert.equal(report.options.tauAp, 'symmetric');
     assert.equal(report.judges[0].judge, judge);
@@ -197,7 +202,13 @@ for (const kind of storeKinds)
       assert.equal(readFileSync(join(root, 'passed.qrels'), 'utf8'), `${expected.join('\n')}\n`);
     }
     const passing = await cli('judges', 'wqt.assess');
+    assert.equal(passing.status, 0, passing.stderr);
     assert.match(passing.stdout, /gate {14}none declared/);
+    store.writeStudy(join(root, 'wqt.assess'), studyText('accept when tau >= 0.9 and kappa >= 0.2 ', server.baseURL));
+    const passed = await cli('judges', 'wqt.assess', '--json');
+    assert.equal(passed.status, 0, passed.stderr);
+    assert.equal(passed.stderr, '');
+    assert.equal(JSON.parse(passed.stdout).gatePassed, true);
     assert.equal(server.requests(), 60, 'reports and exports call no endpoint');
   });
 
@@ -221,7 +232,22 @@ for (const kind of storeKinds)
       /fails its gate: tau is undefined \(the people have labelled no pair: there is no ranking to compare with\), so `tau >= 0\.9` cannot hold; kappa is undefined \(no pair both the judge and the people labelled\), so `kappa >= 0\.6` cannot hold\./,
     );
     const shown = await cli('judges', 'wqt.assess');
-    assert.equal(shown.status, 0, shown.stderr);
+    assert.equal(shown.status, 1, shown.stderr);
+    assert.match(shown.stderr, /fails its gate: tau is undefined .*; kappa is undefined /);
     assert.match(shown.stdout, /0 pairs with a people's label/);
+    // Judged without --price: the cost is unknown ("no price for m"), not $0.
+    const noPrice =
+      'no price for m: none of its 60 calls was recorded with a cost (judge with --price m=INPUT,OUTPUT in USD per ' +
+      'million tokens, and an endpoint that reports tokens)';
+    assert.ok(
+      shown.stdout.includes(
+        `  cost              unknown for 60 calls (60 answered, 0 failed); per 1,000 pairs: —  (${noPrice})\n`,
+      ),
+      shown.stdout,
+    );
+    const report = JSON.parse((await cli('judges', 'wqt.assess', '--json', '--bootstrap', '0')).stdout);
+    assert.deepEqual(report.judges[0].cost.costPer1000Pairs, { value: null, reason: noPrice });
+    assert.equal(report.judges[0].cost.pricedCalls, 0);
+    assert.equal(report.gatePassed, false);
     assert.match(shown.stdout, /Cohen's κ {9}— {2}\(no pair both the judge and the people labelled\)/);
   });

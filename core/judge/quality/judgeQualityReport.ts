@@ -68,7 +68,31 @@ export async function computeJudgeQualityReport(
   for (const judge of await knownAnnotators(store, studyId, 'llm')) {
     judges.push(await judgeQuality(store, studyId, study, judge, people, runs, options, given.measure !== undefined));
   }
-  return { study: study.name, peopleSource: peopleLabelSource, peoplePairs: people.length, options, judges };
+  return {
+    study: study.name,
+    peopleSource: peopleLabelSource,
+    peoplePairs: people.length,
+    options,
+    judges,
+    gatePassed: judges.every((j) => j.gate.passed),
+  };
+}
+
+/** The model of a judge's annotator name (llm:<model>@<prompt hash 8>, or llm:<model>). */
+export function judgeModelName(judge: string): string {
+  return judge.replace(/^llm:/, '').replace(/@[0-9a-f]{8}$/, '');
+}
+
+/**
+ * Why a judge whose calls carry no cost has no cost per 1,000 pairs: a call is priced when it is recorded, from the
+ * prices the run was given (the product ships none), so "no price" is not "free" and is not shown as $0.
+ */
+function noPriceReason(judge: string, calls: number): string {
+  const model = judgeModelName(judge);
+  return (
+    `no price for ${model}: ${calls === 1 ? 'its call was' : `none of its ${calls} calls was`} recorded with a ` +
+    `cost (judge with --price ${model}=INPUT,OUTPUT in USD per million tokens, and an endpoint that reports tokens)`
+  );
 }
 
 async function judgeQuality(
@@ -105,9 +129,11 @@ async function judgeQuality(
     costPer1000Pairs:
       totals.calls === 0
         ? { value: null, reason: 'no call of this judge is on record (its labels were imported)' }
-        : suggestions.length === 0
-          ? { value: null, reason: 'the judge has no suggestion on record' }
-          : { value: (totals.cost / suggestions.length) * 1000 },
+        : totals.pricedCalls === 0
+          ? { value: null, reason: noPriceReason(judge, totals.calls) }
+          : suggestions.length === 0
+            ? { value: null, reason: 'the judge has no suggestion on record' }
+            : { value: (totals.cost / suggestions.length) * 1000 },
   };
   let rankings: JudgeRankings | null = null;
   let rankingsReason: string | undefined;

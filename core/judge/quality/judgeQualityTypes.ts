@@ -88,6 +88,8 @@ export interface JudgeCost {
   outputTokens: number;
   /** USD, over the calls that have a price. */
   cost: number;
+  /** Calls recorded with a cost (0 of several: no price was known, so cost is unknown, not $0). */
+  pricedCalls: number;
   /** Pairs the judge has a label for. */
   pairsLabelled: number;
   costPer1000Pairs: QualityValue;
@@ -164,4 +166,6 @@ export interface JudgeQualityReport {
   peoplePairs: number;
   options: JudgeQualityOptions;
   judges: JudgeQuality[];
+  /** Every judge passes its gate (a judge without one passes): `qrels-studio judges` exits 1 when not. */
+  gatePassed: boolean;
 }

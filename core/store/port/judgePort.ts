@@ -86,6 +86,8 @@ export interface JudgeCallTotals {
   outputTokens: number;
   /** Sum over the calls that have a price; 0 when none has. */
   cost: number;
+  /** Calls recorded with a cost: 0 with calls on record means no price was known ("no price", not "free"). */
+  pricedCalls: number;
 }
 
 /** A pair of the study as the judge selects it, in the Label view's query order. */

@@ -286,7 +286,7 @@ export class PostgresJudge implements JudgePort {
            count(*) FILTER (WHERE error IS NOT NULL)::integer AS failed,
            coalesce(sum(input_tokens), 0)::float8 AS "inputTokens",
            coalesce(sum(output_tokens), 0)::float8 AS "outputTokens",
-           coalesce(sum(cost), 0)::float8 AS cost
+           coalesce(sum(cost), 0)::float8 AS cost, count(cost)::integer AS "pricedCalls"
          FROM llm_call WHERE study_id = $1 AND ($2::text IS NULL OR judge = $2::text)`,
         [studyId, judge ?? null],
       );

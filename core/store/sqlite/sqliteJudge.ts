@@ -71,7 +71,7 @@ function prepareStatements(context: SqliteContext) {
          coalesce(sum(error_kind IS NULL OR error_kind = 'parse'), 0) AS answered,
          coalesce(sum(error IS NOT NULL), 0) AS failed,
          coalesce(sum(input_tokens), 0) AS inputTokens, coalesce(sum(output_tokens), 0) AS outputTokens,
-         coalesce(sum(cost), 0) AS cost
+         coalesce(sum(cost), 0) AS cost, count(cost) AS pricedCalls
        FROM llm_call WHERE study_id = @study AND (@judge IS NULL OR judge = @judge)`,
     ),
   };

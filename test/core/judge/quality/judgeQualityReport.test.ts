@@ -180,6 +180,7 @@ for (const kind of storeKinds)
       assert.equal(quality.calibration.pairs, 20);
       // 60 calls of 100 input and 10 output tokens at $2 and $8 per million, over 20 pairs.
       assert.equal(quality.cost.calls, 60);
+      assert.equal(quality.cost.pricedCalls, 60);
       assert.equal(quality.cost.pairsLabelled, 20);
       close(quality.cost.cost, 60 * (100 * 2 + 10 * 8) * 1e-6, 'cost');
       close(quality.cost.costPer1000Pairs.value, ((60 * 280e-6) / 20) * 1000, 'cost per 1,000 pairs');

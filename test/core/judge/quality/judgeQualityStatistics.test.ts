@@ -193,6 +193,7 @@ function quality(values: { tau: number | null; kappa: number }): Omit<JudgeQuali
       inputTokens: 0,
       outputTokens: 0,
       cost: 0,
+      pricedCalls: 0,
       pairsLabelled: 10,
       costPer1000Pairs: { value: null, reason: 'none' },
     },
