@@ -38,17 +38,51 @@ export function hashBytes(bytes: Uint8Array, start: number, end: number, group: 
 
 const stride = 4; // hash, group, offset, length
 
+/** Typed arrays on a SharedArrayBuffer when `shared` (another thread then reads them without a copy). */
+export function newInt32Array(length: number, shared: boolean): Int32Array<ArrayBufferLike> {
+  return shared ? new Int32Array(new SharedArrayBuffer(length * 4)) : new Int32Array(length);
+}
+
+export function newUint8Array(length: number, shared: boolean): Uint8Array<ArrayBufferLike> {
+  return shared ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint8Array(length);
+}
+
+/** A store's arrays as posted to another thread (on SharedArrayBuffers: nothing is copied). */
+export interface SharedByteKeyStore {
+  count: number;
+  meta: Int32Array<ArrayBufferLike>;
+  pool: Uint8Array<ArrayBufferLike>;
+  poolLength: number;
+}
+
 export class ByteKeyStore {
   count = 0;
-  private meta: Int32Array<ArrayBuffer>;
-  private pool: Uint8Array<ArrayBuffer>;
+  private meta: Int32Array<ArrayBufferLike>;
+  private pool: Uint8Array<ArrayBufferLike>;
   private poolLength = 0;
   private readonly expectedEntries: number;
+  private readonly shared: boolean;
 
-  constructor(expectedEntries = 1024, expectedKeyBytes = expectedEntries * 12) {
+  /** `shared`: the arrays live on SharedArrayBuffers, so that `shareable()` hands them to another thread. */
+  constructor(expectedEntries = 1024, expectedKeyBytes = expectedEntries * 12, shared = false) {
     this.expectedEntries = expectedEntries;
-    this.meta = new Int32Array(Math.max(expectedEntries, 16) * stride);
-    this.pool = new Uint8Array(Math.max(expectedKeyBytes, 64));
+    this.shared = shared;
+    this.meta = newInt32Array(Math.max(expectedEntries, 16) * stride, shared);
+    this.pool = newUint8Array(Math.max(expectedKeyBytes, 64), shared);
+  }
+
+  /** The arrays of a store built with `shared`, for `fromShared` in another thread (which only reads them). */
+  shareable(): SharedByteKeyStore {
+    return { count: this.count, meta: this.meta, pool: this.pool, poolLength: this.poolLength };
+  }
+
+  static fromShared(shared: SharedByteKeyStore): ByteKeyStore {
+    const store = new ByteKeyStore(16, 64);
+    store.meta = shared.meta;
+    store.pool = shared.pool;
+    store.count = shared.count;
+    store.poolLength = shared.poolLength;
+    return store;
   }
 
   /** Forgets every entry, keeping the memory for reuse. */
@@ -67,7 +101,9 @@ export class ByteKeyStore {
 
   keyText(entry: number): string {
     const at = entry * stride;
-    return Buffer.from(this.pool.buffer, this.meta[at + 2]!, this.meta[at + 3]!).toString('utf8');
+    return Buffer.from(this.pool.buffer, this.pool.byteOffset + this.meta[at + 2]!, this.meta[at + 3]!).toString(
+      'utf8',
+    );
   }
 
   /** Appends a key and returns its entry number. */
@@ -75,7 +111,7 @@ export class ByteKeyStore {
     const entry = this.count++;
     let at = entry * stride;
     if (at === this.meta.length) {
-      const meta = new Int32Array(this.meta.length * 2);
+      const meta = newInt32Array(this.meta.length * 2, this.shared);
       meta.set(this.meta);
       this.meta = meta;
     }
@@ -105,7 +141,7 @@ export class ByteKeyStore {
         ? Math.ceil((this.poolLength / stored) * this.expectedEntries * 1.03)
         : 0;
     const size = Math.max(needed, projected > this.pool.length ? projected : Math.ceil(this.pool.length * 1.5));
-    const pool = new Uint8Array(size);
+    const pool = newUint8Array(size, this.shared);
     pool.set(this.pool.subarray(0, this.poolLength));
     this.pool = pool;
   }
@@ -220,25 +256,41 @@ function regionSlot(hash: number, size: number): number {
  */
 export class GroupedByteKeyIndex {
   private readonly store: ByteKeyStore;
-  private readonly regionStart: Int32Array; // per group: first slot; the region ends where the next one starts
-  private readonly slots: Int32Array; // entry + 1; 0 marks an empty slot
+  private readonly regionStart: Int32Array<ArrayBufferLike>; // per group: first slot; the region ends where the next one starts
+  private readonly slots: Int32Array<ArrayBufferLike>; // entry + 1; 0 marks an empty slot
 
   /** Keys found again while building: the later entry and the first one (entries in store order). */
   readonly repeats: { entry: number; first: number }[] = [];
 
-  constructor(store: ByteKeyStore, groupCount: number) {
+  /** Indexes every entry of `store`; `shared`: on SharedArrayBuffers (see `shareable`). */
+  constructor(store: ByteKeyStore, groupCount: number, shared = false) {
     this.store = store;
     const counts = new Int32Array(groupCount);
     for (let entry = 0; entry < store.count; entry++) counts[store.group(entry)]!++;
-    this.regionStart = new Int32Array(groupCount + 1);
+    this.regionStart = newInt32Array(groupCount + 1, shared);
     let total = 0;
     for (let group = 0; group < groupCount; group++) {
       this.regionStart[group] = total;
       total += Math.ceil(counts[group]! * 1.5) + 1; // load ≤ 2/3, and never full
     }
     this.regionStart[groupCount] = total;
-    this.slots = new Int32Array(total);
+    this.slots = newInt32Array(total, shared);
     for (let entry = 0; entry < store.count; entry++) this.insert(entry);
+  }
+
+  /** The index's arrays, for `fromShared` in another thread. */
+  shareable(): { regionStart: Int32Array<ArrayBufferLike>; slots: Int32Array<ArrayBufferLike> } {
+    return { regionStart: this.regionStart, slots: this.slots };
+  }
+
+  /** The index of a store built elsewhere (`shareable`), read only. */
+  static fromShared(
+    store: ByteKeyStore,
+    shared: { regionStart: Int32Array<ArrayBufferLike>; slots: Int32Array<ArrayBufferLike> },
+  ): GroupedByteKeyIndex {
+    const index = new GroupedByteKeyIndex(new ByteKeyStore(16, 64), 0);
+    Object.assign(index, { store, regionStart: shared.regionStart, slots: shared.slots });
+    return index;
   }
 
   private insert(entry: number): void {

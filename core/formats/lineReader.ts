@@ -85,7 +85,13 @@ interface Content {
   close(): void;
 }
 
-async function openContent(file: string): Promise<Content> {
+/** A byte range of a plain file: [start, end). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+async function openContent(file: string, range?: ByteRange): Promise<Content> {
   // A plain file is read into one buffer, reused chunk after chunk (handlers must not keep it, see LineHandler): a
   // stream allocates a new 512 KiB chunk per read, and the dead ones waited for a garbage collection — tens of MB of
   // peak memory on a file read several times (an interleaved run).
@@ -96,20 +102,30 @@ async function openContent(file: string): Promise<Content> {
     closed = true;
   };
   let buffer = Buffer.allocUnsafe(chunkSize);
+  // A range is read at explicit positions (and is never gzip: its caller checked the file is plain).
+  let position = range ? range.start : null;
+  const readAt = async (): Promise<number> => {
+    if (position === null) return (await handle.read(buffer, 0, chunkSize, null)).bytesRead;
+    const length = Math.min(chunkSize, range!.end - position);
+    if (length <= 0) return 0;
+    const read = (await handle.read(buffer, 0, length, position)).bytesRead;
+    position += read;
+    return read;
+  };
   let first: number;
   try {
-    first = (await handle.read(buffer, 0, chunkSize, null)).bytesRead;
+    first = await readAt();
   } catch (error) {
     closeHandle();
     throw error;
   }
-  const gzip = first >= 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+  const gzip = !range && first >= 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
   if (!gzip) {
     async function* plain(): AsyncGenerator<Buffer> {
       let read = first;
       while (read > 0) {
         yield buffer.subarray(0, read);
-        read = (await handle.read(buffer, 0, chunkSize, null)).bytesRead;
+        read = await readAt();
       }
     }
     return { chunks: plain(), gzip, close: closeHandle };
@@ -139,8 +155,11 @@ async function openContent(file: string): Promise<Content> {
   };
 }
 
-/** Reads `file` and calls `onLine` for each line, in order. Rejects with FileReadError when it cannot be read. */
-export async function readLines(file: string, onLine: LineHandler): Promise<LineReadSummary> {
+/**
+ * Reads `file` and calls `onLine` for each line, in order. Rejects with FileReadError when it cannot be read.
+ * With `range`, only the bytes [start, end) of a plain file are read (line numbers then count from the range's start).
+ */
+export async function readLines(file: string, onLine: LineHandler, range?: ByteRange): Promise<LineReadSummary> {
   let carry: Buffer | undefined; // an unfinished line from the previous chunks
   let carryParts: Buffer[] = []; // chunks without a newline, joined once the line ends (no quadratic copying)
   let lineNumber = 0;
@@ -149,7 +168,7 @@ export async function readLines(file: string, onLine: LineHandler): Promise<Line
   let gzip = false;
   let content: Content | undefined;
   try {
-    content = await openContent(file);
+    content = await openContent(file, range);
     gzip = content.gzip;
     reading: for await (const chunk of content.chunks) {
       bytes += chunk.length;

@@ -1,10 +1,10 @@
 // Reader of TREC qrels (`qid iter docid rel`) for evaluation: streamed byte by byte, every malformed line is a
 // positioned FormatError, and a duplicate (qid, docid) is an error as it is in trec_eval. Judgments are kept as
 // numbers and pooled bytes (no string per line): 1M judgments take about 50 MB.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { ByteKeyStore, GroupedByteKeyIndex, hashBytes } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
-import { estimateLineCount, readLines } from './lineReader.ts';
+import { type ByteRange, estimateLineCount, readLines } from './lineReader.ts';
 import { displayQueryId, QueryIdCache } from './queryIdCache.ts';
 import { columnOf, FieldSplitter, fieldText, isBlankLine, nextFieldStart, parseIntegerField } from './trecFields.ts';
 
@@ -35,15 +35,23 @@ export interface Qrels {
 class LabelColumn {
   data: Int8Array | Int32Array;
   length = 0;
-  constructor(expected: number) {
-    this.data = new Int8Array(Math.max(expected, 16));
+  private readonly shared: boolean;
+  constructor(expected: number, shared: boolean) {
+    this.shared = shared;
+    this.data = this.int8(Math.max(expected, 16));
+  }
+  private int8(length: number): Int8Array {
+    return this.shared ? new Int8Array(new SharedArrayBuffer(length)) : new Int8Array(length);
   }
   push(label: number): void {
     if (this.length === this.data.length || (label > 127 && this.data instanceof Int8Array)) {
       const wide = this.data instanceof Int32Array || label > 127;
+      const wideLength = Math.max(this.data.length * (this.length === this.data.length ? 2 : 1), 16);
       const grown = wide
-        ? new Int32Array(Math.max(this.data.length * (this.length === this.data.length ? 2 : 1), 16))
-        : new Int8Array(this.data.length * 2);
+        ? this.shared
+          ? new Int32Array(new SharedArrayBuffer(wideLength * 4))
+          : new Int32Array(wideLength)
+        : this.int8(this.data.length * 2);
       grown.set(this.data.subarray(0, this.length));
       this.data = grown;
     }
@@ -56,14 +64,24 @@ function isDataLine(bytes: Uint8Array, start: number, end: number): boolean {
   return bytes[start] !== 35 && !isBlankLine(bytes, start, end);
 }
 
-export async function readQrels(file: string): Promise<Qrels> {
+export function readQrels(file: string): Promise<Qrels> {
+  return readQrelsPart(file);
+}
+
+/**
+ * Reads the qrels, or only the lines in `range` of a plain file (line numbers then count from its start), with
+ * the judgments on SharedArrayBuffers when `shared` (core/metrics/parallel reads two halves in two threads).
+ */
+export async function readQrelsPart(file: string, range?: ByteRange, shared = false): Promise<Qrels> {
   const queries: QrelsQuery[] = [];
   const queryIndex = new Map<string, number>();
-  const expected = Math.ceil((estimateLineCount(file) ?? 1 << 14) * 1.02);
+  const fileLines = estimateLineCount(file) ?? 1 << 14;
+  const part = range ? (range.end - range.start) / Math.max(1, fileSize(file)) : 1;
+  const expected = Math.ceil(fileLines * part * 1.02);
   // Sized for the docids of the file's first lines: growing the pool from a 12-byte guess copied 12 MB and held it
   // beside the new 29 MB at 1M MS MARCO ids (the store still grows if later ids are longer).
-  const judgments = new ByteKeyStore(expected, Math.ceil(expected * (meanDocidBytes(file) ?? 12) * 1.03));
-  const labels = new LabelColumn(expected);
+  const judgments = new ByteKeyStore(expected, Math.ceil(expected * (meanDocidBytes(file) ?? 12) * 1.03), shared);
+  const labels = new LabelColumn(expected, shared);
   const fields = new FieldSplitter(4);
   let lineNumber = 0;
   const queryIds = new QueryIdCache((qid) => {
@@ -76,42 +94,48 @@ export async function readQrels(file: string): Promise<Qrels> {
     return index;
   });
 
-  await readLines(file, (bytes, start, end, line) => {
-    lineNumber = line;
-    if (bytes[start] === 35 || isBlankLine(bytes, start, end)) return; // '#' in the first byte: a comment
-    const count = fields.split(bytes, start, end);
-    const { starts, ends } = fields;
-    if (count !== 4) {
-      throw new FormatError(
-        file,
-        line,
-        columnOf(bytes, start, count > 4 ? nextFieldStart(bytes, ends[3]!, end) : end),
-        count > 4
-          ? `expected 4 fields 'qid iter docid rel', found ${count}: unexpected text after the relevance label`
-          : `expected 4 fields 'qid iter docid rel', found ${count}`,
-      );
-    }
-    const label = parseIntegerField(bytes, starts[3]!, ends[3]!);
-    if (Number.isNaN(label) || label > maximumLabel) {
-      throw new FormatError(
-        file,
-        line,
-        columnOf(bytes, start, starts[3]!),
-        `expected an integer relevance label (at most ${maximumLabel}), found '${fieldText(bytes, starts[3]!, ends[3]!)}'`,
-      );
-    }
-    const query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
-    const docStart = starts[2]!;
-    const docEnd = ends[2]!;
-    const hash = hashBytes(bytes, docStart, docEnd, query);
-    judgments.add(query, bytes, docStart, docEnd, hash);
-    labels.push(label < 0 ? -1 : label); // any negative label means judged-but-unusable (trec_eval's "unjudged")
-    if (label >= 0) countLabel(queries[query]!.labelCounts, label);
-  });
+  await readLines(
+    file,
+    (bytes, start, end, line) => {
+      lineNumber = line;
+      if (bytes[start] === 35 || isBlankLine(bytes, start, end)) return; // '#' in the first byte: a comment
+      const count = fields.split(bytes, start, end);
+      const { starts, ends } = fields;
+      if (count !== 4) {
+        throw new FormatError(
+          file,
+          line,
+          columnOf(bytes, start, count > 4 ? nextFieldStart(bytes, ends[3]!, end) : end),
+          count > 4
+            ? `expected 4 fields 'qid iter docid rel', found ${count}: unexpected text after the relevance label`
+            : `expected 4 fields 'qid iter docid rel', found ${count}`,
+        );
+      }
+      const label = parseIntegerField(bytes, starts[3]!, ends[3]!);
+      if (Number.isNaN(label) || label > maximumLabel) {
+        throw new FormatError(
+          file,
+          line,
+          columnOf(bytes, start, starts[3]!),
+          `expected an integer relevance label (at most ${maximumLabel}), found '${fieldText(bytes, starts[3]!, ends[3]!)}'`,
+        );
+      }
+      const query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
+      const docStart = starts[2]!;
+      const docEnd = ends[2]!;
+      // Unseeded by the query (the index is partitioned by query anyway): a run's reader hashes a docid once, whatever
+      // the part of the qrels that holds its query.
+      const hash = hashBytes(bytes, docStart, docEnd, 0);
+      judgments.add(query, bytes, docStart, docEnd, hash);
+      labels.push(label < 0 ? -1 : label); // any negative label means judged-but-unusable (trec_eval's "unjudged")
+      if (label >= 0) countLabel(queries[query]!.labelCounts, label);
+    },
+    range,
+  );
 
   // Duplicates are found while indexing, one small region per query (see GroupedByteKeyIndex); the first
   // repeat in file order is reported. Entry n is the n-th data line, so a second read finds both lines.
-  const judgmentIndex = new GroupedByteKeyIndex(judgments, queries.length);
+  const judgmentIndex = new GroupedByteKeyIndex(judgments, queries.length, shared);
   if (judgmentIndex.repeats.length > 0) {
     const repeat = judgmentIndex.repeats.reduce((a, b) => (b.entry < a.entry ? b : a));
     const [first, again] = await locateDataLines(file, [repeat.first, repeat.entry], 2);
@@ -133,6 +157,14 @@ export async function readQrels(file: string): Promise<Qrels> {
     judgmentIndex,
     labels: labels.data.subarray(0, labels.length),
   };
+}
+
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 1;
+  }
 }
 
 /** Mean length of the docid field over the data lines of the file's first 64 KiB (undefined for gzip, a pipe or

@@ -11,7 +11,7 @@
 import { ByteKeyStore, hashBytes } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
 import { GrowableFloat64, GrowableInt32 } from './growableArrays.ts';
-import { readLines } from './lineReader.ts';
+import { type ByteRange, readLines } from './lineReader.ts';
 import { QueryIdCache } from './queryIdCache.ts';
 import { columnOf, FieldSplitter, fieldText, isBlankLine, parseFloatField } from './trecFields.ts';
 import type { Qrels } from './trecQrels.ts';
@@ -108,7 +108,41 @@ export function runLineScore(
 }
 
 /** Thrown inside the streaming pass when a query comes back after another one started. */
-class InterleavedQueries extends Error {}
+export class InterleavedQueries extends Error {}
+
+/** Where a run's reader finds the qrels' queries and judgments: the qrels, or two parts of them read by two threads
+ * (core/metrics/parallel). */
+export interface RunJudgments {
+  readonly queryCount: number;
+  /** The index of the qrels query with this qid (latin1), or -1. */
+  queryOf(qid: string): number;
+  /** The judgment of the docid bytes[start, end) (hashed `hash` by hashBytes with group 0) for the query: a label
+   * ≥ 0, notJudged or judgedNegative. */
+  judgment(query: number, bytes: Uint8Array, start: number, end: number, hash: number): number;
+}
+
+/** The judgments of one Qrels (the whole file, or one thread's part of it). */
+export class QrelsJudgments implements RunJudgments {
+  readonly queryCount: number;
+  private readonly queryIndex: Map<string, number>;
+  private readonly index: Qrels['judgmentIndex'];
+  private readonly labels: Qrels['labels'];
+  constructor(qrels: Qrels) {
+    this.queryCount = qrels.queries.length;
+    this.queryIndex = qrels.queryIndex;
+    this.index = qrels.judgmentIndex;
+    this.labels = qrels.labels;
+  }
+  queryOf(qid: string): number {
+    return this.queryIndex.get(qid) ?? -1;
+  }
+  judgment(query: number, bytes: Uint8Array, start: number, end: number, hash: number): number {
+    const judged = this.index.find(query, bytes, start, end, hash);
+    if (judged === -1) return notJudged;
+    const label = this.labels[judged]!;
+    return label < 0 ? judgedNegative : label;
+  }
+}
 
 /** Bytes of held run lines per batch when a run's queries are interleaved (docid bytes plus ~36 bytes a line). 12 MB,
  * not 16: 4 MB lower peak on a 1M-line run (within trec_eval's memory) for one more pass (~10% more CPU). */
@@ -127,8 +161,9 @@ export async function readRunByQuery(
   /** Bytes of lines held per batch when the run is interleaved (tests make it small). */
   heldBytes = heldRunBytes,
 ): Promise<RunSummary> {
+  const judgments = new QrelsJudgments(qrels);
   try {
-    return await readRunPass(file, qrels, onQuery, undefined);
+    return await readRunPass(file, judgments, onQuery, undefined);
   } catch (error) {
     if (!(error instanceof InterleavedQueries)) throw error;
   }
@@ -166,7 +201,7 @@ export async function readRunByQuery(
     batch.fill(1, first, end);
     store.reset(-1);
     // The first pass reads every line, so its runid (the last line's tag) is the run's; later passes skip lines.
-    const passSummary = await readRunPass(file, qrels, onQuery, { batch, store, validated: pass > 0 });
+    const passSummary = await readRunPass(file, judgments, onQuery, { batch, store, validated: pass > 0 });
     summary ??= passSummary;
   }
   return summary!;
@@ -230,18 +265,32 @@ interface HeldBatch {
   validated: boolean;
 }
 
+/**
+ * Streams the lines in `range` of a plain run file (one thread's part, core/metrics/parallel): `onQuery` once per
+ * qrels query, as readRunByQuery does. Throws InterleavedQueries when a query comes back after another started (the
+ * caller then reads the whole run with readRunByQuery), and lets any error of `onQuery` through at once. A part may
+ * have no data line (`dataLines` 0); `runid` is then ''.
+ */
+export async function readRunRange(
+  file: string,
+  judgments: RunJudgments,
+  range: ByteRange,
+  onQuery: (query: RunQuery) => void,
+): Promise<RunSummary & { dataLines: number }> {
+  return readRunPass(file, judgments, onQuery, undefined, range);
+}
+
 /** Streams the run (`held` undefined) or holds the lines of `held`'s queries and hands them over at the end. */
 async function readRunPass(
   file: string,
-  qrels: Qrels,
+  judgments: RunJudgments,
   onQuery: (query: RunQuery) => void,
   held: HeldBatch | undefined,
-): Promise<RunSummary> {
+  range?: ByteRange,
+): Promise<RunSummary & { dataLines: number }> {
   const streaming = held === undefined;
   const fields = new FieldSplitter(6);
-  const qrelsLabels = qrels.labels;
-  const qrelsIndex = qrels.judgmentIndex;
-  const finished = new Uint8Array(qrels.queries.length);
+  const finished = new Uint8Array(judgments.queryCount);
   const reusable = new RunQuery(1024);
   // Later passes: the batch's documents in one columnar store, handed over query by query at the end.
   const whole = held?.store;
@@ -252,6 +301,11 @@ async function readRunPass(
   // the query comes back later, the second pass judges it whole, as trec_eval does.
   let heldError: { error: unknown } | undefined;
   const deliver = (query: RunQuery): void => {
+    // A part's caller reads the whole run again after any error: it needs no holding.
+    if (range) {
+      onQuery(query);
+      return;
+    }
     if (heldError) return;
     try {
       onQuery(query);
@@ -259,57 +313,60 @@ async function readRunPass(
       heldError = { error };
     }
   };
-  const queryIds = new QueryIdCache((qid) => qrels.queryIndex.get(qid) ?? -1);
+  const queryIds = new QueryIdCache((qid) => judgments.queryOf(qid));
 
   const validated = held?.validated === true;
   const qid = new LeadingFields(1);
-  await readLines(file, (bytes, start, end, line) => {
-    // A pass after the first reads only the qid of the lines of other batches (the first pass checked them).
-    if (validated) {
-      if (qid.split(bytes, start, end) === 0 || bytes[qid.starts[0]!] === 35) return;
-      const query = queryIds.indexOf(bytes, qid.starts[0]!, qid.ends[0]!);
-      if (query === -1 || held.batch[query] === 0) return;
-    }
-    if (isBlankLine(bytes, start, end)) return;
-    const count = fields.split(bytes, start, end);
-    const { starts, ends } = fields;
-    if (bytes[starts[0]!] === 35) return; // '#' comment line
-    let score = validated ? 0 : runLineScore(file, line, bytes, start, end, fields, count);
-    dataLines++;
-    if (!sameBytes(runidBytes, bytes, starts[5]!, ends[5]!))
-      runidBytes = Buffer.from(bytes.subarray(starts[5]!, ends[5]!));
-    const query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
-    if (query === -1) return; // a query the qrels do not have: ignored, as trec_eval does
-    if (held !== undefined && held.batch[query] === 0) return; // read by another pass
-    if (validated) score = parseFloatField(bytes, starts[4]!, ends[4]!);
-    if (streaming && current?.query !== query) {
-      if (current) {
-        deliver(current);
-        finished[current.query] = 1;
+  await readLines(
+    file,
+    (bytes, start, end, line) => {
+      // A pass after the first reads only the qid of the lines of other batches (the first pass checked them).
+      if (validated) {
+        if (qid.split(bytes, start, end) === 0 || bytes[qid.starts[0]!] === 35) return;
+        const query = queryIds.indexOf(bytes, qid.starts[0]!, qid.ends[0]!);
+        if (query === -1 || held.batch[query] === 0) return;
       }
-      if (finished[query]) throw new InterleavedQueries();
-      current = reusable;
-      current.reset(query);
-    }
-    const docStart = starts[2]!;
-    const docEnd = ends[2]!;
-    const hash = hashBytes(bytes, docStart, docEnd, query);
-    const judged = qrelsIndex.find(query, bytes, docStart, docEnd, hash);
-    const label = judged === -1 ? notJudged : qrelsLabels[judged]! < 0 ? judgedNegative : qrelsLabels[judged]!;
-    current!.documents.add(query, bytes, docStart, docEnd, hash);
-    current!.scores.push(score);
-    current!.judgments.push(label);
-    current!.lines.push(line);
-    current!.documentColumns.push(columnOf(bytes, start, docStart));
-  });
+      if (isBlankLine(bytes, start, end)) return;
+      const count = fields.split(bytes, start, end);
+      const { starts, ends } = fields;
+      if (bytes[starts[0]!] === 35) return; // '#' comment line
+      let score = validated ? 0 : runLineScore(file, line, bytes, start, end, fields, count);
+      dataLines++;
+      if (!sameBytes(runidBytes, bytes, starts[5]!, ends[5]!))
+        runidBytes = Buffer.from(bytes.subarray(starts[5]!, ends[5]!));
+      const query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
+      if (query === -1) return; // a query the qrels do not have: ignored, as trec_eval does
+      if (held !== undefined && held.batch[query] === 0) return; // read by another pass
+      if (validated) score = parseFloatField(bytes, starts[4]!, ends[4]!);
+      if (streaming && current?.query !== query) {
+        if (current) {
+          deliver(current);
+          finished[current.query] = 1;
+        }
+        if (finished[query]) throw new InterleavedQueries();
+        current = reusable;
+        current.reset(query);
+      }
+      const docStart = starts[2]!;
+      const docEnd = ends[2]!;
+      const hash = hashBytes(bytes, docStart, docEnd, 0);
+      const label = judgments.judgment(query, bytes, docStart, docEnd, hash);
+      current!.documents.add(query, bytes, docStart, docEnd, hash);
+      current!.scores.push(score);
+      current!.judgments.push(label);
+      current!.lines.push(line);
+      current!.documentColumns.push(columnOf(bytes, start, docStart));
+    },
+    range,
+  );
 
-  if (dataLines === 0 && !validated) {
+  if (dataLines === 0 && !validated && !range) {
     throw new FormatError(file, 1, 1, 'the run has no results (it is empty or only comments)');
   }
   if (streaming && current) deliver(current);
   if (heldError) throw heldError.error;
-  if (whole) deliverByQuery(whole, qrels.queries.length, reusable, onQuery);
-  return { runid: runidBytes ? runidBytes.toString('latin1') : '' };
+  if (whole) deliverByQuery(whole, judgments.queryCount, reusable, onQuery);
+  return { runid: runidBytes ? runidBytes.toString('latin1') : '', dataLines };
 }
 
 /** Hands over the documents of `whole` query by query (file order within a query), copied into `into`. */

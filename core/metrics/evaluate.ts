@@ -95,6 +95,73 @@ interface ValueSlot {
   measure: TrecMeasure;
 }
 
+/**
+ * Evaluates the queries of one run, query by query, into one row each of a flat array (slot order): what a thread
+ * needs to evaluate the queries it reads (core/metrics/parallel evaluates a run's two halves in two threads).
+ */
+export class QueryEvaluator {
+  readonly slots: readonly ValueSlot[];
+  readonly slotCount: number;
+  readonly hasText: boolean;
+  private readonly options: EvaluationOptions;
+  private readonly valued: readonly SelectedMeasure[];
+  private readonly measureOptions: readonly MeasureOptions[];
+  private readonly repeats = new RepeatFinder();
+
+  constructor(options: EvaluationOptions) {
+    this.options = options;
+    const valued = options.measures.filter((s) => s.measure.kind !== 'runid' && s.measure.kind !== 'numQ');
+    this.valued = valued;
+    const baseOptions: MeasureOptions = {
+      relevanceLevel: options.relevanceLevel,
+      ...(options.gains && { gains: options.gains }),
+      ...(options.numDocsInCollection !== undefined && { numDocsInCollection: options.numDocsInCollection }),
+    };
+    // A measure given pairs (-m ndcg.1=3,2=9) sees them as its own gains; the others share one options object.
+    this.measureOptions = valued.map((selected): MeasureOptions => {
+      if (!selected.pairs) return baseOptions;
+      const gains = new Map(options.gains);
+      for (const [name, value] of selected.pairs) if (/^-?\d+$/.test(name)) gains.set(Number(name), value);
+      return { ...baseOptions, gains, pairs: selected.pairs };
+    });
+    this.slots = valued.flatMap((selected) =>
+      valueNames(selected).map((name) => ({ name, measure: selected.measure })),
+    );
+    this.slotCount = this.slots.length;
+    this.hasText = this.slots.some((s) => s.measure.kind === 'text');
+  }
+
+  /** Writes query `q`'s values for this ranking (judgments in rank order) into row q of `numbers` (a text value
+   * into `texts` at the same index, NaN in `numbers`). */
+  evaluate(
+    numbers: Float64Array<ArrayBufferLike>,
+    texts: string[] | undefined,
+    q: number,
+    labelCounts: QrelsQuery['labelCounts'],
+    ranking: Int32Array,
+  ): void {
+    const numRel = judgedAtLeast(labelCounts, this.options.relevanceLevel);
+    const ranked: RankedQuery = { ranking, numRel, labelCounts };
+    const valued = this.valued;
+    let at = q * this.slotCount;
+    for (let m = 0; m < valued.length; m++) {
+      const computed = valued[m]!.measure.compute(ranked, this.measureOptions[m]!, valued[m]!.cutoffs);
+      if (typeof computed === 'number') numbers[at++] = computed;
+      else if (typeof computed === 'string') {
+        texts![at] = computed;
+        numbers[at++] = Number.NaN;
+      } else for (const value of computed) numbers[at++] = value;
+    }
+  }
+
+  /** The ranking trec_eval evaluates for a query's retrieved documents (-M and -J applied); a duplicate document
+   * within it is a FormatError. */
+  rank(runQuery: RunQuery, qid: string, runFile: string): Int32Array {
+    const ranking = rankQuery(runQuery, qid, this.options.maxRetrieved, this.repeats, runFile);
+    return this.options.judgedOnly ? judgedOnly(ranking) : ranking;
+  }
+}
+
 /** Reads a run file and evaluates it against the qrels; `name` is the run in messages and the result (the file). */
 export async function evaluateRunFile(
   qrels: Qrels,
@@ -102,58 +169,58 @@ export async function evaluateRunFile(
   options: EvaluationOptions,
   name = runFile,
 ): Promise<RunEvaluation> {
+  checkQrelsHaveJudgments(qrels);
+  const evaluator = new QueryEvaluator(options);
+  // Every query's values in one row of a flat array (slot order): a per-query object or array per query took 4× the
+  // memory of trec_eval under -m all_trec -q, and most of the time went to collecting them.
+  const numbers = new Float64Array(qrels.queries.length * evaluator.slotCount);
+  const texts: string[] | undefined = evaluator.hasText ? [] : undefined;
+  const answered = new Uint8Array(qrels.queries.length);
+  const summary = await readRunByQuery(runFile, qrels, (runQuery) => {
+    const query = qrels.queries[runQuery.query]!;
+    evaluator.evaluate(numbers, texts, runQuery.query, query.labelCounts, evaluator.rank(runQuery, query.qid, runFile));
+    answered[runQuery.query] = 1;
+  });
+  return finishEvaluation({
+    qrels,
+    evaluator,
+    options,
+    numbers,
+    ...(texts && { texts }),
+    answered,
+    runid: summary.runid,
+    name,
+  });
+}
+
+export function checkQrelsHaveJudgments(qrels: Pick<Qrels, 'queries' | 'file'>): void {
   if (qrels.queries.length === 0) {
     // trec_eval stops too ("No queries with both results and relevance info"); averages over nothing mean nothing.
     throw new FormatError(qrels.file, 1, 1, 'the qrels file has no judgments (it is empty or only comments)');
   }
-  const valued = options.measures.filter((s) => s.measure.kind !== 'runid' && s.measure.kind !== 'numQ');
-  const baseOptions: MeasureOptions = {
-    relevanceLevel: options.relevanceLevel,
-    ...(options.gains && { gains: options.gains }),
-    ...(options.numDocsInCollection !== undefined && { numDocsInCollection: options.numDocsInCollection }),
-  };
-  // A measure given pairs (-m ndcg.1=3,2=9) sees them as its own gains; the others share one options object.
-  const measureOptions = valued.map((selected): MeasureOptions => {
-    if (!selected.pairs) return baseOptions;
-    const gains = new Map(options.gains);
-    for (const [name, value] of selected.pairs) if (/^-?\d+$/.test(name)) gains.set(Number(name), value);
-    return { ...baseOptions, gains, pairs: selected.pairs };
-  });
-  const slots: ValueSlot[] = valued.flatMap((selected) =>
-    valueNames(selected).map((name) => ({ name, measure: selected.measure })),
-  );
-  const repeats = new RepeatFinder();
-  // Every query's values in one row of a flat array (slot order): a per-query object or array per query took 4× the
-  // memory of trec_eval under -m all_trec -q, and most of the time went to collecting them.
-  const queryCount = qrels.queries.length;
-  const slotCount = slots.length;
-  const numbers = new Float64Array(queryCount * slotCount);
-  const texts: string[] | undefined = slots.some((s) => s.measure.kind === 'text') ? [] : undefined;
-  const answered = new Uint8Array(queryCount);
+}
 
-  const evaluateQuery = (q: number, ranking: Int32Array): void => {
-    const query = qrels.queries[q]!;
-    const numRel = judgedAtLeast(query.labelCounts, options.relevanceLevel);
-    const ranked: RankedQuery = { ranking, numRel, labelCounts: query.labelCounts };
-    let at = q * slotCount;
-    for (let m = 0; m < valued.length; m++) {
-      const computed = valued[m]!.measure.compute(ranked, measureOptions[m]!, valued[m]!.cutoffs);
-      if (typeof computed === 'number') numbers[at++] = computed;
-      else if (typeof computed === 'string') {
-        texts![at] = computed;
-        numbers[at++] = Number.NaN;
-      } else for (const value of computed) numbers[at++] = value;
-    }
-  };
+/** The per-query values of a run's answered queries, as evaluated by a QueryEvaluator, and what finishes them. */
+export interface EvaluatedQueries {
+  qrels: Pick<Qrels, 'queries' | 'file'>;
+  evaluator: QueryEvaluator;
+  options: EvaluationOptions;
+  /** Row q: query q's values (queries the run did not answer are evaluated here, under -c). */
+  numbers: Float64Array<ArrayBufferLike>;
+  texts?: string[];
+  /** 1 for the queries the run answered. */
+  answered: Uint8Array<ArrayBufferLike>;
+  runid: string;
+  /** The run in messages and in the result. */
+  name: string;
+}
 
-  const summary = await readRunByQuery(runFile, qrels, (runQuery) => {
-    const query = qrels.queries[runQuery.query]!;
-    let ranking = rankQuery(runQuery, query, options.maxRetrieved, repeats, runFile);
-    if (options.judgedOnly) ranking = judgedOnly(ranking);
-    evaluateQuery(runQuery.query, ranking);
-    answered[runQuery.query] = 1;
-  });
-
+/** Evaluates the queries the run has no results for (-c), or stops at the first; then sums in qid order and
+ * averages as trec_eval does. */
+export function finishEvaluation(run: EvaluatedQueries): RunEvaluation {
+  const { qrels, evaluator, options, numbers, texts, answered, name } = run;
+  const slots = evaluator.slots;
+  const slotCount = evaluator.slotCount;
   const queryOrder = Int32Array.from(qrels.queries, (_, q) => q).sort((a, b) =>
     compareQueryIds(qrels.queries[a]!.qid, qrels.queries[b]!.qid),
   );
@@ -172,7 +239,13 @@ export async function evaluateRunFile(
             'from the qrels, or pass -c to count it as 0 (as trec_eval -c does).',
         );
       }
-      evaluateQuery(q, options.judgedOnly ? new Int32Array(0) : placeholderRanking);
+      evaluator.evaluate(
+        numbers,
+        texts,
+        q,
+        query.labelCounts,
+        options.judgedOnly ? new Int32Array(0) : placeholderRanking,
+      );
       for (let i = 0; i < slotCount; i++) {
         const { name, measure } = slots[i]!;
         const zeroed =
@@ -231,7 +304,7 @@ export async function evaluateRunFile(
     numbers,
     ...(texts && { texts }),
   };
-  const evaluation = { runid: summary.runid, file: name, all, ...(options.zscores && { zscores: true as const }) };
+  const evaluation = { runid: run.runid, file: name, all, ...(options.zscores && { zscores: true as const }) };
   return withPerQueryValues(evaluation, perQuery);
 }
 
@@ -243,7 +316,7 @@ export interface PerQueryValues {
   qids: readonly string[];
   rows: Int32Array;
   lines: readonly { name: string; integer: boolean; text: boolean; printed: boolean }[];
-  numbers: Float64Array;
+  numbers: Float64Array<ArrayBufferLike>;
   texts?: readonly string[];
 }
 
@@ -323,7 +396,7 @@ function judgedOnly(ranking: Int32Array): Int32Array {
  */
 function rankQuery(
   runQuery: RunQuery,
-  query: QrelsQuery,
+  qid: string,
   maxRetrieved: number,
   repeats: RepeatFinder,
   runFile: string,
@@ -341,7 +414,7 @@ function rankQuery(
   }
   const depth = Math.min(count, maxRetrieved);
   const duplicates = repeats.find(documents, count);
-  if (duplicates.length > 0) checkDuplicates(runQuery, order, depth, duplicates, query, runFile);
+  if (duplicates.length > 0) checkDuplicates(runQuery, order, depth, duplicates, qid, runFile);
   const ranking = new Int32Array(depth);
   const judgments = runQuery.judgments.data;
   for (let i = 0; i < depth; i++) ranking[i] = judgments[order ? order[i]! : i]!;
@@ -382,7 +455,7 @@ function checkDuplicates(
   order: ArrayLike<number> | undefined,
   depth: number,
   duplicates: { entry: number; first: number }[],
-  query: QrelsQuery,
+  qid: string,
   runFile: string,
 ): void {
   // trec_eval checks for duplicates after -M truncation: a repeat below the cut is not an error.
@@ -408,7 +481,7 @@ function checkDuplicates(
     runFile,
     lines[later]!,
     columns[later]!,
-    `document '${runQuery.documents.keyText(later)}' is retrieved twice for query '${messageQueryId(query.qid)}' ` +
+    `document '${runQuery.documents.keyText(later)}' is retrieved twice for query '${messageQueryId(qid)}' ` +
       `(first on line ${lines[first]}); trec_eval refuses duplicate documents in a ranking`,
     { line: lines[first]!, column: columns[first]!, message: 'first retrieval' },
   );
