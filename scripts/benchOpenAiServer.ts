@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { completion, sendJson } from '../test/core/judge/openAiServer.ts';
 
 const latencyMs = Number(process.argv[2] ?? 100);
+/** A fixed port when given (a run that must find another run's cache: the endpoint is part of the cache key). */
+const listenPort = Number(process.argv[3] ?? 0);
 let requests = 0;
 /** TCP connections opened: about the concurrency when the judge's client keeps them alive. */
 let connections = 0;
@@ -49,7 +51,7 @@ const server = createServer((request, response) => {
 server.on('connection', () => connections++);
 // The judge keeps its connections open between calls.
 server.keepAliveTimeout = 60_000;
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
 const { port } = server.address() as AddressInfo;
 const origin = `http://127.0.0.1:${port}`;
 process.stdout.write(`${JSON.stringify({ baseURL: `${origin}/v1`, stats: `${origin}/stats` })}\n`);

@@ -94,6 +94,29 @@ function unlabelledCondition(options: { onlyUnlabelled?: boolean }): string {
     : '';
 }
 
+/** A pair as the pair queries read it (flags as 0/1). */
+interface SelectedPair {
+  id: number;
+  qid: string;
+  docid: string;
+  hasQuery: number;
+  hasDocument: number;
+  queryOrder: number;
+  bestRank: number;
+}
+
+function pairOfRow(row: SelectedPair): PairToJudge & { queryOrder: number; bestRank: number } {
+  return {
+    pairId: row.id,
+    qid: row.qid,
+    docid: row.docid,
+    hasQuery: row.hasQuery !== 0,
+    hasDocument: row.hasDocument !== 0,
+    queryOrder: row.queryOrder,
+    bestRank: row.bestRank,
+  };
+}
+
 export class SqliteJudge implements JudgePort {
   protected readonly context: SqliteContext;
   private prepared: Statements | undefined;
@@ -130,7 +153,7 @@ export class SqliteJudge implements JudgePort {
   ): Promise<PairsToJudgePage> {
     const db = this.context.db;
     return db.transaction((): PairsToJudgePage => {
-      const rows = this.selectPairs(studyId, options);
+      const rows = this.pageOfPairs(studyId, options);
       const pairs = rows.map(withoutSortKey);
       const last = rows[rows.length - 1];
       const page: PairsToJudgePage = { pairs, queries: this.queriesOf(studyId, pairs) };
@@ -283,6 +306,61 @@ export class SqliteJudge implements JudgePort {
     })();
   }
 
+  /**
+   * A page of the pairs to judge in query order, read from the cursor's place on: the queries in row id order (each
+   * query's pairs found by the pair index, only they sorted), then the pairs of no query in qid order. Ordering the
+   * whole study by the computed key (selectPairs) made every page scan and sort the rest of the study, so a run over
+   * all pages grew with the square of its size (a cached re-run: 1.1 s at 10,000 pairs, 4.0 s at 30,000, 20 s at
+   * 100,000); this way a page reads the pairs of the queries it touches.
+   */
+  private pageOfPairs(
+    studyId: number,
+    options: { after?: PairsToJudgeCursor; limit: number; onlyUnlabelled?: boolean },
+  ): (PairToJudge & { queryOrder: number; bestRank: number })[] {
+    const after = options.after;
+    const rank = `coalesce(p.best_rank, ${lastPlace})`;
+    const columns = `p.id, p.qid, p.docid,
+      EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = p.study_id AND d.docid = p.docid) AS hasDocument,
+      ${rank} AS bestRank`;
+    let rows: SelectedPair[] = [];
+    if (after === undefined || after.queryOrder < lastPlace) {
+      // `+q.study_id`: walk the queries by row id (the order wanted), not by the (study, qid) index; the sort is then
+      // only of each query's pairs ("temp b-tree for last 2 terms"), and the LIMIT stops the walk.
+      rows = this.context.db
+        .prepare(
+          `SELECT ${columns}, 1 AS hasQuery, q.id AS queryOrder
+           FROM query AS q CROSS JOIN pair AS p ON p.study_id = q.study_id AND p.qid = q.qid
+           WHERE +q.study_id = @study AND q.id >= @queryOrder
+             AND (q.id > @queryOrder OR (${rank}, p.docid) > (@bestRank, @docid)) ${unlabelledCondition(options)}
+           ORDER BY q.id, ${rank}, p.docid LIMIT @limit`,
+        )
+        .all({
+          study: studyId,
+          limit: options.limit,
+          ...(after ?? { queryOrder: -1, bestRank: lastPlace, docid: '' }),
+        }) as SelectedPair[];
+    }
+    if (rows.length < options.limit) {
+      const inTail = after !== undefined && after.queryOrder === lastPlace;
+      const tail = this.context.db
+        .prepare(
+          `SELECT ${columns}, 0 AS hasQuery, ${lastPlace} AS queryOrder
+           FROM pair AS p
+           WHERE p.study_id = @study
+             AND NOT EXISTS (SELECT 1 FROM query AS q WHERE q.study_id = p.study_id AND q.qid = p.qid)
+             ${inTail ? `AND (p.qid, ${rank}, p.docid) > (@qid, @bestRank, @docid)` : ''} ${unlabelledCondition(options)}
+           ORDER BY p.qid, ${rank}, p.docid LIMIT @limit`,
+        )
+        .all({
+          study: studyId,
+          limit: options.limit - rows.length,
+          ...(inTail && { qid: after.qid, bestRank: after.bestRank, docid: after.docid }),
+        }) as SelectedPair[];
+      rows = rows.concat(tail);
+    }
+    return rows.map(pairOfRow);
+  }
+
   /** The pairs to judge in query order (with each one's sort key), after `after` when given. */
   private selectPairs(
     studyId: number,
@@ -306,24 +384,8 @@ export class SqliteJudge implements JudgePort {
         study: studyId,
         ...(options.limit !== undefined && { limit: options.limit }),
         ...options.after,
-      }) as {
-      id: number;
-      qid: string;
-      docid: string;
-      hasQuery: number;
-      hasDocument: number;
-      queryOrder: number;
-      bestRank: number;
-    }[];
-    return rows.map((row) => ({
-      pairId: row.id,
-      qid: row.qid,
-      docid: row.docid,
-      hasQuery: row.hasQuery !== 0,
-      hasDocument: row.hasDocument !== 0,
-      queryOrder: row.queryOrder,
-      bestRank: row.bestRank,
-    }));
+      }) as SelectedPair[];
+    return rows.map(pairOfRow);
   }
 
   /** The queries of `pairs` (each once, in the pairs' order). */

@@ -24,12 +24,16 @@ import { buildLargeStudy } from '../labelling/largeStudy.ts';
 import { seedStudy } from '../store/postgres/seedStudy.ts';
 import { startOpenAiServer } from './openAiServer.ts';
 
-/** 4 queries × 4 documents; the corpus lacks d2-2; the run also names q9, a query the study lacks; alice labelled
- * q1/d1-2. */
+/** 4 queries × 4 documents (queries listed q4…q1, q2's ranked last to first); the corpus lacks d2-2; the run also
+ * names q8 and q9, queries the study lacks; alice labelled q1/d1-2. */
 async function pagedStudy(store: StudyStore) {
   const options = plainStudy(4, 4);
   options.documents = options.documents.filter((d) => d.docid !== 'd2-2');
   options.ranking.q9 = ['d1-1', 'd3-1'];
+  options.ranking.q8 = ['d4-2'];
+  // Query row ids against qid order, and ranks against docid order: a page must follow the row ids and the ranks.
+  options.queries.reverse();
+  options.ranking.q2!.reverse();
   const seeded = await seedStudy(store, { ...options, extra: '  annotators alice' });
   await store.labels.addJudgment({
     study: 's',
@@ -50,7 +54,7 @@ for (const kind of storeKinds) {
       const { studyId } = await pagedStudy(store);
       for (const onlyUnlabelled of [false, true]) {
         const whole = await store.judge.pairsToJudge(studyId, { onlyUnlabelled });
-        assert.equal(whole.pairs.length, onlyUnlabelled ? 17 : 18);
+        assert.equal(whole.pairs.length, onlyUnlabelled ? 18 : 19);
         assert.ok(whole.pairs.some((p) => !p.hasQuery));
         assert.ok(whole.pairs.some((p) => !p.hasDocument));
         assert.equal(await store.judge.countPairsToJudge(studyId, { onlyUnlabelled }), whole.pairs.length);
