@@ -16,6 +16,11 @@ export function inputFileName(batchKey: string): string {
   return `qrels-studio-batch-${batchKey}.jsonl`;
 }
 
+/** The batch key an input file's name carries (inputFileName), or undefined for another file. */
+export function batchKeyOfInputFile(name: string): string | undefined {
+  return /^qrels-studio-batch-(.+)\.jsonl$/.exec(name)?.[1];
+}
+
 export interface ApiBatch {
   id: string;
   status: Exclude<JudgeBatchStatus, 'prepared'>;

@@ -43,6 +43,7 @@ export async function launchBatch(run: BatchRun, batch: JudgeBatchRecord, fresh 
     } else {
       if (!existsSync(path) || (await fileSha256(path)) !== batch.inputSha256) {
         await store.judgeBatches.forgetBatch(batch.id);
+        rmSync(path, { force: true }); // a changed copy is no batch's input any more
         return {
           launched: false,
           reason: `its input file ${path} is gone or changed and was never uploaded: forgotten, its requests are asked again`,
@@ -59,10 +60,11 @@ export async function launchBatch(run: BatchRun, batch: JudgeBatchRecord, fresh 
   if (created !== undefined) found = 'batch';
   created ??= await api.create(fileId, batch.batchKey);
   await store.judgeBatches.setBatchId(batch.id, created.id);
+  // The API holds the input now: no run needs the copy (sweepInputFiles removes it if a kill comes first).
+  rmSync(path, { force: true });
   await store.judgeBatches.updateBatch(batch.id, {
     status: created.status,
     ...(created.counts && { counts: created.counts }),
   });
-  rmSync(path, { force: true });
   return { launched: true, batchId: created.id, found };
 }

@@ -2,9 +2,13 @@
 // finalizing, completed, failed, expired, cancelling, cancelled; request counts), and every batch that has finished
 // since the last look recorded (batchRecord.ts) and closed. Batches a stopped run left recorded but not created are
 // created first (batchLaunch.ts). `--wait` calls this until no batch is open.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { StudyModel } from '../../dsl/model.ts';
 import type { JudgeBatchRecord } from '../../store/port/judgeBatchPort.ts';
 import type { StudyStore } from '../../store/studyStore.ts';
+import { inputFileName } from './batchApi.ts';
+import { sweepInputFiles } from './batchInputFiles.ts';
 import { launchBatch } from './batchLaunch.ts';
 import { type RecordedBatch, recordFinishedBatch } from './batchRecord.ts';
 import { type BatchRunOptions, startBatchRun } from './batchRun.ts';
@@ -36,6 +40,7 @@ export async function refreshBatches(
 ): Promise<BatchStatusReport> {
   const run = await startBatchRun(store, study, options);
   const { studyId, annotator } = run;
+  await sweepInputFiles(run);
   const recordedNow = new Map<number, RecordedBatch>();
   const problems = new Map<number, string>();
   for (const batch of await store.judgeBatches.batches(studyId, annotator)) {
@@ -82,6 +87,7 @@ export async function cancelBatches(
 ): Promise<{ judge: string; cancelled: JudgeBatchRecord[]; forgotten: number }> {
   const run = await startBatchRun(store, study, options);
   const { studyId, annotator } = run;
+  await sweepInputFiles(run);
   const cancelled: JudgeBatchRecord[] = [];
   let forgotten = 0;
   for (const batch of await store.judgeBatches.batches(studyId, annotator)) {
@@ -93,6 +99,7 @@ export async function cancelBatches(
       const found = batch.inputFileId === null ? undefined : await options.api.findBatch(batch.batchKey, since);
       if (found === undefined) {
         await store.judgeBatches.forgetBatch(batch.id);
+        rmSync(join(options.folder, inputFileName(batch.batchKey)), { force: true });
         forgotten++;
         continue;
       }

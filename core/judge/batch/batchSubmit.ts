@@ -15,6 +15,7 @@ import { judgePairPages } from '../judgePairPages.ts';
 import type { SkippedPair } from '../judgePairs.ts';
 import { renderPromptOf, voteCallRequest, voteChatRequest, voteParametersOf } from '../judgeVote.ts';
 import { inputFileName } from './batchApi.ts';
+import { sweepInputFiles } from './batchInputFiles.ts';
 import { type LaunchOutcome, launchBatch } from './batchLaunch.ts';
 import { batchInputLine, customIdOf } from './batchLines.ts';
 import { type BatchRunOptions, batchPrice, startBatchRun } from './batchRun.ts';
@@ -79,6 +80,7 @@ export async function submitBatches(
     });
   };
 
+  await sweepInputFiles(run);
   // What a stopped run recorded but did not create comes first: its requests are held by it.
   for (const batch of await store.judgeBatches.batches(studyId, annotator)) {
     if (batch.status !== 'prepared') continue;

@@ -5,9 +5,11 @@
 // the cache rule holds both ways with online runs; large jobs split within the limits; failed and expired lines are
 // retried in a batch or online; cancel cancels.
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createBatchApi } from '../../../../core/judge/batch/batchApi.ts';
+import { createBatchApi, inputFileName } from '../../../../core/judge/batch/batchApi.ts';
+import { unrecordedInputFileAge } from '../../../../core/judge/batch/batchInputFiles.ts';
 import type { BatchRunOptions } from '../../../../core/judge/batch/batchRun.ts';
 import { cancelBatches, pairsToRetry, refreshBatches } from '../../../../core/judge/batch/batchStatus.ts';
 import { submitBatches } from '../../../../core/judge/batch/batchSubmit.ts';
@@ -494,5 +496,65 @@ for (const kind of storeKinds) {
     const after = await submitBatches(study.store, study.study, options);
     assert.match(after.batches.find((b) => b.id === lost)!.reason!, /gone or changed and was never uploaded/);
     assert.equal((await study.store.judgeBatches.batches(study.studyId)).length, 1);
+  });
+
+  test(`an input file is kept while its batch may still be uploaded from it, and removed once the batch id is on record; leftovers are swept (${kind})`, async (t) => {
+    const study = await labellingStudy({ ...plainStudy(1, 3), extra: '  judge "judge-b" {}' }, kind);
+    const server = await startOpenAiBatchServer({
+      progress: 'manual',
+      respondLine: ({ body }) => ({ content: answer(pairOf(body).d % 3) }),
+    });
+    t.after(async () => {
+      await server.close();
+      await study.close();
+    });
+    const options = optionsFor(study, server);
+    const files = () => readdirSync(options.folder).sort();
+    const stopped = new Error('stopped here');
+    const stopBeforeUpload = { ...options, api: { ...options.api, upload: async () => Promise.reject(stopped) } };
+    // Stopped before the upload: the batch is recorded, its input only here — kept, by a status run too.
+    await assert.rejects(submitBatches(study.store, study.study, stopBeforeUpload), stopped);
+    const [prepared] = await study.store.judgeBatches.batches(study.studyId);
+    const preparedFile = inputFileName(prepared!.batchKey);
+    assert.deepEqual(files(), [preparedFile]);
+    await assert.rejects(refreshBatches(study.store, study.study, stopBeforeUpload), stopped);
+    assert.deepEqual(files(), [preparedFile], 'kept: the batch may still be uploaded from it');
+    // The next run uploads it and creates the batch: the copy goes as the batch id is recorded.
+    const resumed = await submitBatches(study.store, study.study, options);
+    assert.equal(resumed.batches[0]!.batchId, server.batches()[0]!.id);
+    assert.deepEqual(files(), []);
+
+    // What kills leave: the input of a created batch (killed between recording its id and deleting the copy), an
+    // old file no batch records (written just before a kill), and a fresh one (another run may be writing it).
+    writeFileSync(join(options.folder, preparedFile), 'a leftover copy\n');
+    const old = inputFileName('never-recorded-old');
+    const fresh = inputFileName('never-recorded-fresh');
+    writeFileSync(join(options.folder, old), '{}\n');
+    writeFileSync(join(options.folder, fresh), '{}\n');
+    writeFileSync(join(options.folder, 'notes.txt'), 'not ours\n');
+    const longAgo = (Date.now() - unrecordedInputFileAge - 60_000) / 1000;
+    utimesSync(join(options.folder, old), longAgo, longAgo);
+    await refreshBatches(study.store, study.study, options);
+    assert.deepEqual(files(), [fresh, 'notes.txt'].sort());
+    // The batch is still followed from the API (no local copy needed) and records every line.
+    await finishAll(server);
+    const status = await refreshBatches(study.store, study.study, options);
+    assert.equal(status.batches[0]!.recordedNow!.recorded, 3);
+    assert.equal(server.routeCounts().get('batches.create'), 1);
+
+    // Cancelling a batch never uploaded forgets it and its copy.
+    const cancelStudy = await labellingStudy({ ...plainStudy(1, 2), extra: '  judge "judge-b" {}' }, kind);
+    t.after(() => cancelStudy.close());
+    const cancelOptions = optionsFor(cancelStudy, server);
+    await assert.rejects(
+      submitBatches(cancelStudy.store, cancelStudy.study, { ...cancelOptions, api: stopBeforeUpload.api }),
+      stopped,
+    );
+    const [unsent] = await cancelStudy.store.judgeBatches.batches(cancelStudy.studyId);
+    const unsentPath = join(cancelOptions.folder, inputFileName(unsent!.batchKey));
+    assert.ok(existsSync(unsentPath));
+    const cancelled = await cancelBatches(cancelStudy.store, cancelStudy.study, cancelOptions);
+    assert.equal(cancelled.forgotten, 1);
+    assert.equal(existsSync(unsentPath), false);
   });
 }

@@ -11,7 +11,7 @@ import { documentOf, judgeEnvironment, judgeWorkspace, labelAnswer } from '../..
 import { runCliAsync, startCliProcess } from '../../../helpers.ts';
 import { storeKinds } from '../../../storeKinds.ts';
 import { type Hold, type OpenAiBatchServer, type Route, startOpenAiBatchServer } from '../openAiBatchServer.ts';
-import { assertEachVoteOnce, recorded } from './batchCli.ts';
+import { assertEachVoteOnce, inputFilesKept, recorded } from './batchCli.ts';
 
 const pairs = 12;
 const batchStudy = { queries: 3, perQuery: 4, titles: true };
@@ -102,6 +102,8 @@ async function assertOneBatchEachLineOnce(setup: Setup, message: string): Promis
   assert.equal(batches.length, 1, `${message}: batches in the record`);
   assert.equal(batches[0]!.batchId, created[0]!.id);
   assert.equal(batches[0]!.recorded, pairs);
+  // The batch id is on record: the local input file is gone (a re-run finds the batch by its id or its key).
+  assert.deepEqual(inputFilesKept(setup.root), [], `${message}: input files left`);
 
   const before = (route: Route) => server.routeCounts().get(route) ?? 0;
   const counts = { files: before('files.create'), batches: before('batches.create') };
@@ -123,6 +125,8 @@ for (const kind of storeKinds) {
     await killWhenHeld(setup, hold);
     hold.drop();
     assert.deepEqual(setup.server.files(), [], 'nothing was stored');
+    const [batch] = (await recorded(setup.kindStore, setup.root)).batches;
+    assert.deepEqual(inputFilesKept(setup.root), [`qrels-studio-batch-${batch!.batchKey}.jsonl`], 'kept to upload');
     await runToTheEnd(setup);
     assert.equal(setup.server.files().filter((f) => f.purpose === 'batch').length, 1, 'one input file stored');
     await assertOneBatchEachLineOnce(setup, 'killed during the upload');
@@ -151,6 +155,7 @@ for (const kind of storeKinds) {
     const { batches } = await recorded(setup.kindStore, setup.root);
     assert.equal(batches.length, 1);
     assert.equal(batches[0]!.batchId, null, "the record does not know the batch's id");
+    assert.equal(inputFilesKept(setup.root).length, 1, 'kept while the batch may not exist');
     await runToTheEnd(setup);
     await assertOneBatchEachLineOnce(setup, 'killed before hearing the id');
   });
