@@ -177,7 +177,11 @@ function JudgeCard({ judge, scale }: { judge: JudgeQuality; scale: ScaleNames })
               <span className="description">
                 {' '}
                 ({plural(judge.cost.calls, 'call')}, {plural(judge.cost.failed, 'failure')},{' '}
-                {count(judge.cost.inputTokens + judge.cost.outputTokens)} tokens)
+                {count(judge.cost.inputTokens + judge.cost.outputTokens)} tokens
+                {judge.cost.pricedCalls > 0 && judge.cost.pricedCalls < judge.cost.calls
+                  ? `; ${plural(judge.cost.calls - judge.cost.pricedCalls, 'call')} without a price not counted`
+                  : ''}
+                )
               </span>
             </td>
           </tr>

@@ -113,6 +113,8 @@ async function judgedStudy(options: {
   votes: number;
   vote: (k: number, vote: number) => number;
   accept?: JudgeGateCondition[];
+  /** Judge without a price for the model (its calls have no cost: "no price", not $0). */
+  unpriced?: boolean;
 }): Promise<JudgedStudy> {
   const labelled = await peopleLabelledStudy(options);
   return Object.assign(labelled, { judgeName: await labelled.runJudge() });
@@ -123,6 +125,8 @@ async function peopleLabelledStudy(options: {
   votes: number;
   vote: (k: number, vote: number) => number;
   accept?: JudgeGateCondition[];
+  /** Judge without a price for the model (its calls have no cost: "no price", not $0). */
+  unpriced?: boolean;
 }): Promise<PeopleLabelledStudy> {
   const labelled = await createLabelStudy({
     ...simpleStudy(4, 5),
@@ -161,7 +165,7 @@ async function peopleLabelledStudy(options: {
       concurrency: 4,
       client: createChatClient({ baseURL: llm.baseURL, apiKey: 'sk-test', maxAttempts: 1 }),
       prompt,
-      prices: { [options.model]: { inputPerMillion: 2, outputPerMillion: 8 } },
+      prices: options.unpriced ? {} : { [options.model]: { inputPerMillion: 2, outputPerMillion: 8 } },
     });
     assert.equal(report.failures, 0);
     assert.equal(llm.requests(), 20 * options.votes);
@@ -304,11 +308,11 @@ test('a judge that misses its gate: κ, accuracy, calibration, cost, τ and τ_a
   assert.deepEqual(view.errors, []);
 });
 
-test('one vote per pair: calibration is "—" with why; no gate declared; a judge name is shown as text', {
+test('one vote per pair: calibration is "—" with why; no gate declared; no price is not $0; a judge name is shown as text', {
   timeout: 120_000,
 }, async () => {
   const hostile = 'gpt-<img src=x onerror="window.pwned=1">';
-  const labelled = await judgedStudy({ model: hostile, votes: 1, vote: (k) => peopleLabel(k) });
+  const labelled = await judgedStudy({ model: hostile, votes: 1, vote: (k) => peopleLabel(k), unpriced: true });
   const view = await openJudges(labelled);
   const { page } = view;
   const quality = (await expectedReport(labelled)).judges[0]!;
@@ -316,6 +320,12 @@ test('one vote per pair: calibration is "—" with why; no gate declared; a judg
   assert.match(await stat(page, labelled.judgeName, 'ece').innerText(), /^—: .+/);
   assert.equal(await page.locator('[data-testid="judge"]').getAttribute('data-gate'), 'none');
   assert.match(await page.locator('[data-testid="judge-gate"]').innerText(), /^· No gate declared/);
+  // Judged with no price for the model: the cost is unknown with why, never "$0".
+  assert.equal(quality.cost.pricedCalls, 0);
+  assert.match(
+    await stat(page, labelled.judgeName, 'cost').innerText(),
+    /^—: no price for gpt-<img src=x onerror="window\.pwned=1">: none of its 20 calls was recorded with a cost .*\(20 calls, 0 failures, 2,200 tokens\)$/,
+  );
   await assertShown(page, quality);
   // Agreeing everywhere: τ is 1, and the name is text, not markup.
   assert.equal(quality.rankings?.tau.value, 1);
