@@ -17,7 +17,8 @@ export function judgedAtLeast(labelCounts: LabelCounts, minimum: number): number
   return total;
 }
 
-/** One query's evaluated ranking, as trec_eval's form_res_rels builds it. */
+/** One query's evaluated ranking, as trec_eval's form_res_rels builds it. Not changed once a measure has read it:
+ * the measures keep inputs computed from it while the same object is given to them (see relevantCounts). */
 export interface RankedQuery {
   /** Judgment at each rank (index 0 = rank 1) of the evaluated top documents: a label ≥ 0, or
    * notJudged (-1, not in the qrels) or judgedNegative (-2, a negative label in the qrels). */
@@ -97,9 +98,33 @@ export const standardCutoffs: readonly number[] = [5, 10, 15, 20, 30, 100, 200, 
 
 /** Number of relevant documents in the first `depth` ranks. */
 export function relevantInTop(query: RankedQuery, depth: number, relevanceLevel: number): number {
+  if (depth <= 0) return 0;
+  const counts = relevantCounts(query, relevanceLevel);
+  return counts[depth < counts.length ? Math.ceil(depth) : counts.length - 1]!;
+}
+
+// One query's shared inputs are computed once and kept until another query (another RankedQuery object) or
+// another relevance level is asked for: evaluate.ts builds one RankedQuery per query and calls every measure on it,
+// and all_trec's measures read the relevant count at some rank ~60 times a query.
+let countedQuery: RankedQuery | undefined;
+let countedLevel = Number.NaN;
+let counted = new Int32Array(1);
+
+/**
+ * The relevant documents in the first i ranks, at index i (0 … ranking.length) — a prefix count shared by P,
+ * recall, Rprec, success, the set measures and the rest for the same query. Read only.
+ */
+export function relevantCounts(query: RankedQuery, relevanceLevel: number): Int32Array {
+  if (query === countedQuery && relevanceLevel === countedLevel) return counted;
   const ranking = query.ranking;
-  const end = Math.min(depth, ranking.length);
+  const counts = new Int32Array(ranking.length + 1);
   let count = 0;
-  for (let i = 0; i < end; i++) if (ranking[i]! >= relevanceLevel) count++;
-  return count;
+  for (let i = 0; i < ranking.length; i++) {
+    if (ranking[i]! >= relevanceLevel) count++;
+    counts[i + 1] = count;
+  }
+  countedQuery = query;
+  countedLevel = relevanceLevel;
+  counted = counts;
+  return counts;
 }

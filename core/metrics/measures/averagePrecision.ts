@@ -1,4 +1,32 @@
-import type { TrecMeasure } from '../trecMeasure.ts';
+import { type RankedQuery, relevantCounts, type TrecMeasure } from '../trecMeasure.ts';
+
+// Kept for the last query asked (map, gm_map and map_cut read the same sums; see relevantCounts).
+let summedQuery: RankedQuery | undefined;
+let summedLevel = Number.NaN;
+let summed = new Float64Array(1);
+
+/**
+ * The precision at each relevant document of the first i ranks, summed in rank order (as trec_eval adds them), at
+ * index i (0 … ranking.length): map is the last sum over R, map_cut reads it at each cutoff. Read only.
+ */
+export function precisionSums(query: RankedQuery, relevanceLevel: number): Float64Array {
+  if (query === summedQuery && relevanceLevel === summedLevel) return summed;
+  const ranking = query.ranking;
+  const sums = new Float64Array(ranking.length + 1);
+  let relevantSoFar = 0;
+  let sum = 0;
+  for (let i = 0; i < ranking.length; i++) {
+    if (ranking[i]! >= relevanceLevel) {
+      relevantSoFar++;
+      sum += relevantSoFar / (i + 1);
+    }
+    sums[i + 1] = sum;
+  }
+  summedQuery = query;
+  summedLevel = relevanceLevel;
+  summed = sums;
+  return sums;
+}
 
 export const averagePrecision: TrecMeasure = {
   name: 'map',
@@ -7,15 +35,8 @@ export const averagePrecision: TrecMeasure = {
     'number of relevant documents (R) of the query, then averaged over queries.',
   kind: 'float',
   compute(query, options) {
-    const ranking = query.ranking;
-    let relevantSoFar = 0;
-    let sum = 0;
-    for (let i = 0; i < ranking.length; i++) {
-      if (ranking[i]! >= options.relevanceLevel) {
-        relevantSoFar++;
-        sum += relevantSoFar / (i + 1);
-      }
-    }
-    return relevantSoFar > 0 ? sum / query.numRel : 0;
+    const length = query.ranking.length;
+    if (relevantCounts(query, options.relevanceLevel)[length] === 0) return 0;
+    return precisionSums(query, options.relevanceLevel)[length]! / query.numRel;
   },
 };

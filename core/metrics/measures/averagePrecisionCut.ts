@@ -1,6 +1,7 @@
 // trec_eval's map_cut (m_map_cut.c): average precision counting only the relevant documents in the first k, still
 // divided by all R relevant documents.
 import { standardCutoffs, type TrecMeasure } from '../trecMeasure.ts';
+import { precisionSums } from './averagePrecision.ts';
 
 export const averagePrecisionCut: TrecMeasure = {
   name: 'map_cut',
@@ -11,22 +12,9 @@ export const averagePrecisionCut: TrecMeasure = {
   defaultCutoffs: standardCutoffs,
   compute(query, options, cutoffs) {
     if (query.numRel === 0) return cutoffs.map(() => 0);
-    const ranking = query.ranking;
-    // Cutoffs are increasing: one pass, reading the running sum as each cutoff is passed.
-    const values: number[] = [];
-    let relevantSoFar = 0;
-    let sum = 0;
-    let i = 0;
-    for (const k of cutoffs) {
-      const end = Math.min(k, ranking.length);
-      for (; i < end; i++) {
-        if (ranking[i]! >= options.relevanceLevel) {
-          relevantSoFar++;
-          sum += relevantSoFar / (i + 1);
-        }
-      }
-      values.push(sum / query.numRel);
-    }
-    return values;
+    // The running sum read as each cutoff is passed.
+    const sums = precisionSums(query, options.relevanceLevel);
+    const last = query.ranking.length;
+    return cutoffs.map((k) => sums[k < last ? k : last]! / query.numRel);
   },
 };

@@ -1,5 +1,10 @@
 import { judgedNegative, notJudged } from '../../formats/trecRun.ts';
-import { judgedAtLeast, type TrecMeasure } from '../trecMeasure.ts';
+import { judgedAtLeast, type RankedQuery, type TrecMeasure } from '../trecMeasure.ts';
+
+// The last query's value, for gm_bpref, which follows bpref on the same query (see relevantCounts).
+let lastQuery: RankedQuery | undefined;
+let lastLevel = Number.NaN;
+let lastValue = 0;
 
 export const bpref: TrecMeasure = {
   name: 'bpref',
@@ -9,6 +14,7 @@ export const bpref: TrecMeasure = {
   kind: 'float',
   compute(query, options) {
     const level = options.relevanceLevel;
+    if (query === lastQuery && level === lastLevel) return lastValue;
     const judgedNonRelevant = judgedAtLeast(query.labelCounts, 0) - judgedAtLeast(query.labelCounts, level);
     const numRel = query.numRel;
     const ranking = query.ranking;
@@ -25,6 +31,9 @@ export const bpref: TrecMeasure = {
         sum += 1;
       }
     }
-    return numRel > 0 ? sum / numRel : sum;
+    lastQuery = query;
+    lastLevel = level;
+    lastValue = numRel > 0 ? sum / numRel : sum;
+    return lastValue;
   },
 };

@@ -3,41 +3,97 @@
 // apply: graded gains use every label. With `gains` (--gains), a label gains what it maps to, and the ideal
 // ranking orders the judged documents by gain, not by label.
 
-import type { LabelCounts } from '../trecMeasure.ts';
+import type { LabelCounts, RankedQuery } from '../trecMeasure.ts';
+
+let discountTable = new Float64Array(0);
+
+/** Math.log2(i + 2) at index i (the discount of rank i + 1), for i below at least `length`: the same doubles as
+ * calling Math.log2, computed once for all queries. Read only. */
+export function rankDiscounts(length: number): Float64Array {
+  if (discountTable.length < length) {
+    let size = Math.max(1024, discountTable.length);
+    while (size < length) size *= 2;
+    discountTable = Float64Array.from({ length: size }, (_, i) => Math.log2(i + 2));
+  }
+  return discountTable;
+}
 
 /** The gain of a label ≥ 0: its mapped gain, else the label itself. */
 function gainOf(label: number, gains: ReadonlyMap<number, number> | undefined): number {
   return gains?.get(label) ?? label;
 }
 
-/** DCG of the first `depth` ranks, summed in rank order as trec_eval does. */
-export function rankingDcg(ranking: Int32Array, depth: number, gains?: ReadonlyMap<number, number>): number {
-  const end = Math.min(depth, ranking.length);
+// Kept for the last query and gains asked (ndcg_cut reads them at every cutoff; see relevantCounts).
+let dcgQuery: RankedQuery | undefined;
+let dcgGains: ReadonlyMap<number, number> | undefined;
+let dcgSums = new Float64Array(1);
+
+/** DCG of the first i ranks at index i (0 … ranking.length), positive gains summed in rank order as trec_eval's
+ * ndcg_cut does. Read only. */
+export function rankingDcgSums(query: RankedQuery, gains?: ReadonlyMap<number, number>): Float64Array {
+  if (query === dcgQuery && gains === dcgGains) return dcgSums;
+  const ranking = query.ranking;
+  const discounts = rankDiscounts(ranking.length);
+  const sums = new Float64Array(ranking.length + 1);
   let dcg = 0;
-  for (let i = 0; i < end; i++) {
+  for (let i = 0; i < ranking.length; i++) {
     const label = ranking[i]!;
-    if (label <= 0 && !gains) continue;
-    // Unjudged (−1) and judged-negative (−2) documents gain 0 whatever the gains say.
-    const gain = label < 0 ? 0 : gainOf(label, gains);
-    if (gain > 0) dcg += gain / Math.log2(i + 2);
+    if (label > 0 || (gains && label === 0)) {
+      const gain = gainOf(label, gains);
+      if (gain > 0) dcg += gain / discounts[i]!;
+    }
+    sums[i + 1] = dcg;
   }
-  return dcg;
+  dcgQuery = query;
+  dcgGains = gains;
+  dcgSums = sums;
+  return sums;
 }
 
-/** Ideal DCG of the first `depth` ranks: the judged documents in decreasing order of gain. */
-export function idealDcg(labelCounts: LabelCounts, depth: number, gains?: ReadonlyMap<number, number>): number {
+// Kept for the last label counts and gains asked: the ideal depends on the qrels only.
+let idealCounts: LabelCounts | undefined;
+let idealGains: ReadonlyMap<number, number> | undefined;
+let idealSums = new Float64Array(1);
+/** idealSums runs to the last positive gain (so is right for any depth). */
+let idealWhole = false;
+
+/**
+ * Ideal DCG of the first i ranks at index i, for i up to `depth` or the number of judged documents with a positive
+ * gain, whichever is less (the sums stop there: read index min(k, length − 1)): the judged documents in decreasing
+ * order of gain. Read only.
+ */
+export function idealDcgSums(
+  labelCounts: LabelCounts,
+  depth: number,
+  gains?: ReadonlyMap<number, number>,
+): Float64Array {
+  if (labelCounts === idealCounts && gains === idealGains && (idealWhole || idealSums.length > depth)) return idealSums;
   // Without gains, gain = label: the labels are already in order (ascending), read from the top.
   const levels: { gain: number; count: number }[] = [];
+  let positive = 0;
   for (let i = labelCounts.labels.length - 1; i >= 0; i--) {
     const gain = gainOf(labelCounts.labels[i]!, gains);
-    if (gain > 0) levels.push({ gain, count: labelCounts.counts[i]! });
+    if (gain > 0) {
+      levels.push({ gain, count: labelCounts.counts[i]! });
+      positive += labelCounts.counts[i]!;
+    }
   }
   if (gains) levels.sort((a, b) => b.gain - a.gain);
+  const length = Math.min(depth, positive);
+  const discounts = rankDiscounts(length);
+  const sums = new Float64Array(length + 1);
   let dcg = 0;
   let rank = 0;
   for (const { gain, count } of levels) {
-    for (let j = 0; j < count && rank < depth; j++, rank++) dcg += gain / Math.log2(rank + 2);
-    if (rank >= depth) break;
+    for (let j = 0; j < count && rank < length; j++, rank++) {
+      dcg += gain / discounts[rank]!;
+      sums[rank + 1] = dcg;
+    }
+    if (rank >= length) break;
   }
-  return dcg;
+  idealCounts = labelCounts;
+  idealGains = gains;
+  idealSums = sums;
+  idealWhole = length === positive;
+  return sums;
 }

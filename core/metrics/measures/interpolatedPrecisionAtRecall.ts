@@ -13,6 +13,35 @@ export function interpolatedPrecisions(
   query: RankedQuery,
   relevanceLevel: number,
   recallLevels: readonly number[],
+): readonly number[] {
+  // iprec_at_recall and 11pt_avg ask the same levels of the same query: the last answer is kept.
+  if (query === lastQuery && relevanceLevel === lastLevel && sameNumbers(recallLevels, lastRecallLevels)) {
+    return lastValues;
+  }
+  const values = computeInterpolatedPrecisions(query, relevanceLevel, recallLevels);
+  lastQuery = query;
+  lastLevel = relevanceLevel;
+  lastRecallLevels = recallLevels;
+  lastValues = values;
+  return values;
+}
+
+let lastQuery: RankedQuery | undefined;
+let lastLevel = Number.NaN;
+let lastRecallLevels: readonly number[] = [];
+let lastValues: readonly number[] = [];
+
+function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
+function computeInterpolatedPrecisions(
+  query: RankedQuery,
+  relevanceLevel: number,
+  recallLevels: readonly number[],
 ): number[] {
   const ranking = query.ranking;
   const values = recallLevels.map(() => 0);
@@ -46,5 +75,5 @@ export const interpolatedPrecisionAtRecall: TrecMeasure = {
     'Default levels: -m iprec_at_recall.0,.1,.2,.3,.4,.5,.6,.7,.8,.9,1',
   kind: 'float',
   defaultThresholds: elevenRecallLevels,
-  compute: (query, options, levels) => interpolatedPrecisions(query, options.relevanceLevel, levels),
+  compute: (query, options, levels) => [...interpolatedPrecisions(query, options.relevanceLevel, levels)],
 };

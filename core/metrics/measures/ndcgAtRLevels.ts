@@ -2,6 +2,7 @@
 // next (after the 5 documents of gain 3, after the next 3 of gain 2, …) and at the end of the run if the ideal's
 // positive gains end before it, averaged — the points where nDCG's expected value jumps.
 import type { TrecMeasure } from '../trecMeasure.ts';
+import { rankDiscounts } from './discountedGain.ts';
 import { gainAt, IdealGains } from './gainLevels.ts';
 
 export const ndcgAtRLevels: TrecMeasure = {
@@ -15,6 +16,8 @@ export const ndcgAtRLevels: TrecMeasure = {
   compute(query, options) {
     if (query.numRel === 0) return 0;
     const ranking = query.ranking;
+    // log2(i + 2) within the ranking; past its end (the ideal alone), Math.log2 itself: the same doubles.
+    const discounts = rankDiscounts(ranking.length);
     const ideal = new IdealGains(query.labelCounts, options.gains);
     let runDcg = 0;
     let idealDcg = 0;
@@ -35,13 +38,13 @@ export const ndcgAtRLevels: TrecMeasure = {
       const gain = gainAt(ranking[i]!, options.gains);
       const idealGain = ideal.next();
       atLevelChange(idealGain);
-      if (gain !== 0) runDcg += gain / Math.log2(i + 2);
-      if (idealGain > 0) idealDcg += idealGain / Math.log2(i + 2);
+      if (gain !== 0) runDcg += gain / discounts[i]!;
+      if (idealGain > 0) idealDcg += idealGain / discounts[i]!;
     }
     if (i < ranking.length) {
       for (; i < ranking.length; i++) {
         const gain = gainAt(ranking[i]!, options.gains);
-        if (gain !== 0) runDcg += gain / Math.log2(i + 2);
+        if (gain !== 0) runDcg += gain / discounts[i]!;
       }
       if (idealDcg > 0) {
         sum += runDcg / idealDcg;

@@ -3,6 +3,7 @@
 // positive gain (not -l): the run's documents with a positive gain are read where they are; the ideal's documents
 // the run did not retrieve are read at the end of the run.
 import type { TrecMeasure } from '../trecMeasure.ts';
+import { rankDiscounts } from './discountedGain.ts';
 import { gainAt, IdealGains } from './gainLevels.ts';
 
 export const ndcgAtRelevant: TrecMeasure = {
@@ -15,6 +16,8 @@ export const ndcgAtRelevant: TrecMeasure = {
   takesPairs: true,
   compute(query, options) {
     const ranking = query.ranking;
+    // log2(i + 2) within the ranking; past its end (the ideal alone), Math.log2 itself: the same doubles.
+    const discounts = rankDiscounts(ranking.length);
     const ideal = new IdealGains(query.labelCounts, options.gains);
     let runDcg = 0;
     let idealDcg = 0;
@@ -24,13 +27,13 @@ export const ndcgAtRelevant: TrecMeasure = {
     let i = 0;
     for (; i < ranking.length; i++) {
       const gain = gainAt(ranking[i]!, options.gains);
-      if (gain !== 0) runDcg += gain / Math.log2(i + 2);
+      if (gain !== 0) runDcg += gain / discounts[i]!;
       // The ideal runs alongside until its gains end (trec_eval's loop test comes before this rank's ideal gain).
       if (ideal.current > 0) {
         const idealGain = ideal.next();
         if (idealGain > 0) {
           idealRelevant++;
-          idealDcg += idealGain / Math.log2(i + 2);
+          idealDcg += idealGain / discounts[i]!;
         }
       }
       if (gain > 0) {

@@ -1,5 +1,5 @@
 import { standardCutoffs, type TrecMeasure } from '../trecMeasure.ts';
-import { idealDcg, rankingDcg } from './discountedGain.ts';
+import { idealDcgSums, rankingDcgSums } from './discountedGain.ts';
 
 export const ndcgCut: TrecMeasure = {
   name: 'ndcg_cut',
@@ -9,9 +9,15 @@ export const ndcgCut: TrecMeasure = {
   kind: 'float',
   defaultCutoffs: standardCutoffs,
   compute(query, options, cutoffs) {
+    // Both sums are read at each cutoff (the ideal summed as deep as the largest).
+    const deepest = cutoffs.reduce((a, b) => Math.max(a, b), 0);
+    const ideal = idealDcgSums(query.labelCounts, deepest, options.gains);
+    const dcg = rankingDcgSums(query, options.gains);
+    const idealLast = ideal.length - 1;
+    const last = dcg.length - 1;
     return cutoffs.map((k) => {
-      const ideal = idealDcg(query.labelCounts, k, options.gains);
-      return ideal > 0 ? rankingDcg(query.ranking, k, options.gains) / ideal : 0;
+      const idealAtK = ideal[k < idealLast ? k : idealLast]!;
+      return idealAtK > 0 ? dcg[k < last ? k : last]! / idealAtK : 0;
     });
   },
 };

@@ -16,6 +16,21 @@ export function persistence(options: MeasureOptions): number {
 function rbpGains(query: RankedQuery, options: MeasureOptions): (label: number) => number {
   const labels = query.labelCounts.labels;
   const largest = labels.length > 0 ? labels[labels.length - 1]! : -1;
+  // They depend on the largest label and the options only: most queries share the last query's.
+  if (largest === gainsLargest && options.gains === gainsOfOptions && options.pairs === gainsPairs) return gainsKept;
+  gainsLargest = largest;
+  gainsOfOptions = options.gains;
+  gainsPairs = options.pairs;
+  gainsKept = rbpGainsUpTo(largest, options);
+  return gainsKept;
+}
+
+let gainsLargest = Number.NaN;
+let gainsOfOptions: MeasureOptions['gains'];
+let gainsPairs: MeasureOptions['pairs'];
+let gainsKept: (label: number) => number = () => 0;
+
+function rbpGainsUpTo(largest: number, options: MeasureOptions): (label: number) => number {
   const gains = new Map<number, number>();
   if (options.pairs) for (const [label, gain] of options.gains ?? []) gains.set(label, gain);
   for (let label = 0; label <= largest; label++) if (!gains.has(label)) gains.set(label, label);

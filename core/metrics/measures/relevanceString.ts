@@ -1,6 +1,8 @@
 import { judgedNegative, notJudged } from '../../formats/trecRun.ts';
 import type { TrecMeasure } from '../trecMeasure.ts';
 
+const digits = '0123456789';
+
 /** One character per rank, as trec_eval's relstring prints it. */
 function judgmentCharacter(judgment: number): string {
   if (judgment > 9) return '>';
@@ -22,7 +24,10 @@ export const relevanceString: TrecMeasure = {
     // trec_eval reads the length as a double and truncates it (C's (long) cast).
     const length = Math.max(0, Math.min(Math.trunc(numbers[0] ?? 10), query.ranking.length));
     let text = '';
-    for (let i = 0; i < length; i++) text += judgmentCharacter(query.ranking[i]!);
+    for (let i = 0; i < length; i++) {
+      const judgment = query.ranking[i]!;
+      text += judgment >= 0 && judgment <= 9 ? digits[judgment]! : judgmentCharacter(judgment);
+    }
     return text;
   },
 };
