@@ -83,6 +83,11 @@ export class LintSession {
   private readonly study: StudyLintContext | undefined;
   /** Whether lines past the sample are split and their values parsed (not when no running rule reads them). */
   private splitLines = true;
+  /**
+   * Whether addLines may split lines itself while it looks for their ends (whitespace-separated formats once the
+   * type is decided): one scan per line instead of a search for the newline, a blank test and a split.
+   */
+  private scanLines = false;
 
   constructor(file: string, options: SessionOptions = {}) {
     this.file = file;
@@ -112,7 +117,8 @@ export class LintSession {
       this.process(bytes, start, end, lineNumber);
       return !this.stopped;
     }
-    const copy = bytes.slice(start, end);
+    // A copy: a reader's buffer is read into again (Buffer's slice would be a view of it).
+    const copy = Uint8Array.prototype.slice.call(bytes, start, end);
     sample.push({ bytes: copy, number: lineNumber });
     this.sampleBytes += copy.length;
     if (!isBlankOrComment(copy)) this.sampleContent++;
@@ -125,6 +131,91 @@ export class LintSession {
     }
     return !this.stopped;
   };
+
+  /**
+   * Takes whole lines at once: `bytes[start, end)` holds lines each ending with `\n` (a last line without one goes
+   * to addLine), the first numbered `firstLineNumber`. Returns the number of the line after them, or -1 once the
+   * session has stopped (the reader can stop too).
+   */
+  addLines(bytes: Uint8Array, start: number, end: number, firstLineNumber: number): number {
+    if (end > start && bytes[end - 1] !== 10) throw new Error('addLines takes whole lines, each ending with \\n');
+    let lineNumber = firstLineNumber;
+    let position = start;
+    while (position < end) {
+      if (this.scanLines) {
+        const next = this.scanLine(bytes, position, lineNumber);
+        if (next >= 0) {
+          position = next;
+          lineNumber++;
+          continue;
+        }
+      }
+      let newline = position;
+      while (bytes[newline] !== 10) newline++;
+      if (!this.addLine(bytes, position, newline, lineNumber++)) return -1;
+      position = newline + 1;
+    }
+    return this.stopped ? -1 : lineNumber;
+  }
+
+  /**
+   * Splits the line at `start` (whitespace-separated format, type decided) while finding its end, then derives and
+   * checks it as process() would, and returns the offset of the next line — or -1, having done nothing, for a line
+   * process() must see: blank, a possible comment, line 1 (a byte order mark) or a control byte other than tab
+   * (CR, vertical tab, form feed: process() knows what they mean). The view ends up as process() leaves it.
+   */
+  private scanLine(bytes: Uint8Array, start: number, lineNumber: number): number {
+    if (lineNumber === 1 || bytes[start] === 35) return -1;
+    const line = this.view;
+    const starts = line.starts;
+    const ends = line.ends;
+    let all = 0;
+    let count = 0;
+    let i = start;
+    let c = bytes[i]!;
+    while (c === 32 || c === 9) c = bytes[++i]!;
+    while (c !== 10) {
+      if (c < 32) return -1;
+      const fieldStart = i;
+      do {
+        all |= c;
+        c = bytes[++i]!;
+      } while (c > 32);
+      if (count < starts.length) {
+        starts[count] = fieldStart;
+        ends[count] = i;
+      }
+      count++;
+      while (c === 32 || c === 9) c = bytes[++i]!;
+    }
+    if (count === 0 || bytes[starts[0]!] === 35) return -1;
+    line.bytes = bytes;
+    line.number = lineNumber;
+    line.bom = false;
+    line.crlf = false;
+    line.start = start;
+    line.end = i;
+    line.ascii = all < 0x80;
+    line.kind = 'content';
+    line.fieldCount = count;
+    line.wellFormed = false;
+    line.qid = -1;
+    line.pair = -1;
+    line.firstPair = -1;
+    line.label = Number.NaN;
+    line.rank = Number.NaN;
+    line.score = Number.NaN;
+    line.plain = false;
+    this.derive(line, this.format!);
+    this.lastLine = lineNumber;
+    const checks = this.lineChecks;
+    for (let k = 0; k < checks.length; k++) checks[k]!(line);
+    if (!line.plain) {
+      const unusual = this.unusualLineChecks;
+      for (let k = 0; k < unusual.length; k++) unusual[k]!(line);
+    }
+    return i + 1;
+  }
 
   /** Ends the file and returns every diagnostic, sorted by position. */
   finish(file: FileEnd): LintResult {
@@ -219,6 +310,7 @@ export class LintSession {
       if (check.end) this.endChecks.push(check.end);
     }
     this.splitLines = readsFields;
+    this.scanLines = readsFields && format.separator === 'whitespace' && !format.header;
   }
 
   private process(bytes: Uint8Array, start: number, end: number, lineNumber: number): void {
@@ -302,6 +394,7 @@ export class LintSession {
     this.unusualLineChecks = [];
     this.endChecks = [];
     this.stopped = true;
+    this.scanLines = false;
     const looksLike =
       detection.type !== format.type && detection.type !== 'unknown' && detection.type !== 'empty'
         ? `; it looks like ${fileTypeName(detection.type)} (${detection.description})`

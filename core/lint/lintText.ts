@@ -7,18 +7,14 @@ export function lintText(text: string, type?: LintFileType, file = '<text>', stu
   return lintTextWith(new LintSession(file, { type, study }), text);
 }
 
-/** Feeds `text` to `session` line by line and finishes it. */
+/** Feeds `text` to `session` (its whole lines at once, then a last line without a newline) and finishes it. */
 export function lintTextWith(session: LintSession, text: string): LintResult {
   const bytes = Buffer.from(text, 'utf8');
-  let lineNumber = 0;
-  let position = 0;
-  for (;;) {
-    const newline = bytes.indexOf(10, position);
-    if (newline === -1) break;
-    session.addLine(bytes, position, newline, ++lineNumber);
-    position = newline + 1;
-  }
-  const endsWithNewline = position === bytes.length;
-  if (!endsWithNewline) session.addLine(bytes, position, bytes.length, ++lineNumber);
-  return session.finish({ lines: lineNumber, endsWithNewline });
+  const wholeLinesEnd = bytes.lastIndexOf(10) + 1;
+  const next = session.addLines(bytes, 0, wholeLinesEnd, 1);
+  const endsWithNewline = wholeLinesEnd === bytes.length;
+  // Once the session stops, what follows is not looked at (the number of lines only matters to a running session).
+  let lines = next < 0 ? 0 : next - 1;
+  if (next >= 0 && !endsWithNewline) session.addLine(bytes, wholeLinesEnd, bytes.length, ++lines);
+  return session.finish({ lines, endsWithNewline });
 }

@@ -1,19 +1,32 @@
-// Every (query, docid) pair of the file being linted, exactly: docid bytes are hashed where they lie and kept in
-// a ByteKeyStore grouped by the interned query, so a million pairs need no string or Set entry each, and a hash
-// hit is settled by comparing bytes, never by guessing. Keeps where each pair first appeared.
+// Every (query, docid) pair of the file being linted, exactly: docid bytes are hashed where they lie and copied into
+// one byte pool, so a million pairs need no string or Set entry each, and a hash hit is settled by comparing bytes,
+// never by guessing. Keeps where each pair first appeared.
 //
 // Speed: files are grouped by query in practice, and a pair can only repeat within its query. So while each
 // query's lines come in one block, lookups go to a small table holding only the current block (it stays in the
-// CPU cache, where a table of a million pairs would miss on almost every lookup). The first time a query comes
-// back after another one, every pair so far goes into one index over the whole store, which serves from then on.
+// CPU cache, where a table of a million pairs would miss on almost every lookup), and an entry is only its bytes in
+// the pool, where its key ends, and its line and column: 12 bytes besides the key, written once (memory a lint
+// touches costs page faults as well as writes). The first time a query comes back after another one, every pair
+// so far is copied into a ByteKeyStore with one index over it (the blocks say each entry's query), which serves
+// from then on.
 import { ByteKeyIndex, ByteKeyStore, hashBytes } from '../formats/byteKeyTable.ts';
 import { growInt32, growUint8 } from '../formats/growableArrays.ts';
 import type { LineView } from './lineView.ts';
 
 export class PairIndex {
-  private readonly store: ByteKeyStore;
+  private count = 0;
+  // Block mode's entries: the key of entry e is pool[keyEnds[e - 1] (0 for the first), keyEnds[e]).
+  private pool: Uint8Array<ArrayBuffer>;
+  private poolLength = 0;
+  private keyEnds: Int32Array<ArrayBuffer>;
   private lines: Int32Array<ArrayBuffer>;
   private columns: Int32Array<ArrayBuffer>;
+  private readonly expectedPairs: number;
+
+  // The blocks so far (their query and first entry), to give each entry its query when the global index is built.
+  private blockQueries = new Int32Array(1024);
+  private blockStarts = new Int32Array(1024);
+  private blockCount = 0;
 
   // The current block of one query's lines and its table: slots are [hash, entry], live when their epoch is
   // the current one, so starting a block clears nothing.
@@ -24,21 +37,23 @@ export class PairIndex {
   private epochs = new Int32Array(256);
   private queriesSeen = new Uint8Array(1024);
 
-  /** Set once a query's lines come in more than one block. */
-  private global: ByteKeyIndex | undefined;
+  /** Set once a query's lines come in more than one block: every entry's key, query and hash, indexed. */
+  private global: { store: ByteKeyStore; index: ByteKeyIndex } | undefined;
 
   /**
    * `expectedPairs` and `expectedDocidBytes` (the average docid's length) size the storage once (it still grows past
    * it): MS MARCO's 28-byte docids in a pool sized for 12 doubled it twice, copying it and holding both copies.
    */
   constructor(expectedPairs = 4096, expectedDocidBytes = 12) {
-    this.store = new ByteKeyStore(expectedPairs, expectedPairs * expectedDocidBytes);
+    this.expectedPairs = expectedPairs;
+    this.pool = new Uint8Array(expectedPairs * expectedDocidBytes);
+    this.keyEnds = new Int32Array(expectedPairs);
     this.lines = new Int32Array(expectedPairs);
     this.columns = new Int32Array(expectedPairs);
   }
 
-  get count(): number {
-    return this.store.count;
+  get size(): number {
+    return this.count;
   }
 
   /**
@@ -52,20 +67,26 @@ export class PairIndex {
     const start = line.starts[field]!;
     const end = line.ends[field]!;
     const hash = hashBytes(bytes, start, end, query);
-    const found = this.global
-      ? this.global.find(query, bytes, start, end, hash)
-      : this.findInBlock(query, bytes, start, end, hash);
+    const global = this.global;
+    const found = global
+      ? global.index.find(query, bytes, start, end, hash)
+      : this.findInBlock(bytes, start, end, hash);
     if (found >= 0) {
       line.pair = found;
       line.firstPair = found;
       return;
     }
-    const entry = this.store.add(query, bytes, start, end, hash);
-    if (this.global) this.global.insert(entry);
-    else this.insertInBlock(entry, hash);
-    if (entry >= this.lines.length) {
+    const entry = this.count++;
+    if (entry === this.lines.length) {
       this.lines = growInt32(this.lines, entry + 1);
       this.columns = growInt32(this.columns, entry + 1);
+    }
+    if (global) {
+      global.store.add(query, bytes, start, end, hash);
+      global.index.insert(entry);
+    } else {
+      this.append(entry, bytes, start, end);
+      this.insertInBlock(entry, hash);
     }
     this.lines[entry] = line.number;
     this.columns[entry] = line.column(start);
@@ -75,12 +96,26 @@ export class PairIndex {
 
   /** The docid of an entry. */
   docid(entry: number): string {
-    return this.store.keyText(entry);
+    if (this.global) return this.global.store.keyText(entry);
+    return Buffer.from(this.pool.buffer, this.keyStart(entry), this.keyEnds[entry]! - this.keyStart(entry)).toString(
+      'utf8',
+    );
   }
 
   /** strcmp of the docids of two entries (negative, zero or positive), as trec_eval compares them. */
   compareDocids(a: number, b: number): number {
-    return this.store.compareKeys(a, b);
+    if (this.global) return this.global.store.compareKeys(a, b);
+    const pool = this.pool;
+    let i = this.keyStart(a);
+    let j = this.keyStart(b);
+    const lengthA = this.keyEnds[a]! - i;
+    const lengthB = this.keyEnds[b]! - j;
+    const end = i + Math.min(lengthA, lengthB);
+    for (; i < end; i++, j++) {
+      const d = pool[i]! - pool[j]!;
+      if (d !== 0) return d;
+    }
+    return lengthA - lengthB;
   }
 
   line(entry: number): number {
@@ -91,42 +126,103 @@ export class PairIndex {
     return this.columns[entry]!;
   }
 
+  private keyStart(entry: number): number {
+    return entry === 0 ? 0 : this.keyEnds[entry - 1]!;
+  }
+
+  /** Copies an entry's key into the pool. */
+  private append(entry: number, bytes: Uint8Array, start: number, end: number): void {
+    let offset = this.poolLength;
+    if (offset + end - start > this.pool.length) this.growPool(offset + end - start, entry);
+    if (entry === this.keyEnds.length) this.keyEnds = growInt32(this.keyEnds, entry + 1);
+    const pool = this.pool;
+    for (let i = start; i < end; i++) pool[offset++] = bytes[i]!;
+    this.poolLength = offset;
+    this.keyEnds[entry] = offset;
+  }
+
+  /**
+   * Makes room for `needed` pool bytes: while fewer entries than expected are stored, for the expected count at the
+   * mean key length so far (ids in a file have much the same length), else half as much again.
+   */
+  private growPool(needed: number, stored: number): void {
+    const projected =
+      stored > 0 && stored < this.expectedPairs ? Math.ceil((this.poolLength / stored) * this.expectedPairs * 1.03) : 0;
+    const size = Math.max(needed, projected > this.pool.length ? projected : Math.ceil(this.pool.length * 1.5), 64);
+    const pool = new Uint8Array(size);
+    pool.set(this.pool.subarray(0, this.poolLength));
+    this.pool = pool;
+  }
+
   private startBlock(query: number): void {
     this.blockQuery = query;
     if (this.global) return;
     this.queriesSeen = growUint8(this.queriesSeen, query + 1);
     if (this.queriesSeen[query] === 1) {
       // The query comes back: its earlier pairs are in older blocks, so index everything from now on.
-      const store = this.store;
-      this.global = new ByteKeyIndex(store, Math.max(store.count * 2, 1024));
-      for (let entry = 0; entry < store.count; entry++) this.global.insert(entry);
+      this.indexEverything();
       return;
     }
     this.queriesSeen[query] = 1;
-    this.blockStart = this.store.count;
+    const block = this.blockCount++;
+    this.blockQueries = growInt32(this.blockQueries, block + 1);
+    this.blockStarts = growInt32(this.blockStarts, block + 1);
+    this.blockQueries[block] = query;
+    this.blockStarts[block] = this.count;
+    this.blockStart = this.count;
     this.epoch++;
   }
 
-  private findInBlock(query: number, bytes: Uint8Array, start: number, end: number, hash: number): number {
+  /** Moves every entry so far into a store with its query and hash, indexed, and leaves block mode. */
+  private indexEverything(): void {
+    const store = new ByteKeyStore(Math.max(this.count * 2, 1024), Math.max(this.poolLength * 2, 1024));
+    const index = new ByteKeyIndex(store, Math.max(this.count * 2, 1024));
+    let block = 0;
+    for (let entry = 0; entry < this.count; entry++) {
+      while (block + 1 < this.blockCount && this.blockStarts[block + 1]! <= entry) block++;
+      const query = this.blockQueries[block]!;
+      const start = this.keyStart(entry);
+      const end = this.keyEnds[entry]!;
+      store.add(query, this.pool, start, end, hashBytes(this.pool, start, end, query));
+      index.insert(entry);
+    }
+    this.global = { store, index };
+    this.pool = new Uint8Array(0);
+    this.keyEnds = new Int32Array(0);
+  }
+
+  private findInBlock(bytes: Uint8Array, start: number, end: number, hash: number): number {
     const slots = this.slots;
     const epochs = this.epochs;
     const epoch = this.epoch;
     const mask = epochs.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       if (epochs[slot] !== epoch) return -1;
-      if (slots[2 * slot] === hash) {
-        const entry = slots[2 * slot + 1]!;
-        if (this.store.matches(entry, query, bytes, start, end)) return entry;
+      if (slots[2 * slot] === hash && this.sameKey(slots[2 * slot + 1]!, bytes, start, end)) {
+        return slots[2 * slot + 1]!;
       }
     }
   }
 
+  /** Whether a block-mode entry's key is bytes[start, end). */
+  private sameKey(entry: number, bytes: Uint8Array, start: number, end: number): boolean {
+    let at = this.keyStart(entry);
+    if (this.keyEnds[entry]! - at !== end - start) return false;
+    const pool = this.pool;
+    for (let i = start; i < end; i++, at++) if (pool[at] !== bytes[i]) return false;
+    return true;
+  }
+
   private insertInBlock(entry: number, hash: number): void {
     if ((entry - this.blockStart + 1) * 2 > this.epochs.length) {
-      // Grow, and index the block's entries (all entries since it started) again.
-      this.slots = new Int32Array(this.slots.length * 2);
-      this.epochs = new Int32Array(this.epochs.length * 2);
-      for (let e = this.blockStart; e < entry; e++) this.place(e, this.store.hash(e));
+      // Grow, and place the block's entries (every live slot of the old table) again.
+      const oldSlots = this.slots;
+      const oldEpochs = this.epochs;
+      this.slots = new Int32Array(oldSlots.length * 2);
+      this.epochs = new Int32Array(oldEpochs.length * 2);
+      for (let slot = 0; slot < oldEpochs.length; slot++) {
+        if (oldEpochs[slot] === this.epoch) this.place(oldSlots[2 * slot + 1]!, oldSlots[2 * slot]!);
+      }
     }
     this.place(entry, hash);
   }

@@ -37,7 +37,7 @@ export const mixedRunTags: LintRule = {
             return;
           }
         }
-        lastBytes = bytes.slice(start, end);
+        lastBytes = Uint8Array.prototype.slice.call(bytes, start, end); // a copy: the buffer is read into again
         const tag = Buffer.from(lastBytes).toString('utf8');
         last = uses.get(tag);
         if (last === undefined) {

@@ -36,7 +36,7 @@ export const queryMissingFromRun: LintRule = {
           while (i < lastBytes.length && lastBytes[i] === line.bytes[start + i]) i++;
           if (i === lastBytes.length) return;
         }
-        lastBytes = line.bytes.slice(start, end);
+        lastBytes = Uint8Array.prototype.slice.call(line.bytes, start, end); // a copy: the buffer is read into again
         ranked.add(line.fieldString(0));
       },
       end() {
