@@ -72,10 +72,6 @@ export async function batchesOnRecord(
   return { open: unrecorded.length - finished.length, toCollect: finished.length, unanswered };
 }
 
-/**
- * Writes, uploads and creates the batches of the votes not yet answered nor held by an open batch. With a budget,
- * the job is estimated at batch prices first: a BudgetRefusal (nothing sent) when it is over or has no price.
- */
 /** The pairs whose votes closed batches left unanswered (failed or expired, none answered since). */
 export async function pairsLeftUnanswered(
   store: StudyStore,
@@ -89,13 +85,24 @@ export async function pairsLeftUnanswered(
   );
 }
 
+/**
+ * Writes, uploads and creates the batches of the votes not yet answered nor held by an open batch. With a budget,
+ * the job is estimated at batch prices first: a BudgetRefusal (nothing sent) when it is over or has no price.
+ */
+export interface SubmitJudgeBatchesOptions {
+  /** The estimate, once made (only with a budget): before anything is sent. */
+  onEstimate?: (estimate: JobEstimate) => void;
+  /** Only these pairs: a retry of what batches left unanswered (pairsLeftUnanswered). */
+  pairIds?: ReadonlySet<number>;
+  /** The notification's Cancel: no further batch is written; one being uploaded or created is finished and recorded. */
+  signal?: AbortSignal;
+}
+
 export async function submitJudgeBatches(
   store: StudyStore,
   study: StudyModel,
   run: BatchJudgeRun,
-  onEstimate?: (estimate: JobEstimate) => void,
-  /** Only these pairs: a retry of what batches left unanswered (pairsLeftUnanswered). */
-  pairIds?: ReadonlySet<number>,
+  { onEstimate, pairIds, signal }: SubmitJudgeBatchesOptions = {},
 ): Promise<SubmitReport> {
   if (run.judge.budget) {
     const { estimate } = await budgetedJob(
@@ -113,7 +120,7 @@ export async function submitJudgeBatches(
     );
     onEstimate?.(estimate);
   }
-  return submitBatches(store, study, { ...runOptions(run), ...(pairIds && { pairIds }) });
+  return submitBatches(store, study, { ...runOptions(run), ...(pairIds && { pairIds }), ...(signal && { signal }) });
 }
 
 /** Each batch as the API sees it now; those that finished are downloaded and recorded. */
@@ -166,8 +173,14 @@ export function batchStatusLines(report: BatchStatusReport): string[] {
 /** A submit report in a sentence (the notification) and its batches (the output channel). */
 export function submitLines(report: SubmitReport): string[] {
   const sent = report.batches.reduce((n, b) => n + b.requests, 0);
-  const head =
-    report.batches.length === 0
+  const head = report.cancelled
+    ? `judge ${report.judge}: cancelled — ` +
+      (report.batches.length === 0
+        ? 'no batch was created'
+        : `${batchCount(report.batches.length)} created before the cancel with ${plural(sent, 'request')}, recorded ` +
+          '("Batch status" records their results)') +
+      '; the votes not in a batch were not sent: judge with the Batch API again to send them'
+    : report.batches.length === 0
       ? `judge ${report.judge}: nothing to send — ${formatCount(report.cached)} of ${formatCount(report.votes)} votes answered already` +
         (report.inOpenBatches > 0 ? `, ${formatCount(report.inOpenBatches)} in open batches` : '')
       : `judge ${report.judge}: ${batchCount(report.batches.length)} created with ${plural(sent, 'request')} ` +

@@ -29,12 +29,10 @@ import {
   submitLines,
 } from './batchJudgeRun.ts';
 import { asksForAction, type JudgeAction, judgeActionItems } from './judgeActions.ts';
-import { runOnlineJudge } from './onlineJudgeRun.ts';
+import { onlineSummaryLine, runOnlineJudge } from './onlineJudgeRun.ts';
 
 /** Where the API key lives in VS Code's SecretStorage. */
 export const apiKeySecret = 'qrelsStudio.openaiApiKey';
-
-const count = formatCount;
 
 async function pickJudge(study: StudyModel): Promise<JudgeModel | undefined> {
   if (study.judges.length <= 1) return selectJudge(study);
@@ -195,11 +193,7 @@ export async function runJudge(
   }
   studyFiles.notifyChanged(target.studyFile);
   refreshLabelPanels(target.studyFile);
-  const line =
-    `judge ${report.judge}: ${count(report.suggestions)} suggestions over ${count(report.pairs)} pairs, ` +
-    `${count(report.requests)} calls (${count(report.cached)} from the cache), ${count(report.failures)} failed` +
-    (report.cancelled ? ' — cancelled: what was answered is stored' : '') +
-    (report.stoppedAtBudget ? ` — stopped at the budget: ${count(report.stoppedAtBudget)} votes not asked` : '');
+  const line = onlineSummaryLine(report);
   output.appendLine(line);
   for (const [kind, n] of Object.entries(report.failuresByKind)) output.appendLine(`  ${kind}: ${n}`);
   const unreachable = (report.failuresByKind.connection ?? 0) + (report.failuresByKind['circuit-open'] ?? 0);
@@ -241,21 +235,32 @@ async function runBatchAction(
   let lines: string[];
   try {
     lines = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: titles[action] },
-      async () => {
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: titles[action],
+        // A submit can be long (rendering, uploading up to 200 MB a batch): Cancel stops writing further batches; one
+        // being uploaded or created is finished and recorded. Status and cancel are a few quick calls.
+        cancellable: action === 'batch' || action === 'retry-batch',
+      },
+      async (_progress, token) => {
         switch (action) {
           case 'batch':
           case 'retry-batch': {
-            const pairIds = action === 'retry-batch' ? await pairsLeftUnanswered(store, study, run) : undefined;
-            return submitLines(
-              await submitJudgeBatches(
-                store,
-                study,
-                run,
-                (estimate) => output.appendLine(estimateText(estimate, run.judge.budget?.amount).trimEnd()),
-                pairIds,
-              ),
-            );
+            const controller = new AbortController();
+            const cancelled = token.onCancellationRequested(() => controller.abort());
+            try {
+              const pairIds = action === 'retry-batch' ? await pairsLeftUnanswered(store, study, run) : undefined;
+              return submitLines(
+                await submitJudgeBatches(store, study, run, {
+                  onEstimate: (estimate) =>
+                    output.appendLine(estimateText(estimate, run.judge.budget?.amount).trimEnd()),
+                  ...(pairIds && { pairIds }),
+                  signal: controller.signal,
+                }),
+              );
+            } finally {
+              cancelled.dispose();
+            }
           }
           case 'batch-status':
             return batchStatusLines(await judgeBatchStatus(store, study, run));

@@ -7,7 +7,7 @@ import type { JobEstimate } from '../../core/judge/budget/costEstimate.ts';
 import { budgetedJob } from '../../core/judge/budget/jobEstimate.ts';
 import type { OnlineBudget } from '../../core/judge/budget/onlineBudget.ts';
 import type { ChatClient } from '../../core/judge/chatClient.ts';
-import { judgeProgressText } from '../../core/judge/judgeProgressText.ts';
+import { formatCount, judgeProgressText, plural } from '../../core/judge/judgeProgressText.ts';
 import { type JudgeRunPrompt, judgeSetup } from '../../core/judge/judgeSetup.ts';
 import { type JudgeReport, judgeStudy } from '../../core/judge/judgeStudy.ts';
 import { modelPrice, type PriceTable } from '../../core/judge/priceTable.ts';
@@ -70,4 +70,21 @@ export async function runOnlineJudge(store: StudyStore, study: StudyModel, run: 
       run.onProgress?.(judgeProgressText(p, priced, run.judge.budget), p.total === 0 ? 0 : (100 * p.done) / p.total);
     },
   });
+}
+
+/**
+ * The run's summary (the notification and the output channel): suggestions, calls, failures, how it stopped — and
+ * the votes left out because open batches hold them, with what records them.
+ */
+export function onlineSummaryLine(report: JudgeReport): string {
+  const count = formatCount;
+  return (
+    `judge ${report.judge}: ${count(report.suggestions)} suggestions over ${count(report.pairs)} pairs, ` +
+    `${count(report.requests)} calls (${count(report.cached)} from the cache), ${count(report.failures)} failed` +
+    (report.inOpenBatches
+      ? `; ${plural(report.inOpenBatches, 'vote')} left out: open batches hold them — run "Batch status" to record them`
+      : '') +
+    (report.cancelled ? ' — cancelled: what was answered is stored' : '') +
+    (report.stoppedAtBudget ? ` — stopped at the budget: ${count(report.stoppedAtBudget)} votes not asked` : '')
+  );
 }

@@ -3,7 +3,7 @@
 // computed as it is written. When the next line would not fit, the file is closed and handed to `onFile` (which
 // records, uploads and creates its batch) before the line starts the next one: no whole job's prompts in memory.
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The Batch API's limits per batch. */
@@ -66,6 +66,15 @@ export class BatchSplitter<T> {
     file.hash.update(buffer);
     file.bytes += bytes;
     file.items.push(item);
+  }
+
+  /** Drops the file being written, if any (a cancelled run): closed and deleted, never handed over. */
+  discard(): void {
+    const file = this.current;
+    if (file === undefined) return;
+    this.current = undefined;
+    closeSync(file.fd);
+    rmSync(file.path, { force: true });
   }
 
   /** Closes the file being written, if any, and hands it over. */

@@ -26,6 +26,11 @@ export interface SubmitBatchOptions extends BatchRunOptions {
   onlyUnlabelled?: boolean;
   /** Only these pairs (ids): a retry of their failed votes. */
   pairIds?: ReadonlySet<number>;
+  /**
+   * Cancels the submit: no further batch is written or launched; a batch being uploaded or created finishes and is
+   * recorded, and the file being written is dropped (never recorded), so nothing is left half-recorded.
+   */
+  signal?: AbortSignal;
 }
 
 export interface SubmittedBatch {
@@ -54,6 +59,8 @@ export interface SubmitReport {
   inOpenBatches: number;
   /** Batches created now (the new ones, and those a stopped run left). */
   batches: SubmittedBatch[];
+  /** Stopped by the signal: the votes not in `batches` (nor cached, nor in open batches) were not sent. */
+  cancelled: boolean;
 }
 
 /** Pairs read, rendered and looked up together. */
@@ -81,8 +88,10 @@ export async function submitBatches(
   };
 
   await sweepInputFiles(run);
+  const cancelled = () => options.signal?.aborted === true;
   // What a stopped run recorded but did not create comes first: its requests are held by it.
   for (const batch of await store.judgeBatches.batches(studyId, annotator)) {
+    if (cancelled()) break;
     if (batch.status !== 'prepared') continue;
     const launched = await launchBatch(run, batch);
     outcome(batch.id, batch.batchKey, batch.requests, launched, launched.launched && launched.found !== 'none');
@@ -127,6 +136,7 @@ export async function submitBatches(
   const skipped: SkippedPair[] = [];
   // A page of pairs at a time: the job's prompts are never all in memory, only a page's and the lines on disk.
   for await (const page of judgePairPages(store, study, studyId, options, setup.output, pairsPerSlice)) {
+    if (cancelled()) break;
     skipped.push(...page.skipped);
     pairs += page.pairs.length;
     const slice = page.pairs;
@@ -152,6 +162,8 @@ export async function submitBatches(
     const open = new Set(await store.judgeBatches.keysInOpenBatches(keys));
     const answered = await store.judge.cachedCalls(keys);
     for (const ask of asks) {
+      // Checked per line: a file that fills up is launched by add(), which may take a while (an upload).
+      if (cancelled()) break;
       if (open.has(ask.cacheKey)) {
         inOpenBatches++;
         continue;
@@ -172,7 +184,9 @@ export async function submitBatches(
       });
     }
   }
-  await splitter.finish();
+  // Cancelled: the file being written holds votes no batch asked; it is dropped, not launched.
+  if (cancelled()) splitter.discard();
+  else await splitter.finish();
   return {
     judge: annotator,
     model: setup.judge.model,
@@ -183,5 +197,6 @@ export async function submitBatches(
     cached,
     inOpenBatches,
     batches,
+    cancelled: cancelled(),
   };
 }

@@ -21,7 +21,7 @@ import {
   submitJudgeBatches,
   submitLines,
 } from '../../../extension/judge/batchJudgeRun.ts';
-import { runOnlineJudge } from '../../../extension/judge/onlineJudgeRun.ts';
+import { onlineSummaryLine, runOnlineJudge } from '../../../extension/judge/onlineJudgeRun.ts';
 import { type BatchLineAnswer, startOpenAiBatchServer } from '../../core/judge/openAiBatchServer.ts';
 import { labellingStudy, plainStudy } from '../../core/labelling/labellingStudy.ts';
 import { storeKinds } from '../../storeKinds.ts';
@@ -202,8 +202,10 @@ for (const kind of storeKinds) {
         study.store,
         study.study,
         { ...run, judge: { ...run.judge, budget: { amount: 0.25, currency: 'USD' } } },
-        (estimate) => {
-          estimated = estimate.cost ?? Number.NaN;
+        {
+          onEstimate: (estimate) => {
+            estimated = estimate.cost ?? Number.NaN;
+          },
         },
       );
       assert.ok(estimated > 0.1 && estimated < 0.25, `estimate ${estimated}`);
@@ -230,7 +232,7 @@ for (const kind of storeKinds) {
       assert.equal(left.size, 4);
 
       // In a new batch: exactly those four votes.
-      const retried = await submitJudgeBatches(study.store, study.study, run, undefined, left);
+      const retried = await submitJudgeBatches(study.store, study.study, run, { pairIds: left });
       assert.deepEqual(
         retried.batches.map((b) => b.requests),
         [4],
@@ -259,6 +261,101 @@ for (const kind of storeKinds) {
         toCollect: 0,
         unanswered: 0,
       });
+    } finally {
+      await close();
+    }
+  });
+}
+
+for (const kind of storeKinds) {
+  test(`a cancelled submit: the batch being uploaded is finished and recorded, no further batch is written, nothing is left half-recorded; the next submit sends the rest (${kind})`, async () => {
+    const { study, server, run, close } = await batchStudy(kind, 'mode batch  max_tokens 16');
+    try {
+      const controller = new AbortController();
+      // The first batch's upload waits at the server until the user has pressed Cancel.
+      const hold = server.hold('files.create');
+      void hold.arrived.then(() => {
+        controller.abort();
+        hold.release();
+      });
+      const submitted = await submitJudgeBatches(study.store, study.study, run, { signal: controller.signal });
+      assert.equal(submitted.cancelled, true);
+      assert.deepEqual(
+        submitted.batches.map((b) => [b.requests, b.batchId === server.batches()[0]?.id]),
+        [[5, true]],
+      );
+      assert.equal(server.routeCounts().get('files.create'), 1);
+      assert.equal(server.routeCounts().get('batches.create'), 1);
+      assert.match(
+        submitLines(submitted)[0]!,
+        /^judge llm:judge-b@\w{8}: cancelled — 1 batch created before the cancel with 5 requests, recorded .*the votes not in a batch were not sent/,
+      );
+      // On record: the one batch, created; no batch only prepared, no input file left behind.
+      const recorded = await study.store.judgeBatches.batches(study.studyId);
+      assert.deepEqual(
+        recorded.map((b) => [b.requests, b.batchId !== null, b.status]),
+        [[5, true, 'validating']],
+      );
+      const inputs = batchInputFolder(study.folder);
+      assert.deepEqual(existsSync(inputs) ? readdirSync(inputs) : [], []);
+      // The next submit sends the seven votes the cancel left, each once.
+      const rest = await submitJudgeBatches(study.store, study.study, run);
+      assert.equal(rest.cancelled, false);
+      assert.equal(rest.inOpenBatches, 5);
+      assert.deepEqual(
+        rest.batches.map((b) => b.requests),
+        [5, 2],
+      );
+      for (const batch of server.batches()) await server.finish(batch.id);
+      const customIds = server.batches().flatMap((b) => server.customIds(b.id));
+      assert.equal(customIds.length, 12);
+      assert.equal(new Set(customIds).size, 12);
+    } finally {
+      await close();
+    }
+  });
+
+  test(`online while batches are open: the summary says how many votes they hold and to run Batch status; an online retry is cancelled like a run (${kind})`, async () => {
+    // Every batch line expires: what the batches hold is owed again once they are recorded.
+    const { study, server, run, close } = await batchStudy(kind, 'max_tokens 16', () => ({ expired: true }));
+    try {
+      const online = (more: { pairIds?: ReadonlySet<number>; signal?: AbortSignal; onProgress?: () => void } = {}) =>
+        runOnlineJudge(study.store, study.study, {
+          judge: run.judge,
+          place: 1,
+          endpoint: server.baseURL,
+          client: createChatClient({ baseURL: server.baseURL, apiKey: 'sk-test', maxAttempts: 1 }),
+          prompt,
+          prices,
+          concurrency: 1,
+          ...more,
+        });
+      await submitJudgeBatches(study.store, study.study, run);
+      const report = await online();
+      assert.equal(report.inOpenBatches, 12);
+      assert.equal(server.requests(), 0, 'the votes open batches hold are not asked online');
+      assert.match(
+        onlineSummaryLine(report),
+        /; 12 votes left out: open batches hold them — run "Batch status" to record them$/,
+      );
+      assert.doesNotMatch(onlineSummaryLine({ ...report, inOpenBatches: undefined }), /open batches/);
+
+      // The batches end with every line expired; the online retry of their pairs is cancelled after its first vote.
+      for (const batch of server.batches()) await server.finish(batch.id);
+      await judgeBatchStatus(study.store, study.study, run);
+      const left = await pairsLeftUnanswered(study.store, study.study, run);
+      assert.equal(left.size, 12);
+      const controller = new AbortController();
+      const retried = await online({ pairIds: left, signal: controller.signal, onProgress: () => controller.abort() });
+      assert.equal(retried.cancelled, true);
+      assert.ok(retried.requests >= 1 && retried.requests < 12, `${retried.requests} calls before the cancel`);
+      assert.match(onlineSummaryLine(retried), / — cancelled: what was answered is stored$/);
+      // What was asked is on record (nothing in flight is lost); the rest is still owed.
+      const answeredOnline = (await study.store.judge.calls(study.studyId)).filter((c) =>
+        c.rawOutput.includes('online'),
+      );
+      assert.equal(answeredOnline.length, server.requests());
+      assert.equal((await pairsLeftUnanswered(study.store, study.study, run)).size, 12 - server.requests());
     } finally {
       await close();
     }
