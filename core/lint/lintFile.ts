@@ -21,6 +21,12 @@ export async function lintFile(
     expectedLines: estimateLineCount(path),
     study: options.study,
   });
+  const result = await readInto(path, session);
+  // Queries came back after others: lint again keeping every pair (see LintSession.needsEveryPair).
+  return session.needsEveryPair ? readInto(path, session.again()) : result;
+}
+
+async function readInto(path: string, session: LintSession): Promise<LintResult> {
   const summary = (await readPlainBlocks(path, session)) ?? (await readLines(path, session.addLine));
   return session.finish({ lines: summary.lines, endsWithNewline: summary.endsWithNewline });
 }

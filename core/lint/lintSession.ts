@@ -48,6 +48,11 @@ export interface SessionOptions {
   scope?: SessionScope;
   /** The study that uses the file, for the study-aware rules. */
   study?: StudyLintContext;
+  /**
+   * Keep every (query, docid) pair, not just those of the current query's block: for a file whose queries come
+   * back (see needsEveryPair).
+   */
+  everyPair?: boolean;
 }
 
 export class LintSession {
@@ -81,6 +86,8 @@ export class LintSession {
 
   private readonly scope: SessionScope;
   private readonly study: StudyLintContext | undefined;
+  private readonly options: SessionOptions;
+  private stoppedForEveryPair = false;
   /** Whether lines past the sample are split and their values parsed (not when no running rule reads them). */
   private splitLines = true;
   /**
@@ -91,6 +98,7 @@ export class LintSession {
 
   constructor(file: string, options: SessionOptions = {}) {
     this.file = file;
+    this.options = options;
     this.forcedType = options.type;
     this.scope = options.scope ?? 'all';
     this.study = options.study;
@@ -228,6 +236,20 @@ export class LintSession {
     return { file: this.file, type: this.type, diagnostics: this.diagnostics };
   }
 
+  /**
+   * The session stopped because a query came back after other queries while it kept only the current query's
+   * pairs (the default: nearly every file is grouped by query, and then a million lines need no memory per line).
+   * Its findings are incomplete: lint the file again with the session `again()` gives.
+   */
+  get needsEveryPair(): boolean {
+    return this.stoppedForEveryPair;
+  }
+
+  /** A new session for the same file, with the same options, that keeps every pair. */
+  again(): LintSession {
+    return new LintSession(this.file, { ...this.options, everyPair: true });
+  }
+
   /** Whether the session stopped linting: a file-level verdict (empty, unknown, prels) or the cascade guard. */
   get hasStopped(): boolean {
     return this.stopped;
@@ -301,14 +323,18 @@ export class LintSession {
       report: () => {},
     };
     let readsFields = this.scope !== 'file';
+    // A query-scope session sees one query's lines: keeping them all costs nothing and never needs a second pass.
+    let everyPair = this.options.everyPair === true || this.scope === 'query';
     for (const rule of lintRules) {
       if (!rule.create || !rule.fileTypes.includes(format.type)) continue;
       if (this.scope !== 'all' && rule.scope !== this.scope) continue;
       if (rule.readsFields) readsFields = true;
+      if (rule.readsPairsLater) everyPair = true;
       const check: RuleCheck = rule.create({ ...context, report: (problem) => this.report(rule, problem) });
       if (check.line) (rule.skipsPlainLines ? this.unusualLineChecks : this.lineChecks).push(check.line);
       if (check.end) this.endChecks.push(check.end);
     }
+    if (everyPair) this.pairs.keepEveryPair();
     this.splitLines = readsFields;
     this.scanLines = readsFields && format.separator === 'whitespace' && !format.header;
   }
@@ -349,6 +375,7 @@ export class LintSession {
       if (this.scope !== 'file') {
         line.qid = this.queries.intern(line, 0);
         this.pairs.add(line, format.docidField);
+        if (this.pairs.scattered) this.stopForEveryPair();
       }
       const bytes = line.bytes;
       if (format.labelField >= 0) {
@@ -384,6 +411,15 @@ export class LintSession {
       this.countedLines++;
       if (!valid && this.malformedLines++ === 0) this.firstMalformed = line.number;
     }
+  }
+
+  private stopForEveryPair(): void {
+    this.stopped = true;
+    this.stoppedForEveryPair = true;
+    this.scanLines = false;
+    this.lineChecks = [];
+    this.unusualLineChecks = [];
+    this.endChecks = [];
   }
 
   private tripGuard(detection: Detection): void {

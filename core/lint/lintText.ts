@@ -10,6 +10,12 @@ export function lintText(text: string, type?: LintFileType, file = '<text>', stu
 /** Feeds `text` to `session` (its whole lines at once, then a last line without a newline) and finishes it. */
 export function lintTextWith(session: LintSession, text: string): LintResult {
   const bytes = Buffer.from(text, 'utf8');
+  const result = feedText(session, bytes);
+  // Queries came back after others: lint again keeping every pair (see LintSession.needsEveryPair).
+  return session.needsEveryPair ? feedText(session.again(), bytes) : result;
+}
+
+function feedText(session: LintSession, bytes: Buffer): LintResult {
   const wholeLinesEnd = bytes.lastIndexOf(10) + 1;
   const next = session.addLines(bytes, 0, wholeLinesEnd, 1);
   const endsWithNewline = wholeLinesEnd === bytes.length;

@@ -5,23 +5,32 @@
 // Speed: files are grouped by query in practice, and a pair can only repeat within its query. So while each
 // query's lines come in one block, lookups go to a small table holding only the current block (it stays in the
 // CPU cache, where a table of a million pairs would miss on almost every lookup), and an entry is only its bytes in
-// the pool, where its key ends, and its line and column: 12 bytes besides the key, written once (memory a lint
-// touches costs page faults as well as writes). The first time a query comes back after another one, every pair
-// so far is copied into a ByteKeyStore with one index over it (the blocks say each entry's query), which serves
-// from then on.
+// the pool, where its key ends, and its line and column. Unless asked to keep every pair (`keepEveryPair`: a rule
+// reads docids after their block, or the file is known not to be grouped), only the current block's entries are
+// kept at all: a million-line file then touches no per-line memory (new memory costs page faults as well as
+// writes), and a query that comes back makes the index `scattered` — the session then lints the file again,
+// keeping every pair. Keeping every pair, the first time a query comes back every pair so far is copied into a
+// ByteKeyStore with one index over it (the blocks say each entry's query), which serves from then on.
 import { ByteKeyIndex, ByteKeyStore, hashBytes } from '../formats/byteKeyTable.ts';
 import { growInt32, growUint8 } from '../formats/growableArrays.ts';
 import type { LineView } from './lineView.ts';
 
 export class PairIndex {
   private count = 0;
-  // Block mode's entries: the key of entry e is pool[keyEnds[e - 1] (0 for the first), keyEnds[e]).
+  /** Whether every entry is kept (else only the current block's: see the file's header). */
+  private keepAll = false;
+  /** Set when a query came back while only the current block was kept: the index cannot answer exactly. */
+  scattered = false;
+  // Block mode's entries, from entry `base` on (0 when every entry is kept, else the current block's first): the key
+  // of entry e is pool[keyEnds[e - base - 1] (0 for the first), keyEnds[e - base]).
+  private base = 0;
   private pool: Uint8Array<ArrayBuffer>;
   private poolLength = 0;
   private keyEnds: Int32Array<ArrayBuffer>;
   private lines: Int32Array<ArrayBuffer>;
   private columns: Int32Array<ArrayBuffer>;
   private readonly expectedPairs: number;
+  private readonly expectedDocidBytes: number;
 
   // The blocks so far (their query and first entry), to give each entry its query when the global index is built.
   private blockQueries = new Int32Array(1024);
@@ -46,14 +55,26 @@ export class PairIndex {
    */
   constructor(expectedPairs = 4096, expectedDocidBytes = 12) {
     this.expectedPairs = expectedPairs;
-    this.pool = new Uint8Array(expectedPairs * expectedDocidBytes);
-    this.keyEnds = new Int32Array(expectedPairs);
-    this.lines = new Int32Array(expectedPairs);
-    this.columns = new Int32Array(expectedPairs);
+    this.expectedDocidBytes = expectedDocidBytes;
+    // Room for a block; keepEveryPair sizes the arrays for the whole file.
+    this.pool = new Uint8Array(256 * expectedDocidBytes);
+    this.keyEnds = new Int32Array(256);
+    this.lines = new Int32Array(256);
+    this.columns = new Int32Array(256);
   }
 
   get size(): number {
     return this.count;
+  }
+
+  /** Keeps every entry (called before the first add). */
+  keepEveryPair(): void {
+    if (this.keepAll) return;
+    this.keepAll = true;
+    this.pool = new Uint8Array(this.expectedPairs * this.expectedDocidBytes);
+    this.keyEnds = new Int32Array(this.expectedPairs);
+    this.lines = new Int32Array(this.expectedPairs);
+    this.columns = new Int32Array(this.expectedPairs);
   }
 
   /**
@@ -77,29 +98,32 @@ export class PairIndex {
       return;
     }
     const entry = this.count++;
-    if (entry === this.lines.length) {
-      this.lines = growInt32(this.lines, entry + 1);
-      this.columns = growInt32(this.columns, entry + 1);
+    const local = entry - this.base;
+    if (local === this.lines.length) {
+      this.lines = growInt32(this.lines, local + 1);
+      this.columns = growInt32(this.columns, local + 1);
     }
     if (global) {
       global.store.add(query, bytes, start, end, hash);
       global.index.insert(entry);
     } else {
-      this.append(entry, bytes, start, end);
+      this.append(local, bytes, start, end);
       this.insertInBlock(entry, hash);
     }
-    this.lines[entry] = line.number;
-    this.columns[entry] = line.column(start);
+    this.lines[local] = line.number;
+    this.columns[local] = line.column(start);
     line.pair = entry;
     line.firstPair = -1;
   }
 
+  // What an entry is: unless every pair is kept, only for entries of the current block (a rule asks about the
+  // first occurrence of a pair when it meets the pair again, in the same block).
+
   /** The docid of an entry. */
   docid(entry: number): string {
     if (this.global) return this.global.store.keyText(entry);
-    return Buffer.from(this.pool.buffer, this.keyStart(entry), this.keyEnds[entry]! - this.keyStart(entry)).toString(
-      'utf8',
-    );
+    const start = this.keyStart(entry);
+    return Buffer.from(this.pool.buffer, start, this.keyEnds[entry - this.base]! - start).toString('utf8');
   }
 
   /** strcmp of the docids of two entries (negative, zero or positive), as trec_eval compares them. */
@@ -108,8 +132,8 @@ export class PairIndex {
     const pool = this.pool;
     let i = this.keyStart(a);
     let j = this.keyStart(b);
-    const lengthA = this.keyEnds[a]! - i;
-    const lengthB = this.keyEnds[b]! - j;
+    const lengthA = this.keyEnds[a - this.base]! - i;
+    const lengthB = this.keyEnds[b - this.base]! - j;
     const end = i + Math.min(lengthA, lengthB);
     for (; i < end; i++, j++) {
       const d = pool[i]! - pool[j]!;
@@ -119,26 +143,27 @@ export class PairIndex {
   }
 
   line(entry: number): number {
-    return this.lines[entry]!;
+    return this.lines[entry - this.base]!;
   }
 
   column(entry: number): number {
-    return this.columns[entry]!;
+    return this.columns[entry - this.base]!;
   }
 
   private keyStart(entry: number): number {
-    return entry === 0 ? 0 : this.keyEnds[entry - 1]!;
+    const local = entry - this.base;
+    return local === 0 ? 0 : this.keyEnds[local - 1]!;
   }
 
-  /** Copies an entry's key into the pool. */
-  private append(entry: number, bytes: Uint8Array, start: number, end: number): void {
+  /** Copies the key of the entry at `local` (its number less `base`) into the pool. */
+  private append(local: number, bytes: Uint8Array, start: number, end: number): void {
     let offset = this.poolLength;
-    if (offset + end - start > this.pool.length) this.growPool(offset + end - start, entry);
-    if (entry === this.keyEnds.length) this.keyEnds = growInt32(this.keyEnds, entry + 1);
+    if (offset + end - start > this.pool.length) this.growPool(offset + end - start, local);
+    if (local === this.keyEnds.length) this.keyEnds = growInt32(this.keyEnds, local + 1);
     const pool = this.pool;
     for (let i = start; i < end; i++) pool[offset++] = bytes[i]!;
     this.poolLength = offset;
-    this.keyEnds[entry] = offset;
+    this.keyEnds[local] = offset;
   }
 
   /**
@@ -147,7 +172,9 @@ export class PairIndex {
    */
   private growPool(needed: number, stored: number): void {
     const projected =
-      stored > 0 && stored < this.expectedPairs ? Math.ceil((this.poolLength / stored) * this.expectedPairs * 1.03) : 0;
+      this.keepAll && stored > 0 && stored < this.expectedPairs
+        ? Math.ceil((this.poolLength / stored) * this.expectedPairs * 1.03)
+        : 0;
     const size = Math.max(needed, projected > this.pool.length ? projected : Math.ceil(this.pool.length * 1.5), 64);
     const pool = new Uint8Array(size);
     pool.set(this.pool.subarray(0, this.poolLength));
@@ -159,11 +186,18 @@ export class PairIndex {
     if (this.global) return;
     this.queriesSeen = growUint8(this.queriesSeen, query + 1);
     if (this.queriesSeen[query] === 1) {
-      // The query comes back: its earlier pairs are in older blocks, so index everything from now on.
-      this.indexEverything();
+      // The query comes back: its earlier pairs are in older blocks, so index everything from now on (or, not
+      // having kept them, say so).
+      if (this.keepAll) this.indexEverything();
+      else this.scattered = true;
       return;
     }
     this.queriesSeen[query] = 1;
+    if (!this.keepAll) {
+      // Only this block is kept: its entries start over at the beginning of the arrays.
+      this.base = this.count;
+      this.poolLength = 0;
+    }
     const block = this.blockCount++;
     this.blockQueries = growInt32(this.blockQueries, block + 1);
     this.blockStarts = growInt32(this.blockStarts, block + 1);
@@ -182,7 +216,7 @@ export class PairIndex {
       while (block + 1 < this.blockCount && this.blockStarts[block + 1]! <= entry) block++;
       const query = this.blockQueries[block]!;
       const start = this.keyStart(entry);
-      const end = this.keyEnds[entry]!;
+      const end = this.keyEnds[entry - this.base]!;
       store.add(query, this.pool, start, end, hashBytes(this.pool, start, end, query));
       index.insert(entry);
     }
@@ -207,7 +241,7 @@ export class PairIndex {
   /** Whether a block-mode entry's key is bytes[start, end). */
   private sameKey(entry: number, bytes: Uint8Array, start: number, end: number): boolean {
     let at = this.keyStart(entry);
-    if (this.keyEnds[entry]! - at !== end - start) return false;
+    if (this.keyEnds[entry - this.base]! - at !== end - start) return false;
     const pool = this.pool;
     for (let i = start; i < end; i++, at++) if (pool[at] !== bytes[i]) return false;
     return true;

@@ -35,6 +35,11 @@ export interface LintRule {
    * linting a million lines; a rule that counts or compares every line (labels per query, run tags) must not say it.
    */
   readonly skipsPlainLines?: boolean;
+  /**
+   * The rule reads a pair's docid (PairIndex.docid, compareDocids) after the lines of its query's block, at the
+   * end say: the session then keeps every pair, not only the current block's.
+   */
+  readonly readsPairsLater?: boolean;
   create?(context: RuleContext): RuleCheck;
 }
 

@@ -18,6 +18,7 @@ export const rankScoreDisagreement: LintRule = {
     'per query, at the first disagreement in rank order.',
   fileTypes: ['run'],
   scope: 'query',
+  readsPairsLater: true,
   create({ format, queries, pairs, expectedLines, report }) {
     let count = 0;
     let qids = new Int32Array(expectedLines);

@@ -13,9 +13,14 @@ import { lintText } from '../../../core/lint/lintText.ts';
 import type { LintFileType, LintResult } from '../../../core/lint/types.ts';
 import { scratchDir } from '../../helpers.ts';
 
-/** The text fed one line at a time through addLine (the general path). */
+/** The text fed one line at a time through addLine (the general path), again keeping every pair if need be. */
 function lintLineByLine(text: string, type?: LintFileType): LintResult {
-  const session = new LintSession('<text>', { type });
+  const first = new LintSession('<text>', { type });
+  const result = feedLineByLine(first, text);
+  return first.needsEveryPair ? feedLineByLine(first.again(), text) : result;
+}
+
+function feedLineByLine(session: LintSession, text: string): LintResult {
   const bytes = Buffer.from(text, 'utf8');
   let lineNumber = 0;
   let position = 0;
