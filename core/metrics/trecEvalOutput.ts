@@ -60,66 +60,203 @@ export interface TrecEvalTextOptions {
   summary?: boolean;
 }
 
-/** Pieces of text given to `write` are about this long: the output is never held whole (1.2M lines for
- * -m all_trec -q on 10,000 queries). */
+/** Pieces given to `write` are about this long: the output is never held whole (1.2M lines for -m all_trec -q on
+ * 10,000 queries). */
 const writeChunk = 1 << 16;
 
 /**
  * Writes the text trec_eval prints in pieces, in order; qids and runid are byte strings (latin1): write each piece
- * as latin1 bytes.
+ * as latin1 bytes (writeTrecEvalBytes gives the bytes themselves, without making strings).
  */
 export function writeTrecEvalText(
   evaluation: RunEvaluation,
   options: TrecEvalTextOptions,
   write: (text: string) => void,
 ): void {
-  let pending = '';
-  const add = (text: string): void => {
-    pending += text;
-    if (pending.length >= writeChunk) {
-      write(pending);
-      pending = '';
-    }
-  };
+  writeTrecEvalBytes(evaluation, options, (bytes) =>
+    write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')),
+  );
+}
+
+/**
+ * Writes the bytes trec_eval prints (a qid's or runid's latin1 characters as their bytes), in order, in pieces of
+ * about 64 KiB. The -q lines are written straight from the compact per-query values: no string per line or value.
+ * Each piece is in a buffer of its own (a piece may be kept), unless `released` says, after a piece is written,
+ * that its bytes are no longer referenced (process.stdout's writableLength is 0): the buffer is then filled again.
+ * A new buffer per piece is garbage outside V8's heap that it collects late: 30 MB of peak memory on 1.2M lines.
+ */
+export function writeTrecEvalBytes(
+  evaluation: RunEvaluation,
+  options: TrecEvalTextOptions,
+  write: (bytes: Uint8Array) => void,
+  released?: () => boolean,
+): void {
+  const sink = new ByteSink(write, released);
   // trec_eval -Z marks every z-score line with a Z before the name (and prints counts as %6.4f: they are no longer
   // counts, evaluate.ts makes them floats).
   const prefix = evaluation.zscores ? 'Z' : '';
   // m_runid.c: printf("%-22s\t%s\t%s\n", "runid", "all", runid).
   const runidLine = `${'runid'.padEnd(22)}\tall\t${evaluation.runid}\n`;
-  if (options.runidLine === 'first') add(runidLine);
+  if (options.runidLine === 'first') sink.text(runidLine);
   if (options.perQuery) {
     const compact = perQueryValuesOf(evaluation);
-    if (compact) writeCompactQueries(compact, prefix, add);
+    if (compact) writeQueryLineBytes(compact, prefix, 0, compact.qids.length, sink);
     else {
       for (const query of evaluation.queries) {
-        for (const value of query.values) add(line(value.name, query.qid, value, prefix));
+        for (const value of query.values) sink.text(line(value.name, query.qid, value, prefix));
       }
     }
   }
   // trec_eval -n: no summary lines at all, its runid line included.
   if (options.summary !== false) {
-    if (options.runidLine === 'summary') add(runidLine);
-    for (const value of evaluation.all) add(line(value.name, 'all', value, prefix));
+    if (options.runidLine === 'summary') sink.text(runidLine);
+    for (const value of evaluation.all) sink.text(line(value.name, 'all', value, prefix));
   }
-  if (pending.length > 0) write(pending);
+  sink.flush();
 }
 
-/** The per-query lines straight from the compact values: no object per value. */
-function writeCompactQueries(values: PerQueryValues, prefix: string, add: (text: string) => void): void {
+/**
+ * The per-query lines of the queries `from` … `to` − 1 (in the qid order of `values`), as latin1 bytes written to
+ * `sink` (a ByteSink, or a function taking each piece as writeTrecEvalBytes gives them; `prefix` is 'Z' under -Z).
+ * A part of the queries can be formatted apart (another thread's half) and the pieces written in order.
+ */
+export function writeQueryLineBytes(
+  values: PerQueryValues,
+  prefix: string,
+  from: number,
+  to: number,
+  sink: ByteSink | ((bytes: Uint8Array) => void),
+): void {
+  const out = sink instanceof ByteSink ? sink : new ByteSink(sink);
   const width = values.lines.length;
   const printed = values.lines.flatMap((line, i) => (line.printed ? [i] : []));
-  const heads = values.lines.map((line) => `${prefix}${line.name.padEnd(22)}\t`);
+  const heads = values.lines.map((line) => latin1Bytes(`${prefix}${line.name.padEnd(22)}\t`));
+  const integers = values.lines.map((line) => line.integer);
+  const textLines = values.lines.map((line) => line.text);
   const { numbers, texts, rows, qids } = values;
-  for (let k = 0; k < qids.length; k++) {
+  for (let k = from; k < to; k++) {
     const row = rows[k]! * width;
-    const qid = qids[k]!;
-    let text = '';
+    const qid = latin1Bytes(qids[k]!);
     for (const i of printed) {
-      const line = values.lines[i]!;
-      const number = line.text ? `'${texts![row + i]}'` : numberText(numbers[row + i]!, line.integer);
-      text += `${heads[i]}${qid}\t${number}\n`;
+      const head = heads[i]!;
+      // The longest number: a double's %.4f is at most ~320 characters; a text line's length is known.
+      const text = textLines[i] ? texts![row + i]! : undefined;
+      out.reserve(head.length + qid.length + (text === undefined ? 400 : text.length + 4));
+      const buffer = out.buffer;
+      let at = out.at;
+      for (let b = 0; b < head.length; b++) buffer[at++] = head[b]!;
+      for (let b = 0; b < qid.length; b++) buffer[at++] = qid[b]!;
+      buffer[at++] = tab;
+      if (text !== undefined) {
+        buffer[at++] = quote;
+        at = putLatin1(buffer, at, text);
+        buffer[at++] = quote;
+      } else {
+        const value = numbers[row + i]!;
+        at = integers[i] ? putInteger(buffer, at, value) : putFixed4(buffer, at, value);
+      }
+      buffer[at++] = newline;
+      out.at = at;
     }
-    add(text);
+  }
+  if (out !== sink) out.flush();
+}
+
+const tab = 9;
+const newline = 10;
+const quote = 39;
+const zero = 48;
+const dot = 46;
+
+/** The bytes of a latin1 string (every character below 256). */
+function latin1Bytes(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+function putLatin1(buffer: Uint8Array, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) buffer[at++] = text.charCodeAt(i);
+  return at;
+}
+
+/** "%ld" of a count. */
+function putInteger(buffer: Uint8Array, at: number, value: number): number {
+  if (!(value >= 0 && value < 1e15 && Number.isInteger(value))) return putLatin1(buffer, at, numberText(value, true));
+  return putDigits(buffer, at, value);
+}
+
+/** The decimal digits of a whole number ≥ 0. */
+function putDigits(buffer: Uint8Array, at: number, value: number): number {
+  let digits = 1;
+  for (let power = 10; power <= value; power *= 10) digits++;
+  let end = at + digits;
+  let rest = value;
+  do {
+    const next = Math.floor(rest / 10);
+    buffer[--end] = zero + (rest - next * 10);
+    rest = next;
+  } while (rest > 0);
+  return at + digits;
+}
+
+/** printf("%6.4f"), as numberText prints it: formatFixed4's fast path straight to bytes, numberText otherwise. */
+function putFixed4(buffer: Uint8Array, at: number, value: number): number {
+  if (value >= 0 && value < 1e5) {
+    const scaled = value * 10000;
+    const floor = Math.floor(scaled);
+    const fraction = scaled - floor;
+    if (fraction < 0.499999 || fraction > 0.500001) {
+      const rounded = fraction > 0.5 ? floor + 1 : floor;
+      const whole = Math.floor(rounded / 10000);
+      const decimals = rounded - whole * 10000;
+      // At least "0.0000": six characters, so %6.4f adds no padding.
+      at = putDigits(buffer, at, whole);
+      buffer[at++] = dot;
+      const hundreds = Math.floor(decimals / 100);
+      const units = decimals - hundreds * 100;
+      buffer[at++] = zero + Math.floor(hundreds / 10);
+      buffer[at++] = zero + (hundreds % 10);
+      buffer[at++] = zero + Math.floor(units / 10);
+      buffer[at++] = zero + (units % 10);
+      return at;
+    }
+  }
+  return putLatin1(buffer, at, numberText(value, false));
+}
+
+/** Bytes gathered into pieces of about writeChunk bytes, each given to `write` in a buffer of its own unless
+ * `released` says the last piece's bytes are no longer referenced. */
+export class ByteSink {
+  buffer: Uint8Array = new Uint8Array(0);
+  at = 0;
+  private readonly write: (bytes: Uint8Array) => void;
+  private readonly released: (() => boolean) | undefined;
+
+  constructor(write: (bytes: Uint8Array) => void, released?: () => boolean) {
+    this.write = write;
+    this.released = released;
+  }
+
+  /** Room for `length` more bytes at `at` (the full piece is written first). */
+  reserve(length: number): void {
+    if (this.at + length <= this.buffer.length) return;
+    this.flush();
+    if (this.buffer.length < length) this.buffer = new Uint8Array(Math.max(writeChunk + 512, length));
+  }
+
+  text(text: string): void {
+    this.reserve(text.length);
+    this.at = putLatin1(this.buffer, this.at, text);
+    if (this.at >= writeChunk) this.flush();
+  }
+
+  flush(): void {
+    if (this.at > 0) {
+      this.write(this.buffer.subarray(0, this.at));
+      if (!this.released?.()) this.buffer = new Uint8Array(0);
+    }
+    this.at = 0;
   }
 }
 

@@ -5,7 +5,13 @@ import { test } from 'node:test';
 import { readQrels } from '../../../core/formats/trecQrels.ts';
 import { evaluateRunFile, perQueryValuesOf } from '../../../core/metrics/evaluate.ts';
 import { selectMeasures } from '../../../core/metrics/measureSelection.ts';
-import { formatFixed4, formatTrecEvalText, writeTrecEvalText } from '../../../core/metrics/trecEvalOutput.ts';
+import {
+  formatFixed4,
+  formatTrecEvalText,
+  writeQueryLineBytes,
+  writeTrecEvalBytes,
+  writeTrecEvalText,
+} from '../../../core/metrics/trecEvalOutput.ts';
 import { scratchDir } from '../../helpers.ts';
 
 /** printf("%.4f") by exact rational arithmetic: the double's exact value, rounded half to even. */
@@ -122,6 +128,26 @@ test('-q output is written in pieces of about 64 KiB from the compact values, th
   const copy = { ...evaluation };
   assert.equal(perQueryValuesOf(copy), undefined);
   assert.equal(formatTrecEvalText(copy, options), compactText);
+  // As bytes: pieces kept as given (each its own buffer), or copied when the buffer is said to be released and
+  // filled again; and the per-query lines in two halves of the queries, one after the other.
+  const kept: Uint8Array[] = [];
+  writeTrecEvalBytes(evaluation, options, (bytes) => kept.push(bytes));
+  assert.equal(Buffer.concat(kept).toString('latin1'), compactText);
+  assert.equal(new Set(kept.map((bytes) => bytes.buffer)).size, kept.length, 'a buffer of its own per piece');
+  const copied: Buffer[] = [];
+  writeTrecEvalBytes(
+    evaluation,
+    options,
+    (bytes) => copied.push(Buffer.from(bytes)),
+    () => true,
+  );
+  assert.equal(Buffer.concat(copied).toString('latin1'), compactText);
+  const values = perQueryValuesOf(evaluation)!;
+  const halves: Uint8Array[] = [];
+  writeQueryLineBytes(values, '', 0, 150, (bytes) => halves.push(bytes));
+  writeQueryLineBytes(values, '', 150, 300, (bytes) => halves.push(bytes));
+  const perQueryText = formatTrecEvalText(evaluation, { perQuery: true, runidLine: 'none', summary: false });
+  assert.equal(Buffer.concat(halves).toString('latin1'), perQueryText);
   assert.match(compactText, /^relstring_5 {11}\tq0\t'[^']*'$/m);
   assert.match(compactText, /^map {19}\tq299\t\d\.\d{4}$/m);
   assert.match(compactText, /^num_q {17}\tall\t300$/m);
