@@ -5,6 +5,9 @@ export interface CliContext {
   nativeDir: string;
   cwd: string;
   stdout: (text: string | Uint8Array) => void;
+  /** True when nothing given to stdout is still held (written through): a buffer given last may be filled again.
+   * Absent: never assume so. */
+  stdoutReleased?: () => boolean;
   stderr: (text: string) => void;
 }
 

@@ -15,6 +15,8 @@ runCli(process.argv.slice(2), {
   nativeDir: join(__dirname, 'native'),
   cwd: process.cwd(),
   stdout: (text) => process.stdout.write(text),
+  // Files, pipes and terminals are written synchronously on Linux; elsewhere a pipe may hold a chunk a while.
+  stdoutReleased: () => process.stdout.writableLength === 0,
   stderr: (text) => process.stderr.write(text),
 }).then((code) => {
   process.exitCode = code;
