@@ -87,8 +87,8 @@ export class PairIndex {
     const bytes = line.bytes;
     const start = line.starts[field]!;
     const end = line.ends[field]!;
-    const hash = hashBytes(bytes, start, end, query);
     const global = this.global;
+    const hash = global ? hashBytes(bytes, start, end, query) : blockHash(bytes, start, end);
     const found = global
       ? global.index.find(query, bytes, start, end, hash)
       : this.findInBlock(bytes, start, end, hash);
@@ -272,4 +272,20 @@ export class PairIndex {
     slots[2 * slot] = hash;
     slots[2 * slot + 1] = entry;
   }
+}
+
+/**
+ * The hash of a key in the current block's table: a multiply and a shift per four bytes (cheaper than hashBytes's
+ * MurmurHash3, which the index over every pair keeps); the table holds one query's pairs, and every hit is still
+ * settled by comparing bytes.
+ */
+export function blockHash(bytes: Uint8Array, start: number, end: number): number {
+  let h = end - start;
+  let i = start;
+  for (const last = end - 4; i <= last; i += 4) {
+    h = Math.imul(h ^ (bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24)), 0x9e3779b1);
+    h ^= h >>> 15;
+  }
+  for (; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x9e3779b1);
+  return h ^ (h >>> 16);
 }

@@ -1,15 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hashBytes } from '../../../core/formats/byteKeyTable.ts';
+import { blockHash } from '../../../core/lint/pairIndex.ts';
 import { findings, where } from './lintTestHelpers.ts';
 
-/** Two docids whose 32-bit hashes are equal under query group `group` (found by the birthday bound). */
-function collidingDocids(group: number): [string, string] {
+/**
+ * Two docids whose 32-bit hashes are equal (found by the birthday bound): under the current block's hash, or under
+ * the index over every pair's hash for query group `group`.
+ */
+function collidingDocids(group: number | 'block'): [string, string] {
   const seen = new Map<number, string>();
   for (let i = 0; ; i++) {
     const docid = `doc${i}`;
     const bytes = Buffer.from(docid);
-    const hash = hashBytes(bytes, 0, bytes.length, group);
+    const hash = group === 'block' ? blockHash(bytes, 0, bytes.length) : hashBytes(bytes, 0, bytes.length, group);
     const other = seen.get(hash);
     if (other !== undefined) return [other, docid];
     seen.set(hash, docid);
@@ -17,7 +21,7 @@ function collidingDocids(group: number): [string, string] {
 }
 
 test('docids whose hashes collide are told apart by their bytes, in a query block', () => {
-  const [a, b] = collidingDocids(0); // the first query of a file is query 0
+  const [a, b] = collidingDocids('block');
   const text = `q1 0 ${a} 1\nq1 0 ${b} 1\nq1 0 ${b} 0\nq1 0 ${a} 0\n`;
   assert.deepEqual(
     findings(text, 'duplicate-pair').map((d) => [where(d), d.related?.line]),
