@@ -2,13 +2,7 @@
 // every call, and the suggestions the Label view shows. A call's record and the suggestion it completes are one
 // transaction; a judge's suggestion for a pair is replaced under a lock on the pair, so two runs judging the same
 // pair at once leave one suggestion, never two.
-import {
-  type CallRow,
-  judgeCallValues,
-  recordedJudgeCall,
-  suggestionCallOf,
-  withoutSortKey,
-} from '../adapterShared/judgeRows.ts';
+import { type CallRow, recordedJudgeCall, suggestionCallOf, withoutSortKey } from '../adapterShared/judgeRows.ts';
 import type {
   CachedCall,
   CallToRecord,
@@ -28,6 +22,7 @@ import type {
 } from '../port/judgePort.ts';
 import { lockInSchema } from './advisoryLocks.ts';
 import { ensureAnnotatorId } from './annotators.ts';
+import { insertCallRows } from './judge/callRows.ts';
 import type { PostgresClient, PostgresContext, TransactionOptions } from './postgresContext.ts';
 
 /** A read of one statement; a read of several sees one snapshot. */
@@ -231,19 +226,23 @@ export class PostgresJudge implements JudgePort {
           await ensureAnnotatorId(client, this.context.location, suggestion.judge, 'llm'),
         );
       }
-      const written: (number | null)[] = [];
-      for (const { call, suggestion } of calls) {
-        const callId = call !== undefined ? await this.insertCall(client, call) : null;
-        written.push(callId);
-        if (suggestion !== undefined) {
-          await this.writeSuggestion(
-            client,
-            suggestion,
-            callId ?? undefined,
-            annotators.get(suggestion.judge),
-            written,
-          );
-        }
+      // The group's calls in one statement (a round trip per row made PostgreSQL's record the slow part of a run),
+      // then the suggestions, each seeing the ids of its own and earlier entries' calls, as one at a time did.
+      const callIds = await insertCallRows(
+        client,
+        calls.flatMap(({ call }) => (call === undefined ? [] : [call])),
+      );
+      let next = 0;
+      const written = calls.map(({ call }) => (call === undefined ? null : callIds[next++]!));
+      for (const [i, { suggestion }] of calls.entries()) {
+        if (suggestion === undefined) continue;
+        await this.writeSuggestion(
+          client,
+          suggestion,
+          written[i] ?? undefined,
+          annotators.get(suggestion.judge),
+          written.slice(0, i + 1),
+        );
       }
       await this.context.notify(client, { what: 'judge' });
       return written;
@@ -259,10 +258,10 @@ export class PostgresJudge implements JudgePort {
         suggestion === undefined
           ? undefined
           : await ensureAnnotatorId(client, this.context.location, suggestion.judge, 'llm');
-      const callId = await this.insertCall(client, call);
+      const [callId] = await insertCallRows(client, [call]);
       if (suggestion !== undefined) await this.writeSuggestion(client, suggestion, callId, annotatorId);
       await this.context.notify(client, { what: 'judge' });
-      return callId;
+      return callId!;
     });
     this.context.changed({ what: 'judge' });
     return id;
@@ -336,19 +335,6 @@ export class PostgresJudge implements JudgePort {
       return result.rows;
     }, readOnly);
     return rows;
-  }
-
-  private async insertCall(client: PostgresClient, call: JudgeCallRecord): Promise<number> {
-    const { rows } = await client.query<{ id: number }>(
-      `INSERT INTO llm_call (cache_key, endpoint, model, parameters, prompt_template_hash, prompt_hash, vote_index,
-         study_id, pair_id, judge, raw_output, parsed_label, parsed_conditions, rationale, error_kind, error,
-         input_tokens, output_tokens, latency_ms, attempts, cost, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
-       RETURNING id`,
-      // The values in the INSERT's column order, which judgeCallValues keeps.
-      Object.values(judgeCallValues(call)),
-    );
-    return (rows[0] as { id: number }).id;
   }
 
   /** Inside a transaction: replaces the judge's suggestion for the pair; `thisCall` stands for the callIds null. */

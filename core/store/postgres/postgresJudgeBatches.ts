@@ -11,7 +11,6 @@ import {
   newBatchValues,
   storedBatchRequest,
 } from '../adapterShared/judgeBatchRows.ts';
-import { judgeCallValues } from '../adapterShared/judgeRows.ts';
 import type {
   BatchLineCall,
   JudgeBatchPort,
@@ -20,6 +19,7 @@ import type {
   NewJudgeBatch,
   StoredBatchRequest,
 } from '../port/judgeBatchPort.ts';
+import { insertCallRows } from './judge/callRows.ts';
 import type { PostgresContext, TransactionOptions } from './postgresContext.ts';
 
 const readOnly: TransactionOptions = { readOnly: true };
@@ -106,25 +106,11 @@ export class PostgresJudgeBatches implements JudgeBatchPort {
       }
       const n = toRecord.length;
       if (n === 0) return 0;
-      // The calls' ids drawn first, so that the rows and the requests they answer go in one statement each
-      // (a round trip per line made a 100,000-line batch slow), each request linked to its own call.
-      const ids = (
-        await client.query<{ id: number }>(
-          `SELECT nextval(pg_get_serial_sequence('llm_call', 'id'))::integer AS id FROM generate_series(1, $1)`,
-          [n],
-        )
-      ).rows.map((row) => row.id);
-      const values = toRecord.map((line) => Object.values(judgeCallValues(line.call)));
-      const column = (i: number) => values.map((row) => row[i] ?? null);
-      await client.query(
-        `INSERT INTO llm_call (id, cache_key, endpoint, model, parameters, prompt_template_hash, prompt_hash,
-           vote_index, study_id, pair_id, judge, raw_output, parsed_label, parsed_conditions, rationale, error_kind,
-           error, input_tokens, output_tokens, latency_ms, attempts, cost, created_at)
-         SELECT * FROM unnest($1::integer[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-           $8::integer[], $9::integer[], $10::integer[], $11::text[], $12::text[], $13::integer[], $14::text[],
-           $15::text[], $16::text[], $17::text[], $18::integer[], $19::integer[], $20::integer[], $21::integer[],
-           $22::float8[], $23::text[])`,
-        [ids, ...Array.from({ length: 22 }, (_, i) => column(i))],
+      // The calls in one statement and the requests they answer in another (a round trip per line made a
+      // 100,000-line batch slow), each request linked to its own call.
+      const ids = await insertCallRows(
+        client,
+        toRecord.map((line) => line.call),
       );
       await client.query(
         `UPDATE judge_batch_request AS r SET llm_call_id = v.id
