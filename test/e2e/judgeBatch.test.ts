@@ -1,8 +1,9 @@
 // End to end, the Batch API from VS Code: the packaged .vsix in code-server on the demo workspace whose relevance
 // study's judge says `mode batch`, against the Files and Batch APIs on 127.0.0.1 (test/core/judge/openAiBatchServer.ts)
 // through the real `openai` SDK. "Run LLM judge" asks how (batch first, as the judge block says), asks once to call
-// the endpoint, and creates the batch (no chat request); once the batch completes at the server, "Batch status"
-// records it: the suggestions are in the study's database, and the Agreement view's Judges section shows the judge
+// the endpoint, and creates the batch (no chat request) — its notification's Cancel, pressed while the upload is
+// held, leaves that batch created and recorded and says the submit was cancelled; judging online meanwhile asks
+// nothing and says the open batch holds the votes; once the batch completes at the server, "Batch status" records it: the suggestions are in the study's database, and the Agreement view's Judges section shows the judge
 // against the people (bob's imported labels) with its gate.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -109,16 +110,30 @@ workbenchTest(
         rows.map((r) => r.trim()),
         ['Judge with the Batch API (half price, within 24 h)', 'Judge online', 'Batch status', 'Cancel open batches'],
       );
+      // The upload waits at the server until the submit's notification has been cancelled: the batch being
+      // uploaded is finished and recorded all the same, and the message says the submit was cancelled.
+      const upload = llm.hold('files.create');
       await page.keyboard.press('Enter');
       const dialog = page.locator('.monaco-dialog-box', { hasText: llm.baseURL });
       await dialog.waitFor({ timeout: 15_000 });
       await dialog.locator('.monaco-button', { hasText: 'Allow' }).click();
+      await upload.arrived;
+      const submitting = page.locator('.notification-toast', { hasText: 'writing and uploading the batches' });
+      await submitting.locator('.monaco-button', { hasText: 'Cancel' }).click({ timeout: 30_000 });
+      upload.release();
       await page
-        .locator('.notification-toast', { hasText: /1 batch created with 19 requests/ })
+        .locator('.notification-toast', { hasText: /cancelled — 1 batch created before the cancel with 19 requests/ })
         .waitFor({ timeout: 60_000 });
       assert.equal(llm.routeCounts().get('batches.create'), 1);
       assert.equal(llm.requests(), 0, 'no chat request');
       assert.equal(suggestionCount(folder), 0);
+
+      // 1b. Online while the batch is open: nothing is asked, and the summary says why and what to run.
+      await judgeWith(page, 'Judge online');
+      await page
+        .locator('.notification-toast', { hasText: /19 votes left out: open batches hold them — run "Batch status"/ })
+        .waitFor({ timeout: 60_000 });
+      assert.equal(llm.requests(), 0, 'the votes the batch holds are not asked online');
 
       // 2. The batch completes at the server; "Batch status" records it.
       const [batch] = llm.batches();
