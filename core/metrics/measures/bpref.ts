@@ -25,10 +25,9 @@ export const bpref: TrecMeasure = {
       if (judgment === notJudged || judgment === judgedNegative) continue;
       if (judgment >= 0 && judgment < level) {
         nonRelevantSoFar++;
-      } else if (nonRelevantSoFar > 0) {
-        sum += 1 - Math.min(nonRelevantSoFar, numRel) / Math.min(judgedNonRelevant, numRel);
       } else {
-        sum += 1;
+        // One addition site (see infAP: a separate `sum += 1` made V8's Maglev deoptimise this loop over and over).
+        sum += nonRelevantSoFar > 0 ? 1 - Math.min(nonRelevantSoFar, numRel) / Math.min(judgedNonRelevant, numRel) : 1;
       }
     }
     lastQuery = query;

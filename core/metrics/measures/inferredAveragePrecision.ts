@@ -31,18 +31,18 @@ export const inferredAveragePrecision: TrecMeasure = {
         continue;
       }
       relevantSoFar++;
-      if (j === 0) {
-        sum += 1;
-      } else {
-        // The expected precision above rank j+1: the share of the j documents above that were pooled, times the
-        // relevant share among the judged ones (smoothed), plus this document itself.
-        const above = j;
-        sum +=
-          1 / (above + 1) +
-          (above / (above + 1)) *
-            ((relevantSoFar - 1 + nonRelevantSoFar + pooledUnjudgedSoFar) / above) *
-            ((relevantSoFar - 1 + epsilon) / (relevantSoFar - 1 + nonRelevantSoFar + 2 * epsilon));
-      }
+      // The expected precision above rank j+1: the share of the j documents above that were pooled, times the
+      // relevant share among the judged ones (smoothed), plus this document itself; 1 at rank 1. One addition
+      // site for both: V8's Maglev, seeing a whole-number `sum += 1` beside a fractional one, deoptimised this loop
+      // again and again (20× slower).
+      const above = j;
+      sum +=
+        j === 0
+          ? 1
+          : 1 / (above + 1) +
+            (above / (above + 1)) *
+              ((relevantSoFar - 1 + nonRelevantSoFar + pooledUnjudgedSoFar) / above) *
+              ((relevantSoFar - 1 + epsilon) / (relevantSoFar - 1 + nonRelevantSoFar + 2 * epsilon));
     }
     return query.numRel > 0 ? sum / query.numRel : sum;
   },
