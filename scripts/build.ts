@@ -3,6 +3,7 @@
 //   dist/server.cjs     language server (CJS, Node)
 //   dist/cli.cjs        CLI (CJS, Node; started by bin/qrels-studio.cjs)
 //   dist/studyWorker.cjs the extension host's study store, in a worker thread (core/worker/)
+//   dist/evalWorker.cjs  the second thread of a CLI eval (core/metrics/parallel/)
 //   dist/webview/*.js   one browser bundle per webview/<name>/main.tsx
 //   dist/tokenizer/     gpt-tokenizer's encodings, one file each, required when a judge budget counts tokens
 //   dist/native/        better-sqlite3 N-API prebuilds, one per platform, loaded through `nativeBinding`
@@ -27,7 +28,8 @@ const nodeBundle: BuildOptions = {
   sourcemap: production ? false : 'linked',
   minify: production,
   legalComments: 'none',
-  define: { QRELS_STUDIO_VERSION: JSON.stringify(version) },
+  // import.meta.dirname: the bundle's folder (a worker's file beside it, see core/metrics/parallel).
+  define: { QRELS_STUDIO_VERSION: JSON.stringify(version), 'import.meta.dirname': '__dirname' },
   // jsonc-parser's "main" is a UMD build whose require('./impl/…') calls esbuild cannot follow; its ES build bundles.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   logLevel: 'warning',
@@ -39,6 +41,8 @@ const nodeEntries: Record<string, string> = {
   cli: 'cli/index.ts',
   // The extension host's study store runs in this worker thread (core/worker/workerStudyStore.ts).
   studyWorker: 'core/worker/studyWorker.ts',
+  // The second thread of `eval` (core/metrics/parallel/parallelEvaluation.ts), beside cli.cjs.
+  evalWorker: 'core/metrics/parallel/evalWorker.ts',
 };
 
 // The token encodings of core/judge/budget/tokenCount.ts: dist/tokenizer/<name>.cjs, required beside the bundles.

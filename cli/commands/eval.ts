@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StudyModel } from '../../core/dsl/model.ts';
 import { messageQueryId } from '../../core/formats/queryIdCache.ts';
-import { readQrels } from '../../core/formats/trecQrels.ts';
+import { type Qrels, readQrels } from '../../core/formats/trecQrels.ts';
 import { readZscores } from '../../core/formats/zscores.ts';
 import { type EvaluationOptions, evaluateRunFile, type RunEvaluation } from '../../core/metrics/evaluate.ts';
 import { instructionMeasures } from '../../core/metrics/instruction/registry.ts';
 import { writeMaxpRun } from '../../core/metrics/maxpRun.ts';
 import { MeasureSpecError, selectMeasures } from '../../core/metrics/measureSelection.ts';
+import { evaluateInTwoThreads } from '../../core/metrics/parallel/parallelEvaluation.ts';
 import { compareRunEvaluations } from '../../core/metrics/runComparison.ts';
 import { scaleGains } from '../../core/metrics/scaleGains.ts';
 import { evaluationJson, type RunidLine, writeTrecEvalText } from '../../core/metrics/trecEvalOutput.ts';
@@ -234,7 +235,19 @@ export const evalCommand: CliCommand = {
         ? await instructionRunsOutput({ ...parsed, measureSpecs: specs.instruction }, context)
         : undefined;
     const [qrelsFile, ...runFiles] = parsed.files as [string, ...string[]];
-    const qrels = await readQrels(qrelsFile);
+    // One run of trec_eval's measures: the qrels and the run are read and evaluated on two threads when the files
+    // allow it (core/metrics/parallel), else the qrels are read first, as trec_eval does.
+    const twoThreads = runFiles.length === 1 && !maxp && selection.measures.length > 0;
+    let qrels: Qrels | undefined = twoThreads ? undefined : await readQrels(qrelsFile);
+    const evaluateRun = async (evaluated: string, runFile: string): Promise<RunEvaluation> => {
+      const runOptions = selection.measures.length > 0 ? options : { ...options, complete: true };
+      if (twoThreads) {
+        const outcome = await evaluateInTwoThreads(qrelsFile, evaluated, runOptions, named.rest, runFile);
+        if ('evaluation' in outcome) return outcome.evaluation;
+      }
+      qrels ??= await readQrels(qrelsFile);
+      return evaluateRunFile(qrels, evaluated, runOptions, runFile);
+    };
     const evaluations: RunEvaluation[] = [];
     // trec_eval evaluates one run, so its output never needs to say which; with several, each block opens with
     // trec_eval's own runid line (whatever -m says), and runs sharing a tag are told apart by their order.
@@ -252,12 +265,7 @@ export const evalCommand: CliCommand = {
         }
         const evaluation = await addNamedMeasures(
           // Named measures alone: trec_eval's side only reads the run (its tag); each tool says what it evaluates.
-          await evaluateRunFile(
-            qrels,
-            evaluated,
-            selection.measures.length > 0 ? options : { ...options, complete: true },
-            runFile,
-          ),
+          await evaluateRun(evaluated, runFile),
           named.measures,
           {
             qrels: qrelsFile,

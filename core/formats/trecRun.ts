@@ -108,7 +108,11 @@ export function runLineScore(
 }
 
 /** Thrown inside the streaming pass when a query comes back after another one started. */
-export class InterleavedQueries extends Error {}
+export class InterleavedQueries extends Error {
+  constructor() {
+    super('the run interleaves its queries (a query comes back after another one started)');
+  }
+}
 
 /** Where a run's reader finds the qrels' queries and judgments: the qrels, or two parts of them read by two threads
  * (core/metrics/parallel). */

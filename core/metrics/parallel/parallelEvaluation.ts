@@ -1,0 +1,192 @@
+// `eval` of one run on two threads: the machine's second core reads half of each file while the first reads the
+// other half (trec_eval reads and evaluates on one). Each file is cut at a query boundary near its middle
+// (queryBoundary.ts); each thread reads its part of the qrels onto SharedArrayBuffers, the parts are exchanged,
+// then each thread reads its part of the run and evaluates the queries it finds into one shared row per query. The
+// main thread then sums and averages in qid order exactly as on one thread (finishEvaluation), so the output is the
+// same. Whatever the two parts cannot do alone — a query in both parts of a file, an error anywhere, a qrels query
+// the run lacks without -c — makes the caller evaluate on one thread, which reports errors where they are.
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ByteRange } from '../../formats/lineReader.ts';
+import { readQrelsPart } from '../../formats/trecQrels.ts';
+import { type EvaluationOptions, finishEvaluation, QueryEvaluator, type RunEvaluation } from '../evaluate.ts';
+import { shareQrelsPart, TwoPartJudgments } from './qrelsParts.ts';
+import { queryBoundary } from './queryBoundary.ts';
+import { type EvalWorkerTask, evaluateRunPart, type MainMessage, type WorkerMessage } from './runPart.ts';
+
+/** Below this many bytes of qrels and run together a second thread costs more than it saves (its start is ~30 ms). */
+const minimumBytes = 8 << 20;
+
+/** QRELS_STUDIO_EVAL_THREADS: 1 = always one thread, 2 = two whenever the files allow (tests force it on small
+ * fixtures), unset = two for files large enough. */
+function threadsWanted(): 'one' | 'two' | 'auto' {
+  const value = process.env.QRELS_STUDIO_EVAL_THREADS;
+  return value === '1' ? 'one' : value === '2' ? 'two' : 'auto';
+}
+
+interface TwoThreadPlan {
+  qrels: [ByteRange, ByteRange];
+  run: [ByteRange, ByteRange];
+}
+
+/** Each file's two parts, or why it is read on one thread. */
+export function twoThreadPlan(qrelsFile: string, runFile: string): TwoThreadPlan | { reason: string } {
+  const wanted = threadsWanted();
+  if (wanted === 'one') return { reason: 'QRELS_STUDIO_EVAL_THREADS=1' };
+  const sizes: number[] = [];
+  for (const file of [qrelsFile, runFile]) {
+    const size = plainFileSize(file);
+    if (size === undefined) return { reason: `${file} is not a plain file (gzip, a pipe, or unreadable)` };
+    sizes.push(size);
+  }
+  const [qrelsSize, runSize] = sizes as [number, number];
+  if (wanted === 'auto' && qrelsSize + runSize < minimumBytes) return { reason: 'small files' };
+  const qrelsCut = queryBoundary(qrelsFile, qrelsSize);
+  const runCut = queryBoundary(runFile, runSize);
+  if (qrelsCut === undefined || runCut === undefined) return { reason: 'no query boundary near the middle' };
+  return {
+    qrels: [
+      { start: 0, end: qrelsCut },
+      { start: qrelsCut, end: qrelsSize },
+    ],
+    run: [
+      { start: 0, end: runCut },
+      { start: runCut, end: runSize },
+    ],
+  };
+}
+
+/** The size of a regular file that is not gzip, else undefined. */
+function plainFileSize(file: string): number | undefined {
+  let fd: number | undefined;
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) return undefined;
+    fd = openSync(file, 'r');
+    const magic = Buffer.alloc(2);
+    if (readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b) return undefined;
+    return stat.size;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The worker's young generation kept small: its garbage is a few objects per query, and a default one grows to
+ * tens of MB of peak memory (eval -m map … on 1M lines: 190 → 175 MiB with 1 MB). */
+const resourceLimits = { maxYoungGenerationSizeMb: 1 };
+
+/** The worker: dist/evalWorker.cjs beside the bundle (with Node's compile cache, as bin/launch.cjs turns it on for
+ * the main thread), or evalWorker.ts beside this file when run from the sources. */
+function startWorker(task: EvalWorkerTask): Worker {
+  const bundled = join(import.meta.dirname, 'evalWorker.cjs');
+  if (existsSync(bundled)) {
+    const code =
+      "try { require('node:module').enableCompileCache?.(); } catch {}\n" + `require(${JSON.stringify(bundled)});`;
+    return new Worker(code, { eval: true, workerData: task, resourceLimits });
+  }
+  return new Worker(join(import.meta.dirname, 'evalWorker.ts'), { workerData: task, resourceLimits });
+}
+
+/** Messages of the worker in order; an error or exit of the worker reads as 'failed'. */
+function workerMessages(worker: Worker): () => Promise<WorkerMessage> {
+  const queue: WorkerMessage[] = [];
+  let waiting: ((message: WorkerMessage) => void) | undefined;
+  const push = (message: WorkerMessage): void => {
+    if (waiting) {
+      const resolve = waiting;
+      waiting = undefined;
+      resolve(message);
+    } else queue.push(message);
+  };
+  worker.on('message', push);
+  worker.on('error', (error) => push({ kind: 'failed', reason: `worker: ${error.message}` }));
+  worker.on('exit', (code) => push({ kind: 'failed', reason: `worker exited (${code})` }));
+  return () => {
+    const next = queue.shift();
+    if (next) return Promise.resolve(next);
+    return new Promise((resolve) => {
+      waiting = resolve;
+    });
+  };
+}
+
+/** What evaluateInTwoThreads did: the evaluation, or why the caller must evaluate on one thread. */
+export type TwoThreadOutcome = { evaluation: RunEvaluation } | { oneThread: string };
+
+/**
+ * Evaluates one run against the qrels on two threads. `measureSpecs` are the specs `options.measures` was selected
+ * from (the worker selects them again). The evaluation equals readQrels + evaluateRunFile's; when the files do
+ * not allow it, or anything goes wrong, `oneThread` says why and nothing is printed or kept.
+ */
+export async function evaluateInTwoThreads(
+  qrelsFile: string,
+  runFile: string,
+  options: EvaluationOptions,
+  measureSpecs: readonly string[],
+  name = runFile,
+): Promise<TwoThreadOutcome> {
+  const plan = twoThreadPlan(qrelsFile, runFile);
+  if ('reason' in plan) return { oneThread: plan.reason };
+  const { measures: _measures, zscores: _zscores, ...workerOptions } = options;
+  const worker = startWorker({
+    qrelsFile,
+    qrelsRange: plan.qrels[1],
+    runFile,
+    runRange: plan.run[1],
+    measureSpecs: [...measureSpecs],
+    options: workerOptions,
+  });
+  const next = workerMessages(worker);
+  const post = (message: MainMessage): void => worker.postMessage(message);
+  try {
+    const evaluator = new QueryEvaluator(options);
+    const own = await readQrelsPart(qrelsFile, plan.qrels[0], true);
+    const theirs = await next();
+    if (theirs.kind !== 'qrels') return { oneThread: theirs.kind === 'failed' ? theirs.reason : 'protocol' };
+    const judgments = TwoPartJudgments.of(shareQrelsPart(own), theirs.part);
+    if (!judgments) {
+      post({ kind: 'stop' });
+      return { oneThread: 'a qid is in both parts of the qrels (not grouped by query)' };
+    }
+    const queryCount = judgments.queryCount;
+    if (queryCount === 0) return { oneThread: 'no judgments' };
+    const numbers = new Float64Array(new SharedArrayBuffer(queryCount * evaluator.slotCount * 8));
+    const answeredThere = new Uint8Array(new SharedArrayBuffer(queryCount));
+    post({ kind: 'run', part: shareQrelsPart(own), numbers, answered: answeredThere });
+    const texts: string[] | undefined = evaluator.hasText ? [] : undefined;
+    const answered = new Uint8Array(queryCount);
+    const here = await evaluateRunPart(runFile, plan.run[0], judgments, evaluator, numbers, texts, answered);
+    const done = await next();
+    if (done.kind !== 'done') return { oneThread: done.kind === 'failed' ? done.reason : 'protocol' };
+    if (here.dataLines + done.dataLines === 0) return { oneThread: 'the run has no results' };
+    for (let q = 0; q < queryCount; q++) {
+      if (answeredThere[q] === 0) continue;
+      if (answered[q] === 1) return { oneThread: 'a query is in both parts of the run (not grouped by query)' };
+      answered[q] = 1;
+    }
+    if (!options.complete && answered.includes(0)) return { oneThread: 'a qrels query has no results (without -c)' };
+    if (texts) for (const [index, text] of done.texts) texts[index] = text;
+    return {
+      evaluation: finishEvaluation({
+        qrels: { queries: judgments.queries, file: qrelsFile },
+        evaluator,
+        options,
+        numbers,
+        ...(texts && { texts }),
+        answered,
+        runid: done.dataLines > 0 ? done.runid : here.runid,
+        name,
+      }),
+    };
+  } catch (error) {
+    return { oneThread: error instanceof Error ? error.message : String(error) };
+  } finally {
+    worker.removeAllListeners();
+    worker.on('error', () => {}); // the worker's fate no longer matters
+    worker.unref();
+    void worker.terminate();
+  }
+}

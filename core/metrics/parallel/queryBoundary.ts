@@ -1,0 +1,54 @@
+// Where to cut a TREC file (qrels or run) in two for two threads: at the first line, past the middle, whose qid is
+// not the qid of the line before it, so that a file grouped by query gives each query to one part. Files that are
+// not grouped are cut anyway: the caller sees a query in both parts and evaluates on one thread instead.
+import { closeSync, openSync, readSync } from 'node:fs';
+
+/** How far past the middle a boundary is looked for (a query's lines rarely take more). */
+const window = 1 << 20;
+
+/** Byte offset of a line start past the middle of the file that begins a new qid, or undefined (no such line near
+ * the middle: one huge query, or a file too small). */
+export function queryBoundary(file: string, size: number): number | undefined {
+  if (size < 4) return undefined;
+  const middle = Math.floor(size / 2);
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(Math.min(window, size - middle));
+    const read = readSync(fd, buffer, 0, buffer.length, middle);
+    // The middle may fall inside a line: the first whole line starts after the next newline (the byte before the
+    // middle being a newline means the middle is a line start itself).
+    let start: number;
+    const before = Buffer.alloc(1);
+    readSync(fd, before, 0, 1, middle - 1);
+    if (before[0] === 10) start = 0;
+    else {
+      const newline = buffer.indexOf(10);
+      if (newline === -1 || newline + 1 >= read) return undefined;
+      start = newline + 1;
+    }
+    let previous: Buffer | undefined;
+    while (start < read) {
+      const end = buffer.indexOf(10, start);
+      if (end === -1 || end >= read) return undefined; // the line is not whole in the window
+      const qid = firstField(buffer, start, end);
+      if (previous !== undefined && !qid.equals(previous)) return middle + start;
+      previous = qid;
+      start = end + 1;
+    }
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function firstField(bytes: Buffer, start: number, end: number): Buffer {
+  let i = start;
+  while (i < end && isSpace(bytes[i]!)) i++;
+  let j = i;
+  while (j < end && !isSpace(bytes[j]!)) j++;
+  return bytes.subarray(i, j);
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}

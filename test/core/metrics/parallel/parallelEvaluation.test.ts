@@ -1,0 +1,225 @@
+// eval on two threads (core/metrics/parallel) must print what one thread prints, digit for digit: trec_eval's own
+// suite through the two-thread path (forced on its small files by QRELS_STUDIO_EVAL_THREADS=2), and every case the
+// two parts cannot do alone (a file not grouped by query, an error in the second half, gzip) evaluated on one
+// thread with the same result or the same positioned error.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { readQrels } from '../../../../core/formats/trecQrels.ts';
+import { type EvaluationOptions, evaluateRunFile } from '../../../../core/metrics/evaluate.ts';
+import { selectMeasures } from '../../../../core/metrics/measureSelection.ts';
+import { evaluateInTwoThreads, twoThreadPlan } from '../../../../core/metrics/parallel/parallelEvaluation.ts';
+import { formatTrecEvalText } from '../../../../core/metrics/trecEvalOutput.ts';
+import { fixturesDir, runCliProcess, scratchDir } from '../../../helpers.ts';
+import { assertSameTrecEvalLines } from '../trecEvalComparison.ts';
+
+const suite = join(fixturesDir, 'trec_eval');
+process.env.QRELS_STUDIO_EVAL_THREADS = '2';
+
+interface Case {
+  expected: string;
+  qrels: string;
+  run: string;
+  measures: string[];
+  perQuery?: boolean;
+  complete?: boolean;
+  maxRetrieved?: number;
+  relevanceLevel?: number;
+  /** Why the case is evaluated on one thread (results.trunc interleaves its queries). */
+  oneThread?: RegExp;
+}
+
+// trec_eval's Makefile checks (as trecEvalTestSuite.test.ts runs them on one thread).
+const cases: Case[] = [
+  { expected: 'out.test', qrels: 'qrels.test', run: 'results.test', measures: [] },
+  { expected: 'out.test', qrels: 'qrels.test.with-comments', run: 'results.test', measures: [] },
+  { expected: 'out.comment.test', qrels: 'qrels.comment.test', run: 'results.comment.test', measures: [] },
+  { expected: 'out.test.a', qrels: 'qrels.test', run: 'results.test', measures: ['all_trec'] },
+  { expected: 'out.test.aq', qrels: 'qrels.test', run: 'results.test', measures: ['all_trec'], perQuery: true },
+  {
+    expected: 'out.test.aqc',
+    qrels: 'qrels.test',
+    run: 'results.trunc',
+    measures: ['all_trec'],
+    perQuery: true,
+    complete: true,
+    oneThread: /interleaves its queries/,
+  },
+  {
+    expected: 'out.test.aqcM',
+    qrels: 'qrels.test',
+    run: 'results.trunc',
+    measures: ['all_trec'],
+    perQuery: true,
+    complete: true,
+    maxRetrieved: 100,
+    oneThread: /interleaves its queries/,
+  },
+  {
+    expected: 'out.test.aql',
+    qrels: 'qrels.rel_level',
+    run: 'results.test',
+    measures: ['all_trec', 'relstring.20'],
+    perQuery: true,
+    relevanceLevel: 2,
+  },
+];
+
+function optionsOf(c: Pick<Case, 'measures' | 'complete' | 'maxRetrieved' | 'relevanceLevel'>): EvaluationOptions {
+  return {
+    measures: selectMeasures(c.measures).measures,
+    relevanceLevel: c.relevanceLevel ?? 1,
+    maxRetrieved: c.maxRetrieved ?? Number.POSITIVE_INFINITY,
+    complete: c.complete ?? false,
+  };
+}
+
+for (const c of cases) {
+  test(`two threads: ${c.measures.join(' ')} ${c.qrels} ${c.run} equals ${c.expected} and one thread's output`, async () => {
+    const options = optionsOf(c);
+    const outcome = await evaluateInTwoThreads(join(suite, c.qrels), join(suite, c.run), options, c.measures);
+    const text = { perQuery: c.perQuery ?? false, runidLine: 'summary' as const };
+    if (c.oneThread) {
+      assert.ok('oneThread' in outcome);
+      assert.match(outcome.oneThread, c.oneThread);
+      return;
+    }
+    assert.ok('evaluation' in outcome, `evaluated on one thread: ${'oneThread' in outcome && outcome.oneThread}`);
+    const ours = formatTrecEvalText(outcome.evaluation, text);
+    assertSameTrecEvalLines(ours, readFileSync(join(suite, c.expected), 'latin1'), c.expected);
+    const one = await evaluateRunFile(await readQrels(join(suite, c.qrels)), join(suite, c.run), options);
+    assert.equal(ours, formatTrecEvalText(one, text));
+    assert.deepEqual(outcome.evaluation.queries, one.queries);
+  });
+}
+
+/** The suite's qrels and run with each line's qid rewritten, so that both files' lines move around. */
+function rewritten(dir: string, name: string, lines: (lines: string[]) => string[]): string {
+  const file = join(dir, name);
+  const source = readFileSync(join(suite, name.replace(/\.[a-z]+$/, '')), 'latin1')
+    .split('\n')
+    .filter(Boolean);
+  writeFileSync(file, `${lines(source).join('\n')}\n`, 'latin1');
+  return file;
+}
+
+test('two threads: a run or qrels not grouped by query, or gzip, is evaluated on one thread with the same numbers', async () => {
+  const dir = scratchDir();
+  const options = optionsOf({ measures: ['all_trec'] });
+  const qrels = join(suite, 'qrels.test');
+  const run = join(suite, 'results.test');
+  const expected = formatTrecEvalText(await evaluateRunFile(await readQrels(qrels), run, options), {
+    perQuery: true,
+    runidLine: 'summary',
+  });
+  // The first query's lines, half at the start and half at the end: each part grouped, the query in both.
+  const interleave = (lines: string[]): string[] => {
+    const qid = lines[0]!.split(/\s+/)[0];
+    const first = lines.filter((line) => line.split(/\s+/)[0] === qid);
+    const half = Math.ceil(first.length / 2);
+    return [...first.slice(0, half), ...lines.filter((line) => line.split(/\s+/)[0] !== qid), ...first.slice(half)];
+  };
+  const inputs = [
+    { qrels, run: rewritten(dir, 'results.test.mixed', interleave), reason: /both parts of the run/ },
+    { qrels: rewritten(dir, 'qrels.test.mixed', interleave), run, reason: /both parts of the qrels/ },
+    { qrels, run: join(dir, 'results.gz'), reason: /not a plain file/ },
+  ];
+  writeFileSync(join(dir, 'results.gz'), gzipSync(readFileSync(run)));
+  for (const input of inputs) {
+    const outcome = await evaluateInTwoThreads(input.qrels, input.run, options, ['all_trec']);
+    assert.ok('oneThread' in outcome, `${input.run}: two threads`);
+    assert.match(outcome.oneThread, input.reason);
+    const one = await evaluateRunFile(await readQrels(input.qrels), input.run, options);
+    assert.equal(formatTrecEvalText(one, { perQuery: true, runidLine: 'summary' }), expected);
+  }
+});
+
+test('two threads: TREC Web 2010 runs (missing topics, ties, unjudged, -2 grades) with -c, -J, -M, -l as on one thread', async () => {
+  // test/fixtures/reference-measures: 50 topics, more than trec_eval's suite's 3.
+  const reference = join(fixturesDir, 'reference-measures');
+  const qrels = join(reference, 'web.qrels');
+  for (const run of [join(reference, 'runA.run'), join(reference, 'runB.run')]) {
+    for (const c of [
+      { measures: ['all_trec'], complete: true },
+      {
+        measures: ['map', 'P.5,10', 'ndcg_cut.10', 'relstring.10'],
+        complete: true,
+        maxRetrieved: 50,
+        relevanceLevel: 2,
+      },
+    ]) {
+      for (const judgedOnly of [false, true]) {
+        const options = { ...optionsOf(c), ...(judgedOnly && { judgedOnly: true }) };
+        const outcome = await evaluateInTwoThreads(qrels, run, options, c.measures);
+        assert.ok('evaluation' in outcome, `evaluated on one thread: ${'oneThread' in outcome && outcome.oneThread}`);
+        const one = await evaluateRunFile(await readQrels(qrels), run, options);
+        assert.equal(
+          formatTrecEvalText(outcome.evaluation, { perQuery: true, runidLine: 'summary' }),
+          formatTrecEvalText(one, { perQuery: true, runidLine: 'summary' }),
+        );
+        assert.deepEqual(outcome.evaluation.all, one.all);
+      }
+    }
+  }
+  // A run without some qrels topic and no -c: an error, which one thread reports where it is.
+  const outcome = await evaluateInTwoThreads(qrels, join(reference, 'runB.run'), optionsOf({ measures: ['map'] }), [
+    'map',
+  ]);
+  assert.ok('oneThread' in outcome);
+  assert.match(outcome.oneThread, /no results/);
+});
+
+test('two threads: QRELS_STUDIO_EVAL_THREADS=1 and small files stay on one thread', () => {
+  const qrels = join(suite, 'qrels.test');
+  const run = join(suite, 'results.test');
+  assert.ok('qrels' in twoThreadPlan(qrels, run));
+  try {
+    process.env.QRELS_STUDIO_EVAL_THREADS = '1';
+    assert.deepEqual(twoThreadPlan(qrels, run), { reason: 'QRELS_STUDIO_EVAL_THREADS=1' });
+    delete process.env.QRELS_STUDIO_EVAL_THREADS;
+    assert.deepEqual(twoThreadPlan(qrels, run), { reason: 'small files' });
+  } finally {
+    process.env.QRELS_STUDIO_EVAL_THREADS = '2';
+  }
+});
+
+test('two threads: an error in the second half of either file is the error one thread reports (CLI)', () => {
+  const dir = scratchDir();
+  const qrelsLines = readFileSync(join(suite, 'qrels.test'), 'latin1').split('\n').filter(Boolean);
+  const runLines = readFileSync(join(suite, 'results.test'), 'latin1').split('\n').filter(Boolean);
+  const near = (lines: string[]): number => Math.floor(lines.length * 0.8);
+  // A duplicate judgment, a bad label, a run line with a bad score, a document retrieved twice: all past the middle.
+  const duplicated = [...qrelsLines];
+  duplicated.splice(near(qrelsLines) + 1, 0, qrelsLines[near(qrelsLines)]!);
+  const badLabel = qrelsLines.map((line, i) => (i === near(qrelsLines) ? line.replace(/\S+$/, 'x') : line));
+  const badScore = runLines.map((line, i) => {
+    if (i !== near(runLines)) return line;
+    const fields = line.trim().split(/\s+/);
+    fields[4] = '?';
+    return fields.join('\t');
+  });
+  const twice = [...runLines];
+  twice.splice(near(runLines) + 1, 0, runLines[near(runLines)]!);
+  const write = (name: string, lines: string[]): string => {
+    writeFileSync(join(dir, name), `${lines.join('\n')}\n`, 'latin1');
+    return join(dir, name);
+  };
+  const qrels = join(suite, 'qrels.test');
+  const run = join(suite, 'results.test');
+  const inputs = [
+    [write('qrels.duplicated', duplicated), run],
+    [write('qrels.badLabel', badLabel), run],
+    [qrels, write('run.badScore', badScore)],
+    [qrels, write('run.twice', twice)],
+  ] as const;
+  for (const [q, r] of inputs) {
+    const two = runCliProcess(['eval', '-m', 'all_trec', q, r], { env: { QRELS_STUDIO_EVAL_THREADS: '2' } });
+    const one = runCliProcess(['eval', '-m', 'all_trec', q, r], { env: { QRELS_STUDIO_EVAL_THREADS: '1' } });
+    assert.equal(two.status, 1, `${q} ${r}: ${two.stderr}`);
+    assert.match(two.stderr, /:\d+:\d+/);
+    assert.equal(two.stderr, one.stderr);
+    assert.equal(two.stdout, one.stdout);
+  }
+});
