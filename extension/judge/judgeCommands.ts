@@ -29,10 +29,14 @@ import {
   submitLines,
 } from './batchJudgeRun.ts';
 import { asksForAction, type JudgeAction, judgeActionItems } from './judgeActions.ts';
+import { JudgeRunsInFlight, judgeRunKey } from './judgeRunsInFlight.ts';
 import { onlineSummaryLine, runOnlineJudge } from './onlineJudgeRun.ts';
 
 /** Where the API key lives in VS Code's SecretStorage. */
 export const apiKeySecret = 'qrelsStudio.openaiApiKey';
+
+/** The judges with a sending run (online, batch submit, their retries) under way in this window. */
+const runsInFlight = new JudgeRunsInFlight();
 
 async function pickJudge(study: StudyModel): Promise<JudgeModel | undefined> {
   if (study.judges.length <= 1) return selectJudge(study);
@@ -132,16 +136,25 @@ export async function runJudge(
   };
   // A retry online is the online run over the pairs whose batch votes got no answer.
   const retryPairs = action === 'retry-online' ? await pairsLeftUnanswered(opened.store, study, batchRun) : undefined;
+  // One sending run per judge in this window (judgeRunsInFlight.ts): its votes in flight would be asked twice.
+  const taken = runsInFlight.start(judgeRunKey(target.studyFile, study.name, judge.model, place), action);
+  if ('refusal' in taken) {
+    void vscode.window.showWarningMessage(`Qrels Studio: ${taken.refusal}`);
+    return;
+  }
   if (action !== 'online' && action !== 'retry-online') {
-    await runBatchAction(action, opened.store, study, batchRun, output);
+    try {
+      await runBatchAction(action, opened.store, study, batchRun, output);
+    } finally {
+      taken.release();
+    }
     studyFiles.notifyChanged(target.studyFile);
     refreshLabelPanels(target.studyFile);
     return;
   }
-  const client = createChatClient({ baseURL: endpoint, apiKey });
-
   let report: JudgeReport;
   try {
+    const client = createChatClient({ baseURL: endpoint, apiKey });
     report = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
@@ -190,6 +203,8 @@ export async function runJudge(
     if (answer === open)
       void vscode.commands.executeCommand('workbench.action.openSettings', 'qrelsStudio.judge.prices');
     return;
+  } finally {
+    taken.release();
   }
   studyFiles.notifyChanged(target.studyFile);
   refreshLabelPanels(target.studyFile);
