@@ -54,7 +54,8 @@ console.log(
 );
 
 // lint of the 1M-line qrels with MS MARCO-length ids, interleaved with a plain read of the file (see benchLint.ts).
-for (const line of benchLint(root, (await generateEvalBenchData(dataDir)).qrels, repetitions)) console.log(line);
+for (const line of benchLint(root, (await generateEvalBenchData(dataDir)).qrels, repetitions, dataDir))
+  console.log(line);
 
 // eval against the real trec_eval -O2 on MS MARCO-length ids, interleaved (see benchEval.ts).
 for (const line of (await benchEval(root, dataDir, repetitions)).lines) console.log(line);
