@@ -2,13 +2,16 @@
 // qrels file, and `qrels-studio pool` of 3 runs × 10,000 queries × depth 100, as whole CLI processes with their
 // peak RSS. Ids are as long as MS MARCO v2's (`msmarco_passage_NN_NNNNNNNNN`, 28 bytes; numeric qids). The document
 // import is compared with Debian's `sqlite3` CLI importing the same rows as CSV (`.import --csv`) into a comparable
-// table, the two interleaved in the same rounds (ours, sqlite3; sqlite3, ours; …), each from an empty database,
-// printed as ratios: sqlite3's wall time over ours (≥ 1 is faster than sqlite3) and our peak RSS over its. Without
-// sqlite3 on the PATH the rows say so and print no ratio (install it: `apt-get install sqlite3`).
+// table, the two interleaved in the same rounds (ours, sqlite3; sqlite3, ours; …), each from an empty database in
+// the same folder (same disk, same temp directory), printed as ratios taken within each round (the two ran seconds
+// apart, so a neighbour's burst weighs on both) and their median over the rounds, with the lowest and highest:
+// sqlite3's wall time over ours (≥ 1 is faster than sqlite3), the same for CPU time (user + system: what a busy
+// machine disturbs least), and our peak RSS over its. Without sqlite3 on the PATH the rows say so and print no
+// ratio (install it: `apt-get install sqlite3`). BENCH_IMPORT_REPETITIONS rounds (default 5, ~45 s each).
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeNumberedLines } from './benchData.ts';
-import { findCommand, timeInterleaved, timeOnce } from './benchInterleaved.ts';
+import { findCommand, loadNote, pairedRatio, timeInterleaved, timeOnce } from './benchInterleaved.ts';
 
 /** MS MARCO v2-style passage id of document `n`: 28 bytes, like the ids the readers meet in practice. */
 const docid = (n: number): string =>
@@ -22,7 +25,7 @@ export async function benchStore(root: string, dataDir: string): Promise<string[
   const dir = join(dataDir, 'store-msmarco');
   mkdirSync(dir, { recursive: true });
   const documents = 1_000_000;
-  const repetitions = Number(process.env.BENCH_IMPORT_REPETITIONS ?? 3);
+  const repetitions = Number(process.env.BENCH_IMPORT_REPETITIONS ?? 5);
   const corpus = join(dir, 'corpus-1m.jsonl');
   const corpusCsv = join(dir, 'corpus-1m.csv');
   const qrels = join(dir, 'qrels-1m.txt');
@@ -89,7 +92,11 @@ export async function benchStore(root: string, dataDir: string): Promise<string[
         for (const suffix of ['', '-wal', '-shm']) rmSync(`${baselineDb}${suffix}`, { force: true });
       },
     };
+    const loadBefore = loadNote();
     const [imported, theirs] = timeInterleaved([ours, baseline], repetitions);
+    const wall = pairedRatio(theirs!.all, imported!.all);
+    const cpu = pairedRatio(theirs!.allCpu, imported!.allCpu);
+    const range = (r: { low: number; high: number }) => `${r.low.toFixed(2)}–${r.high.toFixed(2)}`;
     const rate = (s: number) =>
       `${Math.round((documents + 10_000) / s)
         .toLocaleString('en')
@@ -100,8 +107,13 @@ export async function benchStore(root: string, dataDir: string): Promise<string[
     );
     lines.push(
       `${name.padEnd(44)} ${seconds(imported!.seconds)}  ${mebibytes(imported!.peakMiB)} MiB  ` +
-        `${rate(imported!.seconds)}  ${(theirs!.seconds / imported!.seconds).toFixed(2)}× sqlite3's speed (target ≥ 0.7), ` +
+        `${rate(imported!.seconds)}  ${wall.median.toFixed(2)}× sqlite3's speed (target ≥ 0.7), ` +
         `${(imported!.peakMiB / theirs!.peakMiB).toFixed(2)}× its peak RSS`,
+    );
+    lines.push(
+      `  per round, sqlite3 over ours: wall ${range(wall)}, CPU median ${cpu.median.toFixed(2)}× (${range(cpu)}); ` +
+        `CPU ours ${imported!.cpuSeconds.toFixed(1)} s, sqlite3 ${theirs!.cpuSeconds.toFixed(1)} s; ` +
+        `${loadBefore} before, ${loadNote()} after`,
     );
   }
 
@@ -127,4 +139,10 @@ export async function benchStore(root: string, dataDir: string): Promise<string[
       `${mebibytes(pooled.peakKiB / 1024)} MiB`,
   );
   return lines;
+}
+
+// `node scripts/benchStore.ts`: these rows alone (needs dist/: npm run package).
+if (import.meta.main) {
+  const root = join(import.meta.dirname, '..');
+  for (const line of await benchStore(root, join(root, 'bench-data'))) console.log(line);
 }
