@@ -68,28 +68,34 @@ export function idealDcgSums(
   gains?: ReadonlyMap<number, number>,
 ): Float64Array {
   if (labelCounts === idealCounts && gains === idealGains && (idealWhole || idealSums.length > depth)) return idealSums;
-  // Without gains, gain = label: the labels are already in order (ascending), read from the top.
-  const levels: { gain: number; count: number }[] = [];
+  const labels = labelCounts.labels;
+  const counts = labelCounts.counts;
+  // Without gains, gain = label: the labels are already in order (ascending), read from the top. With gains, the
+  // levels are sorted by gain.
+  const levels: { gain: number; count: number }[] | undefined = gains ? [] : undefined;
   let positive = 0;
-  for (let i = labelCounts.labels.length - 1; i >= 0; i--) {
-    const gain = gainOf(labelCounts.labels[i]!, gains);
+  for (let i = labels.length - 1; i >= 0; i--) {
+    const gain = gainOf(labels[i]!, gains);
     if (gain > 0) {
-      levels.push({ gain, count: labelCounts.counts[i]! });
-      positive += labelCounts.counts[i]!;
+      levels?.push({ gain, count: counts[i]! });
+      positive += counts[i]!;
     }
   }
-  if (gains) levels.sort((a, b) => b.gain - a.gain);
+  levels?.sort((a, b) => b.gain - a.gain);
   const length = Math.min(depth, positive);
   const discounts = rankDiscounts(length);
   const sums = new Float64Array(length + 1);
   let dcg = 0;
   let rank = 0;
-  for (const { gain, count } of levels) {
+  const levelCount = levels ? levels.length : labels.length;
+  for (let level = 0; level < levelCount && rank < length; level++) {
+    const gain = levels ? levels[level]!.gain : labels[labels.length - 1 - level]!;
+    const count = levels ? levels[level]!.count : counts[labels.length - 1 - level]!;
+    if (gain <= 0) break; // without gains: the labels below are 0
     for (let j = 0; j < count && rank < length; j++, rank++) {
       dcg += gain / discounts[rank]!;
       sums[rank + 1] = dcg;
     }
-    if (rank >= length) break;
   }
   idealCounts = labelCounts;
   idealGains = gains;

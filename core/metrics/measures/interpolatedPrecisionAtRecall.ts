@@ -75,5 +75,5 @@ export const interpolatedPrecisionAtRecall: TrecMeasure = {
     'Default levels: -m iprec_at_recall.0,.1,.2,.3,.4,.5,.6,.7,.8,.9,1',
   kind: 'float',
   defaultThresholds: elevenRecallLevels,
-  compute: (query, options, levels) => [...interpolatedPrecisions(query, options.relevanceLevel, levels)],
+  compute: (query, options, levels) => interpolatedPrecisions(query, options.relevanceLevel, levels).slice(),
 };

@@ -41,12 +41,19 @@ function rbpGainsUpTo(largest: number, options: MeasureOptions): (label: number)
     if (gain > max) max = gain;
   }
   const rescale = min < 0 || max > 1;
-  return (label) => {
+  const gainOf = (label: number): number => {
     const gain = gains.get(label);
     if (gain === undefined) return 0; // unjudged, or a negative label
     return rescale ? (gain - min) / (max - min) : gain;
   };
+  // The usual labels (0 … a few) read from a table rather than the map: one lookup per rank of every query.
+  if (largest > maximumTabledLabel) return gainOf;
+  const table = Float64Array.from({ length: largest + 1 }, (_, label) => gainOf(label));
+  return (label) => (label >= 0 && label <= largest ? table[label]! : gainOf(label));
 }
+
+/** Labels up to this one have their rbp gain in a table. */
+const maximumTabledLabel = 1024;
 
 export const rankBiasedPrecision: TrecMeasure = {
   name: 'rbp',
