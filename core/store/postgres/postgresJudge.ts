@@ -17,10 +17,11 @@ import type {
   QueryToJudge,
   RecordedJudgeCall,
   StoredSuggestion,
+  StoredSuggestionVote,
   SuggestionConfidence,
   SuggestionRecord,
 } from '../port/judgePort.ts';
-import { lockInSchema } from './advisoryLocks.ts';
+import { lockManyInSchema } from './advisoryLocks.ts';
 import { ensureAnnotatorId } from './annotators.ts';
 import { insertCallRows } from './judge/callRows.ts';
 import type { PostgresClient, PostgresContext, TransactionOptions } from './postgresContext.ts';
@@ -214,6 +215,30 @@ export class PostgresJudge implements JudgePort {
     return new Map(rows.map(({ cacheKey, ...call }) => [cacheKey, call]));
   }
 
+  async currentSuggestionVotes(
+    judge: string,
+    pairIds: readonly number[],
+  ): Promise<Map<number, StoredSuggestionVote[]>> {
+    const found = new Map<number, StoredSuggestionVote[]>();
+    if (pairIds.length === 0) return found;
+    const rows = await this.context.transaction(async (client) => {
+      const result = await client.query<StoredSuggestionVote & { pairId: number }>(
+        `SELECT s.pair_id AS "pairId", v.vote_index AS "voteIndex", v.llm_call_id AS "callId", v.label
+         FROM suggestion AS s JOIN suggestion_vote AS v ON v.suggestion_id = s.id
+         WHERE s.pair_id = ANY($1::integer[]) AND s.annotator_id = (SELECT id FROM annotator WHERE name = $2)
+         ORDER BY s.pair_id, v.vote_index`,
+        [pairIds, judge],
+      );
+      return result.rows;
+    }, readOnly);
+    for (const { pairId, ...vote } of rows) {
+      const votes = found.get(pairId);
+      if (votes === undefined) found.set(pairId, [vote]);
+      else votes.push(vote);
+    }
+    return found;
+  }
+
   async recordCalls(calls: readonly CallToRecord[]): Promise<(number | null)[]> {
     if (calls.length === 0) return [];
     const ids = await this.context.transaction(async (client) => {
@@ -227,23 +252,28 @@ export class PostgresJudge implements JudgePort {
         );
       }
       // The group's calls in one statement (a round trip per row made PostgreSQL's record the slow part of a run),
-      // then the suggestions, each seeing the ids of its own and earlier entries' calls, as one at a time did.
+      // then its suggestions in a few, each seeing the ids of its own and earlier entries' calls, as one at a time did.
       const callIds = await insertCallRows(
         client,
         calls.flatMap(({ call }) => (call === undefined ? [] : [call])),
       );
       let next = 0;
       const written = calls.map(({ call }) => (call === undefined ? null : callIds[next++]!));
-      for (const [i, { suggestion }] of calls.entries()) {
-        if (suggestion === undefined) continue;
-        await this.writeSuggestion(
-          client,
-          suggestion,
-          written[i] ?? undefined,
-          annotators.get(suggestion.judge),
-          written.slice(0, i + 1),
-        );
-      }
+      await this.writeSuggestions(
+        client,
+        calls.flatMap(({ suggestion }, i) =>
+          suggestion === undefined
+            ? []
+            : [
+                {
+                  suggestion,
+                  thisCall: written[i] ?? undefined,
+                  judgeId: annotators.get(suggestion.judge)!,
+                  group: written.slice(0, i + 1),
+                },
+              ],
+        ),
+      );
       await this.context.notify(client, { what: 'judge' });
       return written;
     });
@@ -343,45 +373,110 @@ export class PostgresJudge implements JudgePort {
     suggestion: SuggestionRecord,
     thisCall: number | undefined,
     judgeId?: number,
-    group?: readonly (number | null)[],
   ): Promise<number> {
-    const callOf = suggestionCallOf(thisCall, group);
-    const shownCall = callOf(suggestion.callId);
-    const votes = suggestion.votes.map((vote) => ({ ...vote, callId: callOf(vote.callId) }));
-    const annotatorId = judgeId ?? (await ensureAnnotatorId(client, this.context.location, suggestion.judge, 'llm'));
-    await lockInSchema(client, 'suggestion', suggestion.pairId);
-    // What the judge said before about the pair, votes first: the calls behind it stay on record.
-    await client.query(
-      `DELETE FROM suggestion_vote WHERE suggestion_id IN (
-         SELECT id FROM suggestion WHERE pair_id = $1 AND annotator_id = $2)`,
-      [suggestion.pairId, annotatorId],
-    );
-    await client.query('DELETE FROM suggestion WHERE pair_id = $1 AND annotator_id = $2', [
-      suggestion.pairId,
-      annotatorId,
+    const [id] = await this.writeSuggestions(client, [
+      { suggestion, thisCall, ...(judgeId !== undefined && { judgeId }) },
     ]);
-    const inserted = await client.query<{ id: number }>(
-      `INSERT INTO suggestion (pair_id, annotator_id, llm_call_id, label, rationale, created_at, confidence)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    return id!;
+  }
+
+  /**
+   * Inside a transaction: replaces the judge's suggestion of each pair, in a few statements whatever their number
+   * (a round trip per statement per suggestion made the record the slow part of a run); their ids, in order. A group
+   * naming the same pair twice is written one suggestion after another, the later replacing the earlier, as it says.
+   */
+  private async writeSuggestions(client: PostgresClient, items: readonly SuggestionToWrite[]): Promise<number[]> {
+    const rows: SuggestionRow[] = [];
+    for (const { suggestion, thisCall, judgeId, group } of items) {
+      const callOf = suggestionCallOf(thisCall, group);
+      const shownCall = callOf(suggestion.callId);
+      const votes = suggestion.votes.map((vote) => ({ ...vote, callId: callOf(vote.callId) }));
+      const annotatorId = judgeId ?? (await ensureAnnotatorId(client, this.context.location, suggestion.judge, 'llm'));
+      rows.push({ suggestion, shownCall, votes, annotatorId });
+    }
+    if (new Set(rows.map((r) => `${r.suggestion.pairId}/${r.annotatorId}`)).size < rows.length) {
+      const ids: number[] = [];
+      for (const row of rows) ids.push(...(await replaceSuggestionRows(client, [row])));
+      return ids;
+    }
+    return replaceSuggestionRows(client, rows);
+  }
+}
+
+/** A suggestion to write: `thisCall` stands for its callIds null, `group` for the negative ones (recordCalls). */
+interface SuggestionToWrite {
+  suggestion: SuggestionRecord;
+  thisCall: number | undefined;
+  judgeId?: number;
+  group?: readonly (number | null)[];
+}
+
+/** A suggestion with its call ids resolved and its judge's annotator id. */
+interface SuggestionRow {
+  suggestion: SuggestionRecord;
+  shownCall: number;
+  votes: { voteIndex: number; callId: number; label: number | null }[];
+  annotatorId: number;
+}
+
+/** Each row's id drawn with its place (WITH ORDINALITY), so the ids come back in the rows' order. */
+const insertSuggestionsSql = `WITH new_suggestion AS MATERIALIZED (
+  SELECT nextval(pg_get_serial_sequence('suggestion', 'id'))::integer AS id, u.*
+  FROM unnest($1::integer[], $2::integer[], $3::integer[], $4::integer[], $5::text[], $6::text[], $7::float8[])
+    WITH ORDINALITY AS u (pair_id, annotator_id, llm_call_id, label, rationale, created_at, confidence, place)
+), inserted AS (
+  INSERT INTO suggestion (id, pair_id, annotator_id, llm_call_id, label, rationale, created_at, confidence)
+  SELECT id, pair_id, annotator_id, llm_call_id, label, rationale, created_at, confidence FROM new_suggestion
+)
+SELECT id FROM new_suggestion ORDER BY place`;
+
+/**
+ * Inside a transaction: the judges' suggestions of the rows' pairs (each pair and judge once) replaced by the rows,
+ * votes included, under the pairs' locks; the calls behind what they said before stay on record.
+ */
+async function replaceSuggestionRows(client: PostgresClient, rows: readonly SuggestionRow[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  await lockManyInSchema(
+    client,
+    'suggestion',
+    rows.map((r) => r.suggestion.pairId),
+  );
+  const pairIds = rows.map((r) => r.suggestion.pairId);
+  const annotatorIds = rows.map((r) => r.annotatorId);
+  await client.query(
+    `DELETE FROM suggestion_vote WHERE suggestion_id IN (
+       SELECT s.id FROM suggestion AS s
+       JOIN unnest($1::integer[], $2::integer[]) AS k (pair_id, annotator_id)
+         ON s.pair_id = k.pair_id AND s.annotator_id = k.annotator_id)`,
+    [pairIds, annotatorIds],
+  );
+  await client.query(
+    `DELETE FROM suggestion AS s USING unnest($1::integer[], $2::integer[]) AS k (pair_id, annotator_id)
+     WHERE s.pair_id = k.pair_id AND s.annotator_id = k.annotator_id`,
+    [pairIds, annotatorIds],
+  );
+  const { rows: inserted } = await client.query<{ id: number }>(insertSuggestionsSql, [
+    pairIds,
+    annotatorIds,
+    rows.map((r) => r.shownCall),
+    rows.map((r) => r.suggestion.label),
+    rows.map((r) => r.suggestion.rationale ?? null),
+    rows.map((r) => r.suggestion.createdAt),
+    rows.map((r) => r.suggestion.confidence ?? null),
+  ]);
+  const ids = inserted.map((row) => row.id);
+  const votes = rows.flatMap((r, i) => r.votes.map((v) => ({ ...v, suggestionId: ids[i]! })));
+  if (votes.length > 0) {
+    await client.query(
+      `INSERT INTO suggestion_vote (suggestion_id, vote_index, llm_call_id, label)
+       SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[], $4::integer[])`,
       [
-        suggestion.pairId,
-        annotatorId,
-        shownCall,
-        suggestion.label,
-        suggestion.rationale ?? null,
-        suggestion.createdAt,
-        suggestion.confidence ?? null,
+        votes.map((v) => v.suggestionId),
+        votes.map((v) => v.voteIndex),
+        votes.map((v) => v.callId),
+        votes.map((v) => v.label),
       ],
     );
-    const id = (inserted.rows[0] as { id: number }).id;
-    if (votes.length > 0) {
-      await client.query(
-        `INSERT INTO suggestion_vote (suggestion_id, vote_index, llm_call_id, label)
-         SELECT $1, v.vote_index, v.llm_call_id, v.label
-         FROM unnest($2::integer[], $3::integer[], $4::integer[]) AS v (vote_index, llm_call_id, label)`,
-        [id, votes.map((v) => v.voteIndex), votes.map((v) => v.callId), votes.map((v) => v.label)],
-      );
-    }
-    return id;
   }
+  return ids;
 }
