@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { StudyModel } from '../../core/dsl/model.ts';
 import { messageQueryId } from '../../core/formats/queryIdCache.ts';
 import { type Qrels, readQrels } from '../../core/formats/trecQrels.ts';
@@ -157,6 +158,9 @@ export const evalCommand: CliCommand = {
     namedMeasuresUsage +
     instructionUsage,
   async run(args, context) {
+    // Eval's garbage dies young (a query's ranking and values): a young generation that keeps doubling only raises
+    // the peak (17 MB of trec_eval's 168 on 1M lines). V8 reads this flag each time it would grow it (Node 22–24).
+    setFlagsFromString('--semi-space-growth-factor=1');
     if (requestsGdeval(args)) return evalAsGdeval(args, context);
     if (requestsRbpEval(args)) return evalAsRbp(args, context);
     if (withoutNdevalRequest(args)) return evalAsNdeval.run(withoutNdevalRequest(args)!, context);

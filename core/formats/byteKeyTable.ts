@@ -6,7 +6,8 @@
 
 /**
  * MurmurHash3 (x86, 32-bit) of the bytes, seeded by the group: four bytes per step (a byte-at-a-time FNV spent as
- * long hashing a 28-byte MS MARCO docid as reading its line), every bit of the key mixed into the result.
+ * long hashing a 28-byte MS MARCO docid as reading its line), every bit of the key mixed into the result. Kept to 30
+ * bits: a small integer (Smi) in V8, where a 32-bit one is boxed as a heap number when passed or returned.
  */
 export function hashBytes(bytes: Uint8Array, start: number, end: number, group: number): number {
   let h = 0x811c9dc5 ^ Math.imul(group, 0x9e3779b1);
@@ -33,7 +34,7 @@ export function hashBytes(bytes: Uint8Array, start: number, end: number, group: 
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
-  return h | 0;
+  return h & 0x3fffffff;
 }
 
 const stride = 4; // hash, group, offset, length
@@ -244,7 +245,7 @@ export class ByteKeyIndex {
 /** The first slot to probe in a region of `size` slots: the hash scaled to the size (a multiplication where a
  * modulo would divide; exact, as hash · size < 2^53). */
 function regionSlot(hash: number, size: number): number {
-  return Math.floor((hash >>> 0) * size * 2.3283064365386963e-10);
+  return Math.floor(hash * size * 9.313225746154785e-10);
 }
 
 /**

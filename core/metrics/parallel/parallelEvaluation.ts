@@ -25,6 +25,10 @@ function threadsWanted(): 'one' | 'two' | 'auto' {
   return value === '1' ? 'one' : value === '2' ? 'two' : 'auto';
 }
 
+/** The main thread's share of the qrels: the worker starts its part ~40 ms later (a Node instance to boot), and both
+ * must have read their parts before either reads the run. */
+const mainQrelsShare = 0.55;
+
 interface TwoThreadPlan {
   qrels: [ByteRange, ByteRange];
   run: [ByteRange, ByteRange];
@@ -42,7 +46,7 @@ export function twoThreadPlan(qrelsFile: string, runFile: string): TwoThreadPlan
   }
   const [qrelsSize, runSize] = sizes as [number, number];
   if (wanted === 'auto' && qrelsSize + runSize < minimumBytes) return { reason: 'small files' };
-  const qrelsCut = queryBoundary(qrelsFile, qrelsSize);
+  const qrelsCut = queryBoundary(qrelsFile, qrelsSize, mainQrelsShare);
   const runCut = queryBoundary(runFile, runSize);
   if (qrelsCut === undefined || runCut === undefined) return { reason: 'no query boundary near the middle' };
   return {
@@ -74,20 +78,22 @@ function plainFileSize(file: string): number | undefined {
   }
 }
 
-/** The worker's young generation kept small: its garbage is a few objects per query, and a default one grows to
- * tens of MB of peak memory (eval -m map … on 1M lines: 190 → 175 MiB with 1 MB). */
-const resourceLimits = { maxYoungGenerationSizeMb: 1 };
+/** The worker's file: dist/evalWorker.cjs beside the bundle, or evalWorker.ts beside this file when run from the
+ * sources; undefined when neither is there (a bundle shipped without it). */
+function workerFile(): string | undefined {
+  return [join(import.meta.dirname, 'evalWorker.cjs'), join(import.meta.dirname, 'evalWorker.ts')].find((file) =>
+    existsSync(file),
+  );
+}
 
-/** The worker: dist/evalWorker.cjs beside the bundle (with Node's compile cache, as bin/launch.cjs turns it on for
- * the main thread), or evalWorker.ts beside this file when run from the sources. */
-function startWorker(task: EvalWorkerTask): Worker {
-  const bundled = join(import.meta.dirname, 'evalWorker.cjs');
-  if (existsSync(bundled)) {
+/** Starts the worker (the bundle with Node's compile cache, as bin/launch.cjs turns it on for the main thread). */
+function startWorker(file: string, task: EvalWorkerTask): Worker {
+  if (file.endsWith('.cjs')) {
     const code =
-      "try { require('node:module').enableCompileCache?.(); } catch {}\n" + `require(${JSON.stringify(bundled)});`;
-    return new Worker(code, { eval: true, workerData: task, resourceLimits });
+      "try { require('node:module').enableCompileCache?.(); } catch {}\n" + `require(${JSON.stringify(file)});`;
+    return new Worker(code, { eval: true, workerData: task });
   }
-  return new Worker(join(import.meta.dirname, 'evalWorker.ts'), { workerData: task, resourceLimits });
+  return new Worker(file, { workerData: task });
 }
 
 /** Messages of the worker in order; an error or exit of the worker reads as 'failed'. */
@@ -130,8 +136,10 @@ export async function evaluateInTwoThreads(
 ): Promise<TwoThreadOutcome> {
   const plan = twoThreadPlan(qrelsFile, runFile);
   if ('reason' in plan) return { oneThread: plan.reason };
+  const file = workerFile();
+  if (file === undefined) return { oneThread: `no ${join(import.meta.dirname, 'evalWorker.cjs')}` };
   const { measures: _measures, zscores: _zscores, ...workerOptions } = options;
-  const worker = startWorker({
+  const worker = startWorker(file, {
     qrelsFile,
     qrelsRange: plan.qrels[1],
     runFile,

@@ -1,4 +1,4 @@
-// Where to cut a TREC file (qrels or run) in two for two threads: at the first line, past the middle, whose qid is
+// Where to cut a TREC file (qrels or run) in two for two threads: at the first line, past a point (the middle, say), whose qid is
 // not the qid of the line before it, so that a file grouped by query gives each query to one part. Files that are
 // not grouped are cut anyway: the caller sees a query in both parts and evaluates on one thread instead.
 import { closeSync, openSync, readSync } from 'node:fs';
@@ -6,11 +6,11 @@ import { closeSync, openSync, readSync } from 'node:fs';
 /** How far past the middle a boundary is looked for (a query's lines rarely take more). */
 const window = 1 << 20;
 
-/** Byte offset of a line start past the middle of the file that begins a new qid, or undefined (no such line near
- * the middle: one huge query, or a file too small). */
-export function queryBoundary(file: string, size: number): number | undefined {
+/** Byte offset of a line start past `fraction` of the file that begins a new qid, or undefined (no such line near
+ * there: one huge query, or a file too small). */
+export function queryBoundary(file: string, size: number, fraction = 0.5): number | undefined {
   if (size < 4) return undefined;
-  const middle = Math.floor(size / 2);
+  const middle = Math.max(1, Math.floor(size * fraction));
   const fd = openSync(file, 'r');
   try {
     const buffer = Buffer.allocUnsafe(Math.min(window, size - middle));
