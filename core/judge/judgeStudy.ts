@@ -25,7 +25,7 @@
 // Cancelling (the signal): no call starts after it; calls in flight are aborted by the chat client and recorded as
 // cancelled (not cached), and pairs with some votes in get a suggestion from those votes.
 import type { StudyModel } from '../dsl/model.ts';
-import type { CachedCall, CallToRecord } from '../store/port/judgePort.ts';
+import type { CachedCall, CallToRecord, StoredSuggestionVote, SuggestionVote } from '../store/port/judgePort.ts';
 import type { StudyStore } from '../store/studyStore.ts';
 import type { BudgetState } from './budget/budgetGuard.ts';
 import type { OnlineBudget } from './budget/onlineBudget.ts';
@@ -113,7 +113,8 @@ export interface JudgeReport extends JudgeProgress {
   endpoint: string;
   /** Pairs judged (selected and judgeable; of a run stopped early, those read before it stopped). */
   pairs: number;
-  /** Suggestions written (pairs with at least one answered vote). */
+  /** Pairs given a suggestion (at least one answered vote): written, or left as on record when its votes are the
+   * same (a re-run of a finished job writes nothing). */
   suggestions: number;
   failuresByKind: Partial<Record<JudgeFailureKind, number>>;
   /** The first failure's sentence of each kind, to show what went wrong. */
@@ -140,6 +141,9 @@ interface PairState extends JudgePair {
   finished: number;
   /** Votes an open batch holds: not asked, and the pair's suggestion left to the batch's recording. */
   held: number;
+  /** The votes of the judge's suggestion on record, read when the cache answers all of the pair's votes: a
+   * suggestion from the same votes is not written again. */
+  storedVotes?: StoredSuggestionVote[];
 }
 
 interface VoteJob {
@@ -276,6 +280,19 @@ export async function judgeStudy(
       const hits = await port.cachedCalls(jobs.map((job) => job.cacheKey));
       for (const job of jobs) job.hit = hits.get(job.cacheKey);
       hits.clear();
+      // Pairs the cache answers wholly (a re-run): their suggestion on record, to leave it be when nothing changed.
+      const asking = new Set(jobs.filter((job) => job.hit === undefined).map((job) => job.pair));
+      const answered = pairs.filter((pair) => !asking.has(pair));
+      if (answered.length > 0) {
+        const stored = await port.currentSuggestionVotes(
+          annotator,
+          answered.map((pair) => pair.pairId),
+        );
+        for (const pair of answered) {
+          const votes = stored.get(pair.pairId);
+          if (votes !== undefined) pair.storedVotes = votes;
+        }
+      }
       // What the cache does not answer and an open batch holds is the batch's to answer: not asked again here.
       const misses = jobs.filter((job) => job.hit === undefined).map((job) => job.cacheKey);
       const held = new Set(misses.length > 0 ? await store.judgeBatches.keysInOpenBatches(misses) : []);
@@ -344,9 +361,11 @@ export async function judgeStudy(
         callId: ownCall ? -(entries.length + 1) : (call as { cachedId: number }).cachedId,
       };
       pair.finished++;
-      // A pair some of whose votes a batch holds gets its suggestion when the batch is recorded.
-      const suggestion = pair.finished === votesPerPair ? suggestionOf(pair) : undefined;
-      if (suggestion) completed++;
+      // A pair some of whose votes a batch holds gets its suggestion when the batch is recorded; one whose votes are
+      // those of its suggestion on record (the same calls and labels) keeps it as it is.
+      const completes = pair.finished === votesPerPair ? suggestionOf(pair) : undefined;
+      if (completes) completed++;
+      const suggestion = completes && !sameVotes(pair.storedVotes, completes.votes) ? completes : undefined;
       if (ownCall === undefined && suggestion === undefined) continue;
       entries.push({
         ...(ownCall !== undefined && { call: { ...ownCall, createdAt: ownCall.createdAt.toISOString() } }),
@@ -356,9 +375,9 @@ export async function judgeStudy(
       });
       recordedVotes.push(ownCall !== undefined ? finished : undefined);
     }
-    let ids: (number | null)[];
+    let ids: (number | null)[] = [];
     try {
-      ids = await port.recordCalls(entries);
+      if (entries.length > 0) ids = await port.recordCalls(entries);
     } catch (error) {
       // Nothing of the group was written.
       for (const { pair, voteIndex } of group) {
@@ -377,8 +396,9 @@ export async function judgeStudy(
       progress.done++;
       if (pair.finished + pair.held === votesPerPair) {
         unfinished.delete(pair);
-        // The pair is done: its prompt is not needed any more.
+        // The pair is done: its prompt and what was on record are not needed any more.
         pair.rendered = undefined;
+        pair.storedVotes = undefined;
       } else {
         unfinished.add(pair);
       }
@@ -505,7 +525,8 @@ export async function judgeStudy(
   // A run that ended early (cancelled, or a vote that threw): pairs with some votes in get what those say.
   for (const pair of unfinished) {
     const suggestion = suggestionOf(pair);
-    if (suggestion) {
+    // A suggestion on record from these votes and more (a cancelled re-run) is not replaced by a poorer one.
+    if (suggestion && !votesOnRecord(pair.storedVotes, suggestion.votes)) {
       await port.replaceSuggestion({ ...suggestion, createdAt: suggestion.createdAt.toISOString() });
       suggestions++;
     }
@@ -527,4 +548,19 @@ export async function judgeStudy(
     ...(options.budget && { stoppedAtBudget }),
     cancelled: options.signal?.aborted === true,
   };
+}
+
+/** The votes of a suggestion on record are exactly these (same calls, same labels). */
+function sameVotes(stored: readonly StoredSuggestionVote[] | undefined, votes: readonly SuggestionVote[]): boolean {
+  return stored !== undefined && stored.length === votes.length && votesOnRecord(stored, votes);
+}
+
+/** Each of these votes is one of the suggestion on record's (same vote index, call and label). */
+function votesOnRecord(stored: readonly StoredSuggestionVote[] | undefined, votes: readonly SuggestionVote[]): boolean {
+  return (
+    stored !== undefined &&
+    votes.every((vote) =>
+      stored.some((s) => s.voteIndex === vote.voteIndex && s.callId === vote.callId && s.label === vote.label),
+    )
+  );
 }

@@ -179,6 +179,13 @@ export interface RecordedJudgeCall {
   createdAt: string;
 }
 
+/** One vote of a suggestion on record: the call behind it and the label it gave (null: it did not parse). */
+export interface StoredSuggestionVote {
+  voteIndex: number;
+  callId: number;
+  label: number | null;
+}
+
 /** A judge's current suggestion for a pair, with its votes (each with its call's raw output). */
 export interface StoredSuggestion {
   pairId: number;
@@ -222,6 +229,12 @@ export interface JudgePort {
   cachedCall(cacheKey: string): Promise<CachedCall | undefined>;
   /** cachedCall of each key, in one read: the keys with an answered call, each with its first. */
   cachedCalls(cacheKeys: readonly string[]): Promise<Map<string, CachedCall>>;
+  /**
+   * The votes of judge `judge`'s current suggestion for each of `pairIds` that has one (by pair id, in vote order),
+   * in one read: a run writes a pair's suggestion again only when its votes differ, so a re-run of a finished job
+   * writes nothing.
+   */
+  currentSuggestionVotes(judge: string, pairIds: readonly number[]): Promise<Map<number, StoredSuggestionVote[]>>;
   /**
    * Each entry's call and suggestion, in order, in ONE transaction (a group commit: all are on record when it
    * resolves, or none); returns the entries' call ids in the same order (null: an entry without a call).

@@ -23,6 +23,7 @@ import type {
   QueryToJudge,
   RecordedJudgeCall,
   StoredSuggestion,
+  StoredSuggestionVote,
   SuggestionConfidence,
   SuggestionRecord,
 } from '../port/judgePort.ts';
@@ -52,6 +53,14 @@ function prepareStatements(context: SqliteContext) {
          output_tokens AS outputTokens
        FROM llm_call WHERE cache_key IN (SELECT value FROM json_each(?)) AND (error_kind IS NULL OR error_kind = 'parse')
        ORDER BY id`,
+    ),
+    // A page's pairs' current suggestions by one judge, their votes (the suggestion_by_pair index per pair).
+    suggestionVotes: db.prepare(
+      `SELECT s.pair_id AS pairId, v.vote_index AS voteIndex, v.llm_call_id AS callId, v.label
+       FROM suggestion AS s JOIN suggestion_vote AS v ON v.suggestion_id = s.id
+       WHERE s.pair_id IN (SELECT value FROM json_each(@pairs))
+         AND s.annotator_id = (SELECT id FROM annotator WHERE name = @judge)
+       ORDER BY s.pair_id, v.vote_index`,
     ),
     insertCall: db.prepare(insertCallSql),
     previousSuggestions: db.prepare('SELECT id FROM suggestion WHERE pair_id = ? AND annotator_id = ?').pluck(),
@@ -196,6 +205,26 @@ export class SqliteJudge implements JudgePort {
     if (cacheKeys.length === 0) return found;
     const rows = this.statements.cachedMany.all(JSON.stringify(cacheKeys)) as (CachedCall & { cacheKey: string })[];
     for (const { cacheKey, ...call } of rows) if (!found.has(cacheKey)) found.set(cacheKey, call);
+    return found;
+  }
+
+  async currentSuggestionVotes(
+    judge: string,
+    pairIds: readonly number[],
+  ): Promise<Map<number, StoredSuggestionVote[]>> {
+    const found = new Map<number, StoredSuggestionVote[]>();
+    if (pairIds.length === 0) return found;
+    const rows = this.statements.suggestionVotes.all({
+      pairs: JSON.stringify(pairIds),
+      judge,
+    }) as (StoredSuggestionVote & {
+      pairId: number;
+    })[];
+    for (const { pairId, ...vote } of rows) {
+      const votes = found.get(pairId);
+      if (votes === undefined) found.set(pairId, [vote]);
+      else votes.push(vote);
+    }
     return found;
   }
 

@@ -2,7 +2,7 @@
 // (createChatClient) against an OpenAI-compatible server on 127.0.0.1 whose answers each test decides: labels
 // become the judge's suggestions (read back through the storage port and a labelling session), votes become a majority
 // with its spread and confidence, every failure is recorded with what came back and never becomes a label, a
-// finished run asks nothing when run again, cancelling stops within one round of calls in flight, and --limit,
+// finished run asks nothing and writes nothing when run again, cancelling stops within one round of calls in flight, and --limit,
 // --only-unlabelled and several judges select what is judged and by whom.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -15,6 +15,8 @@ import {
   judgeStudy,
 } from '../../../core/judge/judgeStudy.ts';
 import { promptTemplate, sha256 } from '../../../core/judge/promptTemplate.ts';
+import type { CallToRecord, JudgePort, SuggestionRecord } from '../../../core/store/port/judgePort.ts';
+import type { StudyStore } from '../../../core/store/studyStore.ts';
 import { storeKinds } from '../../storeKinds.ts';
 import { type LabellingStudy, labellingStudy, plainStudy } from '../labelling/labellingStudy.ts';
 import { type Behaviour, type ChatBody, type OpenAiServer, startOpenAiServer } from './openAiServer.ts';
@@ -332,8 +334,27 @@ for (const kind of storeKinds)
     const first = await run(study, server);
     assert.equal(server.requests(), 18);
     const before = await suggestionsOf(study, first.judge);
-    const second = await run(study, server);
+    // The port as the re-runs see it, counting their writes.
+    const port = study.store.judge;
+    const written: CallToRecord[][] = [];
+    const counting: JudgePort = Object.assign(Object.create(port) as JudgePort, {
+      recordCalls: (calls: readonly CallToRecord[]) => {
+        written.push([...calls]);
+        return port.recordCalls(calls);
+      },
+      replaceSuggestion: (suggestion: SuggestionRecord) => {
+        written.push([{ suggestion }]);
+        return port.replaceSuggestion(suggestion);
+      },
+    });
+    const store = Object.assign(Object.create(study.store) as StudyStore, { judge: counting });
+    const rerun = () =>
+      judgeStudy(store, study.study, { concurrency: 4, client: clientFor(server), prompt, prices: {} });
+    const second = await rerun();
     assert.equal(server.requests(), 18, 'no request the second time');
+    // Every vote from the cache, every suggestion the same as on record: nothing is written.
+    assert.deepEqual(written, []);
+    assert.equal(second.suggestions, 6);
     assert.deepEqual(
       [second.total, second.done, second.cached, second.requests, second.inputTokens, second.cost],
       [18, 18, 18, 0, 0, 0],
@@ -346,6 +367,35 @@ for (const kind of storeKinds)
       18,
     );
     assert.equal((await study.store.judge.calls(study.studyId)).length, 18);
+    // What the re-run compares with: each pair's suggestion's votes on record (none for a judge without any).
+    const pairIds = stored.map((s) => s.pairId);
+    const onRecord = await port.currentSuggestionVotes(first.judge, [...pairIds, 999_999]);
+    assert.deepEqual(
+      [...onRecord.entries()].sort(([a], [b]) => a - b),
+      stored
+        .map((s) => [s.pairId, s.votes.map(({ voteIndex, callId, label }) => ({ voteIndex, callId, label }))] as const)
+        .sort(([a], [b]) => a - b),
+    );
+    assert.equal((await port.currentSuggestionVotes('llm:nobody@00000000', pairIds)).size, 0);
+    // A suggestion that differs from what the votes say (here: from two of its votes) is written again, alone.
+    const changed = stored[2]!;
+    await port.replaceSuggestion({
+      pairId: changed.pairId,
+      judge: first.judge,
+      label: changed.votes[0]!.label,
+      callId: changed.votes[0]!.callId,
+      votes: changed.votes.slice(0, 2).map(({ voteIndex, callId, label }) => ({ voteIndex, callId, label })),
+      createdAt: new Date().toISOString(),
+    });
+    const third = await rerun();
+    assert.equal(third.requests, 0);
+    assert.deepEqual(
+      (written as CallToRecord[][]).map((group) =>
+        group.map((entry) => [entry.call !== undefined, entry.suggestion?.pairId]),
+      ),
+      [[[false, changed.pairId]]],
+    );
+    assert.deepEqual(await suggestionsOf(study, first.judge), before);
     await study.close();
   });
 
