@@ -5,8 +5,19 @@ import type { ImportedRecord } from '../importers/types.ts';
 import type { ImportsPort, RunCoverage } from './port/importsPort.ts';
 import type { AnswerRules, ImportOrigin, ImportReport, PoolInput, PoolReport } from './studyDatabase.ts';
 
-/** The files of one import batch: each file's records, as read, and where they come from. */
-export type ImportFiles = readonly { records: AsyncIterable<ImportedRecord>; origin: ImportOrigin }[];
+/**
+ * The files of one import batch: each file's records, as read, and where they come from; `progress` is told when
+ * reading starts (0 records), every `progressEvery` records and at the end (`done`). (A progress callback rather
+ * than one more async generator around the records: each layer costs a promise per record, a second per million.)
+ */
+export type ImportFiles = readonly {
+  records: AsyncIterable<ImportedRecord>;
+  origin: ImportOrigin;
+  progress?: (records: number, done: boolean) => void;
+}[];
+
+/** Records between two progress calls while a file is read. */
+export const progressEvery = 10_000;
 
 /** An adapter's staging as files are read into it: a file starts, then its records come in batches. */
 export interface FileStaging {
@@ -64,14 +75,15 @@ export async function stageFiles(
   batchBytes = stagingBatchBytes,
 ): Promise<(ImportOrigin & { records: number })[]> {
   const counted: (ImportOrigin & { records: number })[] = [];
-  for (const { records, origin } of files) {
+  for (const { records, origin, progress } of files) {
     staging.startFile(origin);
+    progress?.(0, false);
     let count = 0;
     let batch: ImportedRecord[] = [];
     let bytes = 0;
     for await (const record of records) {
       batch.push(record);
-      count++;
+      if (++count % progressEvery === 0) progress?.(count, false);
       bytes += stagedRecordBytes(record);
       if (batch.length >= batchSize || bytes >= batchBytes) {
         checkSignal();
@@ -82,6 +94,7 @@ export async function stageFiles(
     }
     checkSignal();
     await staging.add(batch);
+    progress?.(count, true);
     counted.push({ ...origin, records: count });
   }
   return counted;

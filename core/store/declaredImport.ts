@@ -63,9 +63,6 @@ export class ImportRequestError extends Error {
   }
 }
 
-/** Records between two progress messages while a file is read. */
-const progressEvery = 10_000;
-
 /** The document format a study's corpus `format:` names. */
 function documentFormatOf(format: 'markdown' | 'html' | 'text' | 'json' | undefined): DocumentFormat | undefined {
   if (format === 'json') return 'table-json';
@@ -73,7 +70,8 @@ function documentFormatOf(format: 'markdown' | 'html' | 'text' | 'json' | undefi
   return format;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+/** 12345 → "12,345" (without toLocaleString, whose first call loads ICU's number formats: 30 ms). */
+const count = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** Who the gold ids of a queries file (`gold: FIELD`) are recorded as. */
 export const goldAnnotator = 'gold';
@@ -92,20 +90,11 @@ async function* withGoldJudgments(
   }
 }
 
-/** The records of `records`, with a progress message when reading starts and every `progressEvery` records. */
-async function* reported(
-  records: AsyncIterable<ImportedRecord>,
-  shown: string,
-  format: string,
-  onProgress: (message: string) => void,
-): AsyncIterable<ImportedRecord> {
-  onProgress(`reading ${shown} (${format})`);
-  let read = 0;
-  for await (const record of records) {
-    yield record;
-    if (++read % progressEvery === 0) onProgress(`${shown}: ${count(read)} records read`);
-  }
-  onProgress(`${shown}: ${count(read)} records read`);
+/** The progress messages of a file's reading: when it starts, every progressEvery records (batchImports) and at the end. */
+function reported(shown: string, format: string, onProgress: (message: string) => void) {
+  return (records: number, done: boolean): void => {
+    onProgress(records === 0 && !done ? `reading ${shown} (${format})` : `${shown}: ${count(records)} records read`);
+  };
 }
 
 /**
@@ -220,14 +209,12 @@ export async function importDeclaredSources(
     // The database checks ids across all files of the import (core/store Staging), with their positions.
     source.options.idsCheckedByCaller = true;
     const importer = await importerFor(source.path, source.options);
+    const records = importer.read(source.path, source.options);
     files.push({
-      records: reported(
-        withGoldJudgments(importer.read(source.path, source.options), source.goldLabel),
-        source.origin.file,
-        importer.id,
-        progress,
-      ),
+      // Gold judgments only follow the queries of a file that has a gold label (no layer around other files).
+      records: source.goldLabel === undefined ? records : withGoldJudgments(records, source.goldLabel),
       origin: { ...source.origin, format: importer.id },
+      progress: reported(source.origin.file, importer.id, progress),
     });
   }
   // A label file's condition ticks and aspect answers are checked by the Label view's rules.

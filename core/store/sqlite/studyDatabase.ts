@@ -227,7 +227,7 @@ export class StudyDatabase {
     };
     try {
       const counted = await stageFiles(files, staging, stagingBatch, checkSignal);
-      staging.finishFiles();
+      staging.finishFiles(studyId);
       for (const [i, pool] of pools.entries()) {
         checkSignal();
         staging.addPool(i, pool.queries);
@@ -351,6 +351,14 @@ class Staging {
   /** The file whose records are being added, and its place in the batch. */
   private origin: ImportOrigin = { file: '', target: '', format: '' };
   private seq = 0;
+  /** Documents staged so far. */
+  private stagedDocuments = 0;
+  /**
+   * Whether staged document ids are indexed (finishFiles). Not when the study has no document yet, the first import
+   * of a corpus: its documents are all new, so they are inserted without counting which exist, and the study's own
+   * unique index finds an id staged twice (sorting a million ids into a temp index first was a second sort).
+   */
+  private documentsIndexed = false;
   private readonly insertQuery;
   private readonly insertDocument;
   /** `documentsPerStatement` documents in one INSERT: a large corpus stages about twice as fast as row by row. */
@@ -429,6 +437,7 @@ class Staging {
           );
           if (result.changes === 0) this.repeated('query', record.qid, record.at);
         } else if (record.kind === 'document') {
+          this.stagedDocuments++;
           documents.push(record);
           values.push(
             record.docid,
@@ -477,14 +486,8 @@ class Staging {
    * After the last file: indexes the staged document ids (one sort, cheaper than keeping an index up to date row by
    * row); an id staged twice fails the unique index and becomes the error it is, at its second place.
    */
-  finishFiles(): void {
-    try {
-      this.db.exec('CREATE UNIQUE INDEX temp.staged_document_id ON staged_document (docid)');
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
-      const again = this.secondPlace('staged_document', 'docid') as SecondDocument;
-      throw repeatedDocument(again);
-    }
+  finishFiles(studyId: number): void {
+    if (this.studyHasDocuments(studyId)) this.indexDocuments();
     // One judgment per (pair, annotator, time), and per (pair, annotator) in files without times.
     try {
       this.db.exec(
@@ -492,12 +495,35 @@ class Staging {
       );
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+      // A document staged twice is the error to report first, as when document ids are indexed before judgments.
+      if (!this.documentsIndexed) this.throwIfDocumentRepeated();
       const again = this.secondPlace(
         'staged_judgment',
         "qid, docid, annotator, ifnull(created_at, '')",
       ) as SecondJudgment;
       throw repeatedJudgment(again);
     }
+  }
+
+  private studyHasDocuments(studyId: number): boolean {
+    return this.db.prepare('SELECT EXISTS (SELECT 1 FROM document WHERE study_id = ?)').pluck().get(studyId) === 1;
+  }
+
+  /** Indexes the staged document ids; an id staged twice fails the unique index and becomes the error it is. */
+  private indexDocuments(): void {
+    try {
+      this.db.exec('CREATE UNIQUE INDEX temp.staged_document_id ON staged_document (docid)');
+      this.documentsIndexed = true;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+      this.throwIfDocumentRepeated();
+      throw error;
+    }
+  }
+
+  private throwIfDocumentRepeated(): void {
+    const again = this.secondPlace('staged_document', 'docid') as SecondDocument | undefined;
+    if (again !== undefined) throw repeatedDocument(again);
   }
 
   /** The first row of `table` whose `key` an earlier row has, with that earlier row's position (`first`). */
@@ -556,13 +582,19 @@ class Staging {
       `t.text IS s.text AND t.instruction IS s.instruction AND t.parent_qid IS s.parent_qid AND t.type IS s.type
        AND t.split IS s.split AND t.metadata IS s.metadata`,
     );
-    report.documents = rows(
-      'staged_document',
-      'document',
-      'docid',
-      `t.title IS s.title AND t.body IS s.body AND t.format IS s.format AND t.parent_docid IS s.parent_docid
-       AND t.metadata IS s.metadata`,
-    );
+    // Staged ids were not indexed because the study had no document (finishFiles): if it still has none (another
+    // process may have imported since; this runs under the write lock), every staged document is new.
+    if (!this.documentsIndexed && this.studyHasDocuments(studyId)) this.indexDocuments();
+    const firstDocuments = !this.documentsIndexed;
+    report.documents = firstDocuments
+      ? { added: this.stagedDocuments, updated: 0, unchanged: 0 }
+      : rows(
+          'staged_document',
+          'document',
+          'docid',
+          `t.title IS s.title AND t.body IS s.body AND t.format IS s.format AND t.parent_docid IS s.parent_docid
+           AND t.metadata IS s.metadata`,
+        );
     // Queries and documents in file order: query row ids are the Label view's "by query" order. Documents are read
     // from the staging in the order they were written, sequentially (in docid order each row was a random read of
     // the temp file: a million-document import made 1.5 M read calls for 6.5 GB, now 0.6 M for 2.8 GB), and go into
@@ -575,14 +607,25 @@ class Staging {
          parent_qid = excluded.parent_qid, type = excluded.type, split = excluded.split,
          metadata = excluded.metadata, source = excluded.source`,
     ).run(studyId);
-    db.prepare(
-      `INSERT INTO document (study_id, docid, title, body, format, parent_docid, metadata, source)
+    const insertDocuments = `INSERT INTO document (study_id, docid, title, body, format, parent_docid, metadata, source)
        SELECT ?, docid, title, body, format, parent_docid, metadata, file FROM temp.staged_document WHERE true
-       ORDER BY rowid
-       ON CONFLICT (study_id, docid) DO UPDATE SET title = excluded.title, body = excluded.body,
-         format = excluded.format, parent_docid = excluded.parent_docid, metadata = excluded.metadata,
-         source = excluded.source`,
-    ).run(studyId);
+       ORDER BY rowid`;
+    if (firstDocuments) {
+      try {
+        db.prepare(insertDocuments).run(studyId);
+      } catch (error) {
+        // The study had no document: only an id staged twice can fail its unique index.
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') this.throwIfDocumentRepeated();
+        throw error;
+      }
+    } else {
+      db.prepare(
+        `${insertDocuments}
+         ON CONFLICT (study_id, docid) DO UPDATE SET title = excluded.title, body = excluded.body,
+           format = excluded.format, parent_docid = excluded.parent_docid, metadata = excluded.metadata,
+           source = excluded.source`,
+      ).run(studyId);
+    }
 
     // Judgments (each unique, checked as staged: see the staging key): every label on the scale (else the first one
     // off it is the error); then pairs and annotators, then the judgments not already there.

@@ -122,6 +122,53 @@ test('an id twice in one file is an error naming both lines; nothing is imported
   await db.close();
 });
 
+test('an id twice is the same error whether the study had documents (ids indexed in the staging) or none', async () => {
+  const db = await openStudy();
+  const origin = { file: 'c.jsonl', target: 'corpus', format: 'jsonl' };
+  await db.store.imports.importRecords('s', stream([doc('d0', 'a', 1)]), origin);
+  const before = snapshot(db);
+  await assert.rejects(
+    db.store.imports.importRecords('s', stream([doc('d1', 'a', 1), doc('d2', 'b', 2), doc('d1', 'c', 3)]), origin),
+    (error: unknown) =>
+      error instanceof StoreError &&
+      error.message === "x:3: expected a new document id, found 'd1' again (first at x:1)",
+  );
+  assert.deepEqual(snapshot(db), before);
+  await db.close();
+});
+
+test('a first import with a document id twice and a judgment twice reports the document, as a later one does', async () => {
+  for (const hasDocuments of [false, true]) {
+    const db = await openStudy();
+    if (hasDocuments) {
+      await db.store.imports.importRecords('s', stream([doc('d0', 'a', 1)]), {
+        file: 'c.jsonl',
+        target: 'corpus',
+        format: 'jsonl',
+      });
+    }
+    await assert.rejects(
+      db.store.imports.importBatch('s', [
+        {
+          records: stream([query('q1', 'a', 1)]),
+          origin: { file: 'q.jsonl', target: 'queries', format: 'jsonl' },
+        },
+        {
+          records: stream([doc('d1', 'a', 1), doc('d1', 'b', 2)]),
+          origin: { file: 'c.jsonl', target: 'corpus', format: 'jsonl' },
+        },
+        {
+          records: stream([judgment('q1', 'd1', 1, 1), judgment('q1', 'd1', 2, 2)]),
+          origin: { file: 'l.tsv', target: 'labels', format: 'trec-qrels', annotator: 'nist' },
+        },
+      ]),
+      /x:2: expected a new document id, found 'd1' again \(first at x:1\)/,
+      `study with documents: ${hasDocuments}`,
+    );
+    await db.close();
+  }
+});
+
 test('importing the same files twice adds nothing the second time; a changed text is updated', async () => {
   const db = await openStudy();
   const origin = { file: 'c.jsonl', target: 'corpus', format: 'jsonl' };
