@@ -16,6 +16,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { monitorEventLoopDelay, performance as nodePerformance } from 'node:perf_hooks';
 import { createChatClient } from '../core/judge/chatClient.ts';
 import { defaultPromptTemplate } from '../core/judge/defaultPrompts.ts';
 import { judgeStudy } from '../core/judge/judgeStudy.ts';
@@ -42,6 +43,9 @@ export interface JudgeBench {
   /** CPU time (user + system) per call of the judge's process and of the server's. */
   judgeCpuMsPerCall: number;
   serverCpuMsPerCall: number;
+  /** The judge's event loop during the run: the share of the time it was busy, and how late a 10 ms timer ran
+   * (p99, max): a slot whose answer arrives while the loop is busy waits that long before its next call starts. */
+  eventLoop: { utilization: number; delayP99Ms: number; delayMaxMs: number };
   /** A labelling session's commits (another process): p95 latency without a judge run and while one writes. */
   labelCommitP95Ms: { without: number; during: number };
   /** The session's read of one row (a control: what the busier machine alone adds), without and during. */
@@ -142,6 +146,9 @@ async function labelCommits(studyFile: string, nativeDir: string, perQuery: numb
   process.stdout.write(JSON.stringify(measured));
 }
 
+/** The period of the event-loop delay samples. */
+const loopSampleMs = 10;
+
 export function judgeBenchPairs(): number {
   const wanted = Number(process.env.QRELS_BENCH_JUDGE_PAIRS ?? 100_000);
   if (!Number.isInteger(wanted) || wanted < 100 || wanted % 100 !== 0) {
@@ -206,10 +213,17 @@ export async function benchJudge(root: string, dataDir: string, pairs = judgeBen
     const during = labellingSession(root, study.studyFile, pairs / 100);
     const serverBefore = await serverStats();
     const cpuBefore = process.cpuUsage();
+    const loopDelay = monitorEventLoopDelay({ resolution: loopSampleMs });
+    loopDelay.enable();
+    const loopBefore = nodePerformance.eventLoopUtilization();
     let started = performance.now();
     const report = await judgeStudy(store, study.study, options);
     const wallSeconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
+    const loop = nodePerformance.eventLoopUtilization(loopBefore);
+    loopDelay.disable();
+    // The histogram holds each sample's whole interval: what is beyond the sampling period is the delay.
+    const lateMs = (nanoseconds: number) => Math.max(0, nanoseconds / 1e6 - loopSampleMs);
     const serverAfter = await serverStats();
     const withJudge = await during.stop();
     const requests = serverAfter.requests - serverBefore.requests;
@@ -230,6 +244,11 @@ export async function benchJudge(root: string, dataDir: string, pairs = judgeBen
       requests,
       connections: serverAfter.connections - serverBefore.connections,
       judgeCpuMsPerCall: (cpu.user + cpu.system) / 1000 / requests,
+      eventLoop: {
+        utilization: loop.utilization,
+        delayP99Ms: lateMs(loopDelay.percentile(99)),
+        delayMaxMs: lateMs(loopDelay.max),
+      },
       serverCpuMsPerCall: (serverAfter.cpuMs - serverBefore.cpuMs) / requests,
       labelCommitP95Ms: { without: without.commitP95Ms, during: withJudge.commitP95Ms },
       totalsReadP95Ms: withJudge.totalsP95Ms,
@@ -256,6 +275,10 @@ export function judgeBenchLines(bench: JudgeBench): string[] {
     `  CPU per call: judge ${bench.judgeCpuMsPerCall.toFixed(3)} ms, server ${bench.serverCpuMsPerCall.toFixed(3)} ms ` +
       `(the bound allows ${(bench.latencyMs / bench.concurrency).toFixed(2)} ms on one core); ` +
       `${bench.connections} connections for ${bench.requests.toLocaleString('en')} requests (kept alive)`,
+    `  judge's event loop: busy ${(100 * bench.eventLoop.utilization).toFixed(0)}% of the run, a timer late by ` +
+      `${bench.eventLoop.delayP99Ms.toFixed(1)} ms p99 (max ${bench.eventLoop.delayMaxMs.toFixed(0)} ms); ` +
+      `a call slot's turn ${((bench.wallSeconds * 1000 * bench.concurrency) / bench.requests).toFixed(1)} ms ` +
+      `for the endpoint's ${bench.latencyMs} ms`,
     `  labelling while the judge writes: p95 commit ${bench.labelCommitP95Ms.during.toFixed(1)} ms vs ` +
       `${bench.labelCommitP95Ms.without.toFixed(1)} ms without ` +
       `(${(bench.labelCommitP95Ms.during / bench.labelCommitP95Ms.without).toFixed(2)}×), ` +
