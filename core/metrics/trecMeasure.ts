@@ -103,12 +103,37 @@ export function relevantInTop(query: RankedQuery, depth: number, relevanceLevel:
   return counts[depth < counts.length ? Math.ceil(depth) : counts.length - 1]!;
 }
 
+/**
+ * The memory of a per-query array, filled again query after query (viewed `length` long, grown when too small): a
+ * new typed array per query was most of the cost of the shared inputs (its memory is allocated outside V8's heap
+ * and freed by the collector). A view is valid until the next query's.
+ */
+export class ReusedFloat64Array {
+  private memory = new Float64Array(256);
+
+  view(length: number): Float64Array<ArrayBuffer> {
+    if (this.memory.length < length) this.memory = new Float64Array(Math.max(length, this.memory.length * 2));
+    return this.memory.subarray(0, length);
+  }
+}
+
+/** ReusedFloat64Array's Int32Array. */
+export class ReusedInt32Array {
+  private memory = new Int32Array(256);
+
+  view(length: number): Int32Array<ArrayBuffer> {
+    if (this.memory.length < length) this.memory = new Int32Array(Math.max(length, this.memory.length * 2));
+    return this.memory.subarray(0, length);
+  }
+}
+
 // One query's shared inputs are computed once and kept until another query (another RankedQuery object) or
 // another relevance level is asked for: evaluate.ts builds one RankedQuery per query and calls every measure on it,
 // and all_trec's measures read the relevant count at some rank ~60 times a query.
 let countedQuery: RankedQuery | undefined;
 let countedLevel = Number.NaN;
 let counted = new Int32Array(1);
+const countsMemory = new ReusedInt32Array();
 
 /**
  * The relevant documents in the first i ranks, at index i (0 … ranking.length) — a prefix count shared by P,
@@ -117,7 +142,8 @@ let counted = new Int32Array(1);
 export function relevantCounts(query: RankedQuery, relevanceLevel: number): Int32Array {
   if (query === countedQuery && relevanceLevel === countedLevel) return counted;
   const ranking = query.ranking;
-  const counts = new Int32Array(ranking.length + 1);
+  const counts = countsMemory.view(ranking.length + 1);
+  counts[0] = 0;
   let count = 0;
   for (let i = 0; i < ranking.length; i++) {
     if (ranking[i]! >= relevanceLevel) count++;

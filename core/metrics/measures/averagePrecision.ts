@@ -1,9 +1,10 @@
-import { type RankedQuery, relevantCounts, type TrecMeasure } from '../trecMeasure.ts';
+import { type RankedQuery, ReusedFloat64Array, relevantCounts, type TrecMeasure } from '../trecMeasure.ts';
 
 // Kept for the last query asked (map, gm_map and map_cut read the same sums; see relevantCounts).
 let summedQuery: RankedQuery | undefined;
 let summedLevel = Number.NaN;
 let summed = new Float64Array(1);
+const sumsMemory = new ReusedFloat64Array();
 
 /**
  * The precision at each relevant document of the first i ranks, summed in rank order (as trec_eval adds them), at
@@ -12,7 +13,8 @@ let summed = new Float64Array(1);
 export function precisionSums(query: RankedQuery, relevanceLevel: number): Float64Array {
   if (query === summedQuery && relevanceLevel === summedLevel) return summed;
   const ranking = query.ranking;
-  const sums = new Float64Array(ranking.length + 1);
+  const sums = sumsMemory.view(ranking.length + 1);
+  sums[0] = 0;
   let relevantSoFar = 0;
   let sum = 0;
   for (let i = 0; i < ranking.length; i++) {

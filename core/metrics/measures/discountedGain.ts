@@ -3,7 +3,7 @@
 // apply: graded gains use every label. With `gains` (--gains), a label gains what it maps to, and the ideal
 // ranking orders the judged documents by gain, not by label.
 
-import type { LabelCounts, RankedQuery } from '../trecMeasure.ts';
+import { type LabelCounts, type RankedQuery, ReusedFloat64Array } from '../trecMeasure.ts';
 
 let discountTable = new Float64Array(0);
 
@@ -27,6 +27,7 @@ function gainOf(label: number, gains: ReadonlyMap<number, number> | undefined): 
 let dcgQuery: RankedQuery | undefined;
 let dcgGains: ReadonlyMap<number, number> | undefined;
 let dcgSums = new Float64Array(1);
+const dcgMemory = new ReusedFloat64Array();
 
 /** DCG of the first i ranks at index i (0 … ranking.length), positive gains summed in rank order as trec_eval's
  * ndcg_cut does. Read only. */
@@ -34,7 +35,8 @@ export function rankingDcgSums(query: RankedQuery, gains?: ReadonlyMap<number, n
   if (query === dcgQuery && gains === dcgGains) return dcgSums;
   const ranking = query.ranking;
   const discounts = rankDiscounts(ranking.length);
-  const sums = new Float64Array(ranking.length + 1);
+  const sums = dcgMemory.view(ranking.length + 1);
+  sums[0] = 0;
   let dcg = 0;
   for (let i = 0; i < ranking.length; i++) {
     const label = ranking[i]!;
@@ -54,6 +56,7 @@ export function rankingDcgSums(query: RankedQuery, gains?: ReadonlyMap<number, n
 let idealCounts: LabelCounts | undefined;
 let idealGains: ReadonlyMap<number, number> | undefined;
 let idealSums = new Float64Array(1);
+const idealMemory = new ReusedFloat64Array();
 /** idealSums runs to the last positive gain (so is right for any depth). */
 let idealWhole = false;
 
@@ -84,7 +87,8 @@ export function idealDcgSums(
   levels?.sort((a, b) => b.gain - a.gain);
   const length = Math.min(depth, positive);
   const discounts = rankDiscounts(length);
-  const sums = new Float64Array(length + 1);
+  const sums = idealMemory.view(length + 1);
+  sums[0] = 0;
   let dcg = 0;
   let rank = 0;
   const levelCount = levels ? levels.length : labels.length;
