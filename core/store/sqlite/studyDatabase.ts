@@ -47,8 +47,13 @@ import { migrateDatabase } from './sqliteMigrate.ts';
 /** Documents (10 values each) or judgments (16 each) per multi-row INSERT into the staging tables. */
 const documentsPerStatement = 64;
 
-/** Records collected before they are written to the temp tables in one transaction. */
-const stagingBatch = 10_000;
+/**
+ * Records, and bytes of record text, collected before they are written to the temp tables in one transaction. Small
+ * batches: records wait in the batch for their write, and a batch of 10,000 (8 MiB) outlived the young generation, so
+ * every record was copied by the garbage collector (200,000 documents: 5% more CPU, 100 MB more peak memory).
+ */
+const stagingBatch = 500;
+const stagingBatchBytes = 256 << 10;
 
 /**
  * The page cache (KiB) of the study database while an import moves its rows in: a million documents go into the
@@ -226,7 +231,7 @@ export class StudyDatabase {
       if (signal?.aborted) throw new ImportCancelledError();
     };
     try {
-      const counted = await stageFiles(files, staging, stagingBatch, checkSignal);
+      const counted = await stageFiles(files, staging, stagingBatch, checkSignal, stagingBatchBytes);
       staging.finishFiles(studyId);
       for (const [i, pool] of pools.entries()) {
         checkSignal();
