@@ -125,14 +125,22 @@ export function locateTrecEval(root: string): { path?: string; note: string } {
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 /** One timed run with its output thrown away: wall seconds, CPU seconds and peak RSS (KiB; NaN without GNU time). */
-function timeOnce(command: string, args: string[]): { seconds: number; cpu: number; peakKiB: number } {
+function timeOnce(
+  command: string,
+  args: string[],
+  env?: NodeJS.ProcessEnv,
+): { seconds: number; cpu: number; peakKiB: number } {
   const devNull = openSync('/dev/null', 'w');
   try {
     const [file, fileArgs] = gnuTime
       ? [gnuTime, ['-f', 'bench-peak-rss-kib %M cpu %U %S', command, ...args]]
       : [command, args];
     const start = process.hrtime.bigint();
-    const result = spawnSync(file, fileArgs, { stdio: ['ignore', devNull, 'pipe'], encoding: 'utf8' });
+    const result = spawnSync(file, fileArgs, {
+      stdio: ['ignore', devNull, 'pipe'],
+      encoding: 'utf8',
+      ...(env && { env: { ...process.env, ...env } }),
+    });
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     if (result.status !== 0)
       throw new Error(`${command} ${args.join(' ')} exited with ${result.status}:\n${result.stderr}`);
@@ -152,8 +160,11 @@ const median = (values: number[]): number => {
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 
+/** A program, its arguments, and variables added to the environment. */
+type Command = [string, string[], NodeJS.ProcessEnv?];
+
 /** Times the commands with their repetitions interleaved, the order alternating each round. */
-function timeInterleaved(commands: [string, string[]][], repetitions: number): Measured[] {
+function timeInterleaved(commands: Command[], repetitions: number): Measured[] {
   const seconds = commands.map((): number[] => []);
   const cpu = commands.map((): number[] => []);
   const peaks = commands.map((): number[] => []);
@@ -161,7 +172,7 @@ function timeInterleaved(commands: [string, string[]][], repetitions: number): M
     const order = commands.map((_, i) => i);
     if (round % 2 === 1) order.reverse();
     for (const i of order) {
-      const { seconds: s, cpu: c, peakKiB } = timeOnce(commands[i]![0], commands[i]![1]);
+      const { seconds: s, cpu: c, peakKiB } = timeOnce(commands[i]![0], commands[i]![1], commands[i]![2]);
       seconds[i]!.push(s);
       cpu[i]!.push(c);
       peaks[i]!.push(peakKiB);
@@ -176,8 +187,12 @@ function timeInterleaved(commands: [string, string[]][], repetitions: number): M
   }));
 }
 
-function output(command: string, args: string[]): string {
-  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+function output(command: string, args: string[], env?: NodeJS.ProcessEnv): string {
+  const result = spawnSync(command, args, {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    ...(env && { env: { ...process.env, ...env } }),
+  });
   if (result.status !== 0)
     throw new Error(`${command} ${args.join(' ')} exited with ${result.status}:\n${result.stderr}`);
   return result.stdout;
@@ -221,12 +236,20 @@ export async function benchEval(root: string, dataDir: string, repetitions: numb
   lines.push(trecEval.note);
   if (!gnuTime) lines.push('peak memory: not measured (no /usr/bin/time)');
 
-  const cases: { name: string; measures: string[]; run: string; target: string }[] = [
+  const cases: { name: string; measures: string[]; run: string; target: string; env?: NodeJS.ProcessEnv }[] = [
     {
       name: 'eval -m map -m ndcg_cut.10 -m recall.100',
       measures: ['-m', 'map', '-m', 'ndcg_cut.10', '-m', 'recall.100'],
       run: data.run,
       target: 'target ≤ 0.50× time, ≤ 1.00× memory',
+    },
+    {
+      // Two threads are the default on files this size (core/metrics/parallel); this row shows one.
+      name: '  the same on one thread',
+      measures: ['-m', 'map', '-m', 'ndcg_cut.10', '-m', 'recall.100'],
+      run: data.run,
+      target: '(QRELS_STUDIO_EVAL_THREADS=1)',
+      env: { QRELS_STUDIO_EVAL_THREADS: '1' },
     },
     {
       name: '  the same, run interleaved by query',
@@ -243,14 +266,14 @@ export async function benchEval(root: string, dataDir: string, repetitions: numb
   ];
   const node = process.execPath;
   for (const c of cases) {
-    const ours: [string, string[]] = [node, [cli, 'eval', ...c.measures, data.qrels, c.run]];
+    const ours: Command = [node, [cli, 'eval', ...c.measures, data.qrels, c.run], c.env];
     const row: EvalBenchRow = {
       name: c.name,
       target: c.target,
       ours: { medianSeconds: 0, cpuSeconds: 0, peakMiB: 0, load: 0 },
     };
     if (trecEval.path) {
-      const theirs: [string, string[]] = [trecEval.path, [...c.measures, data.qrels, c.run]];
+      const theirs: Command = [trecEval.path, [...c.measures, data.qrels, c.run]];
       const compared = compareOutputs(output(...ours), output(...theirs));
       row.sameOutput = compared.same;
       row.difference = compared.difference;

@@ -12,7 +12,7 @@ import type { ByteRange } from '../../formats/lineReader.ts';
 import { readQrelsPart } from '../../formats/trecQrels.ts';
 import { type EvaluationOptions, finishEvaluation, QueryEvaluator, type RunEvaluation } from '../evaluate.ts';
 import { shareQrelsPart, TwoPartJudgments } from './qrelsParts.ts';
-import { queryBoundary } from './queryBoundary.ts';
+import { groupedByQuery, queryBoundary } from './queryBoundary.ts';
 import { type EvalWorkerTask, evaluateRunPart, type MainMessage, type WorkerMessage } from './runPart.ts';
 
 /** Below this many bytes of qrels and run together a second thread costs more than it saves (its start is ~30 ms). */
@@ -46,6 +46,9 @@ export function twoThreadPlan(qrelsFile: string, runFile: string): TwoThreadPlan
   }
   const [qrelsSize, runSize] = sizes as [number, number];
   if (wanted === 'auto' && qrelsSize + runSize < minimumBytes) return { reason: 'small files' };
+  for (const file of [qrelsFile, runFile]) {
+    if (!groupedByQuery(file)) return { reason: `${file} is not grouped by query` };
+  }
   const qrelsCut = queryBoundary(qrelsFile, qrelsSize, mainQrelsShare);
   const runCut = queryBoundary(runFile, runSize);
   if (qrelsCut === undefined || runCut === undefined) return { reason: 'no query boundary near the middle' };

@@ -31,14 +31,49 @@ export function queryBoundary(file: string, size: number, fraction = 0.5): numbe
       const end = buffer.indexOf(10, start);
       if (end === -1 || end >= read) return undefined; // the line is not whole in the window
       const qid = firstField(buffer, start, end);
-      if (previous !== undefined && !qid.equals(previous)) return middle + start;
-      previous = qid;
+      if (isData(qid)) {
+        if (previous !== undefined && !qid.equals(previous)) return middle + start;
+        previous = qid;
+      }
       start = end + 1;
     }
     return undefined;
   } finally {
     closeSync(fd);
   }
+}
+
+/** False when the file's first MiB shows a qid coming back after another one (a run written rank by rank, say):
+ * its halves would share queries, and the caller evaluates on one thread without trying two. */
+export function groupedByQuery(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(window);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    const finished = new Set<string>();
+    let previous: Buffer | undefined;
+    for (
+      let start = 0, end = buffer.indexOf(10);
+      end !== -1 && end < read;
+      start = end + 1, end = buffer.indexOf(10, start)
+    ) {
+      const qid = firstField(buffer, start, end);
+      if (!isData(qid)) continue;
+      if (previous !== undefined && !qid.equals(previous)) {
+        finished.add(previous.toString('latin1'));
+        if (finished.has(qid.toString('latin1'))) return false;
+      }
+      previous = qid;
+    }
+    return true;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Blank and comment lines ('#') belong to no query. */
+function isData(qid: Buffer): boolean {
+  return qid.length > 0 && qid[0] !== 35;
 }
 
 function firstField(bytes: Buffer, start: number, end: number): Buffer {

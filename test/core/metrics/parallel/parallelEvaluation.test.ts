@@ -45,7 +45,7 @@ const cases: Case[] = [
     measures: ['all_trec'],
     perQuery: true,
     complete: true,
-    oneThread: /interleaves its queries/,
+    oneThread: /results.trunc is not grouped by query/,
   },
   {
     expected: 'out.test.aqcM',
@@ -55,7 +55,7 @@ const cases: Case[] = [
     perQuery: true,
     complete: true,
     maxRetrieved: 100,
-    oneThread: /interleaves its queries/,
+    oneThread: /results.trunc is not grouped by query/,
   },
   {
     expected: 'out.test.aql',
@@ -114,16 +114,29 @@ test('two threads: a run or qrels not grouped by query, or gzip, is evaluated on
     perQuery: true,
     runidLine: 'summary',
   });
-  // The first query's lines, half at the start and half at the end: each part grouped, the query in both.
-  const interleave = (lines: string[]): string[] => {
+  // The first query's lines, half at the start and half at the end: each part grouped, the query in both. Comment
+  // lines after the first half fill the first MiB, which is all the check before starting a thread reads.
+  const padding = Array<string>(17000).fill('# padding, so that the start of the file looks grouped by query');
+  const splitFirstQuery = (lines: string[]): string[] => {
     const qid = lines[0]!.split(/\s+/)[0];
     const first = lines.filter((line) => line.split(/\s+/)[0] === qid);
     const half = Math.ceil(first.length / 2);
-    return [...first.slice(0, half), ...lines.filter((line) => line.split(/\s+/)[0] !== qid), ...first.slice(half)];
+    const rest = lines.filter((line) => line.split(/\s+/)[0] !== qid);
+    return [...first.slice(0, half), ...padding, ...rest, ...first.slice(half)];
+  };
+  // Lines alternating between the first and the second half's: not grouped within the first MiB.
+  const alternate = (lines: string[]): string[] => {
+    const mixed: string[] = [];
+    const middle = Math.ceil(lines.length / 2);
+    for (let i = 0; i < middle; i++)
+      mixed.push(lines[i]!, ...(lines[middle + i] === undefined ? [] : [lines[middle + i]!]));
+    return mixed;
   };
   const inputs = [
-    { qrels, run: rewritten(dir, 'results.test.mixed', interleave), reason: /both parts of the run/ },
-    { qrels: rewritten(dir, 'qrels.test.mixed', interleave), run, reason: /both parts of the qrels/ },
+    { qrels, run: rewritten(dir, 'results.test.split', splitFirstQuery), reason: /both parts of the run/ },
+    { qrels: rewritten(dir, 'qrels.test.split', splitFirstQuery), run, reason: /both parts of the qrels/ },
+    { qrels, run: rewritten(dir, 'results.test.mixed', alternate), reason: /results.test.mixed is not grouped/ },
+    { qrels: rewritten(dir, 'qrels.test.mixed', alternate), run, reason: /qrels.test.mixed is not grouped/ },
     { qrels, run: join(dir, 'results.gz'), reason: /not a plain file/ },
   ];
   writeFileSync(join(dir, 'results.gz'), gzipSync(readFileSync(run)));
