@@ -301,9 +301,16 @@ async function runBatchAction(
   }
   for (const line of lines) output.appendLine(line);
   const [headline] = lines;
-  void vscode.window.showInformationMessage(
-    `Qrels Studio: ${headline ?? ''}${lines.length > 1 ? ' (each batch in the Qrels Studio output)' : ''}`,
-  );
+  // Each batch's line is in the output channel; the message offers to show it rather than only saying where it is.
+  const details = 'Show each batch';
+  void vscode.window
+    .showInformationMessage(
+      `Qrels Studio: ${headline ?? ''}${lines.length > 1 ? ' (each batch in the Qrels Studio output)' : ''}`,
+      ...(lines.length > 1 ? [details] : []),
+    )
+    .then((answer) => {
+      if (answer === details) output.show(true);
+    });
 }
 
 /** Stores the key in SecretStorage (an empty answer removes it). */

@@ -3,7 +3,8 @@
 // through the real `openai` SDK. "Run LLM judge" asks how (batch first, as the judge block says), asks once to call
 // the endpoint, and creates the batch (no chat request) — its notification's Cancel, pressed while the upload is
 // held, leaves that batch created and recorded and says the submit was cancelled; judging online meanwhile asks
-// nothing and says the open batch holds the votes; once the batch completes at the server, "Batch status" records it: the suggestions are in the study's database, and the Agreement view's Judges section shows the judge
+// nothing and says the open batch holds the votes; once the batch completes at the server, "Batch status" records it
+// (its message's "Show each batch" opens the output with the batch's line): the suggestions are in the study's database, and the Agreement view's Judges section shows the judge
 // against the people (bob's imported labels) with its gate.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -139,8 +140,17 @@ workbenchTest(
       const [batch] = llm.batches();
       assert.equal(await llm.finish(batch!.id), 'completed');
       await judgeWith(page, 'Batch status');
-      await page.locator('.notification-toast', { hasText: /1 batch, 0 open/ }).waitFor({ timeout: 60_000 });
+      const status = page.locator('.notification-toast', { hasText: /1 batch, 0 open/ });
+      await status.waitFor({ timeout: 60_000 });
       assert.equal(suggestionCount(folder), 19);
+      // Each batch's line is one click away: the output channel, shown from the message.
+      // (Monaco renders spaces as no-break spaces: \W between the words.)
+      const batchLines = page.locator('.part.panel .view-lines', {
+        hasText: /completed\W+19\Wof\W19\Wdone\W+recorded/,
+      });
+      assert.equal(await batchLines.count(), 0, 'the output is not shown before the click');
+      await status.locator('.monaco-button', { hasText: 'Show each batch' }).click();
+      await batchLines.waitFor({ timeout: 15_000 });
 
       // 3. The Agreement view's Judges section: the judge against bob's imported labels, with its gate.
       await runFromPalette(page, '>Qrels Studio: Show agreement', 'Qrels Studio: Show agreement');
