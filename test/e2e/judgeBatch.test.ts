@@ -4,8 +4,9 @@
 // the endpoint, and creates the batch (no chat request) — its notification's Cancel, pressed while the upload is
 // held, leaves that batch created and recorded and says the submit was cancelled; judging online meanwhile asks
 // nothing and says the open batch holds the votes; once the batch completes at the server, "Batch status" records it
-// (its message's "Show each batch" opens the output with the batch's line): the suggestions are in the study's database, and the Agreement view's Judges section shows the judge
-// against the people (bob's imported labels) with its gate.
+// (its message's "Show each batch" opens the output with the batch's line): the suggestions are in the study's
+// database, and the Agreement view's Judges section shows the judge against the people (bob's imported labels) with
+// its gate.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
