@@ -42,6 +42,87 @@ function unlabelledCondition(options: { onlyUnlabelled?: boolean }): string {
     : '';
 }
 
+/** A pair as the pair queries read it. */
+interface SelectedPair {
+  id: number;
+  qid: string;
+  docid: string;
+  hasQuery: boolean;
+  hasDocument: boolean;
+  queryOrder: number;
+  bestRank: number;
+}
+
+function pairOfRow(row: SelectedPair): PairToJudge & { queryOrder: number; bestRank: number } {
+  return {
+    pairId: row.id,
+    qid: row.qid,
+    docid: row.docid,
+    hasQuery: row.hasQuery,
+    hasDocument: row.hasDocument,
+    queryOrder: row.queryOrder,
+    bestRank: row.bestRank,
+  };
+}
+
+/**
+ * A page of the pairs to judge in query order, read from the cursor's place on: the queries in row id order, each
+ * one's pairs (found by the pair index) sorted alone, then the pairs of no query in qid order. Ordering the whole
+ * study by the computed key (selectPairs) made every page scan and sort the rest of the study: paging through 30,000
+ * pairs took 7.0 s against 1.0 s for 10,000.
+ */
+async function pageOfPairs(
+  client: PostgresClient,
+  studyId: number,
+  options: { after?: PairsToJudgeCursor; limit: number; onlyUnlabelled?: boolean },
+): Promise<(PairToJudge & { queryOrder: number; bestRank: number })[]> {
+  const after = options.after;
+  const rank = `coalesce(p.best_rank, ${lastPlace})`;
+  const columns = `p.id, p.qid, p.docid, ${rank} AS "bestRank"`;
+  // Whether the corpus has each document of the page, asked per row once the page is chosen (a LIMIT 1 lateral read:
+  // as an EXISTS the planner may hash the study's whole corpus for every page).
+  const withDocuments = (page: string) =>
+    `SELECT page.*, d.found IS NOT NULL AS "hasDocument" FROM (${page}) AS page
+     LEFT JOIN LATERAL (SELECT true AS found FROM document AS d WHERE d.study_id = $1 AND d.docid = page.docid LIMIT 1)
+       AS d ON true`;
+  let rows: SelectedPair[] = [];
+  if (after === undefined || after.queryOrder < lastPlace) {
+    const { queryOrder, bestRank, docid } = after ?? { queryOrder: -1, bestRank: lastPlace, docid: '' };
+    // The queries walked by row id, each one's pairs sorted by themselves (a lateral read per query), so the LIMIT
+    // stops the walk after the queries the page touches.
+    const result = await client.query<SelectedPair>(
+      withDocuments(`SELECT p.*, true AS "hasQuery", q.id AS "queryOrder"
+       FROM (SELECT id, qid FROM query WHERE study_id = $1 AND id >= $2 ORDER BY id) AS q
+       CROSS JOIN LATERAL (
+         SELECT ${columns} FROM pair AS p
+         WHERE p.study_id = $1 AND p.qid = q.qid
+           AND (q.id > $2 OR (${rank}, p.docid COLLATE "C") > ($3::integer, $4::text COLLATE "C"))
+           ${unlabelledCondition(options)}
+         ORDER BY ${rank}, p.docid COLLATE "C") AS p
+       LIMIT $5`),
+      [studyId, queryOrder, bestRank, docid, options.limit],
+    );
+    rows = result.rows;
+  }
+  if (rows.length < options.limit) {
+    const inTail = after !== undefined && after.queryOrder === lastPlace;
+    const values: unknown[] = [studyId, options.limit - rows.length];
+    if (inTail) values.push(after.qid, after.bestRank, after.docid);
+    const tail = await client.query<SelectedPair>(
+      withDocuments(`SELECT ${columns}, false AS "hasQuery", ${lastPlace}::integer AS "queryOrder"
+       FROM pair AS p
+       WHERE p.study_id = $1
+         AND NOT EXISTS (SELECT 1 FROM query AS q WHERE q.study_id = p.study_id AND q.qid = p.qid)
+         ${inTail ? `AND (p.qid COLLATE "C", ${rank}, p.docid COLLATE "C") > ($3::text COLLATE "C", $4::integer, $5::text COLLATE "C")` : ''}
+         ${unlabelledCondition(options)}
+       ORDER BY p.qid COLLATE "C", ${rank}, p.docid COLLATE "C" LIMIT $2`),
+      values,
+    );
+    rows = rows.concat(tail.rows);
+  }
+  return rows.map(pairOfRow);
+}
+
 /** The pairs to judge in query order (with each one's sort key), after `after` when given. */
 async function selectPairs(
   client: PostgresClient,
@@ -144,7 +225,7 @@ export class PostgresJudge implements JudgePort {
     options: { after?: PairsToJudgeCursor; limit: number; onlyUnlabelled?: boolean },
   ): Promise<PairsToJudgePage> {
     return this.context.transaction(async (client): Promise<PairsToJudgePage> => {
-      const rows = await selectPairs(client, studyId, options);
+      const rows = await pageOfPairs(client, studyId, options);
       const pairs = rows.map(withoutSortKey);
       const last = rows[rows.length - 1];
       const page: PairsToJudgePage = { pairs, queries: await queriesOf(client, studyId, pairs) };
