@@ -396,6 +396,20 @@ for (const kind of storeKinds)
       [[[false, changed.pairId]]],
     );
     assert.deepEqual(await suggestionsOf(study, first.judge), before);
+    // A re-run cancelled part way through a pair's votes leaves its suggestion (from all of them) as it is.
+    written.length = 0;
+    const controller = new AbortController();
+    const cancelled = await judgeStudy(store, study.study, {
+      concurrency: 4,
+      client: clientFor(server),
+      prompt,
+      prices: {},
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    });
+    assert.ok(cancelled.cancelled && cancelled.done < 18, `stopped early: ${cancelled.done} votes`);
+    assert.deepEqual(written, []);
+    assert.deepEqual(await suggestionsOf(study, first.judge), before);
     await study.close();
   });
 
