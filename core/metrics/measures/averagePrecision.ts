@@ -1,4 +1,4 @@
-import { type RankedQuery, ReusedFloat64Array, relevantCounts, type TrecMeasure } from '../trecMeasure.ts';
+import { type RankedQuery, ReusedFloat64Array, type TrecMeasure } from '../trecMeasure.ts';
 
 // Kept for the last query asked (map, gm_map and map_cut read the same sums; see relevantCounts).
 let summedQuery: RankedQuery | undefined;
@@ -37,8 +37,8 @@ export const averagePrecision: TrecMeasure = {
     'number of relevant documents (R) of the query, then averaged over queries.',
   kind: 'float',
   compute(query, options) {
-    const length = query.ranking.length;
-    if (relevantCounts(query, options.relevanceLevel)[length] === 0) return 0;
-    return precisionSums(query, options.relevanceLevel)[length]! / query.numRel;
+    // Each relevant document adds a positive precision: the sum is 0 exactly when none was retrieved.
+    const sum = precisionSums(query, options.relevanceLevel)[query.ranking.length]!;
+    return sum > 0 ? sum / query.numRel : 0;
   },
 };

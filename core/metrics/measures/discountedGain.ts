@@ -29,16 +29,23 @@ let dcgGains: ReadonlyMap<number, number> | undefined;
 let dcgSums = new Float64Array(1);
 const dcgMemory = new ReusedFloat64Array();
 
-/** DCG of the first i ranks at index i (0 … ranking.length), positive gains summed in rank order as trec_eval's
- * ndcg_cut does. Read only. */
-export function rankingDcgSums(query: RankedQuery, gains?: ReadonlyMap<number, number>): Float64Array {
-  if (query === dcgQuery && gains === dcgGains) return dcgSums;
+/**
+ * DCG of the first i ranks at index i, positive gains summed in rank order as trec_eval's ndcg_cut does, for i up
+ * to `depth` or the ranking's length, whichever is less (ndcg_cut.10 sums 10 ranks, ndcg all). Read only.
+ */
+export function rankingDcgSums(
+  query: RankedQuery,
+  gains: ReadonlyMap<number, number> | undefined,
+  depth: number,
+): Float64Array {
   const ranking = query.ranking;
-  const discounts = rankDiscounts(ranking.length);
-  const sums = dcgMemory.view(ranking.length + 1);
+  const length = Math.min(depth, ranking.length);
+  if (query === dcgQuery && gains === dcgGains && dcgSums.length > length) return dcgSums;
+  const discounts = rankDiscounts(length);
+  const sums = dcgMemory.view(length + 1);
   sums[0] = 0;
   let dcg = 0;
-  for (let i = 0; i < ranking.length; i++) {
+  for (let i = 0; i < length; i++) {
     const label = ranking[i]!;
     if (label > 0 || (gains && label === 0)) {
       const gain = gainOf(label, gains);

@@ -129,7 +129,7 @@ export function dcgAndIdeal(
   let dcg = 0;
   if (!gains) {
     // Gain = label: no gain is negative, so this is ndcg_cut's DCG of the whole ranking (summed in the same order).
-    dcg = rankingDcgSums(query)[ranking.length]!;
+    dcg = rankingDcgSums(query, undefined, ranking.length)[ranking.length]!;
   } else {
     const discounts = rankDiscounts(ranking.length);
     for (let i = 0; i < ranking.length; i++) {

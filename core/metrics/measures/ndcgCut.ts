@@ -12,7 +12,7 @@ export const ndcgCut: TrecMeasure = {
     // Both sums are read at each cutoff (the ideal summed as deep as the largest).
     const deepest = cutoffs.reduce((a, b) => Math.max(a, b), 0);
     const ideal = idealDcgSums(query.labelCounts, deepest, options.gains);
-    const dcg = rankingDcgSums(query, options.gains);
+    const dcg = rankingDcgSums(query, options.gains, deepest);
     const idealLast = ideal.length - 1;
     const last = dcg.length - 1;
     return cutoffs.map((k) => {
