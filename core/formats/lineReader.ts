@@ -2,8 +2,6 @@
 // millions of lines are read without creating a string per line. Shared by every reader of large files.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 
 /**
  * Called once per line: `bytes[start, end)` is the line without its `\n` (a `\r` before it is kept: callers
@@ -141,7 +139,10 @@ async function openContent(file: string, range?: ByteRange): Promise<Content> {
     yield head;
     yield* source;
   }
-  const gunzip = createGunzip({ chunkSize });
+  // Loaded for gzip files only: node:stream and node:zlib cost a thread that never reads one (eval's second thread)
+  // ~60 ms of compiling at its start.
+  const { Readable } = process.getBuiltinModule('node:stream');
+  const gunzip = process.getBuiltinModule('node:zlib').createGunzip({ chunkSize });
   Readable.from(compressed())
     .on('error', (error) => gunzip.destroy(error))
     .pipe(gunzip);
