@@ -13,7 +13,7 @@ import { MeasureSpecError, selectMeasures } from '../../core/metrics/measureSele
 import { evaluateInTwoThreads } from '../../core/metrics/parallel/parallelEvaluation.ts';
 import { compareRunEvaluations } from '../../core/metrics/runComparison.ts';
 import { scaleGains } from '../../core/metrics/scaleGains.ts';
-import { evaluationJson, type RunidLine, writeTrecEvalText } from '../../core/metrics/trecEvalOutput.ts';
+import { evaluationJson, type RunidLine, writeTrecEvalBytes } from '../../core/metrics/trecEvalOutput.ts';
 import { type CliCommand, UsageError } from '../cliContext.ts';
 import { evalAsGdeval, requestsGdeval } from './evalAsGdeval.ts';
 import { evalAsNdeval, withoutNdevalRequest } from './evalAsNdeval.ts';
@@ -290,10 +290,11 @@ export const evalCommand: CliCommand = {
           runids.push(evaluation.runid);
           // qids and the runid are byte strings (latin1): written back as the bytes they were, as trec_eval does.
           // Written in pieces: -m all_trec -q prints 1.2M lines for 10,000 queries, never held whole.
-          writeTrecEvalText(
+          writeTrecEvalBytes(
             evaluation,
             { perQuery: parsed.perQuery, runidLine, ...(parsed.noSummary && { summary: false }) },
-            (text) => context.stdout(Buffer.from(text, 'latin1')),
+            context.stdout,
+            context.stdoutReleased,
           );
           if (instruction) context.stdout(instruction.runTexts[i]!);
         }
