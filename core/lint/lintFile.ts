@@ -3,7 +3,7 @@
 //
 // A plain file is read in blocks of whole lines that the session scans itself (LintSession.addLines: one pass
 // over the bytes finds each line's end and splits it); gzip goes through the shared line reader, line by line.
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { estimateLineCount, FileReadError, readLines } from '../formats/lineReader.ts';
 import { LintSession } from './lintSession.ts';
 import type { StudyLintContext } from './studyContext.ts';
@@ -16,24 +16,37 @@ export async function lintFile(
   path: string,
   options: LintOptions & { name?: string; study?: StudyLintContext } = {},
 ): Promise<LintResult> {
+  // A pipe (`<(zcat …)`) is opened once, by the line reader: opening it to look and closing it unread would lose
+  // what its writer wrote. (It cannot be linted again either: a file whose queries come back is linted again.)
+  const regular = await isRegularFile(path);
   const session = new LintSession(options.name ?? path, {
     type: options.type,
-    expectedLines: estimateLineCount(path),
+    expectedLines: regular ? estimateLineCount(path) : undefined,
     study: options.study,
+    everyPair: !regular,
   });
-  const result = await readInto(path, session);
+  const result = await readInto(path, session, regular);
   // Queries came back after others: lint again keeping every pair (see LintSession.needsEveryPair).
-  return session.needsEveryPair ? readInto(path, session.again()) : result;
+  return session.needsEveryPair ? readInto(path, session.again(), regular) : result;
 }
 
-async function readInto(path: string, session: LintSession): Promise<LintResult> {
-  const summary = (await readPlainBlocks(path, session)) ?? (await readLines(path, session.addLine));
+async function isRegularFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch (error) {
+    throw new FileReadError(path, error);
+  }
+}
+
+async function readInto(path: string, session: LintSession, regular: boolean): Promise<LintResult> {
+  const summary =
+    (regular ? await readPlainBlocks(path, session) : undefined) ?? (await readLines(path, session.addLine));
   return session.finish({ lines: summary.lines, endsWithNewline: summary.endsWithNewline });
 }
 
 /**
- * Feeds a plain file to the session in blocks of whole lines (a line longer than the buffer grows it); undefined,
- * having read only its first bytes, when the file is gzip.
+ * Feeds a plain regular file to the session in blocks of whole lines (a line longer than the buffer grows it);
+ * undefined, having read only its first bytes, when the file is gzip.
  */
 async function readPlainBlocks(
   path: string,

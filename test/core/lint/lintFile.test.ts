@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -38,6 +39,24 @@ test('a gzip file is read by its magic bytes, whatever its name', async () => {
   const result = await lintFile(run, { type: 'run' });
   assert.equal(result.type, 'run');
   assert.deepEqual(result.diagnostics.map(where), ['2:7-2:9 error duplicate-docid']);
+});
+
+test('a pipe (process substitution) is read once, plain or gzip', async () => {
+  const dir = scratchDir();
+  for (const [name, content] of [
+    ['plain', Buffer.from(broken)],
+    ['gzip', gzipSync(broken)],
+  ] as const) {
+    const source = join(dir, `${name}.src`);
+    writeFileSync(source, content);
+    const fifo = join(dir, `${name}.fifo`);
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    const writer = spawn('sh', ['-c', 'cat "$1" > "$2"', 'sh', source, fifo], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => writer.on('exit', resolve));
+    const result = await lintFile(fifo, { name: 'broken.qrels' });
+    await exited;
+    assert.deepEqual(result, lintText(broken, undefined, 'broken.qrels'), name);
+  }
 });
 
 test('lines across read chunks and duplicates megabytes apart are found', async () => {
