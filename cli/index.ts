@@ -1,4 +1,6 @@
 // Bundle entry of dist/cli.cjs. Reached through bin/qrels-studio.cjs, which has already checked the Node version.
+// First: starts eval's second thread, when it will be wanted, before the other modules initialise.
+import './startEvalWorkerEarly.ts';
 import { join } from 'node:path';
 import { runCli } from './main.ts';
 

@@ -5,25 +5,23 @@
 // main thread then sums and averages in qid order exactly as on one thread (finishEvaluation), so the output is the
 // same. Whatever the two parts cannot do alone — a query in both parts of a file, an error anywhere, a qrels query
 // the run lacks without -c — makes the caller evaluate on one thread, which reports errors where they are.
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ByteRange } from '../../formats/lineReader.ts';
 import { readQrelsPart } from '../../formats/trecQrels.ts';
 import { type EvaluationOptions, finishEvaluation, QueryEvaluator, type RunEvaluation } from '../evaluate.ts';
 import { shareQrelsPart, TwoPartJudgments } from './qrelsParts.ts';
 import { groupedByQuery, queryBoundary } from './queryBoundary.ts';
-import { type EvalWorkerTask, evaluateRunPart, type MainMessage, type WorkerMessage } from './runPart.ts';
-
-/** Below this many bytes of qrels and run together a second thread costs more than it saves (its start is ~30 ms). */
-const minimumBytes = 8 << 20;
-
-/** QRELS_STUDIO_EVAL_THREADS: 1 = always one thread, 2 = two whenever the files allow (tests force it on small
- * fixtures), unset = two for files large enough. */
-function threadsWanted(): 'one' | 'two' | 'auto' {
-  const value = process.env.QRELS_STUDIO_EVAL_THREADS;
-  return value === '1' ? 'one' : value === '2' ? 'two' : 'auto';
-}
+import { evaluateRunPart, type MainMessage, type WorkerMessage } from './runPart.ts';
+import {
+  idleCore,
+  minimumBytes,
+  plainFileSize,
+  startWorker,
+  takeEarlyWorker,
+  threadsWanted,
+  workerFile,
+} from './workerStart.ts';
 
 /** The main thread's share of the qrels: the worker starts its part ~40 ms later (a Node instance to boot), and both
  * must have read their parts before either reads the run. */
@@ -46,6 +44,7 @@ export function twoThreadPlan(qrelsFile: string, runFile: string): TwoThreadPlan
   }
   const [qrelsSize, runSize] = sizes as [number, number];
   if (wanted === 'auto' && qrelsSize + runSize < minimumBytes) return { reason: 'small files' };
+  if (wanted === 'auto' && !idleCore()) return { reason: 'no idle core (load average)' };
   for (const file of [qrelsFile, runFile]) {
     if (!groupedByQuery(file)) return { reason: `${file} is not grouped by query` };
   }
@@ -62,41 +61,6 @@ export function twoThreadPlan(qrelsFile: string, runFile: string): TwoThreadPlan
       { start: runCut, end: runSize },
     ],
   };
-}
-
-/** The size of a regular file that is not gzip, else undefined. */
-function plainFileSize(file: string): number | undefined {
-  let fd: number | undefined;
-  try {
-    const stat = statSync(file);
-    if (!stat.isFile()) return undefined;
-    fd = openSync(file, 'r');
-    const magic = Buffer.alloc(2);
-    if (readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b) return undefined;
-    return stat.size;
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/** The worker's file: dist/evalWorker.cjs beside the bundle, or evalWorker.ts beside this file when run from the
- * sources; undefined when neither is there (a bundle shipped without it). */
-function workerFile(): string | undefined {
-  return [join(import.meta.dirname, 'evalWorker.cjs'), join(import.meta.dirname, 'evalWorker.ts')].find((file) =>
-    existsSync(file),
-  );
-}
-
-/** Starts the worker (the bundle with Node's compile cache, as bin/launch.cjs turns it on for the main thread). */
-function startWorker(file: string, task: EvalWorkerTask): Worker {
-  if (file.endsWith('.cjs')) {
-    const code =
-      "try { require('node:module').enableCompileCache?.(); } catch {}\n" + `require(${JSON.stringify(file)});`;
-    return new Worker(code, { eval: true, workerData: task });
-  }
-  return new Worker(file, { workerData: task });
 }
 
 /** Messages of the worker in order; an error or exit of the worker reads as 'failed'. */
@@ -139,19 +103,26 @@ export async function evaluateInTwoThreads(
 ): Promise<TwoThreadOutcome> {
   const plan = twoThreadPlan(qrelsFile, runFile);
   if ('reason' in plan) return { oneThread: plan.reason };
-  const file = workerFile();
-  if (file === undefined) return { oneThread: `no ${join(import.meta.dirname, 'evalWorker.cjs')}` };
-  const { measures: _measures, zscores: _zscores, ...workerOptions } = options;
-  const worker = startWorker(file, {
-    qrelsFile,
-    qrelsRange: plan.qrels[1],
-    runFile,
-    runRange: plan.run[1],
-    measureSpecs: [...measureSpecs],
-    options: workerOptions,
-  });
+  let worker = takeEarlyWorker();
+  if (!worker) {
+    const file = workerFile();
+    if (file === undefined) return { oneThread: `no ${join(import.meta.dirname, 'evalWorker.cjs')}` };
+    worker = startWorker(file);
+  }
   const next = workerMessages(worker);
   const post = (message: MainMessage): void => worker.postMessage(message);
+  const { measures: _measures, zscores: _zscores, ...workerOptions } = options;
+  post({
+    kind: 'task',
+    task: {
+      qrelsFile,
+      qrelsRange: plan.qrels[1],
+      runFile,
+      runRange: plan.run[1],
+      measureSpecs: [...measureSpecs],
+      options: workerOptions,
+    },
+  });
   try {
     const evaluator = new QueryEvaluator(options);
     const own = await readQrelsPart(qrelsFile, plan.qrels[0], true);

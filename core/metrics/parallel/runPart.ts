@@ -5,7 +5,7 @@ import { readRunRange } from '../../formats/trecRun.ts';
 import type { EvaluationOptions, QueryEvaluator } from '../evaluate.ts';
 import type { SharedQrelsPart, TwoPartJudgments } from './qrelsParts.ts';
 
-/** What the main thread tells the worker to do (workerData). */
+/** What the main thread tells the worker to do (its first message). */
 export interface EvalWorkerTask {
   qrelsFile: string;
   qrelsRange: ByteRange;
@@ -16,13 +16,15 @@ export interface EvalWorkerTask {
   options: Omit<EvaluationOptions, 'measures' | 'zscores'>;
 }
 
-/** Messages between the threads, in order: worker → qrels, main → run (or stop), worker → done; failed at any time. */
+/** Messages between the threads, in order: main → task, worker → qrels, main → run (or stop), worker → done; failed
+ * at any time. */
 export type WorkerMessage =
   | { kind: 'qrels'; part: SharedQrelsPart }
   | { kind: 'done'; runid: string; dataLines: number; texts: [number, string][] }
   | { kind: 'failed'; reason: string };
 
 export type MainMessage =
+  | { kind: 'task'; task: EvalWorkerTask }
   | {
       kind: 'run';
       part: SharedQrelsPart;
