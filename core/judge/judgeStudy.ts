@@ -242,6 +242,8 @@ export async function judgeStudy(
   const interpret = (text: string, shape: RenderedPrompt['shape']) => interpretAnswer(study, setup, text, shape);
   const suggestionOf = (pair: PairState) => pairSuggestion(pair.pairId, annotator, votesPerPair, pair.votes, now());
   const pageSize = Math.max(minimumPageSize, Math.ceil((4 * concurrency) / votesPerPair));
+  /** Drops the calls answered before the previous page read from those other votes may wait for (below). */
+  let forgetAnswered = () => {};
 
   /**
    * The votes to ask, page by page: a page's prompts rendered from its documents (one read), its votes' cache
@@ -250,6 +252,7 @@ export async function judgeStudy(
   async function* votesToAsk(): AsyncGenerator<VoteJob> {
     const pages = judgePairPages(store, study, studyId, options, setup.output, pageSize);
     for await (const page of pages) {
+      forgetAnswered();
       const documents = await port.documentsToJudge(
         studyId,
         page.pairs.map((pair) => pair.docid),
@@ -419,9 +422,23 @@ export async function judgeStudy(
       scheduleWrite();
     });
 
+  // Two votes with one cache key (pairs whose rendered requests are identical: a document twice in the corpus under
+  // two ids) are asked once: while the first one's call is in flight or waiting for its commit, the other waits for
+  // its answer and takes it as the cache would. An entry is kept until the page read after the next one — by then
+  // the cache read of every page that could have missed it is past — or dropped at once when the call got no answer.
+  const answering = new Map<string, Promise<CachedCall | undefined>>();
+  let answeredKeys: string[] = [];
+  let answeredKeysBefore: string[] = [];
+  forgetAnswered = () => {
+    for (const key of answeredKeysBefore) answering.delete(key);
+    answeredKeysBefore = answeredKeys;
+    answeredKeys = [];
+  };
+
   const runVote = async (job: VoteJob, signal: AbortSignal): Promise<void> => {
     votesStarted++;
-    const { pair, voteIndex, cacheKey, parameters, hit } = job;
+    const { pair, voteIndex, cacheKey, parameters } = job;
+    const hit = job.hit ?? (await answering.get(cacheKey));
     // Stopped at the budget: nothing more is asked (votes the cache could answer are left for the next run too).
     if (options.budget?.stopped) {
       stoppedAtBudget++;
@@ -465,6 +482,9 @@ export async function judgeStudy(
       stoppedAtBudget++;
       return;
     }
+    let answered: CachedCall | undefined;
+    let settle!: (call: CachedCall | undefined) => void;
+    answering.set(cacheKey, new Promise((resolve) => (settle = resolve)));
     const callStarted = performance.now();
     try {
       const result = await options.client.complete(request, signal);
@@ -492,6 +512,16 @@ export async function judgeStudy(
         label: reading.ok ? reading.label : null,
         ...(reading.ok && reading.rationale !== undefined && { rationale: reading.rationale }),
       });
+      // On record now, with its id.
+      const id = pair.votes[voteIndex]?.callId;
+      if (typeof id === 'number' && id > 0) {
+        answered = {
+          id,
+          rawOutput: result.text,
+          inputTokens: result.inputTokens ?? null,
+          outputTokens: result.outputTokens ?? null,
+        };
+      }
     } catch (error) {
       if (ticket) {
         if (error instanceof ChatFailure) options.budget!.failed(ticket, error.kind, error.attempts);
@@ -514,6 +544,10 @@ export async function judgeStudy(
         createdAt: now(),
       };
       await finishVote(pair, voteIndex, recorded, { answered: false, label: null });
+    } finally {
+      settle(answered);
+      if (answered !== undefined) answeredKeys.push(cacheKey);
+      else answering.delete(cacheKey);
     }
   };
 

@@ -606,3 +606,29 @@ for (const kind of storeKinds)
     assert.equal(server.requests(), 0);
     await study.close();
   });
+
+for (const kind of storeKinds)
+  test(`two pairs whose requests are identical are asked once, each vote recorded for its own pair (${kind})`, async (t) => {
+    // q1's documents 2 and 4 are document 1's text under other ids: three pairs, one request between them.
+    const options = plainStudy(1, 5);
+    for (const document of options.documents) {
+      if (document.docid === 'd1-2' || document.docid === 'd1-4') document.body = 'document 1 for query 1';
+    }
+    const study = await labellingStudy({ ...options, extra: '  judge "judge-d" { votes 2  seed 1 }' }, kind);
+    const server = await startOpenAiServer({
+      respond: ({ body }) => ({ content: answer((pairOf(body).d + (body.seed as number)) % 3), latencyMs: 20 }),
+    });
+    t.after(() => server.close());
+    const report = await run(study, server, { concurrency: 8 });
+    // 3 distinct documents × 2 votes.
+    assert.equal(server.requests(), 6);
+    assert.deepEqual([report.requests, report.cached, report.done, report.suggestions], [6, 4, 10, 5]);
+    assert.equal((await study.store.judge.calls(study.studyId)).length, 6);
+    const stored = await study.store.judge.suggestions(study.studyId, report.judge);
+    const votesOf = (docid: string) => stored.find((s) => s.docid === docid)!.votes.map((v) => [v.callId, v.label]);
+    assert.equal(stored.length, 5);
+    assert.deepEqual(votesOf('d1-2'), votesOf('d1-1'));
+    assert.deepEqual(votesOf('d1-4'), votesOf('d1-1'));
+    assert.notDeepEqual(votesOf('d1-3'), votesOf('d1-1'));
+    await study.close();
+  });
