@@ -17,10 +17,11 @@ export function threadsWanted(): 'one' | 'two' | 'auto' {
   return value === '1' ? 'one' : value === '2' ? 'two' : 'auto';
 }
 
-/** True when the last minute's load leaves a core idle: on a busy machine the second thread only competes for the
- * same core (measured on 2 cores at load 3: 1.07 s on two threads, 0.78 s on one). */
+/** True when the last minute's load leaves about a core idle (a one-process-at-a-time bench keeps it near 1): on a
+ * busy machine the second thread only competes for the same core (measured on 2 cores at load 3: 1.07 s on two
+ * threads, 0.78 s on one). */
 export function idleCore(): boolean {
-  return loadavg()[0]! <= availableParallelism() - 1;
+  return loadavg()[0]! < availableParallelism() - 0.5;
 }
 
 /** The size of a regular file that is not gzip, else undefined. */
