@@ -102,7 +102,10 @@ export async function evaluateInTwoThreads(
   name = runFile,
 ): Promise<TwoThreadOutcome> {
   const plan = twoThreadPlan(qrelsFile, runFile);
-  if ('reason' in plan) return { oneThread: plan.reason };
+  if ('reason' in plan) {
+    void takeEarlyWorker()?.terminate(); // started on a guess (cli/startEvalWorkerEarly.ts): its memory goes now
+    return { oneThread: plan.reason };
+  }
   let worker = takeEarlyWorker();
   if (!worker) {
     const file = workerFile();
