@@ -209,8 +209,11 @@ export class PairIndex {
 
   /** Moves every entry so far into a store with its query and hash, indexed, and leaves block mode. */
   private indexEverything(): void {
-    const store = new ByteKeyStore(Math.max(this.count * 2, 1024), Math.max(this.poolLength * 2, 1024));
-    const index = new ByteKeyIndex(store, Math.max(this.count * 2, 1024));
+    // Sized for the whole file, as the block arrays were: growing from the pairs so far copied the store again and
+    // again (an interleaved run comes back to its first query after a hundredth of its lines).
+    const expected = Math.max(this.expectedPairs, this.count * 2, 1024);
+    const store = new ByteKeyStore(expected, Math.max(expected * this.expectedDocidBytes, this.poolLength * 2));
+    const index = new ByteKeyIndex(store, expected);
     let block = 0;
     for (let entry = 0; entry < this.count; entry++) {
       while (block + 1 < this.blockCount && this.blockStarts[block + 1]! <= entry) block++;
