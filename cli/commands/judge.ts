@@ -16,6 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseStudyFile, resolveStudies } from '../../core/dsl/index.ts';
 import type { JudgeModel } from '../../core/dsl/model.ts';
 import { pairsToRetry } from '../../core/judge/batch/batchStatus.ts';
+import { takeSendingRun } from '../../core/judge/batch/sendingRun.ts';
 import { BudgetRefusal, estimateText } from '../../core/judge/budget/budgetGuard.ts';
 import { budgetedJob, estimateJudgeJob, type JudgeJobToEstimate } from '../../core/judge/budget/jobEstimate.ts';
 import type { OnlineBudget } from '../../core/judge/budget/onlineBudget.ts';
@@ -37,6 +38,7 @@ import { modelPrice, type PriceTable, parsePriceFlag } from '../../core/judge/pr
 import { type CritiqueReport, critiqueReview } from '../../core/review/reviewCritic.ts';
 import { importReviewItems } from '../../core/review/reviewSession.ts';
 import { storedCorpusKind } from '../../core/store/corpusKind.ts';
+import { studyDatabasePath } from '../../core/store/studyDatabase.ts';
 import { type CliCommand, type CliContext, InputError, UsageError } from '../cliContext.ts';
 import { namesReview, openReviewDatabase, openStudyDatabase, optionValue } from '../studyDatabaseCommand.ts';
 import { type BatchAction, runBatchJudge } from './judgeBatch.ts';
@@ -366,7 +368,14 @@ export const judgeCommand: CliCommand = {
       process.once('SIGINT', interrupt);
       let lastPrinted = performance.now();
       let report: JudgeReport;
+      // One sending run per judge on this machine (a batch submit meanwhile would ask the votes in flight again).
+      let releaseRun = () => {};
       try {
+        releaseRun = takeSendingRun(
+          join(dirname(studyDatabasePath(resolve(context.cwd, parsed.study!))), 'batches'),
+          judgeAnnotatorName(judge.model, prompt.hash),
+          'online',
+        );
         report = await judgeStudy(store, study, {
           ...(parsed.judge !== undefined && { judge: parsed.judge }),
           ...(parsed.limit !== undefined && { limit: parsed.limit }),
@@ -389,6 +398,7 @@ export const judgeCommand: CliCommand = {
         if (error instanceof JudgeSetupError) throw new InputError(error.message);
         throw error;
       } finally {
+        releaseRun();
         process.removeListener('SIGINT', interrupt);
       }
       for (const pair of report.skipped.slice(0, 5)) {

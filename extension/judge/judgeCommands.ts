@@ -5,6 +5,7 @@
 // (done/total, calls/s, tokens, cost so far — spent / budget when the judge declares one) whose Cancel stops new calls and records the ones in flight.
 import * as vscode from 'vscode';
 import type { JudgeModel, StudyModel } from '../../core/dsl/model.ts';
+import { SendingRunOverlap } from '../../core/judge/batch/sendingRun.ts';
 import { BudgetRefusal, estimateText } from '../../core/judge/budget/budgetGuard.ts';
 import { createChatClient } from '../../core/judge/chatClient.ts';
 import { approveEndpoint, isEndpointApproved, normaliseEndpoint } from '../../core/judge/endpointApproval.ts';
@@ -20,6 +21,7 @@ import { type StudyTarget, shownPath } from '../studies/workspaceStudies.ts';
 import {
   type BatchJudgeRun,
   batchesOnRecord,
+  batchInputFolder,
   batchLine,
   batchStatusLines,
   cancelJudgeBatches,
@@ -175,6 +177,7 @@ export async function runJudge(
             endpoint,
             concurrency: configured.concurrency,
             ...(retryPairs && { pairIds: retryPairs }),
+            markerFolder: batchInputFolder(opened.folder),
             client,
             prompt,
             prices: configured.prices,
@@ -191,6 +194,12 @@ export async function runJudge(
       },
     );
   } catch (error) {
+    // Another sending run of the judge is under way (the CLI, another window): nothing was sent.
+    if (error instanceof SendingRunOverlap) {
+      output.appendLine(`judge ${judge.model}: ${error.message}`);
+      void vscode.window.showWarningMessage(`Qrels Studio: ${error.message}`);
+      return;
+    }
     // Over the budget, or a budget with no price to keep it by: nothing was sent.
     if (!(error instanceof BudgetRefusal)) throw error;
     output.appendLine(`judge ${judge.model}: ${error.message}`);
@@ -294,7 +303,7 @@ async function runBatchAction(
       },
     );
   } catch (error) {
-    if (!(error instanceof BudgetRefusal)) throw error;
+    if (!(error instanceof BudgetRefusal) && !(error instanceof SendingRunOverlap)) throw error;
     output.appendLine(`judge ${run.judge.model}: ${error.message}`);
     void vscode.window.showErrorMessage(`Qrels Studio: ${error.message}`);
     return;

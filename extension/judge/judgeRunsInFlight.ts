@@ -2,8 +2,9 @@
 // on record (answered) or held by a recorded batch; a vote an online run has in flight is neither, so a batch
 // submitted meanwhile (or a second online run) could ask it again and it would be paid twice. Within one window
 // "Run LLM judge" therefore refuses to start an online run, a retry online, a batch submit or a batch retry while
-// another of these is running for the same judge of the same study. Other processes (the CLI, another window) are
-// not seen: the README states the rule for them. No `vscode` here, so it is tested in Node.
+// another of these is running for the same judge of the same study — before anything else is asked. Other processes
+// (the CLI, another window) are refused by the run's marker (core/judge/batch/sendingRun.ts). No `vscode` here, so it
+// is tested in Node.
 import type { JudgeAction } from './judgeActions.ts';
 
 /** The actions that send votes (status and cancel send none, so they may run beside one). */

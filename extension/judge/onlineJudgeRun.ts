@@ -3,12 +3,13 @@
 // estimated first and refused beyond the budget — nothing sent — and the run is kept within it (spent + in flight);
 // every progress is one line of words for the notification, spent / budget among them.
 import type { JudgeModel, StudyModel } from '../../core/dsl/model.ts';
+import { takeSendingRun } from '../../core/judge/batch/sendingRun.ts';
 import type { JobEstimate } from '../../core/judge/budget/costEstimate.ts';
 import { budgetedJob } from '../../core/judge/budget/jobEstimate.ts';
 import type { OnlineBudget } from '../../core/judge/budget/onlineBudget.ts';
 import type { ChatClient } from '../../core/judge/chatClient.ts';
 import { formatCount, judgeProgressText, plural } from '../../core/judge/judgeProgressText.ts';
-import { type JudgeRunPrompt, judgeSetup } from '../../core/judge/judgeSetup.ts';
+import { type JudgeRunPrompt, judgeAnnotatorName, judgeSetup } from '../../core/judge/judgeSetup.ts';
 import { type JudgeReport, judgeStudy } from '../../core/judge/judgeStudy.ts';
 import { modelPrice, type PriceTable } from '../../core/judge/priceTable.ts';
 import type { StudyStore } from '../../core/store/studyStore.ts';
@@ -25,6 +26,11 @@ export interface OnlineJudgeRun {
   concurrency: number;
   /** Only these pairs: a retry online of what batches left unanswered. */
   pairIds?: ReadonlySet<number>;
+  /**
+   * The study's batch input folder, where the run marks itself under way (core/judge/batch/sendingRun.ts): a batch
+   * submit of the same judge meanwhile is refused (SendingRunOverlap), as this run is when one is under way.
+   */
+  markerFolder?: string;
   signal?: AbortSignal;
   /** The estimate, once made (only with a budget): before anything is sent. */
   onEstimate?(estimate: JobEstimate): void;
@@ -57,6 +63,25 @@ export async function runOnlineJudge(store: StudyStore, study: StudyModel, run: 
     budget = job.budget;
   }
   const priced = modelPrice(run.prices, run.judge.model) !== undefined;
+  const release =
+    run.markerFolder === undefined
+      ? () => {}
+      : takeSendingRun(run.markerFolder, judgeAnnotatorName(run.judge.model, run.prompt.hash), 'online');
+  try {
+    return await judgeOnline(store, study, run, place, priced, budget);
+  } finally {
+    release();
+  }
+}
+
+function judgeOnline(
+  store: StudyStore,
+  study: StudyModel,
+  run: OnlineJudgeRun,
+  place: string,
+  priced: boolean,
+  budget: OnlineBudget | undefined,
+): Promise<JudgeReport> {
   return judgeStudy(store, study, {
     judge: place,
     concurrency: run.concurrency,

@@ -18,8 +18,9 @@ import { inputFileName } from './batchApi.ts';
 import { sweepInputFiles } from './batchInputFiles.ts';
 import { type LaunchOutcome, launchBatch } from './batchLaunch.ts';
 import { batchInputLine, customIdOf } from './batchLines.ts';
-import { type BatchRunOptions, batchPrice, startBatchRun } from './batchRun.ts';
+import { type BatchRun, type BatchRunOptions, batchPrice, startBatchRun } from './batchRun.ts';
 import { BatchSplitter, batchApiLimits } from './batchSplitter.ts';
+import { takeSendingRun } from './sendingRun.ts';
 
 export interface SubmitBatchOptions extends BatchRunOptions {
   limit?: number;
@@ -74,6 +75,22 @@ export async function submitBatches(
   const run = await startBatchRun(store, study, options, {
     ...(options.limit !== undefined && { limit: options.limit }),
   });
+  const { annotator } = run;
+  // One sending run per judge on this machine (sendingRun.ts): an online run's votes in flight are not on record.
+  const release = takeSendingRun(options.folder, annotator, 'batch');
+  try {
+    return await submitTaken(run, store, study, options);
+  } finally {
+    release();
+  }
+}
+
+async function submitTaken(
+  run: BatchRun,
+  store: StudyStore,
+  study: StudyModel,
+  options: SubmitBatchOptions,
+): Promise<SubmitReport> {
   const { setup, studyId, annotator, endpoint, now } = run;
   mkdirSync(options.folder, { recursive: true });
   const batches: SubmittedBatch[] = [];
