@@ -11,7 +11,8 @@
 // vote counts as done only once its group is committed. A call's slot is held until then, so what a crash (even
 // SIGKILL) can lose is exactly the calls in flight: answers that never reached the record, at most `concurrency` of
 // them, asked again by the next run; every answer on record is served from the cache and never asked again, and a
-// finished run makes no request at all.
+// finished run makes no request at all and writes nothing (a suggestion whose votes are those on record is left as
+// it is). Two votes of one run with the same cache key are asked once (see `answering`).
 //
 // A judge is a model and a prompt template: its annotator name is llm:<model>@<first 8 hex of the template's hash>,
 // so a changed prompt is a different judge, compared with the first rather than overwriting it. What the judge says
