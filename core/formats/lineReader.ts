@@ -141,9 +141,9 @@ async function openContent(file: string, range?: ByteRange): Promise<Content> {
   }
   // Loaded for gzip files only: node:stream and node:zlib cost a thread that never reads one (eval's second thread)
   // ~60 ms of compiling at its start.
-  const { Readable } = process.getBuiltinModule('node:stream');
-  const gunzip = process.getBuiltinModule('node:zlib').createGunzip({ chunkSize });
-  Readable.from(compressed())
+  const { stream, zlib } = gzipModules();
+  const gunzip = zlib.createGunzip({ chunkSize });
+  stream.Readable.from(compressed())
     .on('error', (error) => gunzip.destroy(error))
     .pipe(gunzip);
   return {
@@ -153,6 +153,15 @@ async function openContent(file: string, range?: ByteRange): Promise<Content> {
       gunzip.destroy();
       close();
     },
+  };
+}
+
+/** node:stream and node:zlib, loaded when first needed: process.getBuiltinModule (Node 20.16+, 22.3+), else require —
+ * the CommonJS bundles on an older Node (VS Code 1.91's extension host runs Node 20.14). */
+function gzipModules(): { stream: typeof import('node:stream'); zlib: typeof import('node:zlib') } {
+  return {
+    stream: process.getBuiltinModule?.('node:stream') ?? require('node:stream'),
+    zlib: process.getBuiltinModule?.('node:zlib') ?? require('node:zlib'),
   };
 }
 
