@@ -383,10 +383,10 @@ class Staging {
         type TEXT, split TEXT, metadata TEXT, file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL,
         at TEXT NOT NULL) WITHOUT ROWID;
       -- Documents are appended as they come (a corpus is large: no index to maintain row by row); their ids are
-      -- indexed once all are in (finishFiles), which is also where a repeated id is found.
+      -- indexed once all are in (finishFiles), which is also where a repeated id is found. Their position text (at)
+      -- is null when it is just file:line, the usual case: it is derived for an error only.
       CREATE TEMP TABLE staged_document (docid TEXT NOT NULL, title TEXT, body TEXT NOT NULL, format TEXT NOT NULL,
-        parent_docid TEXT, metadata TEXT, file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL,
-        at TEXT NOT NULL);
+        parent_docid TEXT, metadata TEXT, file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL, at TEXT);
       CREATE TEMP TABLE staged_judgment (qid TEXT NOT NULL, docid TEXT NOT NULL, annotator TEXT NOT NULL,
         label INTEGER NOT NULL, created_at TEXT, source TEXT NOT NULL, rationale TEXT, shown_label INTEGER,
         file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL, at TEXT NOT NULL,
@@ -454,7 +454,8 @@ class Staging {
             file,
             seq,
             record.at.line,
-            describe(record.at),
+            // Null when it is just `file:line` (secondPlace derives it): a million such strings cost a few % of the CPU.
+            record.at.column === undefined && record.at.file === file ? null : describe(record.at),
           );
           if (documents.length === documentsPerStatement) {
             this.insertDocuments.run(values);
@@ -531,18 +532,23 @@ class Staging {
     if (again !== undefined) throw repeatedDocument(again);
   }
 
-  /** The first row of `table` whose `key` an earlier row has, with that earlier row's position (`first`). */
+  /**
+   * The first row of `table` whose `key` an earlier row has, with that earlier row's position (`first`); a null
+   * `at` (a staged document's) is its `file:line`.
+   */
   private secondPlace(table: string, key: string): unknown {
-    return this.db
+    const row = this.db
       .prepare(
         `WITH placed AS (
            SELECT *, row_number() OVER (PARTITION BY ${key} ORDER BY seq, line) AS n,
-             first_value(at) OVER (PARTITION BY ${key} ORDER BY seq, line) AS first
+             first_value(coalesce(at, file || ':' || line)) OVER (PARTITION BY ${key} ORDER BY seq, line) AS first
            FROM temp.${table}
          )
          SELECT * FROM placed WHERE n = 2 ORDER BY seq, line LIMIT 1`,
       )
-      .get();
+      .get() as { at: string | null; file: string; line: number } | undefined;
+    if (row !== undefined && row.at === null) row.at = `${row.file}:${row.line}`;
+    return row;
   }
 
   private repeated(kind: 'query', id: string, at: SourcePosition): never {
