@@ -1,6 +1,6 @@
 // What both adapters of the judge's port share, backend-independent: an llm_call row as either driver returns it,
-// mapped to the port's RecordedJudgeCall, a call's record turned into llm_call's values, and a page's pair row
-// without its sort key. The SQL stays in each
+// mapped to the port's RecordedJudgeCall, a call's record turned into llm_call's values, a pair row as the pair
+// queries read it mapped to a pair to judge, and a page's pair row without its sort key. The SQL stays in each
 // adapter (core/store/sqlite/sqliteJudge.ts, core/store/postgres/postgresJudge.ts).
 import type { JudgeCallRecord, PairToJudge, RecordedJudgeCall } from '../port/judgePort.ts';
 
@@ -109,6 +109,29 @@ export function suggestionCallOf(
     if (id !== null) return id;
     if (thisCall === undefined) throw new Error('a suggestion names the call being recorded, but none is');
     return thisCall;
+  };
+}
+
+/** A pair as the pair queries read it: flags are booleans from PostgreSQL, 0/1 from SQLite. */
+export interface SelectedPairRow {
+  id: number;
+  qid: string;
+  docid: string;
+  hasQuery: boolean | 0 | 1;
+  hasDocument: boolean | 0 | 1;
+  queryOrder: number;
+  bestRank: number;
+}
+
+export function pairOfRow(row: SelectedPairRow): PairToJudge & { queryOrder: number; bestRank: number } {
+  return {
+    pairId: row.id,
+    qid: row.qid,
+    docid: row.docid,
+    hasQuery: row.hasQuery === true || row.hasQuery === 1,
+    hasDocument: row.hasDocument === true || row.hasDocument === 1,
+    queryOrder: row.queryOrder,
+    bestRank: row.bestRank,
   };
 }
 

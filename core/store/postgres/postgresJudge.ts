@@ -2,7 +2,14 @@
 // every call, and the suggestions the Label view shows. A call's record and the suggestion it completes are one
 // transaction; a judge's suggestion for a pair is replaced under a lock on the pair, so two runs judging the same
 // pair at once leave one suggestion, never two.
-import { type CallRow, recordedJudgeCall, suggestionCallOf, withoutSortKey } from '../adapterShared/judgeRows.ts';
+import {
+  type CallRow,
+  pairOfRow,
+  recordedJudgeCall,
+  type SelectedPairRow,
+  suggestionCallOf,
+  withoutSortKey,
+} from '../adapterShared/judgeRows.ts';
 import type {
   CachedCall,
   CallToRecord,
@@ -42,29 +49,6 @@ function unlabelledCondition(options: { onlyUnlabelled?: boolean }): string {
     : '';
 }
 
-/** A pair as the pair queries read it. */
-interface SelectedPair {
-  id: number;
-  qid: string;
-  docid: string;
-  hasQuery: boolean;
-  hasDocument: boolean;
-  queryOrder: number;
-  bestRank: number;
-}
-
-function pairOfRow(row: SelectedPair): PairToJudge & { queryOrder: number; bestRank: number } {
-  return {
-    pairId: row.id,
-    qid: row.qid,
-    docid: row.docid,
-    hasQuery: row.hasQuery,
-    hasDocument: row.hasDocument,
-    queryOrder: row.queryOrder,
-    bestRank: row.bestRank,
-  };
-}
-
 /**
  * A page of the pairs to judge in query order, read from the cursor's place on: the queries in row id order, each
  * one's pairs (found by the pair index) sorted alone, then the pairs of no query in qid order. Ordering the whole
@@ -85,12 +69,12 @@ async function pageOfPairs(
     `SELECT page.*, d.found IS NOT NULL AS "hasDocument" FROM (${page}) AS page
      LEFT JOIN LATERAL (SELECT true AS found FROM document AS d WHERE d.study_id = $1 AND d.docid = page.docid LIMIT 1)
        AS d ON true`;
-  let rows: SelectedPair[] = [];
+  let rows: SelectedPairRow[] = [];
   if (after === undefined || after.queryOrder < lastPlace) {
     const { queryOrder, bestRank, docid } = after ?? { queryOrder: -1, bestRank: lastPlace, docid: '' };
     // The queries walked by row id, each one's pairs sorted by themselves (a lateral read per query), so the LIMIT
     // stops the walk after the queries the page touches.
-    const result = await client.query<SelectedPair>(
+    const result = await client.query<SelectedPairRow>(
       withDocuments(`SELECT p.*, true AS "hasQuery", q.id AS "queryOrder"
        FROM (SELECT id, qid FROM query WHERE study_id = $1 AND id >= $2 ORDER BY id) AS q
        CROSS JOIN LATERAL (
@@ -108,7 +92,7 @@ async function pageOfPairs(
     const inTail = after !== undefined && after.queryOrder === lastPlace;
     const values: unknown[] = [studyId, options.limit - rows.length];
     if (inTail) values.push(after.qid, after.bestRank, after.docid);
-    const tail = await client.query<SelectedPair>(
+    const tail = await client.query<SelectedPairRow>(
       withDocuments(`SELECT ${columns}, false AS "hasQuery", ${lastPlace}::integer AS "queryOrder"
        FROM pair AS p
        WHERE p.study_id = $1
@@ -145,15 +129,7 @@ async function selectPairs(
     values.push(options.limit);
     limit = `LIMIT $${values.length}`;
   }
-  const { rows } = await client.query<{
-    id: number;
-    qid: string;
-    docid: string;
-    hasQuery: boolean;
-    hasDocument: boolean;
-    queryOrder: number;
-    bestRank: number;
-  }>(
+  const { rows } = await client.query<SelectedPairRow>(
     `SELECT p.id, p.qid, p.docid, q.id IS NOT NULL AS "hasQuery",
        EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = p.study_id AND d.docid = p.docid) AS "hasDocument",
        coalesce(q.id, ${lastPlace}) AS "queryOrder", coalesce(p.best_rank, ${lastPlace}) AS "bestRank"
@@ -163,15 +139,7 @@ async function selectPairs(
      ${limit}`,
     values,
   );
-  return rows.map((row) => ({
-    pairId: row.id,
-    qid: row.qid,
-    docid: row.docid,
-    hasQuery: row.hasQuery,
-    hasDocument: row.hasDocument,
-    queryOrder: row.queryOrder,
-    bestRank: row.bestRank,
-  }));
+  return rows.map(pairOfRow);
 }
 
 /** The queries of `pairs` (each once, in the pairs' order). */

@@ -5,7 +5,9 @@
 import {
   type CallRow,
   judgeCallValues,
+  pairOfRow,
   recordedJudgeCall,
+  type SelectedPairRow,
   suggestionCallOf,
   withoutSortKey,
 } from '../adapterShared/judgeRows.ts';
@@ -101,29 +103,6 @@ function unlabelledCondition(options: { onlyUnlabelled?: boolean }): string {
          SELECT 1 FROM judgment AS j JOIN annotator AS a ON a.id = j.annotator_id AND a.kind = 'human'
          WHERE j.pair_id = p.id AND NOT EXISTS (SELECT 1 FROM judgment_retraction AS r WHERE r.judgment_id = j.id))`
     : '';
-}
-
-/** A pair as the pair queries read it (flags as 0/1). */
-interface SelectedPair {
-  id: number;
-  qid: string;
-  docid: string;
-  hasQuery: number;
-  hasDocument: number;
-  queryOrder: number;
-  bestRank: number;
-}
-
-function pairOfRow(row: SelectedPair): PairToJudge & { queryOrder: number; bestRank: number } {
-  return {
-    pairId: row.id,
-    qid: row.qid,
-    docid: row.docid,
-    hasQuery: row.hasQuery !== 0,
-    hasDocument: row.hasDocument !== 0,
-    queryOrder: row.queryOrder,
-    bestRank: row.bestRank,
-  };
 }
 
 export class SqliteJudge implements JudgePort {
@@ -351,7 +330,7 @@ export class SqliteJudge implements JudgePort {
     const columns = `p.id, p.qid, p.docid,
       EXISTS (SELECT 1 FROM document AS d WHERE d.study_id = p.study_id AND d.docid = p.docid) AS hasDocument,
       ${rank} AS bestRank`;
-    let rows: SelectedPair[] = [];
+    let rows: SelectedPairRow[] = [];
     if (after === undefined || after.queryOrder < lastPlace) {
       // `+q.study_id`: walk the queries by row id (the order wanted), not by the (study, qid) index; the sort is then
       // only of each query's pairs ("temp b-tree for last 2 terms"), and the LIMIT stops the walk.
@@ -367,7 +346,7 @@ export class SqliteJudge implements JudgePort {
           study: studyId,
           limit: options.limit,
           ...(after ?? { queryOrder: -1, bestRank: lastPlace, docid: '' }),
-        }) as SelectedPair[];
+        }) as SelectedPairRow[];
     }
     if (rows.length < options.limit) {
       const inTail = after !== undefined && after.queryOrder === lastPlace;
@@ -384,7 +363,7 @@ export class SqliteJudge implements JudgePort {
           study: studyId,
           limit: options.limit - rows.length,
           ...(inTail && { qid: after.qid, bestRank: after.bestRank, docid: after.docid }),
-        }) as SelectedPair[];
+        }) as SelectedPairRow[];
       rows = rows.concat(tail);
     }
     return rows.map(pairOfRow);
@@ -413,7 +392,7 @@ export class SqliteJudge implements JudgePort {
         study: studyId,
         ...(options.limit !== undefined && { limit: options.limit }),
         ...options.after,
-      }) as SelectedPair[];
+      }) as SelectedPairRow[];
     return rows.map(pairOfRow);
   }
 
