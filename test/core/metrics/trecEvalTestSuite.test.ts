@@ -8,57 +8,10 @@ import { readQrels } from '../../../core/formats/trecQrels.ts';
 import { evaluateRunFile } from '../../../core/metrics/evaluate.ts';
 import { selectMeasures } from '../../../core/metrics/measureSelection.ts';
 import { formatTrecEvalText } from '../../../core/metrics/trecEvalOutput.ts';
-import { fixturesDir } from '../../helpers.ts';
 import { assertSameTrecEvalLines } from './trecEvalComparison.ts';
+import { trecEvalSuite as suite, suiteCases, suiteOptions } from './trecEvalSuite.ts';
 
-const suite = join(fixturesDir, 'trec_eval');
-
-interface SuiteCase {
-  expected: string;
-  qrels: string;
-  run: string;
-  measures: string[];
-  perQuery?: boolean;
-  complete?: boolean;
-  maxRetrieved?: number;
-  relevanceLevel?: number;
-}
-
-// The Makefile's eight checks.
-const cases: SuiteCase[] = [
-  { expected: 'out.test', qrels: 'qrels.test', run: 'results.test', measures: [] },
-  { expected: 'out.test', qrels: 'qrels.test.with-comments', run: 'results.test', measures: [] },
-  { expected: 'out.comment.test', qrels: 'qrels.comment.test', run: 'results.comment.test', measures: [] },
-  { expected: 'out.test.a', qrels: 'qrels.test', run: 'results.test', measures: ['all_trec'] },
-  { expected: 'out.test.aq', qrels: 'qrels.test', run: 'results.test', measures: ['all_trec'], perQuery: true },
-  {
-    expected: 'out.test.aqc',
-    qrels: 'qrels.test',
-    run: 'results.trunc',
-    measures: ['all_trec'],
-    perQuery: true,
-    complete: true,
-  },
-  {
-    expected: 'out.test.aqcM',
-    qrels: 'qrels.test',
-    run: 'results.trunc',
-    measures: ['all_trec'],
-    perQuery: true,
-    complete: true,
-    maxRetrieved: 100,
-  },
-  {
-    expected: 'out.test.aql',
-    qrels: 'qrels.rel_level',
-    run: 'results.test',
-    measures: ['all_trec', 'relstring.20'],
-    perQuery: true,
-    relevanceLevel: 2,
-  },
-];
-
-for (const c of cases) {
+for (const c of suiteCases) {
   const flags = [
     c.measures.map((m) => `-m ${m}`).join(' '),
     c.perQuery ? '-q' : '',
@@ -72,12 +25,7 @@ for (const c of cases) {
     const qrels = await readQrels(join(suite, c.qrels));
     const selection = selectMeasures(c.measures);
     assert.deepEqual(selection.skipped, []);
-    const evaluation = await evaluateRunFile(qrels, join(suite, c.run), {
-      measures: selection.measures,
-      relevanceLevel: c.relevanceLevel ?? 1,
-      maxRetrieved: c.maxRetrieved ?? Number.POSITIVE_INFINITY,
-      complete: c.complete ?? false,
-    });
+    const evaluation = await evaluateRunFile(qrels, join(suite, c.run), suiteOptions(c));
     const ours = formatTrecEvalText(evaluation, { perQuery: c.perQuery ?? false, runidLine: 'summary' });
     assertSameTrecEvalLines(ours, readFileSync(join(suite, c.expected), 'latin1'), c.expected);
   });
@@ -90,12 +38,7 @@ test('gzip-compressed qrels and run give the same numbers as the plain files', a
   const dir = scratchDir();
   writeFileSync(join(dir, 'q.gz'), gzipSync(readFileSync(join(suite, 'qrels.test'))));
   writeFileSync(join(dir, 'r'), gzipSync(readFileSync(join(suite, 'results.test')))); // no .gz suffix: sniffed
-  const options = {
-    measures: selectMeasures(['all_trec']).measures,
-    relevanceLevel: 1,
-    maxRetrieved: Infinity,
-    complete: false,
-  };
+  const options = suiteOptions({ measures: ['all_trec'] });
   const plainQrels = await readQrels(join(suite, 'qrels.test'));
   const plain = await evaluateRunFile(plainQrels, join(suite, 'results.test'), options);
   const gzQrels = await readQrels(join(dir, 'q.gz'));

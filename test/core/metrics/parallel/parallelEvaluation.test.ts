@@ -8,82 +8,28 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { readQrels } from '../../../../core/formats/trecQrels.ts';
-import { type EvaluationOptions, evaluateRunFile } from '../../../../core/metrics/evaluate.ts';
-import { selectMeasures } from '../../../../core/metrics/measureSelection.ts';
+import { evaluateRunFile } from '../../../../core/metrics/evaluate.ts';
 import { evaluateInTwoThreads, twoThreadPlan } from '../../../../core/metrics/parallel/parallelEvaluation.ts';
 import { formatTrecEvalText } from '../../../../core/metrics/trecEvalOutput.ts';
 import { fixturesDir, runCliProcess, scratchDir } from '../../../helpers.ts';
 import { assertSameTrecEvalLines } from '../trecEvalComparison.ts';
+import { trecEvalSuite as suite, suiteCases, suiteOptions } from '../trecEvalSuite.ts';
 
-const suite = join(fixturesDir, 'trec_eval');
 process.env.QRELS_STUDIO_EVAL_THREADS = '2';
 
-interface Case {
-  expected: string;
-  qrels: string;
-  run: string;
-  measures: string[];
-  perQuery?: boolean;
-  complete?: boolean;
-  maxRetrieved?: number;
-  relevanceLevel?: number;
-  /** Why the case is evaluated on one thread (results.trunc interleaves its queries). */
-  oneThread?: RegExp;
-}
+/** Why a check is evaluated on one thread: results.trunc interleaves its queries. */
+const oneThreadReasons = new Map([['results.trunc', /results.trunc is not grouped by query/]]);
 
 // trec_eval's Makefile checks (as trecEvalTestSuite.test.ts runs them on one thread).
-const cases: Case[] = [
-  { expected: 'out.test', qrels: 'qrels.test', run: 'results.test', measures: [] },
-  { expected: 'out.test', qrels: 'qrels.test.with-comments', run: 'results.test', measures: [] },
-  { expected: 'out.comment.test', qrels: 'qrels.comment.test', run: 'results.comment.test', measures: [] },
-  { expected: 'out.test.a', qrels: 'qrels.test', run: 'results.test', measures: ['all_trec'] },
-  { expected: 'out.test.aq', qrels: 'qrels.test', run: 'results.test', measures: ['all_trec'], perQuery: true },
-  {
-    expected: 'out.test.aqc',
-    qrels: 'qrels.test',
-    run: 'results.trunc',
-    measures: ['all_trec'],
-    perQuery: true,
-    complete: true,
-    oneThread: /results.trunc is not grouped by query/,
-  },
-  {
-    expected: 'out.test.aqcM',
-    qrels: 'qrels.test',
-    run: 'results.trunc',
-    measures: ['all_trec'],
-    perQuery: true,
-    complete: true,
-    maxRetrieved: 100,
-    oneThread: /results.trunc is not grouped by query/,
-  },
-  {
-    expected: 'out.test.aql',
-    qrels: 'qrels.rel_level',
-    run: 'results.test',
-    measures: ['all_trec', 'relstring.20'],
-    perQuery: true,
-    relevanceLevel: 2,
-  },
-];
-
-function optionsOf(c: Pick<Case, 'measures' | 'complete' | 'maxRetrieved' | 'relevanceLevel'>): EvaluationOptions {
-  return {
-    measures: selectMeasures(c.measures).measures,
-    relevanceLevel: c.relevanceLevel ?? 1,
-    maxRetrieved: c.maxRetrieved ?? Number.POSITIVE_INFINITY,
-    complete: c.complete ?? false,
-  };
-}
-
-for (const c of cases) {
+for (const c of suiteCases) {
+  const oneThread = oneThreadReasons.get(c.run);
   test(`two threads: ${c.measures.join(' ')} ${c.qrels} ${c.run} equals ${c.expected} and one thread's output`, async () => {
-    const options = optionsOf(c);
+    const options = suiteOptions(c);
     const outcome = await evaluateInTwoThreads(join(suite, c.qrels), join(suite, c.run), options, c.measures);
     const text = { perQuery: c.perQuery ?? false, runidLine: 'summary' as const };
-    if (c.oneThread) {
+    if (oneThread) {
       assert.ok('oneThread' in outcome);
-      assert.match(outcome.oneThread, c.oneThread);
+      assert.match(outcome.oneThread, oneThread);
       return;
     }
     assert.ok('evaluation' in outcome, `evaluated on one thread: ${'oneThread' in outcome && outcome.oneThread}`);
@@ -107,7 +53,7 @@ function rewritten(dir: string, name: string, lines: (lines: string[]) => string
 
 test('two threads: a run or qrels not grouped by query, or gzip, is evaluated on one thread with the same numbers', async () => {
   const dir = scratchDir();
-  const options = optionsOf({ measures: ['all_trec'] });
+  const options = suiteOptions({ measures: ['all_trec'] });
   const qrels = join(suite, 'qrels.test');
   const run = join(suite, 'results.test');
   const expected = formatTrecEvalText(await evaluateRunFile(await readQrels(qrels), run, options), {
@@ -164,7 +110,7 @@ test('two threads: TREC Web 2010 runs (missing topics, ties, unjudged, -2 grades
       },
     ]) {
       for (const judgedOnly of [false, true]) {
-        const options = { ...optionsOf(c), ...(judgedOnly && { judgedOnly: true }) };
+        const options = { ...suiteOptions(c), ...(judgedOnly && { judgedOnly: true }) };
         const outcome = await evaluateInTwoThreads(qrels, run, options, c.measures);
         assert.ok('evaluation' in outcome, `evaluated on one thread: ${'oneThread' in outcome && outcome.oneThread}`);
         const one = await evaluateRunFile(await readQrels(qrels), run, options);
@@ -177,7 +123,7 @@ test('two threads: TREC Web 2010 runs (missing topics, ties, unjudged, -2 grades
     }
   }
   // A run without some qrels topic and no -c: an error, which one thread reports where it is.
-  const outcome = await evaluateInTwoThreads(qrels, join(reference, 'runB.run'), optionsOf({ measures: ['map'] }), [
+  const outcome = await evaluateInTwoThreads(qrels, join(reference, 'runB.run'), suiteOptions({ measures: ['map'] }), [
     'map',
   ]);
   assert.ok('oneThread' in outcome);
