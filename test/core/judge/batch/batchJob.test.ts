@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { createBatchApi, inputFileName } from '../../../../core/judge/batch/batchApi.ts';
 import { unrecordedInputFileAge } from '../../../../core/judge/batch/batchInputFiles.ts';
 import type { BatchRunOptions } from '../../../../core/judge/batch/batchRun.ts';
@@ -19,7 +19,7 @@ import { normaliseEndpoint } from '../../../../core/judge/endpointApproval.ts';
 import { judgeSetup } from '../../../../core/judge/judgeSetup.ts';
 import { type JudgeProgress, judgeStudy } from '../../../../core/judge/judgeStudy.ts';
 import { promptTemplate } from '../../../../core/judge/promptTemplate.ts';
-import { storeKinds } from '../../../storeKinds.ts';
+import { type StoreKind, storeKinds } from '../../../storeKinds.ts';
 import { type LabellingStudy, labellingStudy, plainStudy } from '../../labelling/labellingStudy.ts';
 import { type BatchLineAnswer, type OpenAiBatchServer, startOpenAiBatchServer } from '../openAiBatchServer.ts';
 import type { ChatBody } from '../openAiServer.ts';
@@ -55,6 +55,23 @@ function optionsFor(study: LabellingStudy, server: OpenAiBatchServer, more: Part
 
 async function finishAll(server: OpenAiBatchServer) {
   for (const batch of server.batches()) await server.finish(batch.id);
+}
+
+/**
+ * One query and three documents with judge "judge-b", and a batch server (finished by hand) answering each line by
+ * its document; both closed after the test.
+ */
+async function oneQueryStudy(t: TestContext, kind: StoreKind) {
+  const study = await labellingStudy({ ...plainStudy(1, 3), extra: '  judge "judge-b" {}' }, kind);
+  const server = await startOpenAiBatchServer({
+    progress: 'manual',
+    respondLine: ({ body }) => ({ content: answer(pairOf(body).d % 3) }),
+  });
+  t.after(async () => {
+    await server.close();
+    await study.close();
+  });
+  return { study, server, options: optionsFor(study, server) };
 }
 
 for (const kind of storeKinds) {
@@ -422,16 +439,7 @@ for (const kind of storeKinds) {
   });
 
   test(`a run stopped after the upload, or after the batch was created, is picked up: the file and the batch are found by their key, never made twice (${kind})`, async (t) => {
-    const study = await labellingStudy({ ...plainStudy(1, 3), extra: '  judge "judge-b" {}' }, kind);
-    const server = await startOpenAiBatchServer({
-      progress: 'manual',
-      respondLine: ({ body }) => ({ content: answer(pairOf(body).d % 3) }),
-    });
-    t.after(async () => {
-      await server.close();
-      await study.close();
-    });
-    const options = optionsFor(study, server);
+    const { study, server, options } = await oneQueryStudy(t, kind);
     const stopped = new Error('stopped here');
     // Uploaded, then stopped before the file id was recorded.
     await assert.rejects(
@@ -499,16 +507,7 @@ for (const kind of storeKinds) {
   });
 
   test(`an input file is kept while its batch may still be uploaded from it, and removed once the batch id is on record; leftovers are swept (${kind})`, async (t) => {
-    const study = await labellingStudy({ ...plainStudy(1, 3), extra: '  judge "judge-b" {}' }, kind);
-    const server = await startOpenAiBatchServer({
-      progress: 'manual',
-      respondLine: ({ body }) => ({ content: answer(pairOf(body).d % 3) }),
-    });
-    t.after(async () => {
-      await server.close();
-      await study.close();
-    });
-    const options = optionsFor(study, server);
+    const { study, server, options } = await oneQueryStudy(t, kind);
     const files = () => readdirSync(options.folder).sort();
     const stopped = new Error('stopped here');
     const stopBeforeUpload = { ...options, api: { ...options.api, upload: async () => Promise.reject(stopped) } };
