@@ -21,7 +21,7 @@ import {
   submitJudgeBatches,
   submitLines,
 } from '../../../extension/judge/batchJudgeRun.ts';
-import { onlineSummaryLine, runOnlineJudge } from '../../../extension/judge/onlineJudgeRun.ts';
+import { type OnlineJudgeRun, onlineSummaryLine, runOnlineJudge } from '../../../extension/judge/onlineJudgeRun.ts';
 import { type BatchLineAnswer, startOpenAiBatchServer } from '../../core/judge/openAiBatchServer.ts';
 import { labellingStudy, plainStudy } from '../../core/labelling/labellingStudy.ts';
 import { storeKinds } from '../../storeKinds.ts';
@@ -71,6 +71,17 @@ async function batchStudy(
     study,
     server,
     run,
+    /** The same judge run online against the same server (its chat completions), one attempt a call. */
+    online: (more: Pick<OnlineJudgeRun, 'concurrency'> & Partial<OnlineJudgeRun>) =>
+      runOnlineJudge(study.store, study.study, {
+        judge: run.judge,
+        place: 1,
+        endpoint: server.baseURL,
+        client: createChatClient({ baseURL: server.baseURL, apiKey: 'sk-test', maxAttempts: 1 }),
+        prompt,
+        prices,
+        ...more,
+      }),
     close: async () => {
       await server.close();
       await study.close();
@@ -219,7 +230,7 @@ for (const kind of storeKinds) {
 for (const kind of storeKinds) {
   test(`what batches left unanswered: counted for the QuickPick, retried in a new batch, then online (${kind})`, async () => {
     // Lines 3 and 4 of every batch fail (a server error, an expired line): four votes over the three batches.
-    const { study, server, run, close } = await batchStudy(kind, 'mode batch  max_tokens 16', (line) =>
+    const { study, server, run, online, close } = await batchStudy(kind, 'mode batch  max_tokens 16', (line) =>
       line === 3 ? { status: 500, message: 'overloaded' } : line === 4 ? { expired: true } : undefined,
     );
     try {
@@ -244,16 +255,7 @@ for (const kind of storeKinds) {
       await judgeBatchStatus(study.store, study.study, run);
       const stillLeft = await pairsLeftUnanswered(study.store, study.study, run);
       assert.equal(stillLeft.size, 2);
-      const report = await runOnlineJudge(study.store, study.study, {
-        judge: run.judge,
-        place: 1,
-        endpoint: server.baseURL,
-        client: createChatClient({ baseURL: server.baseURL, apiKey: 'sk-test', maxAttempts: 1 }),
-        prompt,
-        prices,
-        concurrency: 2,
-        pairIds: stillLeft,
-      });
+      const report = await online({ concurrency: 2, pairIds: stillLeft });
       assert.equal(server.requests(), 2, 'only the votes batches left unanswered');
       assert.equal(report.failures, 0);
       assert.deepEqual(await batchesOnRecord(study.store, study.study, run.judge, prompt), {
@@ -317,21 +319,10 @@ for (const kind of storeKinds) {
 
   test(`online while batches are open: the summary says how many votes they hold and to run Batch status; an online retry is cancelled like a run (${kind})`, async () => {
     // Every batch line expires: what the batches hold is owed again once they are recorded.
-    const { study, server, run, close } = await batchStudy(kind, 'max_tokens 16', () => ({ expired: true }));
+    const { study, server, run, online, close } = await batchStudy(kind, 'max_tokens 16', () => ({ expired: true }));
     try {
-      const online = (more: { pairIds?: ReadonlySet<number>; signal?: AbortSignal; onProgress?: () => void } = {}) =>
-        runOnlineJudge(study.store, study.study, {
-          judge: run.judge,
-          place: 1,
-          endpoint: server.baseURL,
-          client: createChatClient({ baseURL: server.baseURL, apiKey: 'sk-test', maxAttempts: 1 }),
-          prompt,
-          prices,
-          concurrency: 1,
-          ...more,
-        });
       await submitJudgeBatches(study.store, study.study, run);
-      const report = await online();
+      const report = await online({ concurrency: 1 });
       assert.equal(report.inOpenBatches, 12);
       assert.equal(server.requests(), 0, 'the votes open batches hold are not asked online');
       assert.match(
@@ -346,7 +337,12 @@ for (const kind of storeKinds) {
       const left = await pairsLeftUnanswered(study.store, study.study, run);
       assert.equal(left.size, 12);
       const controller = new AbortController();
-      const retried = await online({ pairIds: left, signal: controller.signal, onProgress: () => controller.abort() });
+      const retried = await online({
+        concurrency: 1,
+        pairIds: left,
+        signal: controller.signal,
+        onProgress: () => controller.abort(),
+      });
       assert.equal(retried.cancelled, true);
       assert.ok(retried.requests >= 1 && retried.requests < 12, `${retried.requests} calls before the cancel`);
       assert.match(onlineSummaryLine(retried), / — cancelled: what was answered is stored$/);
