@@ -54,4 +54,9 @@ export const migrations: readonly Migration[] = [
     name: 'judgeBatches',
     description: 'judge_batch, judge_batch_request: Batch API judge runs, recorded before upload, each line once',
   },
+  {
+    version: 11,
+    name: 'chunkParentIndex',
+    description: 'document_by_parent: only documents with a parent (chunks), not an entry per corpus document',
+  },
 ];

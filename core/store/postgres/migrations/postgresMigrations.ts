@@ -11,6 +11,7 @@ import { labelKind } from './007_labelKind.ts';
 import { labelCommitIds } from './008_labelCommitIds.ts';
 import { annotatorRoles } from './009_annotatorRoles.ts';
 import { judgeBatches } from './010_judgeBatches.ts';
+import { chunkParentIndex } from './011_chunkParentIndex.ts';
 
 /** Version → PostgreSQL statements. */
 export const postgresMigrationSql: MigrationSql = new Map([
@@ -24,6 +25,7 @@ export const postgresMigrationSql: MigrationSql = new Map([
   [8, labelCommitIds],
   [9, annotatorRoles],
   [10, judgeBatches],
+  [11, chunkParentIndex],
 ]);
 
 /** A migration of the list with its PostgreSQL statements. */

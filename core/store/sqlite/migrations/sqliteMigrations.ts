@@ -12,6 +12,7 @@ import { labelKind } from './007_labelKind.ts';
 import { labelCommitIds } from './008_labelCommitIds.ts';
 import { annotatorRoles } from './009_annotatorRoles.ts';
 import { judgeBatches } from './010_judgeBatches.ts';
+import { chunkParentIndex } from './011_chunkParentIndex.ts';
 
 /** Version → SQLite statements. */
 export const sqliteMigrationSql: MigrationSql = new Map([
@@ -25,6 +26,7 @@ export const sqliteMigrationSql: MigrationSql = new Map([
   [8, labelCommitIds],
   [9, annotatorRoles],
   [10, judgeBatches],
+  [11, chunkParentIndex],
 ]);
 
 /** A migration of the list with its SQLite statements. */
