@@ -8,18 +8,11 @@ import { type MeasureValue, type PerQueryValues, perQueryValuesOf, type RunEvalu
  * 4 decimals only when it is an odd multiple of 1/32 (x·10⁴ = n + ½ ⇔ x = (2n+1)/(2⁵·5⁴), and a double is dyadic).
  */
 export function formatFixed4(value: number): string {
-  // Fast path (a -q output prints a million values): below 1e5, value·10⁴ is within 2e-7 of its exact value, so
-  // unless it lies within 1e-6 of a half it rounds as the exact value does.
-  if (value >= 0 && value < 1e5) {
-    const scaled = value * 10000;
-    const floor = Math.floor(scaled);
-    const fraction = scaled - floor;
-    if (fraction < 0.499999 || fraction > 0.500001) {
-      const rounded = fraction > 0.5 ? floor + 1 : floor;
-      const whole = Math.floor(rounded / 10000);
-      const decimals = rounded - whole * 10000;
-      return `${whole}.${decimals < 10 ? '000' : decimals < 100 ? '00' : decimals < 1000 ? '0' : ''}${decimals}`;
-    }
+  const rounded = fastRounded4(value);
+  if (rounded >= 0) {
+    const whole = Math.floor(rounded / 10000);
+    const decimals = rounded - whole * 10000;
+    return `${whole}.${decimals < 10 ? '000' : decimals < 100 ? '00' : decimals < 1000 ? '0' : ''}${decimals}`;
   }
   const scaled32 = value * 32; // exact: scaling by a power of two
   if (Number.isInteger(scaled32) && scaled32 % 2 !== 0) {
@@ -30,6 +23,20 @@ export function formatFixed4(value: number): string {
     return `${value < 0 ? '-' : ''}${digits.slice(0, -4)}.${digits.slice(-4)}`;
   }
   return value.toFixed(4);
+}
+
+/**
+ * formatFixed4's fast path (a -q output prints a million values): value·10⁴ rounded to a whole number, or −1 where
+ * the fast path does not hold. Below 1e5, value·10⁴ is within 2e-7 of its exact value, so unless it lies within 1e-6
+ * of a half it rounds as the exact value does.
+ */
+function fastRounded4(value: number): number {
+  if (!(value >= 0 && value < 1e5)) return -1;
+  const scaled = value * 10000;
+  const floor = Math.floor(scaled);
+  const fraction = scaled - floor;
+  if (fraction < 0.499999) return floor;
+  return fraction > 0.500001 ? floor + 1 : -1;
 }
 
 /** printf("%6.4f") of a value (or "%ld" for counts), as trec_eval prints it after the qid. */
@@ -231,27 +238,20 @@ function putDigits(buffer: Uint8Array, at: number, value: number): number {
 
 /** printf("%6.4f"), as numberText prints it: formatFixed4's fast path straight to bytes, numberText otherwise. */
 function putFixed4(buffer: Uint8Array, at: number, value: number): number {
-  if (value >= 0 && value < 1e5) {
-    const scaled = value * 10000;
-    const floor = Math.floor(scaled);
-    const fraction = scaled - floor;
-    if (fraction < 0.499999 || fraction > 0.500001) {
-      const rounded = fraction > 0.5 ? floor + 1 : floor;
-      const whole = Math.floor(rounded / 10000);
-      const decimals = rounded - whole * 10000;
-      // At least "0.0000": six characters, so %6.4f adds no padding.
-      at = putDigits(buffer, at, whole);
-      buffer[at++] = dot;
-      const hundreds = Math.floor(decimals / 100);
-      const units = decimals - hundreds * 100;
-      buffer[at++] = zero + Math.floor(hundreds / 10);
-      buffer[at++] = zero + (hundreds % 10);
-      buffer[at++] = zero + Math.floor(units / 10);
-      buffer[at++] = zero + (units % 10);
-      return at;
-    }
-  }
-  return putLatin1(buffer, at, numberText(value, false));
+  const rounded = fastRounded4(value);
+  if (rounded < 0) return putLatin1(buffer, at, numberText(value, false));
+  const whole = Math.floor(rounded / 10000);
+  const decimals = rounded - whole * 10000;
+  // At least "0.0000": six characters, so %6.4f adds no padding.
+  at = putDigits(buffer, at, whole);
+  buffer[at++] = dot;
+  const hundreds = Math.floor(decimals / 100);
+  const units = decimals - hundreds * 100;
+  buffer[at++] = zero + Math.floor(hundreds / 10);
+  buffer[at++] = zero + (hundreds % 10);
+  buffer[at++] = zero + Math.floor(units / 10);
+  buffer[at++] = zero + (units % 10);
+  return at;
 }
 
 /** Bytes gathered into pieces of about writeChunk bytes, each given to `write` in a buffer of its own unless
