@@ -2,7 +2,7 @@
 // mapped to the port's RecordedJudgeCall, a call's record turned into llm_call's values, a pair row as the pair
 // queries read it mapped to a pair to judge, and a page's pair row without its sort key. The SQL stays in each
 // adapter (core/store/sqlite/sqliteJudge.ts, core/store/postgres/postgresJudge.ts).
-import type { JudgeCallRecord, PairToJudge, RecordedJudgeCall } from '../port/judgePort.ts';
+import type { JudgeCallRecord, PairToJudge, RecordedJudgeCall, StoredSuggestionVote } from '../port/judgePort.ts';
 
 /** A row of `SELECT c.*, p.qid, p.docid FROM llm_call AS c LEFT JOIN pair AS p …`. */
 export interface CallRow {
@@ -133,6 +133,19 @@ export function pairOfRow(row: SelectedPairRow): PairToJudge & { queryOrder: num
     queryOrder: row.queryOrder,
     bestRank: row.bestRank,
   };
+}
+
+/** Suggestion vote rows (ordered by pair, then vote index) grouped by their pair, in the rows' order. */
+export function votesByPair(
+  rows: readonly (StoredSuggestionVote & { pairId: number })[],
+): Map<number, StoredSuggestionVote[]> {
+  const found = new Map<number, StoredSuggestionVote[]>();
+  for (const { pairId, ...vote } of rows) {
+    const votes = found.get(pairId);
+    if (votes === undefined) found.set(pairId, [vote]);
+    else votes.push(vote);
+  }
+  return found;
 }
 
 /** A pair row of a page to judge as the port gives it, without the sort key its page's cursor is made of. */

@@ -8,6 +8,7 @@ import {
   recordedJudgeCall,
   type SelectedPairRow,
   suggestionCallOf,
+  votesByPair,
   withoutSortKey,
 } from '../adapterShared/judgeRows.ts';
 import type {
@@ -268,8 +269,7 @@ export class PostgresJudge implements JudgePort {
     judge: string,
     pairIds: readonly number[],
   ): Promise<Map<number, StoredSuggestionVote[]>> {
-    const found = new Map<number, StoredSuggestionVote[]>();
-    if (pairIds.length === 0) return found;
+    if (pairIds.length === 0) return new Map();
     const rows = await this.context.transaction(async (client) => {
       const result = await client.query<StoredSuggestionVote & { pairId: number }>(
         `SELECT s.pair_id AS "pairId", v.vote_index AS "voteIndex", v.llm_call_id AS "callId", v.label
@@ -280,12 +280,7 @@ export class PostgresJudge implements JudgePort {
       );
       return result.rows;
     }, readOnly);
-    for (const { pairId, ...vote } of rows) {
-      const votes = found.get(pairId);
-      if (votes === undefined) found.set(pairId, [vote]);
-      else votes.push(vote);
-    }
-    return found;
+    return votesByPair(rows);
   }
 
   async recordCalls(calls: readonly CallToRecord[]): Promise<(number | null)[]> {

@@ -9,6 +9,7 @@ import {
   recordedJudgeCall,
   type SelectedPairRow,
   suggestionCallOf,
+  votesByPair,
   withoutSortKey,
 } from '../adapterShared/judgeRows.ts';
 import type {
@@ -191,20 +192,14 @@ export class SqliteJudge implements JudgePort {
     judge: string,
     pairIds: readonly number[],
   ): Promise<Map<number, StoredSuggestionVote[]>> {
-    const found = new Map<number, StoredSuggestionVote[]>();
-    if (pairIds.length === 0) return found;
+    if (pairIds.length === 0) return new Map();
     const rows = this.statements.suggestionVotes.all({
       pairs: JSON.stringify(pairIds),
       judge,
     }) as (StoredSuggestionVote & {
       pairId: number;
     })[];
-    for (const { pairId, ...vote } of rows) {
-      const votes = found.get(pairId);
-      if (votes === undefined) found.set(pairId, [vote]);
-      else votes.push(vote);
-    }
-    return found;
+    return votesByPair(rows);
   }
 
   async recordCalls(calls: readonly CallToRecord[]): Promise<(number | null)[]> {
