@@ -20,7 +20,12 @@ import { judgeSetup } from '../../../../core/judge/judgeSetup.ts';
 import { type JudgeProgress, judgeStudy } from '../../../../core/judge/judgeStudy.ts';
 import { promptTemplate } from '../../../../core/judge/promptTemplate.ts';
 import { type StoreKind, storeKinds } from '../../../storeKinds.ts';
-import { type LabellingStudy, labellingStudy, plainStudy } from '../../labelling/labellingStudy.ts';
+import {
+  type LabellingStudy,
+  type LabellingStudyOptions,
+  labellingStudy,
+  plainStudy,
+} from '../../labelling/labellingStudy.ts';
 import { type BatchLineAnswer, type OpenAiBatchServer, startOpenAiBatchServer } from '../openAiBatchServer.ts';
 import type { ChatBody } from '../openAiServer.ts';
 
@@ -58,11 +63,15 @@ async function finishAll(server: OpenAiBatchServer) {
 }
 
 /**
- * One query and three documents with judge "judge-b", and a batch server (finished by hand) answering each line by
- * its document; both closed after the test.
+ * A study with judge "judge-b" (by default one query and three documents), and a batch server (finished by hand)
+ * answering each line by its document; both closed after the test.
  */
-async function oneQueryStudy(t: TestContext, kind: StoreKind) {
-  const study = await labellingStudy({ ...plainStudy(1, 3), extra: '  judge "judge-b" {}' }, kind);
+async function judgeBStudy(
+  t: TestContext,
+  kind: StoreKind,
+  spec: LabellingStudyOptions = { ...plainStudy(1, 3), extra: '  judge "judge-b" {}' },
+) {
+  const study = await labellingStudy(spec, kind);
   const server = await startOpenAiBatchServer({
     progress: 'manual',
     respondLine: ({ body }) => ({ content: answer(pairOf(body).d % 3) }),
@@ -274,14 +283,9 @@ for (const kind of storeKinds) {
   });
 
   test(`a job splits within the limits (requests and bytes); a vote held by an open batch is not put in another (${kind})`, async (t) => {
-    const study = await labellingStudy({ ...plainStudy(3, 4), extra: '  judge "judge-b" { votes 2 }' }, kind);
-    const server = await startOpenAiBatchServer({
-      progress: 'manual',
-      respondLine: ({ body }) => ({ content: answer(pairOf(body).d % 3) }),
-    });
-    t.after(async () => {
-      await server.close();
-      await study.close();
+    const { study, server } = await judgeBStudy(t, kind, {
+      ...plainStudy(3, 4),
+      extra: '  judge "judge-b" { votes 2 }',
     });
     const byCount = await submitBatches(study.store, study.study, {
       ...optionsFor(study, server),
@@ -439,7 +443,7 @@ for (const kind of storeKinds) {
   });
 
   test(`a run stopped after the upload, or after the batch was created, is picked up: the file and the batch are found by their key, never made twice (${kind})`, async (t) => {
-    const { study, server, options } = await oneQueryStudy(t, kind);
+    const { study, server, options } = await judgeBStudy(t, kind);
     const stopped = new Error('stopped here');
     // Uploaded, then stopped before the file id was recorded.
     await assert.rejects(
@@ -507,7 +511,7 @@ for (const kind of storeKinds) {
   });
 
   test(`an input file is kept while its batch may still be uploaded from it, and removed once the batch id is on record; leftovers are swept (${kind})`, async (t) => {
-    const { study, server, options } = await oneQueryStudy(t, kind);
+    const { study, server, options } = await judgeBStudy(t, kind);
     const files = () => readdirSync(options.folder).sort();
     const stopped = new Error('stopped here');
     const stopBeforeUpload = { ...options, api: { ...options.api, upload: async () => Promise.reject(stopped) } };
