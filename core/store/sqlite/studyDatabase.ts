@@ -4,7 +4,7 @@
 // the adapter (core/store/sqlite/): features ask the storage port (core/store/studyStore.ts).
 //
 // Imports are all-or-nothing without holding the database's write lock while a file is read: records are first
-// streamed into TEMP staging tables (the temp database is the connection's own, so no lock on the study database
+// streamed into staging tables (in a private temporary database the connection attaches, so no lock on the study database
 // is taken), checked there, and then moved into the study's tables by a few INSERT … SELECT statements in one
 // short IMMEDIATE transaction. A failing import leaves the database exactly as it was, and another process that
 // labels meanwhile waits at most for that last step.
@@ -293,13 +293,13 @@ export class StudyDatabase {
       .get(studyId, run.path, run.tag, run.depth) as { id: number };
     db.prepare(
       `INSERT INTO pair (study_id, qid, docid, best_rank)
-       SELECT ?, qid, docid, rank FROM temp.staged_pool WHERE pool = ?
+       SELECT ?, qid, docid, rank FROM import_staging.staged_pool WHERE pool = ?
        ON CONFLICT (study_id, qid, docid) DO UPDATE
          SET best_rank = min(coalesce(pair.best_rank, excluded.best_rank), excluded.best_rank)`,
     ).run(studyId, index);
     db.prepare(
       `INSERT INTO pair_origin (pair_id, run_id, rank)
-       SELECT p.id, ?, s.rank FROM temp.staged_pool AS s
+       SELECT p.id, ?, s.rank FROM import_staging.staged_pool AS s
        JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid WHERE s.pool = ?
        ON CONFLICT (pair_id, run_id) DO UPDATE SET rank = excluded.rank`,
     ).run(runId, studyId, index);
@@ -308,7 +308,7 @@ export class StudyDatabase {
       run: run.path,
       depth: run.depth,
       queries: queries.size,
-      pooled: count('SELECT count(*) FROM temp.staged_pool WHERE pool = ?', index),
+      pooled: count('SELECT count(*) FROM import_staging.staged_pool WHERE pool = ?', index),
       added: after - before,
       pairs: after,
     };
@@ -341,11 +341,14 @@ interface StagedAnswerRow {
   aspects_at: string | null;
 }
 
-/** The values of one staged judgment (temp.staged_judgment's columns). */
+/** The schema of the staging tables: an attached private temporary database. */
+const stagingSchema = 'import_staging';
+
+/** The values of one staged judgment (import_staging.staged_judgment's columns). */
 const judgmentColumns = 16;
 
 /**
- * The TEMP tables one import streams into (the files of one batch; each record keeps its file's place in the
+ * The staging tables one import streams into (the files of one batch; each record keeps its file's place in the
  * batch, `seq`, its line and its position text). Writes to them lock nothing in the study database; a record id
  * seen twice — in one file or two — is an error naming both places.
  */
@@ -376,37 +379,41 @@ class Staging {
     this.db = db;
     this.databaseFile = databaseFile;
     this.drop();
-    // Staged rows are thrown away whatever happens: the temp database needs no rollback journal.
-    db.pragma('temp.journal_mode = OFF');
+    // A private temporary database ('' : a file of its own, deleted when detached), not the connection's temp one.
+    db.exec(`ATTACH DATABASE '' AS ${stagingSchema}`);
+    // Staged rows are thrown away whatever happens: the staging database needs no rollback journal.
+    db.pragma('import_staging.journal_mode = OFF');
     db.exec(`
-      CREATE TEMP TABLE staged_query (qid TEXT PRIMARY KEY, text TEXT NOT NULL, instruction TEXT, parent_qid TEXT,
+      CREATE TABLE import_staging.staged_query (qid TEXT PRIMARY KEY, text TEXT NOT NULL, instruction TEXT, parent_qid TEXT,
         type TEXT, split TEXT, metadata TEXT, file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL,
         at TEXT NOT NULL) WITHOUT ROWID;
       -- Documents are appended as they come (a corpus is large: no index to maintain row by row); their ids are
       -- indexed once all are in (finishFiles), which is also where a repeated id is found. Their position text (at)
       -- is null when it is just file:line, the usual case: it is derived for an error only.
-      CREATE TEMP TABLE staged_document (docid TEXT NOT NULL, title TEXT, body TEXT NOT NULL, format TEXT NOT NULL,
+      CREATE TABLE import_staging.staged_document (docid TEXT NOT NULL, title TEXT, body TEXT NOT NULL, format TEXT NOT NULL,
         parent_docid TEXT, metadata TEXT, file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL, at TEXT);
-      CREATE TEMP TABLE staged_judgment (qid TEXT NOT NULL, docid TEXT NOT NULL, annotator TEXT NOT NULL,
+      CREATE TABLE import_staging.staged_judgment (qid TEXT NOT NULL, docid TEXT NOT NULL, annotator TEXT NOT NULL,
         label INTEGER NOT NULL, created_at TEXT, source TEXT NOT NULL, rationale TEXT, shown_label INTEGER,
         file TEXT NOT NULL, seq INTEGER NOT NULL, line INTEGER NOT NULL, at TEXT NOT NULL,
         conditions TEXT, conditions_at TEXT, aspects TEXT, aspects_at TEXT);
-      CREATE TEMP TABLE staged_pool (pool INTEGER NOT NULL, qid TEXT NOT NULL, docid TEXT NOT NULL,
+      CREATE TABLE import_staging.staged_pool (pool INTEGER NOT NULL, qid TEXT NOT NULL, docid TEXT NOT NULL,
         rank INTEGER NOT NULL, PRIMARY KEY (pool, qid, docid)) WITHOUT ROWID;
     `);
     this.insertQuery = db.prepare(
-      'INSERT INTO temp.staged_query VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (qid) DO NOTHING',
+      'INSERT INTO import_staging.staged_query VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (qid) DO NOTHING',
     );
-    this.insertDocument = db.prepare('INSERT INTO temp.staged_document VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertDocument = db.prepare(
+      'INSERT INTO import_staging.staged_document VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     this.insertDocuments = db.prepare(
-      `INSERT INTO temp.staged_document VALUES ${Array(documentsPerStatement).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      `INSERT INTO import_staging.staged_document VALUES ${Array(documentsPerStatement).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
     );
     const judgmentRow = `(${Array(judgmentColumns).fill('?').join(', ')})`;
-    this.insertJudgment = db.prepare(`INSERT INTO temp.staged_judgment VALUES ${judgmentRow}`);
+    this.insertJudgment = db.prepare(`INSERT INTO import_staging.staged_judgment VALUES ${judgmentRow}`);
     this.insertJudgments = db.prepare(
-      `INSERT INTO temp.staged_judgment VALUES ${Array(documentsPerStatement).fill(judgmentRow).join(', ')}`,
+      `INSERT INTO import_staging.staged_judgment VALUES ${Array(documentsPerStatement).fill(judgmentRow).join(', ')}`,
     );
-    this.firstOf = { query: db.prepare('SELECT seq, line, at FROM temp.staged_query WHERE qid = ?') };
+    this.firstOf = { query: db.prepare('SELECT seq, line, at FROM import_staging.staged_query WHERE qid = ?') };
   }
 
   /** The next file's records follow. */
@@ -481,7 +488,7 @@ class Staging {
   /** Stages a run's pooled documents (outside the write lock: commit moves them in). */
   addPool(pool: number, queries: PoolInput['queries']): void {
     const stage = this.db.prepare(
-      'INSERT INTO temp.staged_pool VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET rank = min(rank, excluded.rank)',
+      'INSERT INTO import_staging.staged_pool VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET rank = min(rank, excluded.rank)',
     );
     this.db.transaction(() => {
       for (const [qid, documents] of queries) for (const d of documents) stage.run(pool, qid, d.docid, d.rank);
@@ -497,7 +504,7 @@ class Staging {
     // One judgment per (pair, annotator, time), and per (pair, annotator) in files without times.
     try {
       this.db.exec(
-        "CREATE UNIQUE INDEX temp.staged_judgment_key ON staged_judgment (qid, docid, annotator, ifnull(created_at, ''))",
+        "CREATE UNIQUE INDEX import_staging.staged_judgment_key ON staged_judgment (qid, docid, annotator, ifnull(created_at, ''))",
       );
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
@@ -518,7 +525,7 @@ class Staging {
   /** Indexes the staged document ids; an id staged twice fails the unique index and becomes the error it is. */
   private indexDocuments(): void {
     try {
-      this.db.exec('CREATE UNIQUE INDEX temp.staged_document_id ON staged_document (docid)');
+      this.db.exec('CREATE UNIQUE INDEX import_staging.staged_document_id ON staged_document (docid)');
       this.documentsIndexed = true;
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
@@ -542,7 +549,7 @@ class Staging {
         `WITH placed AS (
            SELECT *, row_number() OVER (PARTITION BY ${key} ORDER BY seq, line) AS n,
              first_value(coalesce(at, file || ':' || line)) OVER (PARTITION BY ${key} ORDER BY seq, line) AS first
-           FROM temp.${table}
+           FROM import_staging.${table}
          )
          SELECT * FROM placed WHERE n = 2 ORDER BY seq, line LIMIT 1`,
       )
@@ -574,13 +581,13 @@ class Staging {
 
     // Queries and documents: new ids added, changed ones updated, the rest unchanged.
     const rows = (staged: string, table: string, key: string, same: string): RowCounts => {
-      const total = count(`SELECT count(*) FROM temp.${staged}`);
+      const total = count(`SELECT count(*) FROM import_staging.${staged}`);
       const existing = count(
-        `SELECT count(*) FROM temp.${staged} AS s JOIN ${table} AS t ON t.study_id = ? AND t.${key} = s.${key}`,
+        `SELECT count(*) FROM import_staging.${staged} AS s JOIN ${table} AS t ON t.study_id = ? AND t.${key} = s.${key}`,
         studyId,
       );
       const unchanged = count(
-        `SELECT count(*) FROM temp.${staged} AS s JOIN ${table} AS t ON t.study_id = ? AND t.${key} = s.${key}
+        `SELECT count(*) FROM import_staging.${staged} AS s JOIN ${table} AS t ON t.study_id = ? AND t.${key} = s.${key}
          WHERE ${same}`,
         studyId,
       );
@@ -612,14 +619,14 @@ class Staging {
     // the docid index through the larger cache (importCacheKiB).
     db.prepare(
       `INSERT INTO query (study_id, qid, text, instruction, parent_qid, type, split, metadata, source)
-       SELECT ?, qid, text, instruction, parent_qid, type, split, metadata, file FROM temp.staged_query WHERE true
+       SELECT ?, qid, text, instruction, parent_qid, type, split, metadata, file FROM import_staging.staged_query WHERE true
        ORDER BY seq, line
        ON CONFLICT (study_id, qid) DO UPDATE SET text = excluded.text, instruction = excluded.instruction,
          parent_qid = excluded.parent_qid, type = excluded.type, split = excluded.split,
          metadata = excluded.metadata, source = excluded.source`,
     ).run(studyId);
     const insertDocuments = `INSERT INTO document (study_id, docid, title, body, format, parent_docid, metadata, source)
-       SELECT ?, docid, title, body, format, parent_docid, metadata, file FROM temp.staged_document WHERE true
+       SELECT ?, docid, title, body, format, parent_docid, metadata, file FROM import_staging.staged_document WHERE true
        ORDER BY rowid`;
     if (firstDocuments) {
       try {
@@ -641,9 +648,12 @@ class Staging {
     // Judgments (each unique, checked as staged: see the staging key): every label on the scale (else the first one
     // off it is the error); then pairs and annotators, then the judgments not already there.
     const firstWithLabel = db.prepare(
-      'SELECT file, line, at FROM temp.staged_judgment WHERE label = ? ORDER BY seq, line LIMIT 1',
+      'SELECT file, line, at FROM import_staging.staged_judgment WHERE label = ? ORDER BY seq, line LIMIT 1',
     );
-    for (const label of db.prepare('SELECT DISTINCT label FROM temp.staged_judgment').pluck().all() as number[]) {
+    for (const label of db
+      .prepare('SELECT DISTINCT label FROM import_staging.staged_judgment')
+      .pluck()
+      .all() as number[]) {
       const first = firstWithLabel.get(label) as { file: string; line: number; at: string };
       checkLabel({ value: label, at: { file: first.file, line: first.line }, text: first.at });
     }
@@ -653,7 +663,7 @@ class Staging {
     );
     for (const row of db
       .prepare(
-        `SELECT qid, conditions, conditions_at, aspects, aspects_at FROM temp.staged_judgment
+        `SELECT qid, conditions, conditions_at, aspects, aspects_at FROM import_staging.staged_judgment
          WHERE conditions IS NOT NULL OR aspects IS NOT NULL ORDER BY seq, line`,
       )
       .iterate() as IterableIterator<StagedAnswerRow>) {
@@ -668,19 +678,21 @@ class Staging {
     }
     // (An annotator is added with their first judgment: one not in the annotator table has judged nothing.)
     const judgedBefore = count(
-      'SELECT EXISTS (SELECT 1 FROM annotator WHERE name IN (SELECT DISTINCT annotator FROM temp.staged_judgment))',
+      'SELECT EXISTS (SELECT 1 FROM annotator WHERE name IN (SELECT DISTINCT annotator FROM import_staging.staged_judgment))',
     );
     // Later than every judgment there is, so that a changed label is the current one even within a millisecond.
     const now = laterThan(db.prepare('SELECT max(created_at) FROM judgment').pluck().get() as string | null);
     const lastJudgmentBefore = count('SELECT max(id) FROM judgment');
     db.prepare(
-      `INSERT INTO pair (study_id, qid, docid) SELECT DISTINCT ?, qid, docid FROM temp.staged_judgment WHERE true
+      `INSERT INTO pair (study_id, qid, docid) SELECT DISTINCT ?, qid, docid FROM import_staging.staged_judgment WHERE true
        ON CONFLICT (study_id, qid, docid) DO NOTHING`,
     ).run(studyId);
     // The files' annotators, through the one annotator rule (annotators.ts): a declared kind first (`kind gold`,
     // `--kind llm`: the name is that kind of source from now on, and a person's name cannot become an LLM's or the
     // reverse), then the names of files that declare none, added with the kind their name implies when new.
-    const annotatorsOf = db.prepare('SELECT DISTINCT annotator FROM temp.staged_judgment WHERE seq = ?').pluck();
+    const annotatorsOf = db
+      .prepare('SELECT DISTINCT annotator FROM import_staging.staged_judgment WHERE seq = ?')
+      .pluck();
     const declareKind = db.prepare('UPDATE annotator SET label_kind = ? WHERE id = ?');
     const recordedKind = db.prepare('SELECT kind FROM annotator WHERE name = ?').pluck();
     for (const [i, file] of files.entries()) {
@@ -712,7 +724,7 @@ class Staging {
       .prepare(
         `INSERT INTO judgment (pair_id, annotator_id, label, created_at, source, rationale, shown_label)
          SELECT p.id, a.id, s.label, coalesce(s.created_at, ?), s.source, s.rationale, s.shown_label
-         FROM temp.staged_judgment AS s
+         FROM import_staging.staged_judgment AS s
          JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid
          JOIN annotator AS a ON a.name = s.annotator
          ${unlessImportedBefore}
@@ -721,7 +733,7 @@ class Staging {
       .run(now, studyId);
     // The added judgments' answers, stored as the Label view stores them: condition i (1-based) satisfied 1/0, an
     // aspect's answer 1/0 or its level.
-    const added = `FROM temp.staged_judgment AS s
+    const added = `FROM import_staging.staged_judgment AS s
        JOIN pair AS p ON p.study_id = ? AND p.qid = s.qid AND p.docid = s.docid
        JOIN annotator AS a ON a.name = s.annotator
        JOIN judgment AS j ON j.pair_id = p.id AND j.annotator_id = a.id AND j.created_at = coalesce(s.created_at, ?)
@@ -734,7 +746,7 @@ class Staging {
       `INSERT INTO aspect_judgment (judgment_id, aspect, answer)
        SELECT j.id, e.key, e.value ${added}, json_each(s.aspects) AS e WHERE s.aspects IS NOT NULL`,
     ).run(studyId, now, lastJudgmentBefore);
-    const judgments = count('SELECT count(*) FROM temp.staged_judgment');
+    const judgments = count('SELECT count(*) FROM import_staging.staged_judgment');
     report.judgments = { added: inserted.changes, updated: 0, unchanged: judgments - inserted.changes };
 
     const log = db.prepare(
@@ -744,12 +756,9 @@ class Staging {
     return report;
   }
 
+  /** Detaching the staging database deletes its file: faster than dropping a million staged rows page by page. */
   drop(): void {
-    this.db.exec(`
-      DROP TABLE IF EXISTS temp.staged_query;
-      DROP TABLE IF EXISTS temp.staged_document;
-      DROP TABLE IF EXISTS temp.staged_judgment;
-      DROP TABLE IF EXISTS temp.staged_pool;
-    `);
+    const attached = this.db.prepare('SELECT 1 FROM pragma_database_list WHERE name = ?').pluck().get(stagingSchema);
+    if (attached !== undefined) this.db.exec(`DETACH DATABASE ${stagingSchema}`);
   }
 }
