@@ -246,7 +246,14 @@ export const evalCommand: CliCommand = {
     const evaluateRun = async (evaluated: string, runFile: string): Promise<RunEvaluation> => {
       const runOptions = selection.measures.length > 0 ? options : { ...options, complete: true };
       if (twoThreads) {
-        const outcome = await evaluateInTwoThreads(qrelsFile, evaluated, runOptions, named.rest, runFile);
+        const outcome = await evaluateInTwoThreads(
+          qrelsFile,
+          evaluated,
+          runOptions,
+          named.rest,
+          runFile,
+          parsed.perQuery,
+        );
         if ('evaluation' in outcome) return outcome.evaluation;
       }
       qrels ??= await readQrels(qrelsFile);

@@ -32,8 +32,19 @@ interface TwoThreadPlan {
   run: [ByteRange, ByteRange];
 }
 
-/** Each file's two parts, or why it is read on one thread. */
-export function twoThreadPlan(qrelsFile: string, runFile: string): TwoThreadPlan | { reason: string } {
+/** Above this many values a query printed by -q, eval stays on one thread unless forced. The per-query lines are
+ * written by the main thread alone after both threads are done: with all_trec's ~120 values a query (10k queries ×
+ * 100) writing them is ~0.15 s, two threads saved 3% of the wall time for 40% more CPU, and the second thread's
+ * isolate (~27 MB) took the peak memory from 0.85× to 1.02× trec_eval's (interleaved medians, load 0.5–0.9). */
+export const manyPerQueryValues = 32;
+
+/** Each file's two parts, or why it is read on one thread. `perQueryValues`: the values a query -q prints (0
+ * without -q). */
+export function twoThreadPlan(
+  qrelsFile: string,
+  runFile: string,
+  perQueryValues = 0,
+): TwoThreadPlan | { reason: string } {
   const wanted = threadsWanted();
   if (wanted === 'one') return { reason: 'QRELS_STUDIO_EVAL_THREADS=1' };
   const sizes: number[] = [];
@@ -43,6 +54,8 @@ export function twoThreadPlan(qrelsFile: string, runFile: string): TwoThreadPlan
     sizes.push(size);
   }
   const [qrelsSize, runSize] = sizes as [number, number];
+  if (wanted === 'auto' && perQueryValues > manyPerQueryValues)
+    return { reason: `-q with ${perQueryValues} values a query (written by one thread: a second does not pay)` };
   if (wanted === 'auto' && qrelsSize + runSize < minimumBytes) return { reason: 'small files' };
   if (wanted === 'auto' && !idleCore()) return { reason: 'no idle core (load average)' };
   for (const file of [qrelsFile, runFile]) {
@@ -91,8 +104,9 @@ export type TwoThreadOutcome = { evaluation: RunEvaluation } | { oneThread: stri
 
 /**
  * Evaluates one run against the qrels on two threads. `measureSpecs` are the specs `options.measures` was selected
- * from (the worker selects them again). The evaluation equals readQrels + evaluateRunFile's; when the files do
- * not allow it, or anything goes wrong, `oneThread` says why and nothing is printed or kept.
+ * from (the worker selects them again); `perQuery`: whether the values of each query will be printed (-q). The
+ * evaluation equals readQrels + evaluateRunFile's; when the files do not allow it, or anything goes wrong,
+ * `oneThread` says why and nothing is printed or kept.
  */
 export async function evaluateInTwoThreads(
   qrelsFile: string,
@@ -100,8 +114,10 @@ export async function evaluateInTwoThreads(
   options: EvaluationOptions,
   measureSpecs: readonly string[],
   name = runFile,
+  perQuery = false,
 ): Promise<TwoThreadOutcome> {
-  const plan = twoThreadPlan(qrelsFile, runFile);
+  const evaluator = new QueryEvaluator(options);
+  const plan = twoThreadPlan(qrelsFile, runFile, perQuery ? evaluator.slotCount : 0);
   if ('reason' in plan) {
     void takeEarlyWorker()?.terminate(); // started on a guess (cli/startEvalWorkerEarly.ts): its memory goes now
     return { oneThread: plan.reason };
@@ -127,7 +143,6 @@ export async function evaluateInTwoThreads(
     },
   });
   try {
-    const evaluator = new QueryEvaluator(options);
     const own = await readQrelsPart(qrelsFile, plan.qrels[0], true);
     const theirs = await next();
     if (theirs.kind !== 'qrels') return { oneThread: theirs.kind === 'failed' ? theirs.reason : 'protocol' };

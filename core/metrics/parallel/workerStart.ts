@@ -70,6 +70,8 @@ let earlyExited = false;
  */
 export function startEarly(args: readonly string[]): void {
   if (args[0] !== 'eval' || threadsWanted() === 'one') return;
+  // -q with all_trec stays on one thread (manyPerQueryValues in parallelEvaluation.ts): no worker to boot for it.
+  if (threadsWanted() === 'auto' && args.includes('-q') && args.some((arg) => /^(-m)?all_trec$/.test(arg))) return;
   const files = args.slice(1).filter((arg, i, rest) => rest[i - 1] !== '-Z' && plainFileSize(arg) !== undefined);
   if (files.length !== 2) return;
   const bytes = files.reduce((sum, file) => sum + plainFileSize(file)!, 0);
