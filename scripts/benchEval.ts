@@ -288,6 +288,15 @@ export async function benchEval(root: string, dataDir: string, repetitions: numb
       run: data.run,
       target: 'target ≤ 1.00× time',
     },
+    {
+      // -q with all_trec stays on one thread unless forced (manyPerQueryValues in core/metrics/parallel): this row
+      // shows what two threads would cost there.
+      name: '  the same on two threads',
+      measures: ['-m', 'all_trec', '-q'],
+      run: data.run,
+      target: '(QRELS_STUDIO_EVAL_THREADS=2)',
+      env: { QRELS_STUDIO_EVAL_THREADS: '2' },
+    },
   ];
   const node = process.execPath;
   for (const c of cases) {
