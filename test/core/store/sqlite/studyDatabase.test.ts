@@ -137,6 +137,66 @@ test('an id twice is the same error whether the study had documents (ids indexed
   await db.close();
 });
 
+test('whole-line documents (staged with fewer values) and others (a parent, a format, a column) keep the file order', async () => {
+  const db = await openStudy();
+  const origin = { file: 'c.jsonl', target: 'corpus', format: 'jsonl' };
+  // 150 documents: runs of whole-line ones longer than a multi-row statement, broken by ones staged in full.
+  const records: ImportedRecord[] = Array.from({ length: 150 }, (_, i) => {
+    const line = i + 1;
+    const record = { ...doc(`d${i}`, `body ${i}`, line), at: { file: 'c.jsonl', line, column: 1 } };
+    if (i % 70 === 5) return { ...record, parent: 'd0' };
+    if (i % 70 === 6) return { ...record, format: 'markdown' as const };
+    if (i % 70 === 7) return { ...record, at: { file: 'c.jsonl', line, column: 3 } };
+    return record;
+  });
+  await db.store.imports.importRecords('s', stream(records), origin);
+  const rows = db.sql
+    .prepare(
+      "SELECT docid, body, format, parent_docid, metadata, source FROM document WHERE docid LIKE 'd%' ORDER BY id",
+    )
+    .all() as { docid: string; body: string; format: string; parent_docid: string | null; source: string }[];
+  assert.deepEqual(
+    rows.map((r) => r.docid),
+    records.map((r) => (r as { docid: string }).docid),
+  );
+  assert.deepEqual(rows[5], {
+    docid: 'd5',
+    body: 'body 5',
+    format: 'plain',
+    parent_docid: 'd0',
+    metadata: '{"lang":"en"}',
+    source: 'c.jsonl',
+  });
+  assert.deepEqual(rows[76], {
+    docid: 'd76',
+    body: 'body 76',
+    format: 'markdown',
+    parent_docid: null,
+    metadata: '{"lang":"en"}',
+    source: 'c.jsonl',
+  });
+  assert.deepEqual(rows[100], {
+    docid: 'd100',
+    body: 'body 100',
+    format: 'plain',
+    parent_docid: null,
+    metadata: '{"lang":"en"}',
+    source: 'c.jsonl',
+  });
+  // A repeated id at whole lines is named at file:line:1, as at other columns.
+  const again = [
+    { ...doc('e1', 'a', 1), at: { file: 'c.jsonl', line: 1, column: 1 } },
+    { ...doc('e1', 'b', 2), at: { file: 'c.jsonl', line: 2, column: 1 } },
+  ];
+  await assert.rejects(
+    db.store.imports.importRecords('s', stream(again), origin),
+    (error: unknown) =>
+      error instanceof StoreError &&
+      error.message === "c.jsonl:2:1: expected a new document id, found 'e1' again (first at c.jsonl:1:1)",
+  );
+  await db.close();
+});
+
 test('a first import with a document id twice and a judgment twice reports the document, as a later one does', async () => {
   for (const hasDocuments of [false, true]) {
     const db = await openStudy();
