@@ -1,6 +1,6 @@
 // Streams a text file (plain or gzip, detected by its magic bytes, not its name) line by line as byte ranges, so
 // millions of lines are read without creating a string per line. Shared by every reader of large files.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /**
@@ -51,10 +51,12 @@ const chunkSize = 1 << 19;
 export function estimateLineCount(file: string): number | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(file, 'r');
-    const stat = fstatSync(fd);
+    // stat before opening: opening a named pipe and closing it unread would lose what its writer wrote, and the
+    // reader's own open would then wait for a writer that is gone.
+    const stat = statSync(file);
     if (!stat.isFile()) return undefined; // a pipe or a device: no size, and no seeking
-    const size = stat.size;
+    fd = openSync(file, 'r');
+    const size = fstatSync(fd).size;
     const sample = Buffer.allocUnsafe(Math.min(size, 1 << 16));
     let sampled = 0;
     let lines = 0;

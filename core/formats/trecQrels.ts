@@ -1,7 +1,7 @@
 // Reader of TREC qrels (`qid iter docid rel`) for evaluation: streamed byte by byte, every malformed line is a
 // positioned FormatError, and a duplicate (qid, docid) is an error as it is in trec_eval. Judgments are kept as
 // numbers and pooled bytes (no string per line): 1M judgments take about 50 MB.
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { ByteKeyStore, GroupedByteKeyIndex, hashBytes } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
 import { type ByteRange, estimateLineCount, readLines } from './lineReader.ts';
@@ -172,8 +172,8 @@ function fileSize(file: string): number {
 function meanDocidBytes(file: string): number | undefined {
   let fd: number | undefined;
   try {
+    if (!statSync(file).isFile()) return undefined; // a pipe: opening it here would consume what its writer wrote
     fd = openSync(file, 'r');
-    if (!fstatSync(fd).isFile()) return undefined;
     const sample = Buffer.allocUnsafe(1 << 16);
     const read = readSync(fd, sample, 0, sample.length, 0);
     if (read >= 2 && sample[0] === 0x1f && sample[1] === 0x8b) return undefined;
