@@ -72,9 +72,15 @@ export function startEarly(args: readonly string[]): void {
   if (args[0] !== 'eval' || threadsWanted() === 'one') return;
   // -q with all_trec stays on one thread (manyPerQueryValues in parallelEvaluation.ts): no worker to boot for it.
   if (threadsWanted() === 'auto' && args.includes('-q') && args.some((arg) => /^(-m)?all_trec$/.test(arg))) return;
-  const files = args.slice(1).filter((arg, i, rest) => rest[i - 1] !== '-Z' && plainFileSize(arg) !== undefined);
+  const files: string[] = [];
+  let bytes = 0;
+  args.slice(1).forEach((arg, i, rest) => {
+    const size = rest[i - 1] === '-Z' ? undefined : plainFileSize(arg); // each argument opened once
+    if (size === undefined) return;
+    files.push(arg);
+    bytes += size;
+  });
   if (files.length !== 2) return;
-  const bytes = files.reduce((sum, file) => sum + plainFileSize(file)!, 0);
   if (threadsWanted() === 'auto' && (bytes < minimumBytes || !idleCore())) return;
   if (!files.every((file) => groupedByQuery(file))) return;
   const file = workerFile();
