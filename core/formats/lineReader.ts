@@ -227,3 +227,82 @@ export async function readLines(file: string, onLine: LineHandler, range?: ByteR
   if (carry && carry.length > 0) stopped = onLine(carry, 0, carry.length, ++lineNumber) === false;
   return { lines: lineNumber, bytes, endsWithNewline: !carry || carry.length === 0, gzip, stopped };
 }
+
+/**
+ * Called with `bytes[start, end)`: whole lines, each ending with `\n` (the handler finds them itself, splitting each
+ * while it looks for its end). A last line without `\n` comes alone, in the last call. The buffer is reused after the
+ * call returns. Returning `false` stops the reading.
+ */
+export type BlockHandler = (bytes: Buffer, start: number, end: number) => unknown;
+
+export interface BlockReadSummary {
+  bytes: number;
+  /** false when the last line is not terminated by `\n` (an empty file counts as terminated). */
+  endsWithNewline: boolean;
+  /** True when the handler stopped the reading before the end of the file. */
+  stopped: boolean;
+}
+
+const blockSize = 1 << 19;
+/** Bytes read between two yields to the event loop: the extension host and the language server read runs and qrels
+ * too, and must stay responsive meanwhile. */
+const bytesBetweenYields = 8 << 20;
+
+/**
+ * Reads a plain regular file (or the byte range [start, end) of one, which must start at a line's start) in blocks of
+ * whole lines, with synchronous reads into one reused buffer: no libuv pool round trip per read (the thread idled
+ * meanwhile) and no native call per line. A line longer than the buffer grows it. Resolves to undefined, having read
+ * at most its first bytes, when the file is gzip or not a regular file (a pipe, a device): the caller then reads it
+ * with readLines. Rejects with FileReadError when the file cannot be read; a handler's error passes through.
+ */
+export async function readLineBlocks(
+  file: string,
+  onBlock: BlockHandler,
+  range?: ByteRange,
+): Promise<BlockReadSummary | undefined> {
+  let fd: number | undefined;
+  try {
+    // stat before opening: opening a named pipe and closing it unread would lose what its writer wrote.
+    if (!range && !statSync(file).isFile()) return undefined;
+    fd = openSync(file, 'r');
+    const end = range ? range.end : Number.POSITIVE_INFINITY;
+    let position = range ? range.start : 0;
+    let buffer = Buffer.allocUnsafe(blockSize);
+    let filled = 0; // bytes of an unfinished line at the start of the buffer
+    let total = 0;
+    let sinceYield = 0;
+    for (;;) {
+      if (filled === buffer.length) {
+        const longer = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(longer, 0, 0, filled);
+        buffer = longer;
+      }
+      const length = Math.min(buffer.length - filled, end - position);
+      const read = length > 0 ? readSync(fd, buffer, filled, length, position) : 0;
+      if (!range && position === 0 && read >= 2 && buffer[0] === 0x1f && buffer[1] === 0x8b) return undefined;
+      if (read === 0) break;
+      position += read;
+      total += read;
+      const stop = filled + read;
+      const lastNewline = buffer.lastIndexOf(10, stop - 1);
+      filled = stop;
+      if (lastNewline === -1) continue;
+      if (onBlock(buffer, 0, lastNewline + 1) === false) return { bytes: total, endsWithNewline: true, stopped: true };
+      buffer.copyWithin(0, lastNewline + 1, stop);
+      filled = stop - lastNewline - 1;
+      sinceYield += read;
+      if (sinceYield >= bytesBetweenYields) {
+        sinceYield = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
+    const stopped = filled > 0 && onBlock(buffer, 0, filled) === false;
+    return { bytes: total, endsWithNewline: filled === 0, stopped };
+  } catch (error) {
+    // System errors (which carry a code) become a FileReadError; the handler's own errors pass through unchanged.
+    if (typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string') throw new FileReadError(file, error);
+    throw error;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

@@ -3,13 +3,11 @@
 //
 // A plain file is read in blocks of whole lines that the session scans itself (LintSession.addLines: one pass
 // over the bytes finds each line's end and splits it); gzip goes through the shared line reader, line by line.
-import { open, stat } from 'node:fs/promises';
-import { estimateLineCount, FileReadError, readLines } from '../formats/lineReader.ts';
+import { stat } from 'node:fs/promises';
+import { estimateLineCount, FileReadError, readLineBlocks, readLines } from '../formats/lineReader.ts';
 import { LintSession } from './lintSession.ts';
 import type { StudyLintContext } from './studyContext.ts';
 import type { LintOptions, LintResult } from './types.ts';
-
-const blockSize = 1 << 19;
 
 /** `path` is read; `name` (default: `path`) is what diagnostics call the file. */
 export async function lintFile(
@@ -45,46 +43,21 @@ async function readInto(path: string, session: LintSession, regular: boolean): P
 }
 
 /**
- * Feeds a plain regular file to the session in blocks of whole lines (a line longer than the buffer grows it);
+ * Feeds a plain regular file to the session in blocks of whole lines (LintSession.addLines scans them itself);
  * undefined, having read only its first bytes, when the file is gzip.
  */
 async function readPlainBlocks(
   path: string,
   session: LintSession,
 ): Promise<{ lines: number; endsWithNewline: boolean } | undefined> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(path, 'r');
-    let buffer = Buffer.allocUnsafe(blockSize);
-    let filled = 0; // bytes of an unfinished line at the start of the buffer
-    let nextLine = 1;
-    let first = true;
-    for (;;) {
-      if (filled === buffer.length) {
-        const longer = Buffer.allocUnsafe(buffer.length * 2);
-        buffer.copy(longer, 0, 0, filled);
-        buffer = longer;
-      }
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
-      if (first && filled + bytesRead >= 2 && buffer[0] === 0x1f && buffer[1] === 0x8b) return undefined;
-      first = false;
-      if (bytesRead === 0) break;
-      const end = filled + bytesRead;
-      const lastNewline = buffer.lastIndexOf(10, end - 1);
-      filled = end;
-      if (lastNewline === -1) continue;
-      nextLine = session.addLines(buffer, 0, lastNewline + 1, nextLine);
-      if (nextLine < 0) return { lines: 0, endsWithNewline: true }; // stopped: nothing more is checked
-      buffer.copyWithin(0, lastNewline + 1, end);
-      filled = end - lastNewline - 1;
-    }
-    if (filled > 0) session.addLine(buffer, 0, filled, nextLine++);
-    return { lines: nextLine - 1, endsWithNewline: filled === 0 };
-  } catch (error) {
-    // System errors (which carry a code) become a FileReadError; the session's own errors pass through unchanged.
-    if (typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string') throw new FileReadError(path, error);
-    throw error;
-  } finally {
-    await handle?.close();
-  }
+  let nextLine = 1;
+  const summary = await readLineBlocks(path, (bytes, start, end) => {
+    // The last line without its '\n' comes alone.
+    if (bytes[end - 1] !== 10) return void session.addLine(bytes, start, end, nextLine++);
+    nextLine = session.addLines(bytes, start, end, nextLine);
+    return nextLine >= 0;
+  });
+  if (summary === undefined) return undefined;
+  if (summary.stopped) return { lines: 0, endsWithNewline: true }; // stopped: nothing more is checked
+  return { lines: nextLine - 1, endsWithNewline: summary.endsWithNewline };
 }
