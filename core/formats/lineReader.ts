@@ -306,3 +306,48 @@ export async function readLineBlocks(
     if (fd !== undefined) closeSync(fd);
   }
 }
+
+/**
+ * Reads a plain file synchronously from byte `position` (a line's start, numbered `lineNumber`), calling `onLine` per
+ * line until it returns false or the file ends. For the rare look back at a line (an error's position), not for bulk
+ * reading.
+ */
+export function readLinesSync(file: string, position: number, lineNumber: number, onLine: LineHandler): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    let buffer = Buffer.allocUnsafe(1 << 16);
+    let filled = 0;
+    let line = lineNumber;
+    for (;;) {
+      if (filled === buffer.length) {
+        const longer = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(longer, 0, 0, filled);
+        buffer = longer;
+      }
+      const read = readSync(fd, buffer, filled, buffer.length - filled, position);
+      position += read;
+      const end = filled + read;
+      let start = 0;
+      for (
+        let newline = buffer.indexOf(10, filled);
+        newline !== -1 && newline < end;
+        newline = buffer.indexOf(10, start)
+      ) {
+        if (onLine(buffer, start, newline, line++) === false) return;
+        start = newline + 1;
+      }
+      if (read === 0) {
+        if (start < end) onLine(buffer, start, end, line);
+        return;
+      }
+      buffer.copyWithin(0, start, end);
+      filled = end - start;
+    }
+  } catch (error) {
+    if (typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string') throw new FileReadError(file, error);
+    throw error;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

@@ -11,9 +11,9 @@
 import { ByteKeyStore, hashBytes } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
 import { GrowableFloat64, GrowableInt32 } from './growableArrays.ts';
-import { type ByteRange, readLines } from './lineReader.ts';
+import { type ByteRange, readLineBlocks, readLines, readLinesSync } from './lineReader.ts';
 import { QueryIdCache } from './queryIdCache.ts';
-import { columnOf, FieldSplitter, fieldText, isBlankLine, parseFloatField } from './trecFields.ts';
+import { columnOf, FieldSplitter, fieldText, parseFloatField } from './trecFields.ts';
 import type { Qrels } from './trecQrels.ts';
 
 /** Judgment of a retrieved document that is not in the qrels (trec_eval's RELVALUE_NONPOOL). */
@@ -29,21 +29,46 @@ export class RunQuery {
   readonly scores: GrowableFloat64;
   /** A label ≥ 0, notJudged or judgedNegative. */
   readonly judgments: GrowableInt32;
+  /** Line and 1-based docid column of each document, recorded only when the file cannot be read again (gzip, a
+   * pipe); a plain file's positions are found again by `position` when an error needs one. */
   readonly lines: GrowableInt32;
-  /** 1-based column of each line's docid. */
   readonly documentColumns: GrowableInt32;
+  /** The plain file the documents were read from, the byte offset and line number of the query's first line. */
+  origin: { file: string; offset: number; line: number } | undefined;
 
   /** `capacity`: documents expected, `keyBytes`: their docids' bytes (storage grows past both). */
   constructor(capacity: number, keyBytes = capacity * 12) {
     this.documents = new ByteKeyStore(capacity, keyBytes);
     this.scores = new GrowableFloat64(capacity);
     this.judgments = new GrowableInt32(capacity);
-    this.lines = new GrowableInt32(capacity);
-    this.documentColumns = new GrowableInt32(capacity);
+    this.lines = new GrowableInt32(16);
+    this.documentColumns = new GrowableInt32(16);
   }
 
   get count(): number {
     return this.scores.length;
+  }
+
+  /** Line and 1-based column of document i's docid (for an error message). */
+  position(i: number): { line: number; column: number } {
+    if (i < this.lines.length) return { line: this.lines.data[i]!, column: this.documentColumns.data[i]! };
+    if (!this.origin) throw new Error(`no position of document ${i}`);
+    return locateQueryDocument(this.origin, i);
+  }
+
+  /** Appends a document of qrels query `query` (a held batch's store holds several queries). */
+  add(
+    query: number,
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    hash: number,
+    score: number,
+    judgment: number,
+  ): void {
+    this.documents.add(query, bytes, start, end, hash);
+    this.scores.push(score);
+    this.judgments.push(judgment);
   }
 
   /** Appends document `i` of another RunQuery. */
@@ -51,8 +76,10 @@ export class RunQuery {
     this.documents.copyFrom(other.documents, i);
     this.scores.push(other.scores.data[i]!);
     this.judgments.push(other.judgments.data[i]!);
-    this.lines.push(other.lines.data[i]!);
-    this.documentColumns.push(other.documentColumns.data[i]!);
+    if (i < other.lines.length) {
+      this.lines.push(other.lines.data[i]!);
+      this.documentColumns.push(other.documentColumns.data[i]!);
+    }
   }
 
   reset(query: number): void {
@@ -62,7 +89,31 @@ export class RunQuery {
     this.judgments.length = 0;
     this.lines.length = 0;
     this.documentColumns.length = 0;
+    this.origin = undefined;
   }
+}
+
+/**
+ * Finds the line of document `index` of a query again, reading the plain run from the query's first line: its
+ * documents are the data lines with its qid from there on, in order (in a grouped run no other qrels query comes
+ * between them, and a held batch keeps every line of its queries).
+ */
+function locateQueryDocument(
+  origin: { file: string; offset: number; line: number },
+  index: number,
+): { line: number; column: number } {
+  const fields = new FieldSplitter(3);
+  let qid: Buffer | undefined;
+  let seen = 0;
+  let found = { line: 0, column: 1 };
+  readLinesSync(origin.file, origin.offset, origin.line, (bytes, start, end, line) => {
+    if (fields.split(bytes, start, end) < 3 || bytes[fields.starts[0]!] === 35) return true;
+    qid ??= Buffer.from(bytes.subarray(fields.starts[0]!, fields.ends[0]!));
+    if (!sameBytes(qid, bytes, fields.starts[0]!, fields.ends[0]!) || seen++ < index) return true;
+    found = { line, column: columnOf(bytes, start, fields.starts[2]!) };
+    return false;
+  });
+  return found;
 }
 
 export interface RunSummary {
@@ -256,6 +307,35 @@ class LeadingFields {
   }
 }
 
+// The two scans below need no bound: the line ends with a '\n', where both stop.
+
+/** The first byte at or after `i` that is not a space (C's isspace) other than '\n'. */
+function skipBlanks(bytes: Uint8Array, i: number): number {
+  for (;;) {
+    const c = bytes[i]!;
+    if (c !== 32 && (c < 9 || c > 13 || c === 10)) return i;
+    i++;
+  }
+}
+
+/** The end of the field starting at `i`: its first space (C's isspace; '\n' is one). */
+function fieldEnd(bytes: Uint8Array, i: number): number {
+  for (;;) {
+    const c = bytes[i]!;
+    if (c <= 32 && (c === 32 || (c >= 9 && c <= 13))) return i;
+    i++;
+  }
+}
+
+/** The line bytes[start, end) followed by a '\n', in a new buffer (a last line without one, or a line of a stream
+ * whose '\n' is not in its buffer), so that it can be scanned as the others. */
+function withNewline(bytes: Uint8Array, start: number, end: number): Buffer {
+  const line = Buffer.allocUnsafe(end - start + 1);
+  line.set(bytes.subarray(start, end));
+  line[end - start] = 10;
+  return line;
+}
+
 /** C's isspace: space, \t, \n, \v, \f, \r. */
 function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13);
@@ -293,12 +373,17 @@ async function readRunPass(
   range?: ByteRange,
 ): Promise<RunSummary & { dataLines: number }> {
   const streaming = held === undefined;
-  const fields = new FieldSplitter(6);
-  const finished = new Uint8Array(judgments.queryCount);
+  const validated = held?.validated === true;
+  const batch = held?.batch;
+  const queryCount = judgments.queryCount;
+  const finished = new Uint8Array(queryCount);
   const reusable = new RunQuery(1024);
   // Later passes: the batch's documents in one columnar store, handed over query by query at the end.
   const whole = held?.store;
   let current: RunQuery | undefined = whole;
+  // Where each held query's first line is (a plain file), for RunQuery.position.
+  const firstOffsets = held ? new Float64Array(queryCount).fill(-1) : undefined;
+  const firstLines = held ? new Int32Array(queryCount) : undefined;
   let dataLines = 0;
   let runidBytes: Buffer | undefined;
   // In the streaming pass an error about a query (a duplicate within -M, say) waits for the end of the file: if
@@ -318,30 +403,70 @@ async function readRunPass(
     }
   };
   const queryIds = new QueryIdCache((qid) => judgments.queryOf(qid));
+  const starts = new Int32Array(6);
+  const ends = new Int32Array(6);
+  let lineNumber = 0;
+  // Byte offset in the file of the block being scanned (blocks are consecutive); -1 when the file cannot be read
+  // again (gzip, a pipe: positions are then recorded per document).
+  let blockOffset = range ? range.start : 0;
 
-  const validated = held?.validated === true;
-  const qid = new LeadingFields(1);
-  await readLines(
-    file,
-    (bytes, start, end, line) => {
-      // A pass after the first reads only the qid of the lines of other batches (the first pass checked them).
-      if (validated) {
-        if (qid.split(bytes, start, end) === 0 || bytes[qid.starts[0]!] === 35) return;
-        const query = queryIds.indexOf(bytes, qid.starts[0]!, qid.ends[0]!);
-        if (query === -1 || held.batch[query] === 0) return;
+  /**
+   * The lines of bytes[blockStart, blockEnd), each ending with '\n': each is split into its first six fields while
+   * its end is looked for (one pass over the bytes, no call per line).
+   */
+  const scanLines = (bytes: Buffer, blockStart: number, blockEnd: number): void => {
+    let tagStart = -1;
+    let tagEnd = -1;
+    let i = blockStart;
+    while (i < blockEnd) {
+      const lineStart = i;
+      lineNumber++;
+      // The qid, or a blank line.
+      i = skipBlanks(bytes, i);
+      if (bytes[i] === 10) {
+        i++;
+        continue;
       }
-      if (isBlankLine(bytes, start, end)) return;
-      const count = fields.split(bytes, start, end);
-      const { starts, ends } = fields;
-      if (bytes[starts[0]!] === 35) return; // '#' comment line
-      let score = validated ? 0 : runLineScore(file, line, bytes, start, end, fields, count);
+      starts[0] = i;
+      i = fieldEnd(bytes, i);
+      ends[0] = i;
+      let query = -2; // not looked up yet
+      if (bytes[starts[0]!] === 35 || validated) {
+        // A '#' comment line; or a pass after the first, which reads only the qid of other batches' lines (the
+        // first pass checked them).
+        let skip = bytes[starts[0]!] === 35;
+        if (!skip) {
+          query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
+          skip = query === -1 || batch![query] === 0;
+        }
+        if (skip) {
+          while (bytes[i] !== 10) i++;
+          i++;
+          continue;
+        }
+      }
+      let count = 1;
+      while (count < 6) {
+        i = skipBlanks(bytes, i);
+        if (bytes[i] === 10) break;
+        starts[count] = i;
+        i = fieldEnd(bytes, i);
+        ends[count++] = i;
+      }
+      while (bytes[i] !== 10) i++; // fields after the tag are ignored, as trec_eval does
+      const lineEnd = i++;
+      const score = count === 6 ? parseFloatField(bytes, starts[4]!, ends[4]!) : Number.NaN;
+      if (!Number.isFinite(score)) {
+        // Too few fields or not a score: the error trec_eval's reader stops at.
+        const fields = new FieldSplitter(6);
+        runLineScore(file, lineNumber, bytes, lineStart, lineEnd, fields, fields.split(bytes, lineStart, lineEnd));
+      }
       dataLines++;
-      if (!sameBytes(runidBytes, bytes, starts[5]!, ends[5]!))
-        runidBytes = Buffer.from(bytes.subarray(starts[5]!, ends[5]!));
-      const query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
-      if (query === -1) return; // a query the qrels do not have: ignored, as trec_eval does
-      if (held !== undefined && held.batch[query] === 0) return; // read by another pass
-      if (validated) score = parseFloatField(bytes, starts[4]!, ends[4]!);
+      tagStart = starts[5]!;
+      tagEnd = ends[5]!;
+      if (query === -2) query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
+      if (query === -1) continue; // a query the qrels do not have: ignored, as trec_eval does
+      if (batch !== undefined && batch[query] === 0) continue; // read by another pass
       if (streaming && current?.query !== query) {
         if (current) {
           deliver(current);
@@ -350,26 +475,60 @@ async function readRunPass(
         if (finished[query]) throw new InterleavedQueries();
         current = reusable;
         current.reset(query);
+        if (blockOffset >= 0) current.origin = { file, offset: blockOffset + lineStart - blockStart, line: lineNumber };
+      } else if (firstOffsets !== undefined && firstOffsets[query]! < 0 && blockOffset >= 0) {
+        firstOffsets[query] = blockOffset + lineStart - blockStart;
+        firstLines![query] = lineNumber;
       }
       const docStart = starts[2]!;
       const docEnd = ends[2]!;
       const hash = hashBytes(bytes, docStart, docEnd, 0);
-      const label = judgments.judgment(query, bytes, docStart, docEnd, hash);
-      current!.documents.add(query, bytes, docStart, docEnd, hash);
-      current!.scores.push(score);
-      current!.judgments.push(label);
-      current!.lines.push(line);
-      current!.documentColumns.push(columnOf(bytes, start, docStart));
-    },
+      const judgment = judgments.judgment(query, bytes, docStart, docEnd, hash);
+      current!.add(query, bytes, docStart, docEnd, hash, score, judgment);
+      if (blockOffset < 0) {
+        current!.lines.push(lineNumber);
+        current!.documentColumns.push(columnOf(bytes, lineStart, docStart));
+      }
+    }
+    // The runid is the last data line's tag: looked at once per block, not on every line (but for gzip and pipes,
+    // which come line by line).
+    if (tagStart >= 0 && !sameBytes(runidBytes, bytes, tagStart, tagEnd)) {
+      runidBytes = Buffer.from(bytes.subarray(tagStart, tagEnd));
+    }
+    if (blockOffset >= 0) blockOffset += blockEnd - blockStart;
+  };
+
+  const summary = await readLineBlocks(
+    file,
+    (bytes, start, end) =>
+      bytes[end - 1] === 10
+        ? scanLines(bytes, start, end)
+        : scanLines(withNewline(bytes, start, end), 0, end - start + 1),
     range,
   );
+  if (summary === undefined) {
+    // gzip or a pipe: line by line through the stream, each document's position recorded (no reading again).
+    blockOffset = -1;
+    await readLines(file, (bytes, start, end) =>
+      end < bytes.length && bytes[end] === 10
+        ? scanLines(bytes, start, end + 1)
+        : scanLines(withNewline(bytes, start, end), 0, end - start + 1),
+    );
+  }
 
   if (dataLines === 0 && !validated && !range) {
     throw new FormatError(file, 1, 1, 'the run has no results (it is empty or only comments)');
   }
   if (streaming && current) deliver(current);
   if (heldError) throw heldError.error;
-  if (whole) deliverByQuery(whole, judgments.queryCount, reusable, onQuery);
+  if (whole) {
+    deliverByQuery(whole, queryCount, reusable, (query) => {
+      if (firstOffsets![query.query]! >= 0) {
+        query.origin = { file, offset: firstOffsets![query.query]!, line: firstLines![query.query]! };
+      }
+      onQuery(query);
+    });
+  }
   return { runid: runidBytes ? runidBytes.toString('latin1') : '', dataLines };
 }
 

@@ -475,14 +475,14 @@ function checkDuplicates(
   }
   if (!report) return;
   const [later, first] = report;
-  const lines = runQuery.lines.data;
-  const columns = runQuery.documentColumns.data;
+  const again = runQuery.position(later);
+  const before = runQuery.position(first);
   throw new FormatError(
     runFile,
-    lines[later]!,
-    columns[later]!,
+    again.line,
+    again.column,
     `document '${runQuery.documents.keyText(later)}' is retrieved twice for query '${messageQueryId(qid)}' ` +
-      `(first on line ${lines[first]}); trec_eval refuses duplicate documents in a ranking`,
-    { line: lines[first]!, column: columns[first]!, message: 'first retrieval' },
+      `(first on line ${before.line}); trec_eval refuses duplicate documents in a ranking`,
+    { line: before.line, column: before.column, message: 'first retrieval' },
   );
 }

@@ -29,7 +29,7 @@ async function readByQuery(qrelsFile: string, runFile: string, heldBytes?: numbe
         docids,
         scores: [...query.scores.data.subarray(0, query.count)],
         judgments: [...query.judgments.data.subarray(0, query.count)],
-        lines: [...query.lines.data.subarray(0, query.count)],
+        lines: Array.from({ length: query.count }, (_, i) => query.position(i).line),
       });
     },
     heldBytes,
