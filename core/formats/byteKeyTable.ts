@@ -5,30 +5,31 @@
 // never merge two keys.
 
 /**
- * MurmurHash3 (x86, 32-bit) of the bytes, seeded by the group: four bytes per step (a byte-at-a-time FNV spent as
- * long hashing a 28-byte MS MARCO docid as reading its line), every bit of the key mixed into the result. Kept to 30
+ * A hash of the bytes, seeded by the group: four bytes per step, each step a rotate, xor and one multiplication
+ * (FxHash's step; MurmurHash3's three multiplications a step cost as much as reading the line), then MurmurHash3's
+ * finaliser, so that every bit of the key reaches the high bits that GroupedByteKeyIndex probes with. Kept to 30
  * bits: a small integer (Smi) in V8, where a 32-bit one is boxed as a heap number when passed or returned.
+ * ByteKeyStore.addHashing computes the same hash while copying a key.
  */
 export function hashBytes(bytes: Uint8Array, start: number, end: number, group: number): number {
   let h = 0x811c9dc5 ^ Math.imul(group, 0x9e3779b1);
   let i = start;
   for (const last = end - 4; i <= last; i += 4) {
-    let k = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
-    k = Math.imul(k, 0xcc9e2d51);
-    k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-    h ^= k;
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+    const k = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
+    h = Math.imul(((h << 5) | (h >>> 27)) ^ k, 0x27220a95);
   }
   // The last 1–3 bytes, little-endian as the words above.
   if (i < end) {
     let k = 0;
     for (let shift = 0; i < end; i++, shift += 8) k |= bytes[i]! << shift;
-    k = Math.imul(k, 0xcc9e2d51);
-    k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-    h ^= k;
+    h = Math.imul(((h << 5) | (h >>> 27)) ^ k, 0x27220a95);
   }
-  h ^= end - start;
+  return finishHash(h, end - start);
+}
+
+/** MurmurHash3's finaliser over the running hash and the key's length, kept to 30 bits. */
+function finishHash(running: number, length: number): number {
+  let h = running ^ length;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -38,6 +39,20 @@ export function hashBytes(bytes: Uint8Array, start: number, end: number, group: 
 }
 
 const stride = 4; // hash, group, offset, length
+
+const nativeLittleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** The whole words of a pool (pools are allocated in whole words, at offset 0 of their buffer). */
+function wordsOf(pool: Uint8Array<ArrayBufferLike>): Int32Array<ArrayBufferLike> {
+  return new Int32Array(pool.buffer, pool.byteOffset, pool.length >> 2);
+}
+
+function storeLittleEndian(pool: Uint8Array<ArrayBufferLike>, at: number, word: number): void {
+  pool[at] = word & 0xff;
+  pool[at + 1] = (word >>> 8) & 0xff;
+  pool[at + 2] = (word >>> 16) & 0xff;
+  pool[at + 3] = word >>> 24;
+}
 
 /** Typed arrays on a SharedArrayBuffer when `shared` (another thread then reads them without a copy). */
 export function newInt32Array(length: number, shared: boolean): Int32Array<ArrayBufferLike> {
@@ -60,6 +75,8 @@ export class ByteKeyStore {
   count = 0;
   private meta: Int32Array<ArrayBufferLike>;
   private pool: Uint8Array<ArrayBufferLike>;
+  /** The pool as 32-bit words (addHashing copies a key four bytes at a time, at an offset that is a multiple of 4). */
+  private words: Int32Array<ArrayBufferLike>;
   private poolLength = 0;
   private readonly expectedEntries: number;
   private readonly shared: boolean;
@@ -69,7 +86,8 @@ export class ByteKeyStore {
     this.expectedEntries = expectedEntries;
     this.shared = shared;
     this.meta = newInt32Array(Math.max(expectedEntries, 16) * stride, shared);
-    this.pool = newUint8Array(Math.max(expectedKeyBytes, 64), shared);
+    this.pool = newUint8Array(Math.max(Math.ceil(expectedKeyBytes / 4) * 4, 64), shared);
+    this.words = wordsOf(this.pool);
   }
 
   /** The arrays of a store built with `shared`, for `fromShared` in another thread (which only reads them). */
@@ -81,6 +99,7 @@ export class ByteKeyStore {
     const store = new ByteKeyStore(16, 64);
     store.meta = shared.meta;
     store.pool = shared.pool;
+    store.words = wordsOf(shared.pool);
     store.count = shared.count;
     store.poolLength = shared.poolLength;
     return store;
@@ -131,6 +150,50 @@ export class ByteKeyStore {
   }
 
   /**
+   * Appends the key view[start, end), hashing it as `hashBytes(…, seed)` does while copying it (one pass, four
+   * bytes at a time: byte by byte, copying a 28-byte docid cost more than hashing it), and returns its entry
+   * number; `hash(entry)` is that hash.
+   */
+  addHashing(group: number, view: DataView, start: number, end: number, seed: number): number {
+    const entry = this.count++;
+    let at = entry * stride;
+    if (at === this.meta.length) {
+      const meta = newInt32Array(this.meta.length * 2, this.shared);
+      meta.set(this.meta);
+      this.meta = meta;
+    }
+    const length = end - start;
+    const offset = (this.poolLength + 3) & ~3;
+    if (offset + length + 3 > this.pool.length) this.growPool(offset + length + 3);
+    let h = 0x811c9dc5 ^ Math.imul(seed, 0x9e3779b1);
+    let i = start;
+    let word = offset >> 2;
+    const words = this.words;
+    // A word's bytes in pool order are its little-endian bytes: stored as one word on a little-endian machine.
+    const pool = nativeLittleEndian ? undefined : this.pool;
+    for (const last = end - 4; i <= last; i += 4) {
+      const k = view.getInt32(i, true);
+      if (pool) storeLittleEndian(pool, word++ << 2, k);
+      else words[word++] = k;
+      h = Math.imul(((h << 5) | (h >>> 27)) ^ k, 0x27220a95);
+    }
+    if (i < end) {
+      let k = 0;
+      for (let shift = 0; i < end; i++, shift += 8) k |= view.getUint8(i) << shift;
+      if (pool) storeLittleEndian(pool, word++ << 2, k);
+      else words[word++] = k; // zeros after the key's last byte: padding, never read as part of a key
+      h = Math.imul(((h << 5) | (h >>> 27)) ^ k, 0x27220a95);
+    }
+    this.poolLength = offset + length;
+    const meta = this.meta;
+    meta[at++] = finishHash(h, length);
+    meta[at++] = group;
+    meta[at++] = offset;
+    meta[at] = length;
+    return entry;
+  }
+
+  /**
    * Makes room for `needed` pool bytes. While fewer entries than expected are stored, the pool is sized for the
    * expected count at the mean key length seen so far (ids in a file have much the same length): doubling from a
    * 12-byte guess on 28-byte MS MARCO ids copied the pool twice and left up to half of it unused at the peak.
@@ -142,9 +205,10 @@ export class ByteKeyStore {
         ? Math.ceil((this.poolLength / stored) * this.expectedEntries * 1.03)
         : 0;
     const size = Math.max(needed, projected > this.pool.length ? projected : Math.ceil(this.pool.length * 1.5));
-    const pool = newUint8Array(size, this.shared);
+    const pool = newUint8Array(Math.ceil(size / 4) * 4, this.shared);
     pool.set(this.pool.subarray(0, this.poolLength));
     this.pool = pool;
+    this.words = wordsOf(pool);
   }
 
   /** Appends a copy of another store's entry (same key, group and hash). */
@@ -295,23 +359,10 @@ export class GroupedByteKeyIndex {
   }
 
   private insert(entry: number): void {
-    const store = this.store;
-    const group = store.group(entry);
-    const hash = store.hash(entry);
+    const group = this.store.group(entry);
     const base = this.regionStart[group]!;
-    const size = this.regionStart[group + 1]! - base;
-    const slots = this.slots;
-    for (let probe = regionSlot(hash, size); ; probe = probe + 1 === size ? 0 : probe + 1) {
-      const stored = slots[base + probe]!;
-      if (stored === 0) {
-        slots[base + probe] = entry + 1;
-        return;
-      }
-      if (store.sameKey(stored - 1, entry)) {
-        this.repeats.push({ entry, first: stored - 1 });
-        return;
-      }
-    }
+    const first = insertInRegion(this.store, this.slots, base, this.regionStart[group + 1]! - base, entry);
+    if (first !== -1) this.repeats.push({ entry, first });
   }
 
   /** The entry with this key, or -1 (also for a group the store never had). */
@@ -326,5 +377,79 @@ export class GroupedByteKeyIndex {
       if (stored === 0) return -1;
       if (store.hash(stored - 1) === hash && store.matches(stored - 1, group, bytes, start, end)) return stored - 1;
     }
+  }
+}
+
+/** Puts an entry in the region [base, base + size) of `slots`; returns -1, or the entry already there with the same
+ * key (the entry is then not indexed). */
+function insertInRegion(
+  store: ByteKeyStore,
+  slots: Int32Array<ArrayBufferLike>,
+  base: number,
+  size: number,
+  entry: number,
+): number {
+  for (let probe = regionSlot(store.hash(entry), size); ; probe = probe + 1 === size ? 0 : probe + 1) {
+    const stored = slots[base + probe]!;
+    if (stored === 0) {
+      slots[base + probe] = entry + 1;
+      return -1;
+    }
+    if (store.sameKey(stored - 1, entry)) return stored - 1;
+  }
+}
+
+/**
+ * Builds a GroupedByteKeyIndex while its store is filled one group after another (a qrels file grouped by query):
+ * each group's region is built as soon as the group ends, while its entries are still in cache, instead of in a
+ * pass over the whole store afterwards (random access over a million entries).
+ */
+export class GroupedByteKeyIndexBuilder {
+  private readonly store: ByteKeyStore;
+  private readonly shared: boolean;
+  private regionStart: Int32Array<ArrayBuffer>;
+  private slots: Int32Array<ArrayBufferLike>;
+  private groups = 0;
+  private used = 0;
+  /** The first key found again: the later entry and the first one (entries in store order). */
+  repeat: { entry: number; first: number } | undefined;
+
+  constructor(store: ByteKeyStore, expectedEntries: number, shared = false) {
+    this.store = store;
+    this.shared = shared;
+    this.slots = newInt32Array(Math.ceil(expectedEntries * 1.5) + 1024, shared);
+    this.regionStart = new Int32Array(1024);
+  }
+
+  /** Indexes the entries [first, end) of the store, whose group is the next group number (0, 1, …). */
+  addGroup(first: number, end: number): void {
+    const size = Math.ceil((end - first) * 1.5) + 1; // load ≤ 2/3, and never full (as GroupedByteKeyIndex)
+    const base = this.used;
+    if (base + size > this.slots.length) {
+      const slots = newInt32Array(Math.max(base + size, Math.ceil(this.slots.length * 1.5)), this.shared);
+      slots.set(this.slots.subarray(0, base));
+      this.slots = slots;
+    }
+    if (this.groups + 1 >= this.regionStart.length) {
+      const grown = new Int32Array(this.regionStart.length * 2);
+      grown.set(this.regionStart);
+      this.regionStart = grown;
+    }
+    this.regionStart[this.groups++] = base;
+    this.used = base + size;
+    const store = this.store;
+    const slots = this.slots;
+    for (let entry = first; entry < end; entry++) {
+      const repeated = insertInRegion(store, slots, base, size, entry);
+      if (repeated !== -1 && this.repeat === undefined) this.repeat = { entry, first: repeated };
+    }
+  }
+
+  /** The index of every group added. */
+  finish(): GroupedByteKeyIndex {
+    const regionStart = newInt32Array(this.groups + 1, this.shared);
+    regionStart.set(this.regionStart.subarray(0, this.groups));
+    regionStart[this.groups] = this.used;
+    return GroupedByteKeyIndex.fromShared(this.store, { regionStart, slots: this.slots });
   }
 }

@@ -2,9 +2,9 @@
 // positioned FormatError, and a duplicate (qid, docid) is an error as it is in trec_eval. Judgments are kept as
 // numbers and pooled bytes (no string per line): 1M judgments take about 50 MB.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { ByteKeyStore, GroupedByteKeyIndex, hashBytes } from './byteKeyTable.ts';
+import { ByteKeyStore, GroupedByteKeyIndex, GroupedByteKeyIndexBuilder } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
-import { type ByteRange, estimateLineCount, readLines } from './lineReader.ts';
+import { type ByteRange, estimateLineCount, readLineBlocks, readLines } from './lineReader.ts';
 import { displayQueryId, QueryIdCache } from './queryIdCache.ts';
 import { columnOf, FieldSplitter, fieldText, isBlankLine, nextFieldStart, parseIntegerField } from './trecFields.ts';
 
@@ -73,71 +73,18 @@ export function readQrels(file: string): Promise<Qrels> {
  * the judgments on SharedArrayBuffers when `shared` (core/metrics/parallel reads two halves in two threads).
  */
 export async function readQrelsPart(file: string, range?: ByteRange, shared = false): Promise<Qrels> {
-  const queries: QrelsQuery[] = [];
-  const queryIndex = new Map<string, number>();
   const fileLines = estimateLineCount(file) ?? 1 << 14;
   const part = range ? (range.end - range.start) / Math.max(1, fileSize(file)) : 1;
   const expected = Math.ceil(fileLines * part * 1.02);
-  // Sized for the docids of the file's first lines: growing the pool from a 12-byte guess copied 12 MB and held it
-  // beside the new 29 MB at 1M MS MARCO ids (the store still grows if later ids are longer).
-  const judgments = new ByteKeyStore(expected, Math.ceil(expected * (meanDocidBytes(file) ?? 12) * 1.03), shared);
-  const labels = new LabelColumn(expected, shared);
-  const fields = new FieldSplitter(4);
-  let lineNumber = 0;
-  const queryIds = new QueryIdCache((qid) => {
-    let index = queryIndex.get(qid);
-    if (index === undefined) {
-      index = queries.length;
-      queryIndex.set(qid, index);
-      queries.push({ qid, firstLine: lineNumber, labelCounts: { labels: [], counts: [] } });
-    }
-    return index;
-  });
-
-  await readLines(
-    file,
-    (bytes, start, end, line) => {
-      lineNumber = line;
-      if (bytes[start] === 35 || isBlankLine(bytes, start, end)) return; // '#' in the first byte: a comment
-      const count = fields.split(bytes, start, end);
-      const { starts, ends } = fields;
-      if (count !== 4) {
-        throw new FormatError(
-          file,
-          line,
-          columnOf(bytes, start, count > 4 ? nextFieldStart(bytes, ends[3]!, end) : end),
-          count > 4
-            ? `expected 4 fields 'qid iter docid rel', found ${count}: unexpected text after the relevance label`
-            : `expected 4 fields 'qid iter docid rel', found ${count}`,
-        );
-      }
-      const label = parseIntegerField(bytes, starts[3]!, ends[3]!);
-      if (Number.isNaN(label) || label > maximumLabel) {
-        throw new FormatError(
-          file,
-          line,
-          columnOf(bytes, start, starts[3]!),
-          `expected an integer relevance label (at most ${maximumLabel}), found '${fieldText(bytes, starts[3]!, ends[3]!)}'`,
-        );
-      }
-      const query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
-      const docStart = starts[2]!;
-      const docEnd = ends[2]!;
-      // Unseeded by the query (the index is partitioned by query anyway): a run's reader hashes a docid once, whatever
-      // the part of the qrels that holds its query.
-      const hash = hashBytes(bytes, docStart, docEnd, 0);
-      judgments.add(query, bytes, docStart, docEnd, hash);
-      labels.push(label < 0 ? -1 : label); // any negative label means judged-but-unusable (trec_eval's "unjudged")
-      if (label >= 0) countLabel(queries[query]!.labelCounts, label);
-    },
-    range,
-  );
-
-  // Duplicates are found while indexing, one small region per query (see GroupedByteKeyIndex); the first
-  // repeat in file order is reported. Entry n is the n-th data line, so a second read finds both lines.
-  const judgmentIndex = new GroupedByteKeyIndex(judgments, queries.length, shared);
-  if (judgmentIndex.repeats.length > 0) {
-    const repeat = judgmentIndex.repeats.reduce((a, b) => (b.entry < a.entry ? b : a));
+  const reading = new QrelsReading(file, expected, meanDocidBytes(file) ?? 12, shared);
+  const blocks = await readLineBlocks(file, (bytes, start, end) => reading.block(bytes, start, end), range);
+  // gzip or a pipe: line by line, every line through the general path.
+  if (blocks === undefined) {
+    await readLines(file, (bytes, start, end, line) => reading.line(bytes, start, end, line), range);
+  }
+  const { queries, judgments } = reading;
+  const { judgmentIndex, repeat } = reading.finish();
+  if (repeat) {
     const [first, again] = await locateDataLines(file, [repeat.first, repeat.entry], 2);
     const docid = judgments.keyText(repeat.entry);
     const qid = displayQueryId(queries[judgments.group(repeat.entry)]!.qid);
@@ -152,11 +99,216 @@ export async function readQrelsPart(file: string, range?: ByteRange, shared = fa
   return {
     file,
     queries,
-    queryIndex,
+    queryIndex: reading.queryIndex,
     judgments,
     judgmentIndex,
-    labels: labels.data.subarray(0, labels.length),
+    labels: reading.labels.data.subarray(0, reading.labels.length),
   };
+}
+
+/** Labels below this are counted in a dense array while their query is current (real qrels: 0…4). */
+const denseLabels = 16;
+
+/**
+ * The state of one reading. Lines of the usual shape (`qid iter docid rel` separated by spaces or tabs, an
+ * integer label, `\n` or `\r\n` right after it) are split while their end is looked for, in one pass over the
+ * block; any other line (comments, blank lines, odd whitespace, errors) takes the general path, `line`, which
+ * gives every message and position. While queries come one after another (a file grouped by query), each query's
+ * index region is built when the query ends; a query that comes back turns that off, and the index is then built
+ * once the whole file is read.
+ */
+class QrelsReading {
+  readonly queries: QrelsQuery[] = [];
+  readonly queryIndex = new Map<string, number>();
+  readonly judgments: ByteKeyStore;
+  readonly labels: LabelColumn;
+  private readonly file: string;
+  private readonly shared: boolean;
+  private readonly fields = new FieldSplitter(4);
+  private readonly queryIds: QueryIdCache;
+  private lineNumber = 0;
+  /** The query of the previous data line, the first entry it added since it became current, and whether the
+   * qid just looked up was new. */
+  private current = -1;
+  private currentFirstEntry = 0;
+  private created = false;
+  /** Judgments of the current query at labels 0…denseLabels−1, added to its labelCounts when it stops being current. */
+  private readonly currentCounts = new Int32Array(denseLabels);
+  private builder: GroupedByteKeyIndexBuilder | undefined;
+  private viewBytes: Buffer | undefined;
+  private view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+
+  constructor(file: string, expected: number, meanDocidBytes: number, shared: boolean) {
+    this.file = file;
+    this.shared = shared;
+    // Sized for the docids of the file's first lines: growing the pool from a 12-byte guess copied 12 MB and held
+    // it beside the new 29 MB at 1M MS MARCO ids (the store still grows if later ids are longer).
+    this.judgments = new ByteKeyStore(expected, Math.ceil(expected * meanDocidBytes * 1.03), shared);
+    this.labels = new LabelColumn(expected, shared);
+    this.builder = new GroupedByteKeyIndexBuilder(this.judgments, expected, shared);
+    this.queryIds = new QueryIdCache((qid) => {
+      let index = this.queryIndex.get(qid);
+      if (index === undefined) {
+        index = this.queries.length;
+        this.queryIndex.set(qid, index);
+        this.queries.push({ qid, firstLine: this.lineNumber, labelCounts: { labels: [], counts: [] } });
+        this.created = true;
+      }
+      return index;
+    });
+  }
+
+  /** Whole lines bytes[start, end), each ending with \n but perhaps the last line of the file. */
+  block(bytes: Buffer, start: number, end: number): void {
+    this.viewOf(bytes);
+    // Lines starting before `terminated` end with \n inside the block: every scan stops at it at the latest.
+    const terminated = bytes[end - 1] === 10 ? end : start;
+    let i = start;
+    while (i < terminated) {
+      this.lineNumber++;
+      const next = this.usualLine(bytes, i);
+      if (next !== -1) {
+        i = next;
+        continue;
+      }
+      let lineEnd = i;
+      while (bytes[lineEnd] !== 10) lineEnd++;
+      this.line(bytes, i, lineEnd, this.lineNumber);
+      i = lineEnd + 1;
+    }
+    // The file's unterminated last line.
+    if (terminated === start && end > start) this.line(bytes, start, end, this.lineNumber + 1);
+  }
+
+  /**
+   * Adds the line at `i` and returns where the next one starts when it has the usual shape: `qid iter docid rel`
+   * separated by spaces or tabs, rel an integer of at most 9 digits (below maximumLabel) right before \n or \r\n.
+   * Else -1, having added nothing: the general path reads the line.
+   */
+  private usualLine(bytes: Buffer, i: number): number {
+    if (bytes[i]! <= 32 || bytes[i] === 35) return -1; // whitespace first, a blank line or a comment
+    const qidEnd = fieldEnd(bytes, i);
+    const iterStart = afterSeparators(bytes, qidEnd);
+    if (iterStart === qidEnd || bytes[iterStart]! <= 32) return -1;
+    const iterEnd = fieldEnd(bytes, iterStart);
+    const docStart = afterSeparators(bytes, iterEnd);
+    if (docStart === iterEnd || bytes[docStart]! <= 32) return -1;
+    const docEnd = fieldEnd(bytes, docStart);
+    const labelStart = afterSeparators(bytes, docEnd);
+    if (labelStart === docEnd) return -1;
+    const negative = bytes[labelStart] === 45;
+    let j = negative ? labelStart + 1 : labelStart;
+    let label = 0;
+    const digitsEnd = j + 9;
+    for (let digit = bytes[j]! - 48; digit >= 0 && digit <= 9; digit = bytes[++j]! - 48) {
+      if (j === digitsEnd) return -1;
+      label = label * 10 + digit;
+    }
+    if (j === labelStart + (negative ? 1 : 0)) return -1; // no digit
+    if (bytes[j] === 13) j++;
+    if (bytes[j] !== 10) return -1; // trailing text or whitespace
+    this.add(bytes, i, qidEnd, docStart, docEnd, negative ? -label : label);
+    return j + 1;
+  }
+
+  /** One line without its \n: any line, with every message and position. */
+  line(bytes: Buffer, start: number, end: number, line: number): void {
+    this.lineNumber = line;
+    if (bytes[start] === 35 || isBlankLine(bytes, start, end)) return; // '#' in the first byte: a comment
+    const fields = this.fields;
+    const count = fields.split(bytes, start, end);
+    const { starts, ends } = fields;
+    if (count !== 4) {
+      throw new FormatError(
+        this.file,
+        line,
+        columnOf(bytes, start, count > 4 ? nextFieldStart(bytes, ends[3]!, end) : end),
+        count > 4
+          ? `expected 4 fields 'qid iter docid rel', found ${count}: unexpected text after the relevance label`
+          : `expected 4 fields 'qid iter docid rel', found ${count}`,
+      );
+    }
+    const label = parseIntegerField(bytes, starts[3]!, ends[3]!);
+    if (Number.isNaN(label) || label > maximumLabel) {
+      throw new FormatError(
+        this.file,
+        line,
+        columnOf(bytes, start, starts[3]!),
+        `expected an integer relevance label (at most ${maximumLabel}), found '${fieldText(bytes, starts[3]!, ends[3]!)}'`,
+      );
+    }
+    this.add(bytes, starts[0]!, ends[0]!, starts[2]!, ends[2]!, label);
+  }
+
+  /** One judgment; `lineNumber` is its line. */
+  private add(bytes: Buffer, qidStart: number, qidEnd: number, docStart: number, docEnd: number, label: number): void {
+    const query = this.queryIds.indexOf(bytes, qidStart, qidEnd);
+    if (query !== this.current) this.switchQuery(query);
+    // Unseeded by the query (the index is partitioned by query anyway): a run's reader hashes a docid once, whatever
+    // the part of the qrels that holds its query.
+    this.judgments.addHashing(query, this.viewOf(bytes), docStart, docEnd, 0);
+    if (label < 0)
+      this.labels.push(-1); // any negative label means judged-but-unusable (trec_eval's "unjudged")
+    else {
+      this.labels.push(label);
+      if (label < denseLabels) this.currentCounts[label]!++;
+      else countLabel(this.queries[query]!.labelCounts, label, 1);
+    }
+  }
+
+  /** A DataView of the buffer being read (one per buffer, not per line). */
+  private viewOf(bytes: Buffer): DataView {
+    if (bytes !== this.viewBytes) {
+      this.viewBytes = bytes;
+      this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    }
+    return this.view;
+  }
+
+  private switchQuery(query: number): void {
+    const finished = this.current;
+    if (finished !== -1) {
+      this.flushCounts(finished);
+      this.builder?.addGroup(this.currentFirstEntry, this.judgments.count);
+    }
+    if (!this.created) this.builder = undefined; // a query that comes back: the file is not grouped by query
+    this.created = false;
+    this.current = query;
+    this.currentFirstEntry = this.judgments.count;
+  }
+
+  private flushCounts(query: number): void {
+    const counts = this.currentCounts;
+    const labelCounts = this.queries[query]!.labelCounts;
+    // A query seen for the first time with no label ≥ denseLabels yet (the usual case): appended in order.
+    const fresh = labelCounts.labels.length === 0;
+    for (let label = 0; label < denseLabels; label++) {
+      const count = counts[label]!;
+      if (count === 0) continue;
+      counts[label] = 0;
+      if (fresh) {
+        labelCounts.labels.push(label);
+        labelCounts.counts.push(count);
+      } else countLabel(labelCounts, label, count);
+    }
+  }
+
+  /** The index of the judgments, and the first judgment repeated (in file order). */
+  finish(): { judgmentIndex: GroupedByteKeyIndex; repeat: { entry: number; first: number } | undefined } {
+    if (this.current !== -1) {
+      this.flushCounts(this.current);
+      this.builder?.addGroup(this.currentFirstEntry, this.judgments.count);
+    }
+    if (this.builder) return { judgmentIndex: this.builder.finish(), repeat: this.builder.repeat };
+    // Duplicates are found while indexing, one small region per query (see GroupedByteKeyIndex). Entry n is the
+    // n-th data line, so a second read finds both lines.
+    const judgmentIndex = new GroupedByteKeyIndex(this.judgments, this.queries.length, this.shared);
+    const repeat =
+      judgmentIndex.repeats.length > 0
+        ? judgmentIndex.repeats.reduce((a, b) => (b.entry < a.entry ? b : a))
+        : undefined;
+    return { judgmentIndex, repeat };
+  }
 }
 
 function fileSize(file: string): number {
@@ -198,15 +350,29 @@ function meanDocidBytes(file: string): number | undefined {
   }
 }
 
-/** Adds one judgment with this label (≥ 0) to a query's sorted label counts. */
-function countLabel(labelCounts: { labels: number[]; counts: number[] }, label: number): void {
+/** The end of the field starting at `i`: its first byte that is whitespace or a control character. */
+function fieldEnd(bytes: Buffer, i: number): number {
+  let end = i;
+  while (bytes[end]! > 32) end++;
+  return end;
+}
+
+/** The first byte at or after `i` that is neither a space nor a tab. */
+function afterSeparators(bytes: Buffer, i: number): number {
+  let at = i;
+  while (bytes[at] === 32 || bytes[at] === 9) at++;
+  return at;
+}
+
+/** Adds `count` judgments with this label (≥ 0) to a query's sorted label counts. */
+function countLabel(labelCounts: { labels: number[]; counts: number[] }, label: number, count: number): void {
   const { labels, counts } = labelCounts;
   let i = labels.length - 1;
   while (i >= 0 && labels[i]! > label) i--;
-  if (i >= 0 && labels[i] === label) counts[i]!++;
+  if (i >= 0 && labels[i] === label) counts[i]! += count;
   else {
     labels.splice(i + 1, 0, label);
-    counts.splice(i + 1, 0, 1);
+    counts.splice(i + 1, 0, count);
   }
 }
 
