@@ -11,6 +11,7 @@ import { instructionMeasures } from '../../core/metrics/instruction/registry.ts'
 import { writeMaxpRun } from '../../core/metrics/maxpRun.ts';
 import { MeasureSpecError, selectMeasures } from '../../core/metrics/measureSelection.ts';
 import { evaluateInTwoThreads } from '../../core/metrics/parallel/parallelEvaluation.ts';
+import { whenWorkerBooted } from '../../core/metrics/parallel/workerStart.ts';
 import { compareRunEvaluations } from '../../core/metrics/runComparison.ts';
 import { scaleGains } from '../../core/metrics/scaleGains.ts';
 import { evaluationJson, type RunidLine, writeTrecEvalBytes } from '../../core/metrics/trecEvalOutput.ts';
@@ -160,7 +161,8 @@ export const evalCommand: CliCommand = {
   async run(args, context) {
     // Eval's garbage dies young (a query's ranking and values): a young generation that keeps doubling only raises
     // the peak (17 MB of trec_eval's 168 on 1M lines). V8 reads this flag each time it would grow it (Node 22–24).
-    setFlagsFromString('--semi-space-growth-factor=1');
+    // Set once eval's second thread, if one is starting, has booted: a flag set before costs it its code cache.
+    whenWorkerBooted(() => setFlagsFromString('--semi-space-growth-factor=1'));
     if (requestsGdeval(args)) return evalAsGdeval(args, context);
     if (requestsRbpEval(args)) return evalAsRbp(args, context);
     if (withoutNdevalRequest(args)) return evalAsNdeval.run(withoutNdevalRequest(args)!, context);

@@ -1,35 +1,42 @@
-// `eval` of one run on two threads: the machine's second core reads half of each file while the first reads the
-// other half (trec_eval reads and evaluates on one). Each file is cut at a query boundary near its middle
-// (queryBoundary.ts); each thread reads its part of the qrels onto SharedArrayBuffers, the parts are exchanged,
-// then each thread reads its part of the run and evaluates the queries it finds into one shared row per query. The
+// `eval` of one run on two threads: the machine's second core reads part of each file while the first reads the
+// rest (trec_eval reads and evaluates on one). Each file is cut at query boundaries into chunks (queryChunks) that
+// either thread claims when it is free (chunkWork.ts): the qrels chunks are read onto SharedArrayBuffers and
+// exchanged, then the run chunks are read and each query found is evaluated into one shared row per query. The
 // main thread then sums and averages in qid order exactly as on one thread (finishEvaluation), so the output is the
-// same. Whatever the two parts cannot do alone — a query in both parts of a file, an error anywhere, a qrels query
-// the run lacks without -c — makes the caller evaluate on one thread, which reports errors where they are.
+// same. Whatever the chunks cannot do alone — a query in two chunks of a file, an error anywhere, a qrels query the
+// run lacks without -c — makes the caller evaluate on one thread, which reports errors where they are.
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { ByteRange } from '../../formats/lineReader.ts';
-import { readQrelsPart } from '../../formats/trecQrels.ts';
 import { type EvaluationOptions, finishEvaluation, QueryEvaluator, type RunEvaluation } from '../evaluate.ts';
-import { shareQrelsPart, TwoPartJudgments } from './qrelsParts.ts';
-import { groupedByQuery, queryBoundary } from './queryBoundary.ts';
-import { evaluateRunPart, type MainMessage, type WorkerMessage } from './runPart.ts';
+import { QrelsChunks } from './chunkedJudgments.ts';
+import {
+  type ChunkShare,
+  evaluateRunChunks,
+  type MainMessage,
+  newClaims,
+  type RunChunkResult,
+  readQrelsChunks,
+  stopped,
+  type WorkerMessage,
+} from './chunkWork.ts';
+import { groupedByQuery, queryChunks } from './queryBoundary.ts';
 import {
   idleCore,
   minimumBytes,
   plainFileSize,
   startWorker,
+  stopWaitingForBoot,
+  takeEarlyLook,
   takeEarlyWorker,
   threadsWanted,
   workerFile,
 } from './workerStart.ts';
 
-/** The main thread's share of the qrels: the worker starts its part ~40 ms later (a Node instance to boot), and both
- * must have read their parts before either reads the run. */
-const mainQrelsShare = 0.55;
-
+/** Each file's chunks, in file order. */
 interface TwoThreadPlan {
-  qrels: [ByteRange, ByteRange];
-  run: [ByteRange, ByteRange];
+  qrels: ByteRange[];
+  run: ByteRange[];
 }
 
 /** Above this many values a query printed by -q, eval stays on one thread unless forced. The per-query lines are
@@ -38,8 +45,8 @@ interface TwoThreadPlan {
  * isolate (~27 MB) took the peak memory from 0.85× to 1.02× trec_eval's (interleaved medians, load 0.5–0.9). */
 export const manyPerQueryValues = 32;
 
-/** Each file's two parts, or why it is read on one thread. `perQueryValues`: the values a query -q prints (0
- * without -q). */
+/** Each file's chunks, or why it is read on one thread. `perQueryValues`: the values a query -q prints (0 without
+ * -q). */
 export function twoThreadPlan(
   qrelsFile: string,
   runFile: string,
@@ -47,9 +54,11 @@ export function twoThreadPlan(
 ): TwoThreadPlan | { reason: string } {
   const wanted = threadsWanted();
   if (wanted === 'one') return { reason: 'QRELS_STUDIO_EVAL_THREADS=1' };
+  const files = [qrelsFile, runFile];
+  const early = takeEarlyLook(files); // what the CLI's entry found out already (cli/startEvalWorkerEarly.ts)
   const sizes: number[] = [];
-  for (const file of [qrelsFile, runFile]) {
-    const size = plainFileSize(file);
+  for (const [i, file] of files.entries()) {
+    const size = early ? early.sizes[i] : plainFileSize(file);
     if (size === undefined) return { reason: `${file} is not a plain file (gzip, a pipe, or unreadable)` };
     sizes.push(size);
   }
@@ -57,27 +66,21 @@ export function twoThreadPlan(
   if (wanted === 'auto' && perQueryValues > manyPerQueryValues)
     return { reason: `-q with ${perQueryValues} values a query (written by one thread: a second does not pay)` };
   if (wanted === 'auto' && qrelsSize + runSize < minimumBytes) return { reason: 'small files' };
-  if (wanted === 'auto' && !idleCore()) return { reason: 'no idle core (load average)' };
-  for (const file of [qrelsFile, runFile]) {
-    if (!groupedByQuery(file)) return { reason: `${file} is not grouped by query` };
+  if (wanted === 'auto' && !early && !idleCore()) return { reason: 'no idle core (load average)' };
+  if (!early?.grouped) {
+    for (const [i, file] of files.entries()) {
+      if (!groupedByQuery(file, i === 1)) return { reason: `${file} is not grouped by query` };
+    }
   }
-  const qrelsCut = queryBoundary(qrelsFile, qrelsSize, mainQrelsShare);
-  const runCut = queryBoundary(runFile, runSize);
-  if (qrelsCut === undefined || runCut === undefined) return { reason: 'no query boundary near the middle' };
-  return {
-    qrels: [
-      { start: 0, end: qrelsCut },
-      { start: qrelsCut, end: qrelsSize },
-    ],
-    run: [
-      { start: 0, end: runCut },
-      { start: runCut, end: runSize },
-    ],
-  };
+  const qrels = queryChunks(qrelsFile, qrelsSize);
+  const run = queryChunks(runFile, runSize);
+  if (qrels.length === 1 && run.length === 1) return { reason: 'no query boundary in either file' };
+  return { qrels, run };
 }
 
-/** Messages of the worker in order; an error or exit of the worker reads as 'failed'. */
-function workerMessages(worker: Worker): () => Promise<WorkerMessage> {
+/** Messages of the worker in order; an error or exit of the worker reads as 'failed'. Its qrels chunks go to
+ * `chunks` as they come (one is returned only to a caller already waiting). */
+function workerMessages(worker: Worker, chunks: QrelsChunks): () => Promise<WorkerMessage> {
   const queue: WorkerMessage[] = [];
   let waiting: ((message: WorkerMessage) => void) | undefined;
   const push = (message: WorkerMessage): void => {
@@ -87,7 +90,13 @@ function workerMessages(worker: Worker): () => Promise<WorkerMessage> {
       resolve(message);
     } else queue.push(message);
   };
-  worker.on('message', push);
+  worker.on('message', (message: WorkerMessage) => {
+    if (message.kind === 'booted') return; // handled by startWorker
+    if (message.kind === 'qrelsChunk') {
+      chunks.add(message.chunk, message.part);
+      if (waiting) push(message); // wakes the main thread waiting for the last chunks
+    } else push(message);
+  });
   worker.on('error', (error) => push({ kind: 'failed', reason: `worker: ${error.message}` }));
   worker.on('exit', (code) => push({ kind: 'failed', reason: `worker exited (${code})` }));
   return () => {
@@ -106,7 +115,8 @@ export type TwoThreadOutcome = { evaluation: RunEvaluation } | { oneThread: stri
  * Evaluates one run against the qrels on two threads. `measureSpecs` are the specs `options.measures` was selected
  * from (the worker selects them again); `perQuery`: whether the values of each query will be printed (-q). The
  * evaluation equals readQrels + evaluateRunFile's; when the files do not allow it, or anything goes wrong,
- * `oneThread` says why and nothing is printed or kept.
+ * `oneThread` says why and nothing is printed or kept. `alternate` (tests): each thread reads every other chunk
+ * of each file instead of claiming the next, so that both threads read some whatever their timing.
  */
 export async function evaluateInTwoThreads(
   qrelsFile: string,
@@ -115,11 +125,16 @@ export async function evaluateInTwoThreads(
   measureSpecs: readonly string[],
   name = runFile,
   perQuery = false,
+  alternate = false,
 ): Promise<TwoThreadOutcome> {
   const evaluator = new QueryEvaluator(options);
   const plan = twoThreadPlan(qrelsFile, runFile, perQuery ? evaluator.slotCount : 0);
   if ('reason' in plan) {
-    void takeEarlyWorker()?.terminate(); // started on a guess (cli/startEvalWorkerEarly.ts): its memory goes now
+    const early = takeEarlyWorker();
+    if (early) {
+      stopWaitingForBoot(early);
+      void early.terminate(); // started on a guess (cli/startEvalWorkerEarly.ts): its memory goes now
+    }
     return { oneThread: plan.reason };
   }
   let worker = takeEarlyWorker();
@@ -128,47 +143,67 @@ export async function evaluateInTwoThreads(
     if (file === undefined) return { oneThread: `no ${join(import.meta.dirname, 'evalWorker.cjs')}` };
     worker = startWorker(file);
   }
-  const next = workerMessages(worker);
+  const chunks = new QrelsChunks(plan.qrels.length);
+  const next = workerMessages(worker, chunks);
   const post = (message: MainMessage): void => worker.postMessage(message);
+  const claims = newClaims();
+  const share: ChunkShare = alternate ? { claims, alternate, first: 0 } : { claims, alternate };
   const { measures: _measures, zscores: _zscores, ...workerOptions } = options;
   post({
     kind: 'task',
     task: {
       qrelsFile,
-      qrelsRange: plan.qrels[1],
+      qrelsChunks: plan.qrels,
       runFile,
-      runRange: plan.run[1],
+      runChunks: plan.run,
+      claims,
+      alternate,
       measureSpecs: [...measureSpecs],
       options: workerOptions,
     },
   });
   try {
-    const own = await readQrelsPart(qrelsFile, plan.qrels[0], true);
-    const theirs = await next();
-    if (theirs.kind !== 'qrels') return { oneThread: theirs.kind === 'failed' ? theirs.reason : 'protocol' };
-    const judgments = TwoPartJudgments.of(shareQrelsPart(own), theirs.part);
+    // The qrels: every chunk, whichever thread read it, before any run chunk is read.
+    await readQrelsChunks(qrelsFile, plan.qrels, share, (chunk, part) => {
+      chunks.add(chunk, part);
+      post({ kind: 'qrelsChunk', chunk, part });
+    });
+    while (!chunks.complete) {
+      const message = await next();
+      if (message.kind !== 'qrelsChunk') return { oneThread: failure(message) };
+    }
+    const judgments = chunks.judgments();
     if (!judgments) {
       post({ kind: 'stop' });
-      return { oneThread: 'a qid is in both parts of the qrels (not grouped by query)' };
+      return { oneThread: 'a qid is in two chunks of the qrels (not grouped by query)' };
     }
     const queryCount = judgments.queryCount;
     if (queryCount === 0) return { oneThread: 'no judgments' };
     const numbers = new Float64Array(new SharedArrayBuffer(queryCount * evaluator.slotCount * 8));
-    const answeredThere = new Uint8Array(new SharedArrayBuffer(queryCount));
-    post({ kind: 'run', part: shareQrelsPart(own), numbers, answered: answeredThere });
+    const answered = new Uint8Array(new SharedArrayBuffer(queryCount));
+    post({ kind: 'run', numbers, answered });
+
+    // The run: each chunk's runid and lines, whichever thread read it.
+    const results: RunChunkResult[] = [];
     const texts: string[] | undefined = evaluator.hasText ? [] : undefined;
-    const answered = new Uint8Array(queryCount);
-    const here = await evaluateRunPart(runFile, plan.run[0], judgments, evaluator, numbers, texts, answered);
-    const done = await next();
-    if (done.kind !== 'done') return { oneThread: done.kind === 'failed' ? done.reason : 'protocol' };
-    if (here.dataLines + done.dataLines === 0) return { oneThread: 'the run has no results' };
-    for (let q = 0; q < queryCount; q++) {
-      if (answeredThere[q] === 0) continue;
-      if (answered[q] === 1) return { oneThread: 'a query is in both parts of the run (not grouped by query)' };
-      answered[q] = 1;
+    let done = 0;
+    await evaluateRunChunks(runFile, plan.run, share, judgments, evaluator, numbers, answered, (chunk, result, own) => {
+      results[chunk] = result;
+      done++;
+      own?.forEach((text, index) => {
+        texts![index] = text;
+      });
+    });
+    for (; done < plan.run.length; done++) {
+      const message = await next();
+      if (message.kind !== 'runChunk') return { oneThread: failure(message) };
+      results[message.chunk] = message;
+      for (const [index, text] of message.texts) texts![index] = text;
     }
+    // The run's runid is its last data line's: the last chunk with data lines has it.
+    const last = results.findLast((result) => result.dataLines > 0);
+    if (!last) return { oneThread: 'the run has no results' };
     if (!options.complete && answered.includes(0)) return { oneThread: 'a qrels query has no results (without -c)' };
-    if (texts) for (const [index, text] of done.texts) texts[index] = text;
     return {
       evaluation: finishEvaluation({
         qrels: { queries: judgments.queries, file: qrelsFile },
@@ -177,16 +212,23 @@ export async function evaluateInTwoThreads(
         numbers,
         ...(texts && { texts }),
         answered,
-        runid: done.dataLines > 0 ? done.runid : here.runid,
+        runid: last.runid,
         name,
       }),
     };
   } catch (error) {
+    Atomics.store(claims, stopped, 1); // the worker stops claiming chunks
     return { oneThread: error instanceof Error ? error.message : String(error) };
   } finally {
+    stopWaitingForBoot(worker);
     worker.removeAllListeners();
     worker.on('error', () => {}); // the worker's fate no longer matters
     worker.unref();
     void worker.terminate();
   }
+}
+
+/** Why a message of the worker ends the two-thread evaluation. */
+function failure(message: WorkerMessage): string {
+  return message.kind === 'failed' ? message.reason : `protocol: '${message.kind}'`;
 }

@@ -1,5 +1,5 @@
 // Starting eval's second thread, kept apart from the evaluation code so that the CLI can start it before the rest
-// of its bundle initialises (startEarly): the thread boots (~60 ms of a Node instance) while the main thread loads.
+// of its bundle initialises (startEarly): the thread boots (~30 ms of a Node instance) while the main thread loads.
 // Only node:fs, node:path, node:worker_threads and queryBoundary.ts are imported here, for that reason.
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -52,37 +52,64 @@ export function workerFile(): string | undefined {
 /** Starts the worker, which waits for its task (the bundle with Node's compile cache, as bin/launch.cjs turns it on
  * for the main thread). */
 export function startWorker(file: string): Worker {
-  if (file.endsWith('.cjs')) {
-    const code =
-      "try { require('node:module').enableCompileCache?.(); } catch {}\n" + `require(${JSON.stringify(file)});`;
-    return new Worker(code, { eval: true });
-  }
-  return new Worker(file);
+  const worker = file.endsWith('.cjs')
+    ? new Worker(`try { require('node:module').enableCompileCache?.(); } catch {}\nrequire(${JSON.stringify(file)});`, {
+        eval: true,
+      })
+    : new Worker(file);
+  booting = worker;
+  worker.on('message', (message: { kind?: string }) => {
+    if (message.kind === 'booted') stopWaitingForBoot(worker);
+  });
+  worker.once('exit', () => stopWaitingForBoot(worker));
+  return worker;
+}
+
+/** Runs what waited for `worker` to boot (whenWorkerBooted): it has, or it is no longer wanted. */
+export function stopWaitingForBoot(worker: Worker): void {
+  if (booting !== worker) return;
+  booting = undefined;
+  for (const action of afterBoot.splice(0)) action();
+}
+
+let booting: Worker | undefined;
+const afterBoot: (() => void)[] = [];
+
+/**
+ * Runs `action` once the worker being started has loaded its code (at once when none is). For V8 flags: setting one
+ * changes the hash V8 checks a code cache against, so a worker booting after it compiles Node's internal modules
+ * from source instead of reading their cache (30 → 65–90 ms before its first line).
+ */
+export function whenWorkerBooted(action: () => void): void {
+  if (booting) afterBoot.push(action);
+  else action();
 }
 
 let early: Worker | undefined;
 let earlyExited = false;
+/** The sizes and groupedness startEarly found, for twoThreadPlan not to look again. */
+let earlyLook: { files: readonly string[]; sizes: readonly number[]; grouped: boolean } | undefined;
 
 /**
- * Called by the CLI's entry first thing: when the arguments look like an eval of two large plain files grouped by
- * query (a guess: the files are the arguments that are files), the worker is started now. Whatever eval then
- * decides, it takes the worker (takeEarlyWorker) or leaves it to end with the process.
+ * Called by the CLI's entry first thing: when the arguments look like an eval of two large plain files (a guess:
+ * the files are the arguments that are files), the worker is started now, and then whether both files are grouped
+ * by query is checked while it boots. Whatever eval then decides, it takes the worker (takeEarlyWorker) or leaves it
+ * to end with the process.
  */
 export function startEarly(args: readonly string[]): void {
   if (args[0] !== 'eval' || threadsWanted() === 'one') return;
   // -q with all_trec stays on one thread (manyPerQueryValues in parallelEvaluation.ts): no worker to boot for it.
   if (threadsWanted() === 'auto' && args.includes('-q') && args.some((arg) => /^(-m)?all_trec$/.test(arg))) return;
   const files: string[] = [];
-  let bytes = 0;
+  const sizes: number[] = [];
   args.slice(1).forEach((arg, i, rest) => {
     const size = rest[i - 1] === '-Z' ? undefined : plainFileSize(arg); // each argument opened once
     if (size === undefined) return;
     files.push(arg);
-    bytes += size;
+    sizes.push(size);
   });
   if (files.length !== 2) return;
-  if (threadsWanted() === 'auto' && (bytes < minimumBytes || !idleCore())) return;
-  if (!files.every((file) => groupedByQuery(file))) return;
+  if (threadsWanted() === 'auto' && (sizes[0]! + sizes[1]! < minimumBytes || !idleCore())) return;
   const file = workerFile();
   if (file === undefined) return;
   early = startWorker(file);
@@ -91,12 +118,31 @@ export function startEarly(args: readonly string[]): void {
   early.on('exit', () => {
     earlyExited = true;
   });
+  const grouped = groupedByQuery(files[0]!) && groupedByQuery(files[1]!, true);
+  earlyLook = { files, sizes, grouped };
+  if (!grouped) {
+    const worker = takeEarlyWorker();
+    if (worker) {
+      stopWaitingForBoot(worker);
+      void worker.terminate();
+    }
+  }
+}
+
+/** What startEarly found about these two files (once), or undefined. */
+export function takeEarlyLook(files: readonly string[]): { sizes: readonly number[]; grouped: boolean } | undefined {
+  const look = earlyLook;
+  earlyLook = undefined;
+  return look && look.files.length === files.length && look.files.every((file, i) => file === files[i])
+    ? look
+    : undefined;
 }
 
 /** The worker startEarly started, once (undefined if it is gone: one is started then). */
 export function takeEarlyWorker(): Worker | undefined {
   const worker = earlyExited ? undefined : early;
   early = undefined;
+  if (!worker && booting) stopWaitingForBoot(booting);
   if (worker) {
     worker.removeAllListeners('error');
     worker.ref();

@@ -9,13 +9,22 @@ import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { readQrels } from '../../../../core/formats/trecQrels.ts';
 import { evaluateRunFile } from '../../../../core/metrics/evaluate.ts';
-import { evaluateInTwoThreads, twoThreadPlan } from '../../../../core/metrics/parallel/parallelEvaluation.ts';
+import {
+  evaluateInTwoThreads as evaluateClaimingChunks,
+  twoThreadPlan,
+} from '../../../../core/metrics/parallel/parallelEvaluation.ts';
+import { groupedByQuery, queryChunks } from '../../../../core/metrics/parallel/queryBoundary.ts';
 import { formatTrecEvalText } from '../../../../core/metrics/trecEvalOutput.ts';
 import { fixturesDir, runCliProcess, scratchDir } from '../../../helpers.ts';
 import { assertSameTrecEvalLines } from '../trecEvalComparison.ts';
 import { trecEvalSuite as suite, suiteCases, suiteOptions } from '../trecEvalSuite.ts';
 
 process.env.QRELS_STUDIO_EVAL_THREADS = '2';
+
+/** Two threads, each reading every other chunk of each file: on these small files the main thread would
+ * otherwise often read every chunk before the worker has booted. */
+const evaluateInTwoThreads = (...args: Parameters<typeof evaluateClaimingChunks>) =>
+  evaluateClaimingChunks(args[0], args[1], args[2], args[3], args[4], args[5], true);
 
 /** Why a check is evaluated on one thread: results.trunc interleaves its queries. */
 const oneThreadReasons = new Map([['results.trunc', /results.trunc is not grouped by query/]]);
@@ -60,8 +69,8 @@ test('two threads: a run or qrels not grouped by query, or gzip, is evaluated on
     perQuery: true,
     runidLine: 'summary',
   });
-  // The first query's lines, half at the start and half at the end: each part grouped, the query in both. Comment
-  // lines after the first half fill the first MiB, which is all the check before starting a thread reads.
+  // The first query's lines, half at the start and half at the end: each chunk grouped, the query in two. Comment
+  // lines after the first half fill the first 64 KiB, which is all the check before starting a thread reads.
   const padding = Array<string>(17000).fill('# padding, so that the start of the file looks grouped by query');
   const splitFirstQuery = (lines: string[]): string[] => {
     const qid = lines[0]!.split(/\s+/)[0];
@@ -79,8 +88,8 @@ test('two threads: a run or qrels not grouped by query, or gzip, is evaluated on
     return mixed;
   };
   const inputs = [
-    { qrels, run: rewritten(dir, 'results.test.split', splitFirstQuery), reason: /both parts of the run/ },
-    { qrels: rewritten(dir, 'qrels.test.split', splitFirstQuery), run, reason: /both parts of the qrels/ },
+    { qrels, run: rewritten(dir, 'results.test.split', splitFirstQuery), reason: /two chunks of the run/ },
+    { qrels: rewritten(dir, 'qrels.test.split', splitFirstQuery), run, reason: /two chunks of the qrels/ },
     { qrels, run: rewritten(dir, 'results.test.mixed', alternate), reason: /results.test.mixed is not grouped/ },
     { qrels: rewritten(dir, 'qrels.test.mixed', alternate), run, reason: /qrels.test.mixed is not grouped/ },
     { qrels, run: join(dir, 'results.gz'), reason: /not a plain file/ },
@@ -122,6 +131,15 @@ test('two threads: TREC Web 2010 runs (missing topics, ties, unjudged, -2 grades
       }
     }
   }
+  // Both threads claiming chunks as they are free (the CLI's way): the same evaluation.
+  const options = suiteOptions({ measures: ['all_trec'], complete: true });
+  const claimed = await evaluateClaimingChunks(qrels, join(reference, 'runA.run'), options, ['all_trec']);
+  assert.ok('evaluation' in claimed);
+  const one = await evaluateRunFile(await readQrels(qrels), join(reference, 'runA.run'), options);
+  assert.equal(
+    formatTrecEvalText(claimed.evaluation, { perQuery: true, runidLine: 'summary' }),
+    formatTrecEvalText(one, { perQuery: true, runidLine: 'summary' }),
+  );
   // A run without some qrels topic and no -c: an error, which one thread reports where it is.
   const outcome = await evaluateInTwoThreads(qrels, join(reference, 'runB.run'), suiteOptions({ measures: ['map'] }), [
     'map',
@@ -186,4 +204,43 @@ test('two threads: an error in the second half of either file is the error one t
     assert.equal(two.stderr, one.stderr);
     assert.equal(two.stdout, one.stdout);
   }
+});
+
+test('two threads: each file is cut at query boundaries into chunks that shrink towards its end', () => {
+  const dir = scratchDir();
+  // 40 queries of 1 to 40 lines each, qids of varied lengths.
+  const lines: string[] = [];
+  for (let q = 0; q < 40; q++) for (let d = 0; d <= q; d++) lines.push(`q${q * 37} Q0 doc${d} ${d + 1} ${40 - d} tag`);
+  const file = join(dir, 'run');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const text = readFileSync(file, 'latin1');
+  const chunks = queryChunks(file, text.length);
+  assert.ok(chunks.length >= 4, `${chunks.length} chunks`);
+  assert.equal(chunks[0]!.start, 0);
+  assert.equal(chunks.at(-1)!.end, text.length);
+  const qidAt = (offset: number): string => text.slice(offset, text.indexOf(' ', offset));
+  for (const [i, chunk] of chunks.entries()) {
+    if (i > 0) {
+      assert.equal(chunk.start, chunks[i - 1]!.end);
+      assert.equal(text[chunk.start - 1], '\n');
+      assert.notEqual(qidAt(chunk.start), qidAt(text.lastIndexOf('\n', chunk.start - 2) + 1), `chunk ${i}`);
+    }
+  }
+  assert.ok(chunks[0]!.end - chunks[0]!.start > chunks.at(-2)!.end - chunks.at(-2)!.start);
+  // One query: no boundary, one chunk.
+  writeFileSync(file, 'q1 Q0 a 1 1 t\nq1 Q0 b 2 0.5 t\n');
+  assert.deepEqual(queryChunks(file, 28), [{ start: 0, end: 28 }]);
+});
+
+test('two threads: a run whose first lines are each a new query (written rank by rank) is not grouped; qrels may be', () => {
+  const dir = scratchDir();
+  const file = join(dir, 'file');
+  const rankByRank = Array.from({ length: 200 }, (_, i) => `q${i} Q0 d${i} 1 1 t`);
+  writeFileSync(file, `${rankByRank.join('\n')}\n`);
+  assert.equal(groupedByQuery(file, true), false);
+  // One judgment a query (MS MARCO's qrels): grouped.
+  writeFileSync(file, `${Array.from({ length: 200 }, (_, i) => `q${i} 0 d${i} 1`).join('\n')}\n`);
+  assert.equal(groupedByQuery(file), true);
+  writeFileSync(file, 'q1 0 a 1\nq2 0 b 1\nq1 0 c 1\n');
+  assert.equal(groupedByQuery(file), false);
 });
