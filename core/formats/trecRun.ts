@@ -8,7 +8,7 @@
 // queries are interleaved is detected, its lines are counted per query, and it is read again once per batch of
 // queries holding at most about `heldRunBytes` of lines: memory stays bounded (at 1M lines, holding the whole run
 // took 1.7× trec_eval's memory), at the price of one more reading of the file per batch.
-import { ByteKeyStore, hashBytes } from './byteKeyTable.ts';
+import { ByteKeyStore } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
 import { GrowableFloat64, GrowableInt32 } from './growableArrays.ts';
 import { type ByteRange, readLineBlocks, readLines, readLinesSync } from './lineReader.ts';
@@ -56,19 +56,11 @@ export class RunQuery {
     return locateQueryDocument(this.origin, i);
   }
 
-  /** Appends a document of qrels query `query` (a held batch's store holds several queries). */
-  add(
-    query: number,
-    bytes: Uint8Array,
-    start: number,
-    end: number,
-    hash: number,
-    score: number,
-    judgment: number,
-  ): void {
-    this.documents.add(query, bytes, start, end, hash);
+  /** Appends a document of qrels query `query` (a held batch's store holds several queries) and returns the hash
+   * of its docid (hashBytes with group 0, computed while the docid is copied); its judgment is pushed next. */
+  add(query: number, view: DataView, start: number, end: number, score: number): number {
     this.scores.push(score);
-    this.judgments.push(judgment);
+    return this.documents.hash(this.documents.addHashing(query, view, start, end, 0));
   }
 
   /** Appends document `i` of another RunQuery. */
@@ -403,9 +395,11 @@ async function readRunPass(
     }
   };
   const queryIds = new QueryIdCache((qid) => judgments.queryOf(qid));
-  const starts = new Int32Array(6);
-  const ends = new Int32Array(6);
   let lineNumber = 0;
+  // The block's buffer as a DataView (ByteKeyStore.addHashing reads a docid four bytes at a time), made again when
+  // the buffer changes.
+  let view: DataView | undefined;
+  let viewBytes: Buffer | undefined;
   // Byte offset in the file of the block being scanned (blocks are consecutive); -1 when the file cannot be read
   // again (gzip, a pipe: positions are then recorded per document).
   let blockOffset = range ? range.start : 0;
@@ -427,16 +421,16 @@ async function readRunPass(
         i++;
         continue;
       }
-      starts[0] = i;
+      const qidStart = i;
       i = fieldEnd(bytes, i);
-      ends[0] = i;
+      const qidEnd = i;
       let query = -2; // not looked up yet
-      if (bytes[starts[0]!] === 35 || validated) {
+      if (bytes[qidStart] === 35 || validated) {
         // A '#' comment line; or a pass after the first, which reads only the qid of other batches' lines (the
         // first pass checked them).
-        let skip = bytes[starts[0]!] === 35;
+        let skip = bytes[qidStart] === 35;
         if (!skip) {
-          query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
+          query = queryIds.indexOf(bytes, qidStart, qidEnd);
           skip = query === -1 || batch![query] === 0;
         }
         if (skip) {
@@ -445,26 +439,28 @@ async function readRunPass(
           continue;
         }
       }
-      let count = 1;
-      while (count < 6) {
-        i = skipBlanks(bytes, i);
-        if (bytes[i] === 10) break;
-        starts[count] = i;
-        i = fieldEnd(bytes, i);
-        ends[count++] = i;
-      }
+      // The other five fields; past the line's end, a field is empty (both scans stop at the '\n').
+      i = fieldEnd(bytes, skipBlanks(bytes, i)); // Q0
+      const docStart = skipBlanks(bytes, i);
+      const docEnd = fieldEnd(bytes, docStart);
+      i = fieldEnd(bytes, skipBlanks(bytes, docEnd)); // the rank, ignored as trec_eval does
+      const scoreStart = skipBlanks(bytes, i);
+      const scoreEnd = fieldEnd(bytes, scoreStart);
+      const lineTagStart = skipBlanks(bytes, scoreEnd);
+      i = fieldEnd(bytes, lineTagStart);
+      const lineTagEnd = i;
       while (bytes[i] !== 10) i++; // fields after the tag are ignored, as trec_eval does
       const lineEnd = i++;
-      const score = count === 6 ? parseFloatField(bytes, starts[4]!, ends[4]!) : Number.NaN;
+      const score = lineTagEnd > lineTagStart ? parseFloatField(bytes, scoreStart, scoreEnd) : Number.NaN;
       if (!Number.isFinite(score)) {
         // Too few fields or not a score: the error trec_eval's reader stops at.
         const fields = new FieldSplitter(6);
         runLineScore(file, lineNumber, bytes, lineStart, lineEnd, fields, fields.split(bytes, lineStart, lineEnd));
       }
       dataLines++;
-      tagStart = starts[5]!;
-      tagEnd = ends[5]!;
-      if (query === -2) query = queryIds.indexOf(bytes, starts[0]!, ends[0]!);
+      tagStart = lineTagStart;
+      tagEnd = lineTagEnd;
+      if (query === -2) query = queryIds.indexOf(bytes, qidStart, qidEnd);
       if (query === -1) continue; // a query the qrels do not have: ignored, as trec_eval does
       if (batch !== undefined && batch[query] === 0) continue; // read by another pass
       if (streaming && current?.query !== query) {
@@ -480,11 +476,12 @@ async function readRunPass(
         firstOffsets[query] = blockOffset + lineStart - blockStart;
         firstLines![query] = lineNumber;
       }
-      const docStart = starts[2]!;
-      const docEnd = ends[2]!;
-      const hash = hashBytes(bytes, docStart, docEnd, 0);
-      const judgment = judgments.judgment(query, bytes, docStart, docEnd, hash);
-      current!.add(query, bytes, docStart, docEnd, hash, score, judgment);
+      if (viewBytes !== bytes) {
+        viewBytes = bytes;
+        view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+      }
+      const hash = current!.add(query, view!, docStart, docEnd, score);
+      current!.judgments.push(judgments.judgment(query, bytes, docStart, docEnd, hash));
       if (blockOffset < 0) {
         current!.lines.push(lineNumber);
         current!.documentColumns.push(columnOf(bytes, lineStart, docStart));
