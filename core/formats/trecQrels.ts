@@ -76,7 +76,7 @@ export async function readQrelsPart(file: string, range?: ByteRange, shared = fa
   const fileLines = estimateLineCount(file) ?? 1 << 14;
   const part = range ? (range.end - range.start) / Math.max(1, fileSize(file)) : 1;
   const expected = Math.ceil(fileLines * part * 1.02);
-  const reading = new QrelsReading(file, expected, meanDocidBytes(file) ?? 12, shared);
+  const reading = new QrelsReading(file, expected, sampleDocids(file), shared);
   const blocks = await readLineBlocks(file, (bytes, start, end) => reading.block(bytes, start, end), range);
   // gzip or a pipe: line by line, every line through the general path.
   if (blocks === undefined) {
@@ -138,12 +138,22 @@ class QrelsReading {
   private viewBytes: Buffer | undefined;
   private view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
 
-  constructor(file: string, expected: number, meanDocidBytes: number, shared: boolean) {
+  constructor(
+    file: string,
+    expected: number,
+    docids: { meanBytes: number; commonPrefix: Buffer } | undefined,
+    shared: boolean,
+  ) {
     this.file = file;
     this.shared = shared;
     // Sized for the docids of the file's first lines: growing the pool from a 12-byte guess copied 12 MB and held
-    // it beside the new 29 MB at 1M MS MARCO ids (the store still grows if later ids are longer).
-    this.judgments = new ByteKeyStore(expected, Math.ceil(expected * meanDocidBytes * 1.03), shared);
+    // it beside the new 29 MB at 1M MS MARCO ids (the store still grows if later ids are longer). Their common
+    // prefix is left out of each docid stored (the 16 bytes of `msmarco_passage_` in 28: 1M ids fill 13 MB, not
+    // 29); the pool is still sized for whole ids plus word padding, in case later ids do not share it (pages never
+    // written cost no memory).
+    const prefix = docids && docids.commonPrefix.length >= 4 ? docids.commonPrefix : undefined;
+    this.judgments = new ByteKeyStore(expected, Math.ceil(expected * ((docids?.meanBytes ?? 12) + 3) * 1.03), shared);
+    if (prefix) this.judgments.leaveOutPrefix(prefix, 0, prefix.length, 0);
     this.labels = new LabelColumn(expected, shared);
     this.builder = new GroupedByteKeyIndexBuilder(this.judgments, expected, shared);
     this.queryIds = new QueryIdCache((qid) => {
@@ -319,9 +329,9 @@ function fileSize(file: string): number {
   }
 }
 
-/** Mean length of the docid field over the data lines of the file's first 64 KiB (undefined for gzip, a pipe or
- * no data line there). */
-function meanDocidBytes(file: string): number | undefined {
+/** The docids of the data lines in the file's first 64 KiB: their mean length and their longest common prefix
+ * (undefined for gzip, a pipe or no data line there). */
+function sampleDocids(file: string): { meanBytes: number; commonPrefix: Buffer } | undefined {
   let fd: number | undefined;
   try {
     if (!statSync(file).isFile()) return undefined; // a pipe: opening it here would consume what its writer wrote
@@ -332,6 +342,8 @@ function meanDocidBytes(file: string): number | undefined {
     const fields = new FieldSplitter(4);
     let lines = 0;
     let bytes = 0;
+    let prefixStart = 0;
+    let prefixLength = 0;
     // Whole lines only: the last one may be cut by the sample's end.
     for (
       let start = 0, end = sample.indexOf(10);
@@ -339,10 +351,20 @@ function meanDocidBytes(file: string): number | undefined {
       start = end + 1, end = sample.indexOf(10, start)
     ) {
       if (!isDataLine(sample, start, end) || fields.split(sample, start, end) < 3) continue;
+      const docStart = fields.starts[2]!;
+      const docLength = fields.ends[2]! - docStart;
+      if (lines === 0) [prefixStart, prefixLength] = [docStart, docLength];
+      let same = 0;
+      while (same < Math.min(prefixLength, docLength) && sample[prefixStart + same] === sample[docStart + same]) same++;
+      prefixLength = same;
       lines++;
-      bytes += fields.ends[2]! - fields.starts[2]!;
+      bytes += docLength;
     }
-    return lines > 0 ? bytes / lines : undefined;
+    if (lines === 0) return undefined;
+    return {
+      meanBytes: bytes / lines,
+      commonPrefix: Buffer.from(sample.subarray(prefixStart, prefixStart + prefixLength)),
+    };
   } catch {
     return undefined; // the reading proper reports what is wrong with the file
   } finally {

@@ -117,8 +117,11 @@ const labelTexts = [
 ];
 const idBytes = 'abcxyz0123456789_-.:/ÄéЖ';
 
-/** A random valid qrels text of `queries` queries; grouped (each query's lines together) or shuffled. */
-function randomQrels(next: () => number, queries: number, perQuery: number, grouped: boolean): string {
+/**
+ * A random valid qrels text of `queries` queries; grouped (each query's lines together) or shuffled; with `prefix`,
+ * most docids start with it (the reader leaves a common prefix out of the docids it stores), some with a part of it.
+ */
+function randomQrels(next: () => number, queries: number, perQuery: number, grouped: boolean, prefix = ''): string {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const id = (length: number): string => Array.from({ length }, () => pick([...idBytes])).join('');
   const lines: string[][] = [];
@@ -126,7 +129,10 @@ function randomQrels(next: () => number, queries: number, perQuery: number, grou
     const qid = next() < 0.1 ? `q\u0001${q}` : next() < 0.2 ? `Ж${q}` : String(100000 + q);
     const docids = new Set<string>();
     const count = 1 + Math.floor(next() * perQuery);
-    while (docids.size < count) docids.add(`${id(1 + Math.floor(next() * 35))}${docids.size}`);
+    while (docids.size < count) {
+      const start = next() < 0.85 ? prefix : prefix.slice(0, Math.floor(next() * prefix.length));
+      docids.add(`${start}${id(Math.floor(next() * (prefix ? 8 : 35)))}${docids.size}`);
+    }
     lines.push(
       [...docids].map((docid) => {
         const sep = (): string => (next() < 0.9 ? ' ' : pick(separators));
@@ -158,7 +164,8 @@ test('random qrels read as the reference reader reads them: grouped, shuffled, o
     const grouped = round % 3 !== 2;
     // Some rounds are larger than one read block (512 KiB): lines cut by a block's end.
     const big = round % 12 === 0;
-    const text = randomQrels(next, big ? 2000 : 1 + Math.floor(next() * 40), big ? 40 : 12, grouped);
+    const prefix = round % 4 === 3 ? 'msmarco_passage_' : round % 4 === 2 ? 'clueweb09-en0000-0' : '';
+    const text = randomQrels(next, big ? 2000 : 1 + Math.floor(next() * 40), big ? 40 : 12, grouped, prefix);
     const file = join(dir, `qrels${round}`);
     const bytes = Buffer.from(text, 'utf8');
     writeFileSync(file, bytes);
