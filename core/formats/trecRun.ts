@@ -411,6 +411,15 @@ async function readRunPass(
   const scanLines = (bytes: Buffer, blockStart: number, blockEnd: number): void => {
     let tagStart = -1;
     let tagEnd = -1;
+    // The previous data line's qid in this block, and its query.
+    let previousQidStart = 0;
+    let previousQidLength = -1;
+    let previousQuery = -1;
+    if (viewBytes !== bytes) {
+      viewBytes = bytes;
+      view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    }
+    const blockView = view!;
     let i = blockStart;
     while (i < blockEnd) {
       const lineStart = i;
@@ -425,6 +434,11 @@ async function readRunPass(
       i = fieldEnd(bytes, i);
       const qidEnd = i;
       let query = -2; // not looked up yet
+      if (qidEnd - qidStart === previousQidLength) {
+        let k = 0;
+        while (k < previousQidLength && bytes[qidStart + k] === bytes[previousQidStart + k]) k++;
+        if (k === previousQidLength) query = previousQuery;
+      }
       if (bytes[qidStart] === 35 || validated) {
         // A '#' comment line; or a pass after the first, which reads only the qid of other batches' lines (the
         // first pass checked them).
@@ -461,6 +475,9 @@ async function readRunPass(
       tagStart = lineTagStart;
       tagEnd = lineTagEnd;
       if (query === -2) query = queryIds.indexOf(bytes, qidStart, qidEnd);
+      previousQidStart = qidStart;
+      previousQidLength = qidEnd - qidStart;
+      previousQuery = query;
       if (query === -1) continue; // a query the qrels do not have: ignored, as trec_eval does
       if (batch !== undefined && batch[query] === 0) continue; // read by another pass
       if (streaming && current?.query !== query) {
@@ -476,11 +493,7 @@ async function readRunPass(
         firstOffsets[query] = blockOffset + lineStart - blockStart;
         firstLines![query] = lineNumber;
       }
-      if (viewBytes !== bytes) {
-        viewBytes = bytes;
-        view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-      }
-      const hash = current!.add(query, view!, docStart, docEnd, score);
+      const hash = current!.add(query, blockView, docStart, docEnd, score);
       current!.judgments.push(judgments.judgment(query, bytes, docStart, docEnd, hash));
       if (blockOffset < 0) {
         current!.lines.push(lineNumber);
