@@ -1,7 +1,7 @@
 // Reader of TREC qrels (`qid iter docid rel`) for evaluation: streamed byte by byte, every malformed line is a
 // positioned FormatError, and a duplicate (qid, docid) is an error as it is in trec_eval. Judgments are kept as
 // numbers and pooled bytes (no string per line): 1M judgments take about 50 MB.
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { ByteKeyStore, GroupedByteKeyIndex, GroupedByteKeyIndexBuilder } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
 import { type ByteRange, estimateLineCount, readLineBlocks, readLines } from './lineReader.ts';
@@ -73,10 +73,10 @@ export function readQrels(file: string): Promise<Qrels> {
  * the judgments on SharedArrayBuffers when `shared` (core/metrics/parallel reads two halves in two threads).
  */
 export async function readQrelsPart(file: string, range?: ByteRange, shared = false): Promise<Qrels> {
-  const fileLines = estimateLineCount(file) ?? 1 << 14;
-  const part = range ? (range.end - range.start) / Math.max(1, fileSize(file)) : 1;
-  const expected = Math.ceil(fileLines * part * 1.02);
-  const reading = new QrelsReading(file, expected, sampleDocids(file), shared);
+  const sizing = sizingOf(file);
+  const part = range ? (range.end - range.start) / Math.max(1, sizing.size) : 1;
+  const expected = Math.ceil((sizing.lines ?? 1 << 14) * part * 1.02);
+  const reading = new QrelsReading(file, expected, sizing.docids, shared);
   const blocks = await readLineBlocks(file, (bytes, start, end) => reading.block(bytes, start, end), range);
   // gzip or a pipe: line by line, every line through the general path.
   if (blocks === undefined) {
@@ -138,12 +138,7 @@ class QrelsReading {
   private viewBytes: Buffer | undefined;
   private view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
 
-  constructor(
-    file: string,
-    expected: number,
-    docids: { meanBytes: number; commonPrefix: Buffer } | undefined,
-    shared: boolean,
-  ) {
+  constructor(file: string, expected: number, docids: DocidSample | undefined, shared: boolean) {
     this.file = file;
     this.shared = shared;
     // Sized for the docids of the file's first lines: growing the pool from a 12-byte guess copied 12 MB and held
@@ -321,22 +316,53 @@ class QrelsReading {
   }
 }
 
-function fileSize(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 1;
-  }
+interface Sizing {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  /** The file's estimated line count (undefined for gzip or a pipe). */
+  lines: number | undefined;
+  docids: DocidSample | undefined;
 }
 
-/** The docids of the data lines in the file's first 64 KiB: their mean length and their longest common prefix
+/** The last plain file's sizing: core/metrics/parallel reads one file in up to ~30 chunks, each sized alike. */
+let lastSizing: Sizing | undefined;
+
+/** What the storage of a file's judgments is sized by; only sizes and the prefix left out depend on it. */
+function sizingOf(file: string): Sizing {
+  let stat: Stats | undefined;
+  try {
+    stat = statSync(file);
+  } catch {
+    // estimateLineCount reports what is wrong with the file
+  }
+  const plain = stat?.isFile() === true;
+  const last = lastSizing;
+  if (plain && last?.file === file && last.size === stat!.size && last.mtimeMs === stat!.mtimeMs) return last;
+  const sizing = {
+    file,
+    size: stat?.size ?? 1,
+    mtimeMs: stat?.mtimeMs ?? 0,
+    lines: estimateLineCount(file),
+    docids: sampleDocids(file),
+  };
+  if (plain) lastSizing = sizing;
+  return sizing;
+}
+
+interface DocidSample {
+  meanBytes: number;
+  commonPrefix: Buffer;
+}
+
+/** The docids of the data lines in the file's first 16 KiB: their mean length and their longest common prefix
  * (undefined for gzip, a pipe or no data line there). */
-function sampleDocids(file: string): { meanBytes: number; commonPrefix: Buffer } | undefined {
+function sampleDocids(file: string): DocidSample | undefined {
   let fd: number | undefined;
   try {
     if (!statSync(file).isFile()) return undefined; // a pipe: opening it here would consume what its writer wrote
     fd = openSync(file, 'r');
-    const sample = Buffer.allocUnsafe(1 << 16);
+    const sample = Buffer.allocUnsafe(1 << 14);
     const read = readSync(fd, sample, 0, sample.length, 0);
     if (read >= 2 && sample[0] === 0x1f && sample[1] === 0x8b) return undefined;
     const fields = new FieldSplitter(4);
