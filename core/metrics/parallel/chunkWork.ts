@@ -87,6 +87,9 @@ export async function readQrelsChunks(
 ): Promise<void> {
   for (const chunk of taken(share, qrelsClaims, chunks.length)) {
     onChunk(chunk, shareQrelsPart(await readQrelsPart(file, chunks[chunk], true)));
+    // The chunks the other thread has sent meanwhile are taken in now (the reader yields only every few MB), not
+    // all at the end, where both threads would wait for them.
+    await new Promise(setImmediate);
   }
 }
 
