@@ -11,7 +11,7 @@
 import { ByteKeyStore } from './byteKeyTable.ts';
 import { FormatError } from './formatError.ts';
 import { GrowableFloat64, GrowableInt32 } from './growableArrays.ts';
-import { type ByteRange, readLineBlocks, readLines, readLinesSync } from './lineReader.ts';
+import { type ByteRange, estimateLineCount, readLineBlocks, readLines, readLinesSync } from './lineReader.ts';
 import { QueryIdCache } from './queryIdCache.ts';
 import { columnOf, FieldSplitter, fieldText, parseFloatField } from './trecFields.ts';
 import type { Qrels } from './trecQrels.ts';
@@ -216,7 +216,7 @@ export async function readRunByQuery(
   }
   // Batches of whole queries in qrels order, each holding at most about heldRunBytes (one query may exceed it),
   // read into one store reused from batch to batch (a new one each time would hold two batches until collected).
-  const { lines, docidBytes } = await countRunLinesByQuery(file, qrels);
+  const { lines, docidBytes, lineQueries } = await countRunLinesByQuery(file, qrels);
   const queryCount = qrels.queries.length;
   const batches: { first: number; end: number; lines: number; keyBytes: number }[] = [];
   for (let first = 0; first < queryCount || batches.length === 0; ) {
@@ -248,30 +248,46 @@ export async function readRunByQuery(
     batch.fill(1, first, end);
     store.reset(-1);
     // The first pass reads every line, so its runid (the last line's tag) is the run's; later passes skip lines.
-    const passSummary = await readRunPass(file, judgments, onQuery, { batch, store, validated: pass > 0 });
+    const passSummary = await readRunPass(file, judgments, onQuery, { batch, store, validated: pass > 0, lineQueries });
     summary ??= passSummary;
   }
   return summary!;
 }
 
-/** Per qrels query: the run's lines and their docids' bytes (blank, comment and malformed lines are not counted). */
+/**
+ * Per qrels query: the run's lines and their docids' bytes (blank, comment and malformed lines are not counted); and
+ * the query of each line that is neither blank nor a comment, in file order (-1: not a qrels query, or malformed),
+ * so that the passes over the batches need not look the qid of every line up again (4 bytes a line).
+ */
 async function countRunLinesByQuery(
   file: string,
   qrels: Qrels,
-): Promise<{ lines: Int32Array; docidBytes: Float64Array }> {
+): Promise<{ lines: Int32Array; docidBytes: Float64Array; lineQueries: Int32Array }> {
   const lines = new Int32Array(qrels.queries.length);
   const docidBytes = new Float64Array(qrels.queries.length);
+  const lineQueries = new GrowableInt32(estimateLineCount(file) ?? 1024);
   const fields = new LeadingFields(3);
   const queryIds = new QueryIdCache((qid) => qrels.queryIndex.get(qid) ?? -1);
-  await readLines(file, (bytes, start, end) => {
+  const countLine = (bytes: Buffer, start: number, end: number): void => {
     // The first three fields are enough: a line with 3 to 5 fields is counted too, and the first pass stops at it.
-    if (fields.split(bytes, start, end) < 3 || bytes[fields.starts[0]!] === 35) return;
-    const query = queryIds.indexOf(bytes, fields.starts[0]!, fields.ends[0]!);
+    const count = fields.split(bytes, start, end);
+    if (count === 0 || bytes[fields.starts[0]!] === 35) return;
+    const query = count < 3 ? -1 : queryIds.indexOf(bytes, fields.starts[0]!, fields.ends[0]!);
+    lineQueries.push(query);
     if (query === -1) return;
     lines[query]!++;
     docidBytes[query]! += fields.ends[2]! - fields.starts[2]!;
+  };
+  const read = await readLineBlocks(file, (bytes, start, end) => {
+    for (let lineStart = start; lineStart < end; ) {
+      let lineEnd = lineStart;
+      while (lineEnd < end && bytes[lineEnd] !== 10) lineEnd++;
+      countLine(bytes, lineStart, lineEnd);
+      lineStart = lineEnd + 1;
+    }
   });
-  return { lines, docidBytes };
+  if (read === undefined) await readLines(file, countLine);
+  return { lines, docidBytes, lineQueries: lineQueries.data.subarray(0, lineQueries.length) };
 }
 
 /** The first fields of a line, without scanning the rest of it (FieldSplitter counts every field). */
@@ -339,6 +355,8 @@ interface HeldBatch {
   store: RunQuery;
   /** True after the first pass, which has checked every line: the lines of other batches are skipped unparsed. */
   validated: boolean;
+  /** The query of each line that is neither blank nor a comment (countRunLinesByQuery). */
+  lineQueries: Int32Array;
 }
 
 /**
@@ -366,6 +384,8 @@ async function readRunPass(
 ): Promise<RunSummary & { dataLines: number }> {
   const streaming = held === undefined;
   const validated = held?.validated === true;
+  const lineQueries = held?.lineQueries;
+  let heldLine = 0; // lines neither blank nor comments so far (an index of lineQueries)
   const batch = held?.batch;
   const queryCount = judgments.queryCount;
   const finished = new Uint8Array(queryCount);
@@ -434,24 +454,23 @@ async function readRunPass(
       i = fieldEnd(bytes, i);
       const qidEnd = i;
       let query = -2; // not looked up yet
-      if (qidEnd - qidStart === previousQidLength) {
-        let k = 0;
-        while (k < previousQidLength && bytes[qidStart + k] === bytes[previousQidStart + k]) k++;
-        if (k === previousQidLength) query = previousQuery;
-      }
-      if (bytes[qidStart] === 35 || validated) {
-        // A '#' comment line; or a pass after the first, which reads only the qid of other batches' lines (the
-        // first pass checked them).
-        let skip = bytes[qidStart] === 35;
-        if (!skip) {
-          query = queryIds.indexOf(bytes, qidStart, qidEnd);
-          skip = query === -1 || batch![query] === 0;
-        }
-        if (skip) {
+      if (lineQueries !== undefined) {
+        // A pass over an interleaved run, whose line queries were counted: a pass after the first skips the lines of
+        // other batches unparsed (the first pass checked them).
+        if (bytes[qidStart] !== 35) query = lineQueries[heldLine++]!;
+        if (bytes[qidStart] === 35 || (validated && (query === -1 || batch![query] === 0))) {
           while (bytes[i] !== 10) i++;
           i++;
           continue;
         }
+      } else if (bytes[qidStart] === 35) {
+        while (bytes[i] !== 10) i++; // a '#' comment line
+        i++;
+        continue;
+      } else if (qidEnd - qidStart === previousQidLength) {
+        let k = 0;
+        while (k < previousQidLength && bytes[qidStart + k] === bytes[previousQidStart + k]) k++;
+        if (k === previousQidLength) query = previousQuery;
       }
       // The other five fields; past the line's end, a field is empty (both scans stop at the '\n').
       i = fieldEnd(bytes, skipBlanks(bytes, i)); // Q0

@@ -1,9 +1,10 @@
 // A run whose queries are interleaved is read in batches of queries (readRunByQuery's heldBytes): whatever the
 // batch size, every query gets exactly the documents, scores and judgments it gets from the same run grouped.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { FormatError } from '../../../core/formats/formatError.ts';
 import { readQrels } from '../../../core/formats/trecQrels.ts';
 import { type RunQuery, readRunByQuery } from '../../../core/formats/trecRun.ts';
@@ -63,11 +64,16 @@ test('an interleaved run read in batches of any size gives each query what the g
   assert.equal(expected.size, 4);
   const byQuery = (seen: Map<number, Seen>) =>
     [...seen].sort(([a], [b]) => a - b).map(([q, s]) => [q, s.docids, s.scores, s.judgments] as const);
-  for (const heldBytes of [1, 50, 200, 400, 1 << 20, undefined]) {
-    const actual = await readByQuery(qrels, interleaved, heldBytes);
-    assert.deepEqual(byQuery(actual), byQuery(expected), `heldBytes ${heldBytes}`);
-    // Line numbers are those of the interleaved file (error messages point at them).
-    assert.deepEqual(actual.get(0)!.lines, [2, 7, 12, 17, 22, 27]);
+  // gzip is read line by line (positions recorded, not found again).
+  const interleavedGzip = join(dir, 'interleaved.gz');
+  writeFileSync(interleavedGzip, gzipSync(readFileSync(interleaved)));
+  for (const file of [interleaved, interleavedGzip]) {
+    for (const heldBytes of [1, 50, 200, 400, 1 << 20, undefined]) {
+      const actual = await readByQuery(qrels, file, heldBytes);
+      assert.deepEqual(byQuery(actual), byQuery(expected), `heldBytes ${heldBytes}`);
+      // Line numbers are those of the interleaved file (error messages point at them).
+      assert.deepEqual(actual.get(0)!.lines, [2, 7, 12, 17, 22, 27]);
+    }
   }
 });
 
@@ -83,5 +89,26 @@ test('a malformed line after the interleaving is found is the error, whatever th
       assert.match(error.message, /:4:.*expected a decimal score, found 'x'/);
       return true;
     });
+  }
+});
+
+test('blank and comment lines between interleaved lines do not shift which query a line belongs to', async () => {
+  const dir = scratchDir();
+  const qrels = join(dir, 'qrels');
+  const grouped = join(dir, 'grouped');
+  const interleaved = join(dir, 'interleaved');
+  writeFileSync(qrels, 'a 0 a1 1\nb 0 b2 1\nc 0 c1 2\n');
+  writeFileSync(grouped, 'a Q0 a1 1 3 t\na Q0 a2 2 2 t\nb Q0 b1 1 3 t\nb Q0 b2 2 2 t\nc Q0 c1 1 1 t\n');
+  writeFileSync(
+    interleaved,
+    'b Q0 b1 1 3 t\n\n# a comment\r\na Q0 a1 1 3 t\n  \t\nx Q0 x1 1 1 t\nc Q0 c1 1 1 t\r\n#\nb Q0 b2 2 2 t\na Q0 a2 2 2 t',
+  );
+  const expected = await readByQuery(qrels, grouped);
+  const byQuery = (seen: Map<number, Seen>) =>
+    [...seen].sort(([a], [b]) => a - b).map(([q, s]) => [q, s.docids, s.scores, s.judgments] as const);
+  for (const heldBytes of [1, 60, undefined]) {
+    const actual = await readByQuery(qrels, interleaved, heldBytes);
+    assert.deepEqual(byQuery(actual), byQuery(expected), `heldBytes ${heldBytes}`);
+    assert.deepEqual(actual.get(1)!.lines, [1, 9], `heldBytes ${heldBytes}`);
   }
 });
