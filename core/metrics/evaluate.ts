@@ -404,10 +404,13 @@ function rankQuery(
   const count = runQuery.count;
   const scores = runQuery.scores.data;
   const documents = runQuery.documents;
-  const compare = (a: number, b: number): number => scores[b]! - scores[a]! || documents.compareKeys(b, a);
   let order: ArrayLike<number> | undefined;
+  // Runs are usually written in rank order: checked without a comparator call per pair, sorted only when not.
   for (let i = 1; i < count; i++) {
-    if (compare(i - 1, i) > 0) {
+    const step = scores[i]! - scores[i - 1]!;
+    // (the comparator's `||`: a difference of 0 or NaN falls through to the docids)
+    if (step > 0 || ((step === 0 || Number.isNaN(step)) && documents.compareKeys(i, i - 1) > 0)) {
+      const compare = (a: number, b: number): number => scores[b]! - scores[a]! || documents.compareKeys(b, a);
       order = Array.from({ length: count }, (_, k) => k).sort(compare);
       break;
     }
