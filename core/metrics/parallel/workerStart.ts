@@ -1,7 +1,7 @@
 // Starting eval's second thread, kept apart from the evaluation code so that the CLI can start it before the rest
 // of its bundle initialises (startEarly): the thread boots (~30 ms of a Node instance) while the main thread loads.
 // Only node:fs, node:path, node:worker_threads and queryBoundary.ts are imported here, for that reason.
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -17,11 +17,26 @@ export function threadsWanted(): 'one' | 'two' | 'auto' {
   return value === '1' ? 'one' : value === '2' ? 'two' : 'auto';
 }
 
-/** True when the last minute's load leaves about a core idle (a one-process-at-a-time bench keeps it near 1): on a
- * busy machine the second thread only competes for the same core (measured on 2 cores at load 3: 1.07 s on two
- * threads, 0.78 s on one). */
+/** True when the last minute's load leaves about a core idle (a one-process-at-a-time bench keeps it near 1), or
+ * nothing else is running right now: on a busy machine the second thread only competes for the same core (measured
+ * on 2 cores at load 3: 1.07 s on two threads, 0.78 s on one). */
 export function idleCore(): boolean {
-  return loadavg()[0]! < availableParallelism() - 0.5;
+  const cores = availableParallelism();
+  if (loadavg()[0]! < cores - 0.5) return true;
+  // The minute's average lags: right after other work (a bench's earlier rows, this eval's own previous runs, whose
+  // two threads count twice) it stays high on a machine now idle.
+  const runnable = runnableNow();
+  return runnable !== undefined && runnable <= cores - 1;
+}
+
+/** Threads runnable this instant, this one included (Linux: /proc/loadavg's fourth field, 'running/total'). */
+function runnableNow(): number | undefined {
+  try {
+    const running = Number.parseInt(readFileSync('/proc/loadavg', 'latin1').split(' ')[3]!, 10);
+    return Number.isNaN(running) ? undefined : running;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The size of a regular file that is not gzip, else undefined. */
