@@ -305,6 +305,35 @@ export class ByteKeyStore {
     return true;
   }
 
+  /**
+   * matches, four bytes at a time: `view` is a DataView of `bytes` (the same memory). A key stored by addHashing
+   * is compared word by word with the pool (28-byte docids: 7 comparisons, not 28).
+   */
+  matchesView(entry: number, group: number, bytes: Uint8Array, view: DataView, start: number, end: number): boolean {
+    const at = entry * stride;
+    const meta = this.meta;
+    let offset = meta[at + 2]!;
+    // Keys added by `add` start anywhere in the pool; a big-endian machine stores words the other way round.
+    if (!nativeLittleEndian || ((offset < 0 ? ~offset : offset) & 3) !== 0) {
+      return this.matches(entry, group, bytes, start, end);
+    }
+    if (meta[at + 1] !== group || meta[at + 3] !== end - start) return false;
+    let i = start;
+    if (offset < 0) {
+      const prefixWords = this.prefixWords;
+      for (let word = 0; word < prefixWords.length; word++, i += 4) {
+        if (view.getInt32(i, true) !== prefixWords[word]) return false;
+      }
+      offset = ~offset;
+    }
+    const words = this.words;
+    let word = offset >> 2;
+    for (const last = end - 4; i <= last; i += 4) if (view.getInt32(i, true) !== words[word++]) return false;
+    const pool = this.pool;
+    for (let o = word << 2; i < end; i++, o++) if (pool[o] !== bytes[i]) return false;
+    return true;
+  }
+
   /** True when two entries have the same key. */
   sameKey(a: number, b: number): boolean {
     const meta = this.meta;
@@ -399,6 +428,8 @@ export class GroupedByteKeyIndex {
   private readonly store: ByteKeyStore;
   private readonly regionStart: Int32Array<ArrayBufferLike>; // per group: first slot; the region ends where the next one starts
   private readonly slots: Int32Array<ArrayBufferLike>; // entry + 1; 0 marks an empty slot
+  private viewBytes: Uint8Array | undefined;
+  private view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
 
   /** Keys found again while building: the later entry and the first one (entries in store order). */
   readonly repeats: { entry: number; first: number }[] = [];
@@ -448,10 +479,17 @@ export class GroupedByteKeyIndex {
     const size = this.regionStart[group + 1]! - base;
     const slots = this.slots;
     const store = this.store;
+    if (bytes !== this.viewBytes) {
+      this.viewBytes = bytes; // a reader's block buffer: one DataView for all its lookups
+      this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    }
+    const view = this.view;
     for (let probe = regionSlot(hash, size); ; probe = probe + 1 === size ? 0 : probe + 1) {
       const stored = slots[base + probe]!;
       if (stored === 0) return -1;
-      if (store.hash(stored - 1) === hash && store.matches(stored - 1, group, bytes, start, end)) return stored - 1;
+      if (store.hash(stored - 1) === hash && store.matchesView(stored - 1, group, bytes, view, start, end)) {
+        return stored - 1;
+      }
     }
   }
 }

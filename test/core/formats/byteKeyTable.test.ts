@@ -47,16 +47,34 @@ for (const prefix of ['', 'msmarco_passage_', 'ab', 'abcdefg']) {
       assert.equal(store.hash(entry), hashBytes(key, 0, key.length, 0), `hash of key ${index}`);
       line.fill(0x20);
     }
+    // Keys added byte by byte (`add`, unaligned in the pool) are looked up alike.
+    const mixed = new ByteKeyStore(16, 64);
+    for (const [index, key] of keys.entries()) {
+      const entry =
+        index % 2 === 0
+          ? mixed.add(0, key, 0, key.length, hashBytes(key, 0, key.length, 0))
+          : mixed.addHashing(0, viewOf(key), 0, key.length, 0);
+      assert.ok(mixed.matchesView(entry, 0, key, viewOf(key), 0, key.length), `mixed ${index}`);
+    }
     const copy = new ByteKeyStore(16, 64);
     for (const [index, key] of keys.entries()) {
       assert.equal(store.keyText(index), key.toString('utf8'));
       assert.equal(store.group(index), index % 5);
       assert.ok(store.matches(index, index % 5, key, 0, key.length), `key ${index} matches itself`);
       assert.ok(!store.matches(index, (index % 5) + 1, key, 0, key.length), 'another group');
+      // matchesView on the key inside a larger buffer (any alignment), as a run's reader looks it up.
+      const at = 1 + (index % 7);
+      const inLine = Buffer.alloc(at + key.length + 1, 0x20);
+      key.copy(inLine, at);
+      assert.ok(store.matchesView(index, index % 5, inLine, viewOf(inLine), at, at + key.length), `view ${index}`);
       for (let i = 0; i < key.length; i++) {
         const changed = Buffer.from(key);
         changed[i] = changed[i]! ^ 1;
         assert.ok(!store.matches(index, index % 5, changed, 0, changed.length), `key ${index} with byte ${i} changed`);
+        inLine[at + i] = inLine[at + i]! ^ 0x80;
+        const view = viewOf(inLine);
+        assert.ok(!store.matchesView(index, index % 5, inLine, view, at, at + key.length), `view ${index}, byte ${i}`);
+        inLine[at + i] = inLine[at + i]! ^ 0x80;
       }
       const other = (index * 7 + 3) % keys.length;
       assert.equal(
