@@ -245,8 +245,8 @@ export interface BlockReadSummary {
 
 const blockSize = 1 << 19;
 /** Bytes read between two yields to the event loop: the extension host and the language server read runs and qrels
- * too, and must stay responsive meanwhile. */
-const bytesBetweenYields = 8 << 20;
+ * too, and must stay responsive meanwhile (2 MB is ~10 ms of scanning a run; yielding costs nothing measurable). */
+const bytesBetweenYields = 2 << 20;
 
 /**
  * Reads a plain regular file (or the byte range [start, end) of one, which must start at a line's start) in blocks of
