@@ -4,6 +4,7 @@
 //   dist/cli.cjs        CLI (CJS, Node; started by bin/qrels-studio.cjs)
 //   dist/studyWorker.cjs the extension host's study store, in a worker thread (core/worker/)
 //   dist/evalWorker.cjs  the second thread of a CLI eval (core/metrics/parallel/)
+//   dist/cli.start.cjs   run by bin/launch.cjs before cli.cjs: starts that thread before the CLI's bundle loads
 //   dist/webview/*.js   one browser bundle per webview/<name>/main.tsx
 //   dist/tokenizer/     gpt-tokenizer's encodings, one file each, required when a judge budget counts tokens
 //   dist/native/        better-sqlite3 N-API prebuilds, one per platform, loaded through `nativeBinding`
@@ -43,6 +44,8 @@ const nodeEntries: Record<string, string> = {
   studyWorker: 'core/worker/studyWorker.ts',
   // The second thread of `eval` (core/metrics/parallel/parallelEvaluation.ts), beside cli.cjs.
   evalWorker: 'core/metrics/parallel/evalWorker.ts',
+  // Run by bin/launch.cjs before cli.cjs loads: starts eval's second thread sooner.
+  'cli.start': 'cli/startEvalWorkerEarly.ts',
 };
 
 // The token encodings of core/judge/budget/tokenCount.ts: dist/tokenizer/<name>.cjs, required beside the bundles.

@@ -256,6 +256,14 @@ export const evalCommand: CliCommand = {
           runFile,
           parsed.perQuery,
         );
+        // QRELS_STUDIO_DEBUG: which path eval took, and why (how fast it is depends on it).
+        if (process.env.QRELS_STUDIO_DEBUG) {
+          context.stderr(
+            'evaluation' in outcome
+              ? `eval: two threads (the second started ${outcome.startedEarly ? 'by the CLI entry' : 'by eval'})\n`
+              : `eval: one thread: ${outcome.oneThread}\n`,
+          );
+        }
         if ('evaluation' in outcome) return outcome.evaluation;
       }
       qrels ??= await readQrels(qrelsFile);

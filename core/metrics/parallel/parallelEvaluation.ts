@@ -109,13 +109,14 @@ function workerMessages(worker: Worker, chunks: QrelsChunks): () => Promise<Work
 }
 
 /** What evaluateInTwoThreads did: the evaluation, or why the caller must evaluate on one thread. */
-export type TwoThreadOutcome = { evaluation: RunEvaluation } | { oneThread: string };
+export type TwoThreadOutcome = { evaluation: RunEvaluation; startedEarly: boolean } | { oneThread: string };
 
 /**
  * Evaluates one run against the qrels on two threads. `measureSpecs` are the specs `options.measures` was selected
  * from (the worker selects them again); `perQuery`: whether the values of each query will be printed (-q). The
  * evaluation equals readQrels + evaluateRunFile's; when the files do not allow it, or anything goes wrong,
- * `oneThread` says why and nothing is printed or kept. `alternate` (tests): each thread reads every other chunk
+ * `oneThread` says why and nothing is printed or kept; `startedEarly`: the worker was the one the CLI's entry
+ * started (cli/startEvalWorkerEarly.ts). `alternate` (tests): each thread reads every other chunk
  * of each file instead of claiming the next, so that both threads read some whatever their timing.
  */
 export async function evaluateInTwoThreads(
@@ -138,6 +139,7 @@ export async function evaluateInTwoThreads(
     return { oneThread: plan.reason };
   }
   let worker = takeEarlyWorker();
+  const startedEarly = worker !== undefined;
   if (!worker) {
     const file = workerFile();
     if (file === undefined) return { oneThread: `no ${join(import.meta.dirname, 'evalWorker.cjs')}` };
@@ -215,6 +217,7 @@ export async function evaluateInTwoThreads(
         runid: last.runid,
         name,
       }),
+      startedEarly,
     };
   } catch (error) {
     Atomics.store(claims, stopped, 1); // the worker stops claiming chunks

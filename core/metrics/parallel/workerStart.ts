@@ -72,7 +72,7 @@ export function startWorker(file: string): Worker {
         eval: true,
       })
     : new Worker(file);
-  booting = worker;
+  state.booting = worker;
   worker.on('message', (message: { kind?: string }) => {
     if (message.kind === 'booted') stopWaitingForBoot(worker);
   });
@@ -82,13 +82,10 @@ export function startWorker(file: string): Worker {
 
 /** Runs what waited for `worker` to boot (whenWorkerBooted): it has, or it is no longer wanted. */
 export function stopWaitingForBoot(worker: Worker): void {
-  if (booting !== worker) return;
-  booting = undefined;
-  for (const action of afterBoot.splice(0)) action();
+  if (state.booting !== worker) return;
+  state.booting = undefined;
+  for (const action of state.afterBoot.splice(0)) action();
 }
-
-let booting: Worker | undefined;
-const afterBoot: (() => void)[] = [];
 
 /**
  * Runs `action` once the worker being started has loaded its code (at once when none is). For V8 flags: setting one
@@ -96,14 +93,28 @@ const afterBoot: (() => void)[] = [];
  * from source instead of reading their cache (30 → 65–90 ms before its first line).
  */
 export function whenWorkerBooted(action: () => void): void {
-  if (booting) afterBoot.push(action);
+  if (state.booting) state.afterBoot.push(action);
   else action();
 }
 
-let early: Worker | undefined;
-let earlyExited = false;
-/** The sizes and groupedness startEarly found, for twoThreadPlan not to look again. */
-let earlyLook: { files: readonly string[]; sizes: readonly number[]; grouped: boolean } | undefined;
+/** What startEarly did, and the worker booting. On globalThis: the launcher runs startEarly from a bundle of its own
+ * (dist/cli.start.cjs, bin/launch.cjs), before the CLI's bundle — with its own copy of this module — loads. */
+interface EarlyState {
+  started: boolean;
+  early?: Worker;
+  earlyExited: boolean;
+  /** The sizes and groupedness startEarly found, for twoThreadPlan not to look again. */
+  earlyLook?: { files: readonly string[]; sizes: readonly number[]; grouped: boolean };
+  booting?: Worker;
+  afterBoot: (() => void)[];
+}
+
+const stateKey = Symbol.for('qrels-studio.evalWorkerStart');
+const state = ((globalThis as { [stateKey]?: EarlyState })[stateKey] ??= {
+  started: false,
+  earlyExited: false,
+  afterBoot: [],
+});
 
 /**
  * Called by the CLI's entry first thing: when the arguments look like an eval of two large plain files (a guess:
@@ -112,6 +123,8 @@ let earlyLook: { files: readonly string[]; sizes: readonly number[]; grouped: bo
  * to end with the process.
  */
 export function startEarly(args: readonly string[]): void {
+  if (state.started) return; // by the launcher's start bundle already
+  state.started = true;
   if (args[0] !== 'eval' || threadsWanted() === 'one') return;
   // -q with all_trec stays on one thread (manyPerQueryValues in parallelEvaluation.ts): no worker to boot for it.
   if (threadsWanted() === 'auto' && args.includes('-q') && args.some((arg) => /^(-m)?all_trec$/.test(arg))) return;
@@ -127,14 +140,15 @@ export function startEarly(args: readonly string[]): void {
   if (threadsWanted() === 'auto' && (sizes[0]! + sizes[1]! < minimumBytes || !idleCore())) return;
   const file = workerFile();
   if (file === undefined) return;
-  early = startWorker(file);
+  const early = startWorker(file);
+  state.early = early;
   early.unref(); // an eval that does not take it must not wait for it
   early.on('error', () => {}); // nor fail because of it
   early.on('exit', () => {
-    earlyExited = true;
+    state.earlyExited = true;
   });
   const grouped = groupedByQuery(files[0]!) && groupedByQuery(files[1]!, true);
-  earlyLook = { files, sizes, grouped };
+  state.earlyLook = { files, sizes, grouped };
   if (!grouped) {
     const worker = takeEarlyWorker();
     if (worker) {
@@ -146,8 +160,8 @@ export function startEarly(args: readonly string[]): void {
 
 /** What startEarly found about these two files (once), or undefined. */
 export function takeEarlyLook(files: readonly string[]): { sizes: readonly number[]; grouped: boolean } | undefined {
-  const look = earlyLook;
-  earlyLook = undefined;
+  const look = state.earlyLook;
+  state.earlyLook = undefined;
   return look && look.files.length === files.length && look.files.every((file, i) => file === files[i])
     ? look
     : undefined;
@@ -155,9 +169,9 @@ export function takeEarlyLook(files: readonly string[]): { sizes: readonly numbe
 
 /** The worker startEarly started, once (undefined if it is gone: one is started then). */
 export function takeEarlyWorker(): Worker | undefined {
-  const worker = earlyExited ? undefined : early;
-  early = undefined;
-  if (!worker && booting) stopWaitingForBoot(booting);
+  const worker = state.earlyExited ? undefined : state.early;
+  state.early = undefined;
+  if (!worker && state.booting) stopWaitingForBoot(state.booting);
   if (worker) {
     worker.removeAllListeners('error');
     worker.ref();

@@ -244,3 +244,17 @@ test('two threads: a run whose first lines are each a new query (written rank by
   writeFileSync(file, 'q1 0 a 1\nq2 0 b 1\nq1 0 c 1\n');
   assert.equal(groupedByQuery(file), false);
 });
+
+test('two threads: the CLI starts the second thread before its bundle loads and eval takes it (CLI)', () => {
+  const qrels = join(suite, 'qrels.test');
+  const run = join(suite, 'results.test');
+  const env = { QRELS_STUDIO_EVAL_THREADS: '2', QRELS_STUDIO_DEBUG: '1' };
+  const two = runCliProcess(['eval', '-m', 'all_trec', qrels, run], { env });
+  assert.equal(two.status, 0, two.stderr);
+  assert.equal(two.stderr, 'eval: two threads (the second started by the CLI entry)\n');
+  const one = runCliProcess(['eval', '-m', 'all_trec', qrels, run], {
+    env: { ...env, QRELS_STUDIO_EVAL_THREADS: '1' },
+  });
+  assert.equal(one.stderr, 'eval: one thread: QRELS_STUDIO_EVAL_THREADS=1\n');
+  assert.equal(two.stdout, one.stdout);
+});
