@@ -382,64 +382,110 @@ async function readRunPass(
   held: HeldBatch | undefined,
   range?: ByteRange,
 ): Promise<RunSummary & { dataLines: number }> {
-  const streaming = held === undefined;
-  const validated = held?.validated === true;
-  const lineQueries = held?.lineQueries;
-  let heldLine = 0; // lines neither blank nor comments so far (an index of lineQueries)
-  const batch = held?.batch;
-  const queryCount = judgments.queryCount;
-  const finished = new Uint8Array(queryCount);
-  const reusable = new RunQuery(1024);
-  // Later passes: the batch's documents in one columnar store, handed over query by query at the end.
-  const whole = held?.store;
-  let current: RunQuery | undefined = whole;
-  // Where each held query's first line is (a plain file), for RunQuery.position.
-  const firstOffsets = held ? new Float64Array(queryCount).fill(-1) : undefined;
-  const firstLines = held ? new Int32Array(queryCount) : undefined;
-  let dataLines = 0;
-  let runidBytes: Buffer | undefined;
-  // In the streaming pass an error about a query (a duplicate within -M, say) waits for the end of the file: if
-  // the query comes back later, the second pass judges it whole, as trec_eval does.
-  let heldError: { error: unknown } | undefined;
-  const deliver = (query: RunQuery): void => {
-    // A part's caller reads the whole run again after any error: it needs no holding.
-    if (range) {
-      onQuery(query);
-      return;
-    }
-    if (heldError) return;
-    try {
-      onQuery(query);
-    } catch (error) {
-      heldError = { error };
-    }
-  };
-  const queryIds = new QueryIdCache((qid) => judgments.queryOf(qid));
-  let lineNumber = 0;
-  // The block's buffer as a DataView (ByteKeyStore.addHashing reads a docid four bytes at a time), made again when
-  // the buffer changes.
-  let view: DataView | undefined;
-  let viewBytes: Buffer | undefined;
-  // Byte offset in the file of the block being scanned (blocks are consecutive); -1 when the file cannot be read
-  // again (gzip, a pipe: positions are then recorded per document).
-  let blockOffset = range ? range.start : 0;
+  const pass = new RunPass(file, judgments, onQuery, held, range);
+  const summary = await readLineBlocks(
+    file,
+    (bytes, start, end) =>
+      bytes[end - 1] === 10
+        ? pass.scanLines(bytes, start, end)
+        : pass.scanLines(withNewline(bytes, start, end), 0, end - start + 1),
+    range,
+  );
+  if (summary === undefined) {
+    // gzip or a pipe: line by line through the stream, each document's position recorded (no reading again).
+    pass.blockOffset = -1;
+    await readLines(file, (bytes, start, end) =>
+      end < bytes.length && bytes[end] === 10
+        ? pass.scanLines(bytes, start, end + 1)
+        : pass.scanLines(withNewline(bytes, start, end), 0, end - start + 1),
+    );
+  }
+  return pass.finish();
+}
+
+/**
+ * The state of one pass over a run, carried from block to block. A class, not closures over readRunPass's
+ * variables: the optimised code of scanLines then serves every pass and every part of a run (code compiled for a
+ * closure is bound to its context, and each pass or part compiled it again, 20-40 ms each).
+ */
+class RunPass {
+  private readonly file: string;
+  private readonly judgments: RunJudgments;
+  private readonly onQuery: (query: RunQuery) => void;
+  private readonly range: ByteRange | undefined;
+  private readonly streaming: boolean;
+  /** A pass after the first over an interleaved run: the first pass checked every line. */
+  private readonly validated: boolean;
+  private readonly batch: Uint8Array | undefined;
+  private readonly lineQueries: Int32Array | undefined;
+  private readonly finished: Uint8Array;
+  private readonly reusable = new RunQuery(1024);
+  /** Later passes: the batch's documents in one columnar store, handed over query by query at the end. */
+  private readonly whole: RunQuery | undefined;
+  /** Where each held query's first line is, for RunQuery.position: its byte offset (-1 in gzip or a pipe, which
+   * record positions; -2 before it is seen) and line number. */
+  private readonly firstOffsets: Float64Array | undefined;
+  private readonly firstLines: Int32Array | undefined;
+  private readonly queryIds: QueryIdCache;
+  private current: RunQuery | undefined;
+  private lineNumber = 0;
+  /** Lines neither blank nor comments so far (an index of lineQueries). */
+  private heldLine = 0;
+  private dataLines = 0;
+  private runidBytes: Buffer | undefined = undefined;
+  /** In the streaming pass an error about a query (a duplicate within -M, say) waits for the end of the file: if the
+   * query comes back later, the second pass judges it whole, as trec_eval does. */
+  private heldError: { error: unknown } | undefined = undefined;
+  /** The block's buffer as a DataView (ByteKeyStore.addHashing reads a docid four bytes at a time). */
+  private view: DataView | undefined = undefined;
+  private viewBytes: Buffer | undefined = undefined;
+  /** Byte offset in the file of the block being scanned (blocks are consecutive); -1 when the file cannot be read
+   * again (gzip, a pipe: positions are then recorded per document). */
+  blockOffset: number;
+
+  constructor(
+    file: string,
+    judgments: RunJudgments,
+    onQuery: (query: RunQuery) => void,
+    held: HeldBatch | undefined,
+    range: ByteRange | undefined,
+  ) {
+    this.file = file;
+    this.judgments = judgments;
+    this.onQuery = onQuery;
+    this.range = range;
+    this.streaming = held === undefined;
+    this.validated = held?.validated === true;
+    this.batch = held?.batch;
+    this.lineQueries = held?.lineQueries;
+    const queryCount = judgments.queryCount;
+    this.finished = new Uint8Array(queryCount);
+    this.whole = held?.store;
+    this.current = this.whole;
+    this.firstOffsets = held ? new Float64Array(queryCount).fill(-2) : undefined;
+    this.firstLines = held ? new Int32Array(queryCount) : undefined;
+    this.queryIds = new QueryIdCache((qid) => judgments.queryOf(qid));
+    this.blockOffset = range ? range.start : 0;
+  }
 
   /**
    * The lines of bytes[blockStart, blockEnd), each ending with '\n': each is split into its first six fields while
    * its end is looked for (one pass over the bytes, no call per line).
    */
-  const scanLines = (bytes: Buffer, blockStart: number, blockEnd: number): void => {
+  scanLines(bytes: Buffer, blockStart: number, blockEnd: number): void {
+    const { lineQueries, validated, batch, streaming, judgments, blockOffset } = this;
+    let { current, lineNumber, heldLine, dataLines } = this;
     let tagStart = -1;
     let tagEnd = -1;
     // The previous data line's qid in this block, and its query.
     let previousQidStart = 0;
     let previousQidLength = -1;
     let previousQuery = -1;
-    if (viewBytes !== bytes) {
-      viewBytes = bytes;
-      view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    if (this.viewBytes !== bytes) {
+      this.viewBytes = bytes;
+      this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
     }
-    const blockView = view!;
+    const view = this.view!;
     let i = blockStart;
     while (i < blockEnd) {
       const lineStart = i;
@@ -485,80 +531,96 @@ async function readRunPass(
       while (bytes[i] !== 10) i++; // fields after the tag are ignored, as trec_eval does
       const lineEnd = i++;
       const score = lineTagEnd > lineTagStart ? parseFloatField(bytes, scoreStart, scoreEnd) : Number.NaN;
-      if (!Number.isFinite(score)) {
-        // Too few fields or not a score: the error trec_eval's reader stops at.
-        const fields = new FieldSplitter(6);
-        runLineScore(file, lineNumber, bytes, lineStart, lineEnd, fields, fields.split(bytes, lineStart, lineEnd));
-      }
+      if (!Number.isFinite(score)) this.throwMalformedLine(bytes, lineStart, lineEnd, lineNumber);
       dataLines++;
       tagStart = lineTagStart;
       tagEnd = lineTagEnd;
-      if (query === -2) query = queryIds.indexOf(bytes, qidStart, qidEnd);
+      if (query === -2) query = this.queryIds.indexOf(bytes, qidStart, qidEnd);
       previousQidStart = qidStart;
       previousQidLength = qidEnd - qidStart;
       previousQuery = query;
       if (query === -1) continue; // a query the qrels do not have: ignored, as trec_eval does
       if (batch !== undefined && batch[query] === 0) continue; // read by another pass
-      if (streaming && current?.query !== query) {
-        if (current) {
-          deliver(current);
-          finished[current.query] = 1;
-        }
-        if (finished[query]) throw new InterleavedQueries();
-        current = reusable;
-        current.reset(query);
-        if (blockOffset >= 0) current.origin = { file, offset: blockOffset + lineStart - blockStart, line: lineNumber };
-      } else if (firstOffsets !== undefined && firstOffsets[query]! < 0 && blockOffset >= 0) {
-        firstOffsets[query] = blockOffset + lineStart - blockStart;
-        firstLines![query] = lineNumber;
+      if (streaming ? current?.query !== query : this.firstOffsets![query] === -2) {
+        this.startQuery(query, blockOffset < 0 ? -1 : blockOffset + lineStart - blockStart, lineNumber);
+        current = this.current;
       }
-      const hash = current!.add(query, blockView, docStart, docEnd, score);
+      const hash = current!.add(query, view, docStart, docEnd, score);
       current!.judgments.push(judgments.judgment(query, bytes, docStart, docEnd, hash));
       if (blockOffset < 0) {
         current!.lines.push(lineNumber);
         current!.documentColumns.push(columnOf(bytes, lineStart, docStart));
       }
     }
+    this.lineNumber = lineNumber;
+    this.heldLine = heldLine;
+    this.dataLines = dataLines;
     // The runid is the last data line's tag: looked at once per block, not on every line (but for gzip and pipes,
     // which come line by line).
-    if (tagStart >= 0 && !sameBytes(runidBytes, bytes, tagStart, tagEnd)) {
-      runidBytes = Buffer.from(bytes.subarray(tagStart, tagEnd));
+    if (tagStart >= 0 && !sameBytes(this.runidBytes, bytes, tagStart, tagEnd)) {
+      this.runidBytes = Buffer.from(bytes.subarray(tagStart, tagEnd));
     }
-    if (blockOffset >= 0) blockOffset += blockEnd - blockStart;
-  };
-
-  const summary = await readLineBlocks(
-    file,
-    (bytes, start, end) =>
-      bytes[end - 1] === 10
-        ? scanLines(bytes, start, end)
-        : scanLines(withNewline(bytes, start, end), 0, end - start + 1),
-    range,
-  );
-  if (summary === undefined) {
-    // gzip or a pipe: line by line through the stream, each document's position recorded (no reading again).
-    blockOffset = -1;
-    await readLines(file, (bytes, start, end) =>
-      end < bytes.length && bytes[end] === 10
-        ? scanLines(bytes, start, end + 1)
-        : scanLines(withNewline(bytes, start, end), 0, end - start + 1),
-    );
+    if (blockOffset >= 0) this.blockOffset = blockOffset + blockEnd - blockStart;
   }
 
-  if (dataLines === 0 && !validated && !range) {
-    throw new FormatError(file, 1, 1, 'the run has no results (it is empty or only comments)');
+  /** Too few fields or not a score: the error trec_eval's reader stops at. */
+  private throwMalformedLine(bytes: Buffer, lineStart: number, lineEnd: number, line: number): never {
+    const fields = new FieldSplitter(6);
+    runLineScore(this.file, line, bytes, lineStart, lineEnd, fields, fields.split(bytes, lineStart, lineEnd));
+    throw new Error('unreachable: runLineScore accepts no malformed line');
   }
-  if (streaming && current) deliver(current);
-  if (heldError) throw heldError.error;
-  if (whole) {
-    deliverByQuery(whole, queryCount, reusable, (query) => {
-      if (firstOffsets![query.query]! >= 0) {
-        query.origin = { file, offset: firstOffsets![query.query]!, line: firstLines![query.query]! };
-      }
-      onQuery(query);
-    });
+
+  /** Line `line` is the first of `query` in this pass: hand the previous query over (streaming) or note where the
+   * query starts (a held batch). `offset`: the line's byte offset in the file, or -1 (gzip, a pipe). */
+  private startQuery(query: number, offset: number, line: number): void {
+    if (!this.streaming) {
+      this.firstOffsets![query] = offset;
+      this.firstLines![query] = line;
+      return;
+    }
+    const current = this.current;
+    if (current) {
+      this.deliver(current);
+      this.finished[current.query] = 1;
+    }
+    if (this.finished[query]) throw new InterleavedQueries();
+    this.current = this.reusable;
+    this.reusable.reset(query);
+    if (offset >= 0) this.reusable.origin = { file: this.file, offset, line };
   }
-  return { runid: runidBytes ? runidBytes.toString('latin1') : '', dataLines };
+
+  private deliver(query: RunQuery): void {
+    // A part's caller reads the whole run again after any error: it needs no holding.
+    if (this.range) {
+      this.onQuery(query);
+      return;
+    }
+    if (this.heldError) return;
+    try {
+      this.onQuery(query);
+    } catch (error) {
+      this.heldError = { error };
+    }
+  }
+
+  /** After the last block: the last query handed over (streaming) or every held query; the pass's summary. */
+  finish(): RunSummary & { dataLines: number } {
+    if (this.dataLines === 0 && !this.validated && !this.range) {
+      throw new FormatError(this.file, 1, 1, 'the run has no results (it is empty or only comments)');
+    }
+    if (this.streaming && this.current) this.deliver(this.current);
+    if (this.heldError) throw this.heldError.error;
+    const { whole, firstOffsets, firstLines, file, onQuery } = this;
+    if (whole) {
+      deliverByQuery(whole, this.judgments.queryCount, this.reusable, (query) => {
+        if (firstOffsets![query.query]! >= 0) {
+          query.origin = { file, offset: firstOffsets![query.query]!, line: firstLines![query.query]! };
+        }
+        onQuery(query);
+      });
+    }
+    return { runid: this.runidBytes ? this.runidBytes.toString('latin1') : '', dataLines: this.dataLines };
+  }
 }
 
 /** Hands over the documents of `whole` query by query (file order within a query), copied into `into`. */
