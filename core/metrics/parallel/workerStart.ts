@@ -117,10 +117,9 @@ const state = ((globalThis as { [stateKey]?: EarlyState })[stateKey] ??= {
 });
 
 /**
- * Called by the CLI's entry first thing: when the arguments look like an eval of two large plain files (a guess:
- * the files are the arguments that are files), the worker is started now, and then whether both files are grouped
- * by query is checked while it boots. Whatever eval then decides, it takes the worker (takeEarlyWorker) or leaves it
- * to end with the process.
+ * Called by the CLI's entry first thing: when the arguments look like an eval of two large plain files grouped by
+ * query (a guess: the files are the arguments that are files), the worker is started now. Whatever eval then
+ * decides, it takes the worker (takeEarlyWorker) or leaves it to end with the process.
  */
 export function startEarly(args: readonly string[]): void {
   if (state.started) return; // by the launcher's start bundle already
@@ -138,8 +137,11 @@ export function startEarly(args: readonly string[]): void {
   });
   if (files.length !== 2) return;
   if (threadsWanted() === 'auto' && (sizes[0]! + sizes[1]! < minimumBytes || !idleCore())) return;
+  // A run written rank by rank is read on one thread: no worker to boot for it (64 KiB of each file looked at).
+  const grouped = groupedByQuery(files[0]!) && groupedByQuery(files[1]!, true);
+  state.earlyLook = { files, sizes, grouped };
   const file = workerFile();
-  if (file === undefined) return;
+  if (!grouped || file === undefined) return;
   const early = startWorker(file);
   state.early = early;
   early.unref(); // an eval that does not take it must not wait for it
@@ -147,15 +149,6 @@ export function startEarly(args: readonly string[]): void {
   early.on('exit', () => {
     state.earlyExited = true;
   });
-  const grouped = groupedByQuery(files[0]!) && groupedByQuery(files[1]!, true);
-  state.earlyLook = { files, sizes, grouped };
-  if (!grouped) {
-    const worker = takeEarlyWorker();
-    if (worker) {
-      stopWaitingForBoot(worker);
-      void worker.terminate();
-    }
-  }
 }
 
 /** What startEarly found about these two files (once), or undefined. */
