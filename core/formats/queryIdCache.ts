@@ -21,10 +21,17 @@ export class QueryIdCache {
   indexOf(bytes: Buffer, start: number, end: number): number {
     const length = end - start;
     if (length === this.lastLength) {
+      const last = this.last;
       let i = 0;
-      while (i < length && this.last[i] === bytes[start + i]) i++;
+      while (i < length && last[i] === bytes[start + i]) i++;
       if (i === length) return this.lastIndex;
     }
+    return this.lookUp(bytes, start, end);
+  }
+
+  /** A qid other than the previous line's (kept apart so that indexOf stays small enough to be inlined). */
+  private lookUp(bytes: Buffer, start: number, end: number): number {
+    const length = end - start;
     const hash = hashBytes(bytes, start, end, 0);
     let entry = this.seenIndex.find(0, bytes, start, end, hash);
     if (entry === -1) {
