@@ -97,7 +97,7 @@ function locateQueryDocument(
   const fields = new FieldSplitter(3);
   let qid: Buffer | undefined;
   let seen = 0;
-  let found = { line: 0, column: 1 };
+  let found = { line: origin.line, column: 1 }; // the file changed since it was read: its first line
   readLinesSync(origin.file, origin.offset, origin.line, (bytes, start, end, line) => {
     if (fields.split(bytes, start, end) < 3 || bytes[fields.starts[0]!] === 35) return true;
     qid ??= Buffer.from(bytes.subarray(fields.starts[0]!, fields.ends[0]!));
