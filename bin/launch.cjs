@@ -25,6 +25,15 @@ function enableCompileCache() {
   }
 }
 
+/**
+ * A bundle's start file, when it has one, runs first: dist/cli.start.cjs starts eval's second thread before the
+ * CLI's 1.5 MB bundle loads (the thread boots ~15 ms sooner; core/metrics/parallel/workerStart.ts).
+ */
+function runStartFile(bundleFile) {
+  var start = bundleFile.replace(/\.cjs$/, '.start.cjs');
+  if (fs.existsSync(start)) require(start);
+}
+
 /** Runs dist/<bundle> on this Node (22+) or the project's Node, with this process's arguments (or `defaultArgs`). */
 function launch(name, bundle, defaultArgs) {
   var packageDir = path.join(__dirname, '..');
@@ -40,10 +49,7 @@ function launch(name, bundle, defaultArgs) {
   if (major >= MINIMUM_MAJOR) {
     process.argv = process.argv.slice(0, 2).concat(args);
     enableCompileCache();
-    // A bundle's start file, when it has one, runs first: dist/cli.start.cjs starts eval's second thread before the
-    // CLI's 1.5 MB bundle loads (the thread boots ~15 ms sooner; core/metrics/parallel/workerStart.ts).
-    var start = cli.replace(/\.cjs$/, '.start.cjs');
-    if (fs.existsSync(start)) require(start);
+    runStartFile(cli);
     require(cli);
     return;
   }

@@ -110,11 +110,9 @@ interface EarlyState {
 }
 
 const stateKey = Symbol.for('qrels-studio.evalWorkerStart');
-const state = ((globalThis as { [stateKey]?: EarlyState })[stateKey] ??= {
-  started: false,
-  earlyExited: false,
-  afterBoot: [],
-});
+const holder = globalThis as { [stateKey]?: EarlyState };
+holder[stateKey] ??= { started: false, earlyExited: false, afterBoot: [] };
+const state = holder[stateKey];
 
 /**
  * Called by the CLI's entry first thing: when the arguments look like an eval of two large plain files grouped by
