@@ -90,6 +90,7 @@ for (const prefix of ['', 'msmarco_passage_', 'ab', 'abcdefg']) {
     const shared = ByteKeyStore.fromShared(store.shareable());
     for (const [index, key] of keys.entries()) {
       assert.ok(shared.matches(index, index % 5, key, 0, key.length));
+      assert.ok(shared.matchesView(index, index % 5, key, viewOf(key), 0, key.length));
       assert.equal(shared.keyText(index), key.toString('utf8'));
     }
   });
