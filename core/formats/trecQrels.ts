@@ -78,9 +78,9 @@ export async function readQrelsPart(file: string, range?: ByteRange, shared = fa
   const expected = Math.ceil((sizing.lines ?? 1 << 14) * part * 1.02);
   const reading = new QrelsReading(file, expected, sizing.docids, shared);
   const blocks = await readLineBlocks(file, (bytes, start, end) => reading.block(bytes, start, end), range);
-  // gzip or a pipe: line by line, every line through the general path.
+  // gzip or a pipe: line by line.
   if (blocks === undefined) {
-    await readLines(file, (bytes, start, end, line) => reading.line(bytes, start, end, line), range);
+    await readLines(file, (bytes, start, end, line) => reading.streamedLine(bytes, start, end, line), range);
   }
   const { queries, judgments } = reading;
   const { judgmentIndex, repeat } = reading.finish();
@@ -219,6 +219,14 @@ class QrelsReading {
     if (bytes[j] !== 10) return -1; // trailing text or whitespace
     this.add(bytes, i, qidEnd, docStart, docEnd, negative ? -label : label);
     return j + 1;
+  }
+
+  /** A line of readLines: through the usual-shape scan when its \n follows it in the buffer (every line but an
+   * unterminated last one), which stops the scan. */
+  streamedLine(bytes: Buffer, start: number, end: number, line: number): void {
+    this.lineNumber = line;
+    this.viewOf(bytes);
+    if (bytes[end] !== 10 || this.usualLine(bytes, start) === -1) this.line(bytes, start, end, line);
   }
 
   /** One line without its \n: any line, with every message and position. */
