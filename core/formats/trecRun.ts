@@ -433,6 +433,9 @@ class RunPass {
   private heldLine = 0;
   private dataLines = 0;
   private runidBytes: Buffer | undefined = undefined;
+  /** The tag of the block's last data line so far (-1: none yet). */
+  private tagStart = -1;
+  private tagEnd = -1;
   /** In the streaming pass an error about a query (a duplicate within -M, say) waits for the end of the file: if the
    * query comes back later, the second pass judges it whole, as trec_eval does. */
   private heldError: { error: unknown } | undefined = undefined;
@@ -473,23 +476,38 @@ class RunPass {
    * its end is looked for (one pass over the bytes, no call per line).
    */
   scanLines(bytes: Buffer, blockStart: number, blockEnd: number): void {
-    const { lineQueries, validated, batch, streaming, judgments, blockOffset } = this;
-    let { current, lineNumber, heldLine, dataLines } = this;
-    let tagStart = -1;
-    let tagEnd = -1;
-    // The previous data line's qid in this block, and its query.
-    let previousQidStart = 0;
-    let previousQidLength = -1;
-    let previousQuery = -1;
     if (this.viewBytes !== bytes) {
       this.viewBytes = bytes;
       this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
     }
+    this.tagStart = -1;
+    this.scanLineLoop(bytes, blockStart, blockEnd);
+    // The runid is the last data line's tag: looked at once per block, not on every line (but for gzip and pipes,
+    // which come line by line).
+    const { tagStart, tagEnd, blockOffset } = this;
+    if (tagStart >= 0 && !sameBytes(this.runidBytes, bytes, tagStart, tagEnd)) {
+      this.runidBytes = Buffer.from(bytes.subarray(tagStart, tagEnd));
+    }
+    if (blockOffset >= 0) this.blockOffset = blockOffset + blockEnd - blockStart;
+  }
+
+  /**
+   * scanLines' loop. Nothing follows it here, and the pass's counters are kept in fields line by line instead of
+   * written back after it: a statement after the loop, first reached once the loop was OSR-optimised, had no type
+   * feedback and deoptimised scanLines at the end of every block (109 bailouts per eval of the bench run).
+   */
+  private scanLineLoop(bytes: Buffer, blockStart: number, blockEnd: number): void {
+    const { lineQueries, validated, batch, streaming, judgments, blockOffset } = this;
     const view = this.view!;
+    let current = this.current;
+    // The previous data line's qid in this block, and its query.
+    let previousQidStart = 0;
+    let previousQidLength = -1;
+    let previousQuery = -1;
     let i = blockStart;
     while (i < blockEnd) {
       const lineStart = i;
-      lineNumber++;
+      const lineNumber = ++this.lineNumber;
       // The qid, or a blank line.
       i = skipBlanks(bytes, i);
       if (bytes[i] === 10) {
@@ -503,7 +521,7 @@ class RunPass {
       if (lineQueries !== undefined) {
         // A pass over an interleaved run, whose line queries were counted: a pass after the first skips the lines of
         // other batches unparsed (the first pass checked them).
-        if (bytes[qidStart] !== 35) query = lineQueries[heldLine++]!;
+        if (bytes[qidStart] !== 35) query = lineQueries[this.heldLine++]!;
         if (bytes[qidStart] === 35 || (validated && (query === -1 || batch![query] === 0))) {
           while (bytes[i] !== 10) i++;
           i++;
@@ -532,9 +550,9 @@ class RunPass {
       const lineEnd = i++;
       const score = lineTagEnd > lineTagStart ? parseFloatField(bytes, scoreStart, scoreEnd) : Number.NaN;
       if (!Number.isFinite(score)) this.throwMalformedLine(bytes, lineStart, lineEnd, lineNumber);
-      dataLines++;
-      tagStart = lineTagStart;
-      tagEnd = lineTagEnd;
+      this.dataLines++;
+      this.tagStart = lineTagStart;
+      this.tagEnd = lineTagEnd;
       if (query === -2) query = this.queryIds.indexOf(bytes, qidStart, qidEnd);
       previousQidStart = qidStart;
       previousQidLength = qidEnd - qidStart;
@@ -552,15 +570,6 @@ class RunPass {
         current!.documentColumns.push(columnOf(bytes, lineStart, docStart));
       }
     }
-    this.lineNumber = lineNumber;
-    this.heldLine = heldLine;
-    this.dataLines = dataLines;
-    // The runid is the last data line's tag: looked at once per block, not on every line (but for gzip and pipes,
-    // which come line by line).
-    if (tagStart >= 0 && !sameBytes(this.runidBytes, bytes, tagStart, tagEnd)) {
-      this.runidBytes = Buffer.from(bytes.subarray(tagStart, tagEnd));
-    }
-    if (blockOffset >= 0) this.blockOffset = blockOffset + blockEnd - blockStart;
   }
 
   /** Too few fields or not a score: the error trec_eval's reader stops at. */
