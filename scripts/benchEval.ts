@@ -289,6 +289,13 @@ export async function benchEval(root: string, dataDir: string, repetitions: numb
       target: 'target ≤ 1.00× time',
     },
     {
+      // Without -q too, all_trec stays on one thread (its two-thread peak memory was ~1.0× trec_eval's).
+      name: 'eval -m all_trec',
+      measures: ['-m', 'all_trec'],
+      run: data.run,
+      target: 'target ≤ 1.00× time',
+    },
+    {
       // -q with all_trec stays on one thread unless forced (manyPerQueryValues in core/metrics/parallel): this row
       // shows what two threads would cost there.
       name: '  the same on two threads',

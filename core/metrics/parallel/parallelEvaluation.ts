@@ -39,18 +39,21 @@ interface TwoThreadPlan {
   run: ByteRange[];
 }
 
-/** Above this many values a query printed by -q, eval stays on one thread unless forced. The per-query lines are
- * written by the main thread alone after both threads are done: with all_trec's ~120 values a query (10k queries ×
- * 100) writing them is ~0.15 s, two threads saved 3% of the wall time for 40% more CPU, and the second thread's
- * isolate (~27 MB) took the peak memory from 0.85× to 1.02× trec_eval's (interleaved medians, load 0.5–0.9). */
+/** Above this many values a query (all_trec's 98; the default measures' 30 stay below), eval stays on one thread
+ * unless forced. With -q the per-query lines are written by the main thread alone after both threads are done:
+ * with all_trec (10k queries × 100) writing them is ~0.15 s, two threads saved 3% of the wall time for 40% more CPU,
+ * and the second thread's isolate (~27 MB) took the peak memory from 0.85× to 1.02× trec_eval's (interleaved
+ * medians, load 0.5–0.9). Without -q the same: all_trec on two threads peaked at 0.99–1.01× trec_eval's memory,
+ * on one 0.76× (125 vs 163–166 MiB, 5 interleaved rounds), in 0.7× its time. */
 export const manyPerQueryValues = 32;
 
-/** Each file's chunks, or why it is read on one thread. `perQueryValues`: the values a query -q prints (0 without
- * -q). */
+/** Each file's chunks, or why it is read on one thread. `perQueryValues`: the values eval finds for each query;
+ * `perQuery`: whether -q prints them. */
 export function twoThreadPlan(
   qrelsFile: string,
   runFile: string,
   perQueryValues = 0,
+  perQuery = false,
 ): TwoThreadPlan | { reason: string } {
   const wanted = threadsWanted();
   if (wanted === 'one') return { reason: 'QRELS_STUDIO_EVAL_THREADS=1' };
@@ -64,7 +67,9 @@ export function twoThreadPlan(
   }
   const [qrelsSize, runSize] = sizes as [number, number];
   if (wanted === 'auto' && perQueryValues > manyPerQueryValues)
-    return { reason: `-q with ${perQueryValues} values a query (written by one thread: a second does not pay)` };
+    return {
+      reason: `${perQuery ? '-q with ' : ''}${perQueryValues} values a query (a second thread costs memory, saves little)`,
+    };
   if (wanted === 'auto' && qrelsSize + runSize < minimumBytes) return { reason: 'small files' };
   if (wanted === 'auto' && !early && !idleCore()) return { reason: 'no idle core (load average)' };
   if (!early?.grouped) {
@@ -129,7 +134,7 @@ export async function evaluateInTwoThreads(
   alternate = false,
 ): Promise<TwoThreadOutcome> {
   const evaluator = new QueryEvaluator(options);
-  const plan = twoThreadPlan(qrelsFile, runFile, perQuery ? evaluator.slotCount : 0);
+  const plan = twoThreadPlan(qrelsFile, runFile, evaluator.slotCount, perQuery);
   if ('reason' in plan) {
     const early = takeEarlyWorker();
     if (early) {
@@ -192,9 +197,9 @@ export async function evaluateInTwoThreads(
     await evaluateRunChunks(runFile, plan.run, share, judgments, evaluator, numbers, answered, (chunk, result, own) => {
       results[chunk] = result;
       done++;
-      own?.forEach((text, index) => {
-        texts![index] = text;
-      });
+      // The indexes present only: own is sparse (a text's index is in the whole run's rows), forEach would look at
+      // every index below its length (~0.1 s a thread for all_trec's relstring on 10k queries).
+      if (own) for (const [index, text] of Object.entries(own)) texts![Number(index)] = text;
     });
     for (; done < plan.run.length; done++) {
       const message = await next();

@@ -123,8 +123,8 @@ export function startEarly(args: readonly string[]): void {
   if (state.started) return; // by the launcher's start bundle already
   state.started = true;
   if (args[0] !== 'eval' || threadsWanted() === 'one') return;
-  // -q with all_trec stays on one thread (manyPerQueryValues in parallelEvaluation.ts): no worker to boot for it.
-  if (threadsWanted() === 'auto' && args.includes('-q') && args.some((arg) => /^(-m)?all_trec$/.test(arg))) return;
+  // all_trec stays on one thread (manyPerQueryValues in parallelEvaluation.ts): no worker to boot for it.
+  if (threadsWanted() === 'auto' && args.some((arg) => /^(-m)?all_trec$/.test(arg))) return;
   const files: string[] = [];
   const sizes: number[] = [];
   args.slice(1).forEach((arg, i, rest) => {

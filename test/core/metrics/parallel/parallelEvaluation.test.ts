@@ -148,7 +148,7 @@ test('two threads: TREC Web 2010 runs (missing topics, ties, unjudged, -2 grades
   assert.match(outcome.oneThread, /no results/);
 });
 
-test('two threads: QRELS_STUDIO_EVAL_THREADS=1, small files and -q with many values a query stay on one thread', () => {
+test('two threads: QRELS_STUDIO_EVAL_THREADS=1, small files and many values a query stay on one thread', () => {
   const qrels = join(suite, 'qrels.test');
   const run = join(suite, 'results.test');
   assert.ok('qrels' in twoThreadPlan(qrels, run));
@@ -157,8 +157,9 @@ test('two threads: QRELS_STUDIO_EVAL_THREADS=1, small files and -q with many val
     assert.deepEqual(twoThreadPlan(qrels, run), { reason: 'QRELS_STUDIO_EVAL_THREADS=1' });
     delete process.env.QRELS_STUDIO_EVAL_THREADS;
     assert.deepEqual(twoThreadPlan(qrels, run), { reason: 'small files' });
-    // -q with all_trec's many values a query: one thread, unless forced.
-    assert.match((twoThreadPlan(qrels, run, 120) as { reason: string }).reason, /^-q with 120 values a query/);
+    // all_trec's many values a query: one thread, unless forced (with -q or without).
+    assert.match((twoThreadPlan(qrels, run, 120, true) as { reason: string }).reason, /^-q with 120 values a query/);
+    assert.match((twoThreadPlan(qrels, run, 120) as { reason: string }).reason, /^120 values a query/);
     assert.deepEqual(twoThreadPlan(qrels, run, 3), { reason: 'small files' });
     process.env.QRELS_STUDIO_EVAL_THREADS = '2';
     assert.ok('qrels' in twoThreadPlan(qrels, run, 120));
