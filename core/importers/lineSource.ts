@@ -101,6 +101,49 @@ export async function* lineBatches(file: string): AsyncGenerator<RawLine[]> {
   }
 }
 
+/** Whole lines of a file: `bytes[start, end)`, every line ending with its `\n` but an unterminated last line. */
+export interface LineBlock {
+  bytes: Buffer;
+  start: number;
+  end: number;
+}
+
+/**
+ * The file's lines as blocks of whole lines (one block per chunk read, plus one for a line that spans chunks),
+ * pulled, for a reader that takes a block's lines itself (and counts them: a block does not say its line numbers).
+ * The last block may end without `\n` (the file's unterminated last line). Same line rules and errors as lineBatches.
+ */
+export async function* lineBlocks(file: string): AsyncGenerator<LineBlock> {
+  let carry: Buffer[] = []; // the unfinished line: pieces of the previous chunks
+  for await (const chunk of fileChunks(file)) {
+    let position = 0;
+    if (carry.length > 0) {
+      const newline = chunk.indexOf(10);
+      if (newline === -1) {
+        carry.push(chunk);
+        continue;
+      }
+      carry.push(chunk.subarray(0, newline + 1));
+      const line = Buffer.concat(carry);
+      carry = [];
+      yield { bytes: line, start: 0, end: line.length };
+      position = newline + 1;
+    }
+    const end = chunk.lastIndexOf(10) + 1; // after the last newline (0: none, so nothing was carried either)
+    if (end === 0) {
+      carry.push(chunk);
+      continue;
+    }
+    if (end > position) yield { bytes: chunk, start: position, end };
+    // Copy, so the chunk is not kept alive by a short tail.
+    if (end < chunk.length) carry.push(Buffer.from(chunk.subarray(end)));
+  }
+  if (carry.length > 0) {
+    const line = Buffer.concat(carry);
+    if (line.length > 0) yield { bytes: line, start: 0, end: line.length };
+  }
+}
+
 export interface FileHead {
   /** The first lines (decoded: no BOM, no `\r`), at most `maxLines`, from at most `maxBytes` of content; a first
    * line longer than that is given cut. A Parquet file (binary): its first 8 bytes as the one line. */

@@ -213,3 +213,35 @@ test('a mapped field may be a dotted path into a nested object; the object stays
     `${missing}:1:1: expected a field 'meta.caption' (mapped to title), found fields '_id', 'text', 'meta'`,
   );
 });
+
+test('a large file read in pieces: ASCII and other lines, CRLF, blank lines, lines longer than a piece or a chunk', async () => {
+  // Lines of every kind, so that 64 KiB pieces and 512 KiB chunks end in all sorts of places (the reader decodes an
+  // all-ASCII piece at once and any other line by line): each record's text and line must be as read line by line.
+  const lines: string[] = [];
+  const expected: { docid: string; body: string; line: number }[] = [];
+  for (let i = 0; lines.length < 12_000; i++) {
+    const body = i % 997 === 0 ? 'y'.repeat(i % 2 === 0 ? 70_000 : 600_000) : i % 251 === 0 ? `é ${i} 🌍` : `body ${i}`;
+    if (i % 89 === 0) lines.push(i % 178 === 0 ? '' : '  \r');
+    lines.push(`{"_id": "d${i}", "text": ${JSON.stringify(body)}}${i % 7 === 0 ? '\r' : ''}`);
+    expected.push({ docid: `d${i}`, body, line: lines.length });
+  }
+  const content = lines.join('\n');
+  for (const path of [dataFile('large.jsonl', content), dataFile('large.jsonl.gz', gzipSync(content))]) {
+    const records = await collect(jsonlImporter.read(path, { target: 'corpus', name: 'large' }));
+    assert.deepEqual(
+      records.map((r) => (r.kind === 'document' ? { docid: r.docid, body: r.body, line: r.at.line } : r)),
+      expected,
+    );
+  }
+  // An error far down, in an ASCII piece and in a line that is not ASCII: its line, its column in code points.
+  const ascii = dataFile('bad.jsonl', `${lines.slice(0, 9000).join('\n')}\n{"_id": "x", "text": y}\n`);
+  assert.equal(
+    (await importError(jsonlImporter.read(ascii, { target: 'corpus' }))).message.split(': ')[0],
+    `${ascii}:9001:22`,
+  );
+  const wide = dataFile('wide.jsonl', `${lines.slice(0, 9000).join('\n')}\n{"_id": "🌍", "text": y}\n`);
+  assert.equal(
+    (await importError(jsonlImporter.read(wide, { target: 'corpus' }))).message.split(': ')[0],
+    `${wide}:9001:22`,
+  );
+});

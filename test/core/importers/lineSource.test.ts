@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { FileReadError } from '../../../core/formats/lineReader.ts';
-import { lineBatches, readHead } from '../../../core/importers/lineSource.ts';
+import { lineBatches, lineBlocks, readHead } from '../../../core/importers/lineSource.ts';
 import { dataFile } from './helpers.ts';
 
 async function allLines(path: string): Promise<[number, string][]> {
@@ -30,6 +30,25 @@ test('lines longer than a chunk, CR kept, the last line without its newline, in 
     [2, 'b'],
   ]);
   assert.deepEqual(await allLines(dataFile('empty.txt', '')), []);
+});
+
+test('blocks of whole lines: the same lines as lineBatches, each block ending with a newline but the last', async () => {
+  const long = 'x'.repeat(1_300_000);
+  const lines = Array.from({ length: 200_000 }, (_, i) => (i % 50_000 === 1 ? `${long}${i}` : `line ${i}é\r`));
+  for (const content of [lines.join('\n'), `${lines.join('\n')}\n`, '\n\n', 'one', '']) {
+    for (const path of [dataFile('plain.txt', content), dataFile('packed.txt.gz', gzipSync(content))]) {
+      const blocks: string[] = [];
+      for await (const { bytes, start, end } of lineBlocks(path)) blocks.push(bytes.toString('utf8', start, end));
+      for (const block of blocks.slice(0, -1)) assert.ok(block.endsWith('\n'));
+      assert.ok(blocks.every((block) => block.length > 0));
+      const fromBlocks = blocks.join('').split('\n');
+      if (content.endsWith('\n') || content === '') fromBlocks.pop();
+      assert.deepEqual(
+        fromBlocks.map((text, i) => [i + 1, text]),
+        await allLines(path),
+      );
+    }
+  }
 });
 
 test('a truncated gzip stream is a FileReadError', async () => {
