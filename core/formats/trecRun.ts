@@ -279,11 +279,30 @@ async function countRunLinesByQuery(
     docidBytes[query]! += fields.ends[2]! - fields.starts[2]!;
   };
   const read = await readLineBlocks(file, (bytes, start, end) => {
-    for (let lineStart = start; lineStart < end; ) {
-      let lineEnd = lineStart;
-      while (lineEnd < end && bytes[lineEnd] !== 10) lineEnd++;
-      countLine(bytes, lineStart, lineEnd);
-      lineStart = lineEnd + 1;
+    if (bytes[end - 1] !== 10) {
+      countLine(bytes, start, end); // the file's last line without its '\n', alone in its block
+      return;
+    }
+    // Lines ending with '\n': countLine's three fields found while the line's end is looked for (one scan).
+    for (let i = start; i < end; ) {
+      const qidStart = skipBlanks(bytes, i);
+      if (bytes[qidStart] === 10 || bytes[qidStart] === 35) {
+        i = qidStart;
+        if (bytes[qidStart] === 35) while (bytes[i] !== 10) i++; // a '#' comment line
+        i++;
+        continue;
+      }
+      const qidEnd = fieldEnd(bytes, qidStart);
+      const docStart = skipBlanks(bytes, fieldEnd(bytes, skipBlanks(bytes, qidEnd)));
+      const docEnd = fieldEnd(bytes, docStart);
+      i = docEnd;
+      while (bytes[i] !== 10) i++;
+      i++;
+      const query = docEnd === docStart ? -1 : queryIds.indexOf(bytes, qidStart, qidEnd); // fewer than 3 fields
+      lineQueries.push(query);
+      if (query === -1) continue;
+      lines[query]!++;
+      docidBytes[query]! += docEnd - docStart;
     }
   });
   if (read === undefined) await readLines(file, countLine);
