@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { jsonlImporter } from '../../../core/importers/jsonl.ts';
@@ -244,4 +245,24 @@ test('a large file read in pieces: ASCII and other lines, CRLF, blank lines, lin
     (await importError(jsonlImporter.read(wide, { target: 'corpus' }))).message.split(': ')[0],
     `${wide}:9001:22`,
   );
+});
+
+test('records handed out a piece at a time: a reader that stops early closes the file; an error comes after the records before it', async () => {
+  const lines = Array.from({ length: 5000 }, (_, i) => `{"_id": "d${i}", "text": "body ${i}"}`);
+  const path = dataFile('many.jsonl', `${lines.join('\n')}\n`);
+  const openFiles = () => readdirSync('/proc/self/fd').length;
+  const before = openFiles();
+  for await (const record of jsonlImporter.read(path, { target: 'corpus' })) {
+    assert.equal(record.kind === 'document' && record.docid, 'd0');
+    break;
+  }
+  assert.equal(openFiles(), before);
+  // The records before a bad line (in the same piece) are read before its error.
+  const bad = dataFile('bad.jsonl', `${lines.slice(0, 30).join('\n')}\n{"_id": "x", "text": y}\n`);
+  const read: string[] = [];
+  await assert.rejects(async () => {
+    for await (const record of jsonlImporter.read(bad, { target: 'corpus' }))
+      if (record.kind === 'document') read.push(record.docid);
+  }, /:31:22: /);
+  assert.equal(read.length, 30);
 });
