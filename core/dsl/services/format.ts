@@ -108,7 +108,9 @@ class Formatter {
       }
 
       if (token.kind === 'continuation') {
-        // Kept where the author put it: the statement goes on on the next line, one level deeper.
+        // Kept where the author put it: the statement goes on on the next line, one level deeper. A `\` before any
+        // other token starts the text (the next line must not replace it).
+        started = true;
         this.line += `${previous ? ' ' : ''}\\`;
         this.breakNext = true;
         previous = token;

@@ -129,6 +129,14 @@ test('a `\\` that continues a statement stays at the end of its line; the rest g
   assert.equal(formatStudyText(formatted), formatted);
 });
 
+test('a `\\` before any other token is kept: the comment on the next line does not replace it (found by the token soup property)', () => {
+  for (const text of ['\\\r\n#c\n', '\\\n#c\n']) {
+    const formatted = formatStudyText(text)!;
+    assert.equal(formatted, '\\\n#c\n');
+    assert.equal(formatStudyText(formatted), formatted);
+  }
+});
+
 test('text with syntax errors is not formatted; an empty text formats to empty', () => {
   assert.equal(formatStudyText('study "s" {\n  title\n}\n'), undefined);
   assert.equal(formatStudyText('study "s" {'), undefined);
