@@ -8,16 +8,7 @@ import {
   GroupedByteKeyIndexBuilder,
   hashBytes,
 } from '../../../core/formats/byteKeyTable.ts';
-
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers.ts';
 
 const viewOf = (bytes: Buffer): DataView => new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
 const sign = (n: number): number => Math.sign(n) + 0;
@@ -33,7 +24,7 @@ function randomKeys(next: () => number, count: number, prefix: string): Buffer[]
 
 for (const prefix of ['', 'msmarco_passage_', 'ab', 'abcdefg']) {
   test(`addHashing keeps every key exactly, hashed as hashBytes (prefix '${prefix}' left out)`, () => {
-    const next = random(prefix.length + 1);
+    const next = seededRandom(prefix.length + 1);
     const keys = randomKeys(next, 400, prefix);
     // Keys at every offset of a larger buffer, as in a block of lines.
     const line = Buffer.alloc(64, 0x20);
@@ -97,7 +88,7 @@ for (const prefix of ['', 'msmarco_passage_', 'ab', 'abcdefg']) {
 }
 
 test('an index built group by group finds what the one-pass index finds, and the same first repeat', () => {
-  const next = random(99);
+  const next = seededRandom(99);
   for (let round = 0; round < 20; round++) {
     const prefix = round % 2 === 0 ? 'clueweb09-en0000-' : '';
     const store = new ByteKeyStore(64, 256);

@@ -11,18 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { hashBytes } from '../../../core/formats/byteKeyTable.ts';
 import { FormatError } from '../../../core/formats/formatError.ts';
 import { type Qrels, readQrels, readQrelsPart } from '../../../core/formats/trecQrels.ts';
-import { scratchDir } from '../../helpers.ts';
-
-/** A small seeded generator (mulberry32): the same files on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { scratchDir, seededRandom } from '../../helpers.ts';
 
 const isSpace = (byte: number): boolean => byte === 32 || (byte >= 9 && byte <= 13);
 
@@ -159,7 +148,7 @@ function randomQrels(next: () => number, queries: number, perQuery: number, grou
 
 test('random qrels read as the reference reader reads them: grouped, shuffled, one part or two, gzip', async () => {
   const dir = scratchDir();
-  const next = random(23);
+  const next = seededRandom(23);
   for (let round = 0; round < 24; round++) {
     const grouped = round % 3 !== 2;
     // Some rounds are larger than one read block (512 KiB): lines cut by a block's end.
@@ -200,7 +189,7 @@ async function errorOf(file: string): Promise<string> {
 
 test('a bad line or a duplicate anywhere in a random file is reported at its line and column', async () => {
   const dir = scratchDir();
-  const next = random(6);
+  const next = seededRandom(6);
   const faults = [
     { line: 'q7 0 doc', expect: (n: number) => `${n}:9: expected 4 fields 'qid iter docid rel', found 3` },
     { line: 'q7 0 doc 1 extra', expect: (n: number) => `${n}:12: expected 4 fields` },

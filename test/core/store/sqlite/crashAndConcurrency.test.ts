@@ -7,21 +7,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { locateNativeBinding, openDatabase } from '../../../../core/store/sqliteDatabase.ts';
-import { nativeDir, scratchDir } from '../../../helpers.ts';
+import { nativeDir, scratchDir, seededRandom } from '../../../helpers.ts';
 
 const nativeBinding = locateNativeBinding(nativeDir);
 const worker = join(import.meta.dirname, 'storeWorker.ts');
-
-/** Deterministic PRNG (mulberry32): the kill times are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Worker {
   child: ChildProcess;
@@ -72,7 +61,7 @@ function check(file: string): { integrity: unknown; judgments: Set<number>; docu
 }
 
 test('SIGKILL during a burst of judgments, 12 times: integrity ok, every reported commit is there', async () => {
-  const next = random(20261122);
+  const next = seededRandom(20261122);
   const file = join(scratchDir(), 'crash.sqlite');
   let committedTotal = 0;
   for (let round = 0; round < 12; round++) {
@@ -91,7 +80,7 @@ test('SIGKILL during a burst of judgments, 12 times: integrity ok, every reporte
 });
 
 test('SIGKILL during a large import, 8 times: integrity ok, and the import is all there or not at all', async (t) => {
-  const next = random(7);
+  const next = seededRandom(7);
   const dir = scratchDir();
   const corpus = join(dir, 'c.jsonl');
   const documents = 60_000;
