@@ -3,16 +3,8 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 
-/** Deterministic PRNG (mulberry32), so every machine benchmarks the same files. */
-export function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32), so every machine benchmarks the same files: the tests' generator. */
+export { seededRandom as random } from '../test/helpers.ts';
 
 /** Writes what `produce` writes (synchronously, in any pieces) to `file`, buffered in 64 KiB writes. */
 export async function writeLines(file: string, produce: (write: (text: string) => void) => void): Promise<void> {
