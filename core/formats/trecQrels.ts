@@ -230,7 +230,7 @@ class QrelsReading {
   }
 
   /** One line without its \n: any line, with every message and position. */
-  line(bytes: Buffer, start: number, end: number, line: number): void {
+  private line(bytes: Buffer, start: number, end: number, line: number): void {
     this.lineNumber = line;
     if (bytes[start] === 35 || isBlankLine(bytes, start, end)) return; // '#' in the first byte: a comment
     const fields = this.fields;
@@ -264,7 +264,7 @@ class QrelsReading {
     if (query !== this.current) this.switchQuery(query);
     // Unseeded by the query (the index is partitioned by query anyway): a run's reader hashes a docid once, whatever
     // the part of the qrels that holds its query.
-    this.judgments.addHashing(query, this.viewOf(bytes), docStart, docEnd, 0);
+    this.judgments.addHashing(query, this.view, docStart, docEnd, 0); // made for this buffer by block/streamedLine
     if (label < 0)
       this.labels.push(-1); // any negative label means judged-but-unusable (trec_eval's "unjudged")
     else {
@@ -357,7 +357,7 @@ function sizingOf(file: string): Sizing {
     size: stat?.size ?? 1,
     mtimeMs: stat?.mtimeMs ?? 0,
     lines: estimateLineCount(file),
-    docids: sampleDocids(file),
+    docids: plain ? sampleDocids(file) : undefined, // a pipe: opening it here would consume what its writer wrote
   };
   if (plain) lastSizing = sizing;
   return sizing;
@@ -368,12 +368,11 @@ interface DocidSample {
   commonPrefix: Buffer;
 }
 
-/** The docids of the data lines in the file's first 16 KiB: their mean length and their longest common prefix
- * (undefined for gzip, a pipe or no data line there). */
+/** The docids of the data lines in the first 16 KiB of a regular file: their mean length and their longest common
+ * prefix (undefined for gzip or no data line there). */
 function sampleDocids(file: string): DocidSample | undefined {
   let fd: number | undefined;
   try {
-    if (!statSync(file).isFile()) return undefined; // a pipe: opening it here would consume what its writer wrote
     fd = openSync(file, 'r');
     const sample = Buffer.allocUnsafe(1 << 14);
     const read = readSync(fd, sample, 0, sample.length, 0);

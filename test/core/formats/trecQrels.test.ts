@@ -237,7 +237,7 @@ test('a bad line or a duplicate anywhere in a random file is reported at its lin
 test('the first duplicate in file order is the one reported, in a grouped file and in a shuffled one', async () => {
   const dir = scratchDir();
   const grouped = join(dir, 'grouped');
-  writeFileSync(grouped, 'a 0 d1 1\na 0 d2 1\nb 0 d1 1\nb 0 d3 0\nb 0 d1 2\nc 0 x 1\na 0 d2 0\n');
+  writeFileSync(grouped, 'a 0 d1 1\na 0 d2 1\nb 0 d1 1\nb 0 d3 0\nb 0 d1 2\nc 0 x 1\nc 0 x 0\n');
   assert.match(await errorOf(grouped), /^5:5: duplicate judgment of document 'd1' for query 'b' \(first on line 3\)/);
   const shuffled = join(dir, 'shuffled');
   writeFileSync(shuffled, 'a 0 d1 1\nb 0 d1 1\na 0 d2 1\nb 0 d1 2\na 0 d1 0\n');
