@@ -1,6 +1,6 @@
 // Streams a text file (plain or gzip, detected by its magic bytes, not its name) line by line as byte ranges, so
 // millions of lines are read without creating a string per line. Shared by every reader of large files.
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /**
@@ -56,7 +56,7 @@ export function estimateLineCount(file: string): number | undefined {
     const stat = statSync(file);
     if (!stat.isFile()) return undefined; // a pipe or a device: no size, and no seeking
     fd = openSync(file, 'r');
-    const size = fstatSync(fd).size;
+    const size = stat.size;
     const sample = Buffer.allocUnsafe(Math.min(size, 1 << 16));
     let sampled = 0;
     let lines = 0;
@@ -236,7 +236,6 @@ export async function readLines(file: string, onLine: LineHandler, range?: ByteR
 export type BlockHandler = (bytes: Buffer, start: number, end: number) => unknown;
 
 export interface BlockReadSummary {
-  bytes: number;
   /** false when the last line is not terminated by `\n` (an empty file counts as terminated). */
   endsWithNewline: boolean;
   /** True when the handler stopped the reading before the end of the file. */
@@ -269,7 +268,6 @@ export async function readLineBlocks(
     let position = range ? range.start : 0;
     let buffer = Buffer.allocUnsafe(blockSize);
     let filled = 0; // bytes of an unfinished line at the start of the buffer
-    let total = 0;
     let sinceYield = 0;
     for (;;) {
       if (filled === buffer.length) {
@@ -282,12 +280,11 @@ export async function readLineBlocks(
       if (!range && position === 0 && read >= 2 && buffer[0] === 0x1f && buffer[1] === 0x8b) return undefined;
       if (read === 0) break;
       position += read;
-      total += read;
       const stop = filled + read;
       const lastNewline = buffer.lastIndexOf(10, stop - 1);
       filled = stop;
       if (lastNewline === -1) continue;
-      if (onBlock(buffer, 0, lastNewline + 1) === false) return { bytes: total, endsWithNewline: true, stopped: true };
+      if (onBlock(buffer, 0, lastNewline + 1) === false) return { endsWithNewline: true, stopped: true };
       buffer.copyWithin(0, lastNewline + 1, stop);
       filled = stop - lastNewline - 1;
       sinceYield += read;
@@ -297,7 +294,7 @@ export async function readLineBlocks(
       }
     }
     const stopped = filled > 0 && onBlock(buffer, 0, filled) === false;
-    return { bytes: total, endsWithNewline: filled === 0, stopped };
+    return { endsWithNewline: filled === 0, stopped };
   } catch (error) {
     // System errors (which carry a code) become a FileReadError; the handler's own errors pass through unchanged.
     if (typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string') throw new FileReadError(file, error);
