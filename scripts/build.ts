@@ -45,7 +45,7 @@ const nodeEntries: Record<string, string> = {
   // The second thread of `eval` (core/metrics/parallel/parallelEvaluation.ts), beside cli.cjs.
   evalWorker: 'core/metrics/parallel/evalWorker.ts',
   // Run by bin/launch.cjs before cli.cjs loads: starts eval's second thread sooner.
-  'cli.start': 'cli/startEvalWorkerEarly.ts',
+  'cli.start': 'cli/startEvalWorkerFromLauncher.ts',
 };
 
 // The token encodings of core/judge/budget/tokenCount.ts: dist/tokenizer/<name>.cjs, required beside the bundles.

@@ -260,7 +260,7 @@ export const evalCommand: CliCommand = {
         if (process.env.QRELS_STUDIO_DEBUG) {
           context.stderr(
             'evaluation' in outcome
-              ? `eval: two threads (the second started ${outcome.startedEarly ? 'by the CLI entry' : 'by eval'})\n`
+              ? `eval: two threads (the second started by ${outcome.startedBy})\n`
               : `eval: one thread: ${outcome.oneThread}\n`,
           );
         }

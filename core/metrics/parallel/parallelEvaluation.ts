@@ -22,6 +22,8 @@ import {
 } from './chunkWork.ts';
 import { groupedByQuery, queryChunks } from './queryBoundary.ts';
 import {
+  type EarlyStarter,
+  earlyStarter,
   idleCore,
   minimumBytes,
   plainFileSize,
@@ -72,7 +74,8 @@ export function twoThreadPlan(
     };
   if (wanted === 'auto' && qrelsSize + runSize < minimumBytes) return { reason: 'small files' };
   if (wanted === 'auto' && !early && !idleCore()) return { reason: 'no idle core (load average)' };
-  if (!early?.grouped) {
+  if (early?.ungrouped !== undefined) return { reason: `${early.ungrouped} is not grouped by query` };
+  if (!early) {
     for (const [i, file] of files.entries()) {
       if (!groupedByQuery(file, i === 1)) return { reason: `${file} is not grouped by query` };
     }
@@ -114,7 +117,7 @@ function workerMessages(worker: Worker, chunks: QrelsChunks): () => Promise<Work
 }
 
 /** What evaluateInTwoThreads did: the evaluation, or why the caller must evaluate on one thread. */
-export type TwoThreadOutcome = { evaluation: RunEvaluation; startedEarly: boolean } | { oneThread: string };
+export type TwoThreadOutcome = { evaluation: RunEvaluation; startedBy: EarlyStarter | 'eval' } | { oneThread: string };
 
 /**
  * Evaluates one run against the qrels on two threads. `measureSpecs` are the specs `options.measures` was selected
@@ -144,7 +147,7 @@ export async function evaluateInTwoThreads(
     return { oneThread: plan.reason };
   }
   let worker = takeEarlyWorker();
-  const startedEarly = worker !== undefined;
+  const startedBy = worker ? (earlyStarter() ?? 'the CLI entry') : 'eval';
   if (!worker) {
     const file = workerFile();
     if (file === undefined) return { oneThread: `no ${join(import.meta.dirname, 'evalWorker.cjs')}` };
@@ -222,7 +225,7 @@ export async function evaluateInTwoThreads(
         runid: last.runid,
         name,
       }),
-      startedEarly,
+      startedBy,
     };
   } catch (error) {
     Atomics.store(claims, stopped, 1); // the worker stops claiming chunks

@@ -97,14 +97,25 @@ export function whenWorkerBooted(action: () => void): void {
   else action();
 }
 
+/** Who ran startEarly first: the launcher's start bundle (dist/cli.start.cjs) or the CLI's own entry. */
+export type EarlyStarter = 'the launcher' | 'the CLI entry';
+
+interface EarlyLook {
+  files: readonly string[];
+  sizes: readonly number[];
+  ungrouped?: string;
+}
+
 /** What startEarly did, and the worker booting. On globalThis: the launcher runs startEarly from a bundle of its own
  * (dist/cli.start.cjs, bin/launch.cjs), before the CLI's bundle — with its own copy of this module — loads. */
 interface EarlyState {
   started: boolean;
+  startedBy?: EarlyStarter;
   early?: Worker;
   earlyExited: boolean;
-  /** The sizes and groupedness startEarly found, for twoThreadPlan not to look again. */
-  earlyLook?: { files: readonly string[]; sizes: readonly number[]; grouped: boolean };
+  /** The sizes startEarly found, and the first file not grouped by query (if any), for twoThreadPlan not to look
+   * again. */
+  earlyLook?: EarlyLook;
   booting?: Worker;
   afterBoot: (() => void)[];
 }
@@ -119,9 +130,10 @@ const state = holder[stateKey];
  * query (a guess: the files are the arguments that are files), the worker is started now. Whatever eval then
  * decides, it takes the worker (takeEarlyWorker) or leaves it to end with the process.
  */
-export function startEarly(args: readonly string[]): void {
+export function startEarly(args: readonly string[], by: EarlyStarter): void {
   if (state.started) return; // by the launcher's start bundle already
   state.started = true;
+  state.startedBy = by;
   if (args[0] !== 'eval' || threadsWanted() === 'one') return;
   // all_trec stays on one thread (manyPerQueryValues in parallelEvaluation.ts): no worker to boot for it.
   if (threadsWanted() === 'auto' && args.some((arg) => /^(-m)?all_trec$/.test(arg))) return;
@@ -136,10 +148,10 @@ export function startEarly(args: readonly string[]): void {
   if (files.length !== 2) return;
   if (threadsWanted() === 'auto' && (sizes[0]! + sizes[1]! < minimumBytes || !idleCore())) return;
   // A run written rank by rank is read on one thread: no worker to boot for it (64 KiB of each file looked at).
-  const grouped = groupedByQuery(files[0]!) && groupedByQuery(files[1]!, true);
-  state.earlyLook = { files, sizes, grouped };
+  const ungrouped = !groupedByQuery(files[0]!) ? files[0] : !groupedByQuery(files[1]!, true) ? files[1] : undefined;
+  state.earlyLook = { files, sizes, ...(ungrouped !== undefined && { ungrouped }) };
   const file = workerFile();
-  if (!grouped || file === undefined) return;
+  if (ungrouped !== undefined || file === undefined) return;
   const early = startWorker(file);
   state.early = early;
   early.unref(); // an eval that does not take it must not wait for it
@@ -150,12 +162,17 @@ export function startEarly(args: readonly string[]): void {
 }
 
 /** What startEarly found about these two files (once), or undefined. */
-export function takeEarlyLook(files: readonly string[]): { sizes: readonly number[]; grouped: boolean } | undefined {
+export function takeEarlyLook(files: readonly string[]): EarlyLook | undefined {
   const look = state.earlyLook;
   state.earlyLook = undefined;
   return look && look.files.length === files.length && look.files.every((file, i) => file === files[i])
     ? look
     : undefined;
+}
+
+/** Who started the worker takeEarlyWorker hands over (QRELS_STUDIO_DEBUG says it). */
+export function earlyStarter(): EarlyStarter | undefined {
+  return state.startedBy;
 }
 
 /** The worker startEarly started, once (undefined if it is gone: one is started then). */

@@ -3,6 +3,7 @@
 // two parts cannot do alone (a file not grouped by query, an error in the second half, gzip) evaluated on one
 // thread with the same result or the same positioned error.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -15,7 +16,7 @@ import {
 } from '../../../../core/metrics/parallel/parallelEvaluation.ts';
 import { groupedByQuery, queryChunks } from '../../../../core/metrics/parallel/queryBoundary.ts';
 import { formatTrecEvalText } from '../../../../core/metrics/trecEvalOutput.ts';
-import { fixturesDir, runCliProcess, scratchDir } from '../../../helpers.ts';
+import { distDir, fixturesDir, runCliProcess, scratchDir } from '../../../helpers.ts';
 import { assertSameTrecEvalLines } from '../trecEvalComparison.ts';
 import { trecEvalSuite as suite, suiteCases, suiteOptions } from '../trecEvalSuite.ts';
 
@@ -246,13 +247,19 @@ test('two threads: a run whose first lines are each a new query (written rank by
   assert.equal(groupedByQuery(file), false);
 });
 
-test('two threads: the CLI starts the second thread before its bundle loads and eval takes it (CLI)', () => {
+test('two threads: the launcher starts the second thread before the bundle loads, the bundle run directly at its entry; eval takes it (CLI)', () => {
   const qrels = join(suite, 'qrels.test');
   const run = join(suite, 'results.test');
   const env = { QRELS_STUDIO_EVAL_THREADS: '2', QRELS_STUDIO_DEBUG: '1' };
   const two = runCliProcess(['eval', '-m', 'all_trec', qrels, run], { env });
   assert.equal(two.status, 0, two.stderr);
-  assert.equal(two.stderr, 'eval: two threads (the second started by the CLI entry)\n');
+  assert.equal(two.stderr, 'eval: two threads (the second started by the launcher)\n');
+  const direct = spawnSync(process.execPath, [join(distDir, 'cli.cjs'), 'eval', '-m', 'all_trec', qrels, run], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
+  assert.equal(direct.stderr, 'eval: two threads (the second started by the CLI entry)\n');
+  assert.equal(direct.stdout, two.stdout);
   const one = runCliProcess(['eval', '-m', 'all_trec', qrels, run], {
     env: { ...env, QRELS_STUDIO_EVAL_THREADS: '1' },
   });
