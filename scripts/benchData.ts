@@ -3,8 +3,8 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 
-/** Deterministic PRNG (mulberry32), so every machine benchmarks the same files: the tests' generator. */
-export { seededRandom as random } from '../test/helpers.ts';
+/** Deterministic PRNG (mulberry32), so every machine benchmarks the same files: the bootstrap's generator. */
+export { seededRandom as random } from '../core/agreement/bootstrap.ts';
 
 /** Writes what `produce` writes (synchronously, in any pieces) to `file`, buffered in 64 KiB writes. */
 export async function writeLines(file: string, produce: (write: (text: string) => void) => void): Promise<void> {

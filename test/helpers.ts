@@ -92,13 +92,5 @@ export function runCliAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv)
   return startCliProcess(args, cwd, env).finished;
 }
 
-/** A small seeded generator (mulberry32) of numbers in [0, 1): the same sequence on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator (mulberry32) of numbers in [0, 1): the same sequence on every run (the bootstrap's). */
+export { seededRandom } from '../core/agreement/bootstrap.ts';

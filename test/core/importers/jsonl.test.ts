@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { jsonlImporter } from '../../../core/importers/jsonl.ts';
 import { collect, dataFile, importError } from './helpers.ts';
@@ -251,11 +252,15 @@ test('records handed out a piece at a time: a reader that stops early closes the
   const lines = Array.from({ length: 5000 }, (_, i) => `{"_id": "d${i}", "text": "body ${i}"}`);
   const path = dataFile('many.jsonl', `${lines.join('\n')}\n`);
   const openFiles = () => readdirSync('/proc/self/fd').length;
+  // A stream closes its file asynchronously: count once the files of earlier tests are closed, and wait (up to 2 s)
+  // for this one's close, which never comes if the reader does not close it.
+  await sleep(50);
   const before = openFiles();
   for await (const record of jsonlImporter.read(path, { target: 'corpus' })) {
     assert.equal(record.kind === 'document' && record.docid, 'd0');
     break;
   }
+  for (const deadline = Date.now() + 2000; openFiles() !== before && Date.now() < deadline; ) await sleep(10);
   assert.equal(openFiles(), before);
   // The records before a bad line (in the same piece) are read before its error.
   const bad = dataFile('bad.jsonl', `${lines.slice(0, 30).join('\n')}\n{"_id": "x", "text": y}\n`);
